@@ -1,0 +1,137 @@
+# callscope build.
+#
+# Knobs:
+#   O=DIR            build directory (default: build)
+#   V=1              show the commands
+#   SAN=address,undefined   build the offline tools and tests with sanitizers
+#   WERROR=1         turn warnings into errors (CI sets it)
+#
+# Targets: all (default), check (unit tests, then prove tests/t), unit,
+#   e2e, fuzz-smoke, fuzz (long runs, not in CI), bench, clean.
+
+O ?= build
+CC ?= cc
+V ?=
+Q := $(if $(V),,@)
+
+WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
+	-Wstrict-prototypes -Wno-missing-field-initializers
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+# The runtime is a guest in someone else's process: libc only, hidden
+# symbols, never instrumented itself, no SIMD registers in the hooks.
+RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden \
+	-fno-omit-frame-pointer -fno-stack-protector -ftls-model=initial-exec \
+	-mgeneral-regs-only -I include -I common $(WARN)
+RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/exports.map \
+	-Wl,-z,now -Wl,-z,noexecstack
+
+SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
+TOOL_CFLAGS := -std=gnu11 -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
+TOOL_LIBS := -ldw -lelf -lm
+
+RUNTIME_SRC := \
+	common/contract.c \
+	runtime/calibrate.c \
+	runtime/hooks.c \
+	runtime/init.c \
+	runtime/process.c \
+	runtime/thread_buffer.c \
+	runtime/trace.c \
+	runtime/util.c
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S
+
+# Everything the CLI is made of except its main(); tests link it too.
+TOOL_SRC := \
+	common/contract.c \
+	lib/die.c \
+	lib/json.c \
+	lib/xalloc.c \
+	formats/native_read.c \
+	formats/native_write.c \
+	formats/stream_reader.c \
+	symbols/symtab.c \
+	model/profile.c \
+	model/cycles.c \
+	report/flat.c \
+	report/graph.c \
+	report/info.c \
+	report/units.c \
+	cli/load.c \
+	cli/options.c \
+	cli/cmd_graph.c \
+	cli/cmd_info.c \
+	cli/cmd_record.c \
+	cli/cmd_report.c \
+	cli/seal.c \
+	cli/instrumented.c
+
+RUNTIME_OBJ := $(patsubst %.c,$(O)/rt/%.o,$(RUNTIME_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RUNTIME_ASM))
+TOOL_OBJ := $(patsubst %.c,$(O)/tool/%.o,$(TOOL_SRC))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
+
+all: $(O)/callscope $(O)/libcallscope.so
+
+$(O)/libcallscope.so: $(RUNTIME_OBJ) runtime/exports.map
+	@echo "  LD      $@"
+	$(Q)$(CC) $(RUNTIME_LDFLAGS) -o $@ $(RUNTIME_OBJ) -lpthread
+
+$(O)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/rt/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $@"
+	$(Q)$(CC) -c -o $@ $<
+
+$(O)/tool/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(O)/callscope: $(O)/tool/cli/main.o $(TOOL_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SANFLAGS) -o $@ $^ $(TOOL_LIBS)
+
+$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcmocka
+
+# Fuzz harnesses: libFuzzer with clang when asked (make fuzz), otherwise a
+# plain driver that replays the seed corpus (make fuzz-smoke, run in CI).
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
+
+e2e: all
+	prove -j2 tests/t
+
+fuzz-smoke: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
+		$$f tests/fuzz/seeds/$${n#fuzz_} --mutate 2000; done
+
+fuzz:
+	$(MAKE) -f tests/fuzz/Makefile.fuzz O=$(O)
+
+check: all unit fuzz-smoke e2e
+
+bench: all
+	bench/run.sh
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all unit e2e check fuzz fuzz-smoke bench clean
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

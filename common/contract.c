@@ -1,0 +1,142 @@
+#include "contract.h"
+
+#include <string.h>
+
+static int parse_u32(const char *s, size_t len, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0 || len > 10)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int contract_parse(const char *text, struct contract *out, const char **why)
+{
+	const char *p = text;
+	int have_version = 0, have_dir = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+	out->clock = CONTRACT_CLOCK_TSC;
+	if (!text) {
+		*why = "missing";
+		return -1;
+	}
+	while (*p && !have_dir) {
+		const char *eq = strchr(p, '=');
+		if (!eq) {
+			*why = "field without '='";
+			return -1;
+		}
+		size_t klen = (size_t)(eq - p);
+		const char *val = eq + 1;
+
+		if (klen == 3 && !memcmp(p, "dir", 3)) {
+			size_t vlen = strlen(val);
+			if (vlen == 0 || vlen >= sizeof(out->dir)) {
+				*why = "bad dir length";
+				return -1;
+			}
+			memcpy(out->dir, val, vlen + 1);
+			have_dir = 1;
+			break;
+		}
+		const char *semi = strchr(val, ';');
+		if (!semi) {
+			*why = "field not ended by ';' (dir must come last)";
+			return -1;
+		}
+		size_t vlen = (size_t)(semi - val);
+		if (klen == 1 && p[0] == 'v') {
+			if (parse_u32(val, vlen, &out->version) ||
+			    out->version != CONTRACT_VERSION) {
+				*why = "unsupported contract version";
+				return -1;
+			}
+			have_version = 1;
+		} else if (klen == 5 && !memcmp(p, "chunk", 5)) {
+			if (parse_u32(val, vlen, &out->chunk_bytes) ||
+			    out->chunk_bytes < CONTRACT_CHUNK_MIN ||
+			    out->chunk_bytes > CONTRACT_CHUNK_MAX ||
+			    (out->chunk_bytes & 4095)) {
+				*why = "bad chunk size";
+				return -1;
+			}
+		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
+			if (vlen == 3 && !memcmp(val, "tsc", 3))
+				out->clock = CONTRACT_CLOCK_TSC;
+			else if (vlen == 4 && !memcmp(val, "mono", 4))
+				out->clock = CONTRACT_CLOCK_MONO;
+			else {
+				*why = "unknown clock";
+				return -1;
+			}
+		} else {
+			*why = "unknown field";
+			return -1;
+		}
+		p = semi + 1;
+	}
+	if (!have_version) {
+		*why = "no version";
+		return -1;
+	}
+	if (!have_dir) {
+		*why = "no dir";
+		return -1;
+	}
+	return 0;
+}
+
+static char *append(char *p, char *end, const char *s)
+{
+	while (p && *s) {
+		if (p >= end)
+			return NULL;
+		*p++ = *s++;
+	}
+	return p;
+}
+
+static char *append_u32(char *p, char *end, uint32_t v)
+{
+	char digits[11];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (p && n) {
+		if (p >= end)
+			return NULL;
+		*p++ = digits[--n];
+	}
+	return p;
+}
+
+int contract_format(const struct contract *c, char *buf, size_t size)
+{
+	char *end = buf + size, *p = buf;
+
+	p = append(p, end, "v=");
+	p = append_u32(p, end, c->version);
+	p = append(p, end, ";chunk=");
+	p = append_u32(p, end, c->chunk_bytes);
+	p = append(p, end, c->clock == CONTRACT_CLOCK_MONO ? ";clock=mono" : ";clock=tsc");
+	p = append(p, end, ";dir=");
+	p = append(p, end, c->dir);
+	if (!p || p >= end)
+		return -1;
+	*p = '\0';
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * The launcher <-> runtime contract.  `callscope record` describes the run
+ * in one environment variable, CALLSCOPE_CONTRACT, and the runtime parses it
+ * with contract_parse(), the only place that reads it.  The text is
+ *
+ *     v=1;chunk=BYTES;clock=tsc|mono;dir=PATH
+ *
+ * dir comes last and runs to the end of the string, so a path may hold ';'.
+ */
+#ifndef CALLSCOPE_COMMON_CONTRACT_H
+#define CALLSCOPE_COMMON_CONTRACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONTRACT_ENV "CALLSCOPE_CONTRACT"
+#define CONTRACT_VERSION 1
+#define CONTRACT_PATH_MAX 3072
+
+/* Bytes a thread buffer grows by; a window of this size is mapped at once. */
+#define CONTRACT_CHUNK_DEFAULT (8u << 20)
+#define CONTRACT_CHUNK_MIN (64u << 10)
+#define CONTRACT_CHUNK_MAX (1u << 30)
+
+enum contract_clock {
+	CONTRACT_CLOCK_TSC = 0,	/* rdtsc ticks, converted offline */
+	CONTRACT_CLOCK_MONO = 1,	/* CLOCK_MONOTONIC nanoseconds */
+};
+
+struct contract {
+	uint32_t version;
+	uint32_t chunk_bytes;
+	enum contract_clock clock;
+	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
+};
+
+/*
+ * Parses TEXT into *OUT.  Returns 0, or -1 with *WHY pointing at a static
+ * string that says what was wrong.  Uses no allocation (the runtime calls
+ * it from a constructor).
+ */
+int contract_parse(const char *text, struct contract *out, const char **why);
+
+/* Formats C into BUF (SIZE bytes).  Returns 0, or -1 if it does not fit. */
+int contract_format(const struct contract *c, char *buf, size_t size);
+
+#endif

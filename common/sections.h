@@ -1,0 +1,130 @@
+/*
+ * The native data format's sections, shared by the runtime (which writes
+ * PROCESS, OBJECT and PROCESS_END sections into its staging files), the
+ * launcher (SESSION, and THREAD when it seals) and the reader.
+ * docs/FORMAT.md has the offset/size tables; change both together.
+ *
+ * Every integer is little-endian whatever the host; sections are written
+ * with the sec_put_* builders below, which never allocate.
+ */
+#ifndef CALLSCOPE_COMMON_SECTIONS_H
+#define CALLSCOPE_COMMON_SECTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define DATA_MAGIC "CALLSCOP"
+#define DATA_MAGIC_LEN 8
+#define DATA_VERSION_MAJOR 1
+#define DATA_VERSION_MINOR 0
+#define DATA_HEADER_SIZE 32
+#define SECTION_HEADER_SIZE 16
+
+enum section_type {
+	SECTION_SESSION = 1,
+	SECTION_PROCESS = 2,
+	SECTION_OBJECT = 3,
+	SECTION_THREAD = 4,
+	SECTION_PROCESS_END = 5,
+};
+
+enum process_end_reason {
+	PROCESS_END_EXIT = 0,	/* exit() or return from main */
+	PROCESS_END_EXEC = 1,	/* replaced by exec */
+};
+
+enum thread_flags {
+	THREAD_FORKED = 1 << 0,	/* first stream of a forked child */
+	THREAD_TRUNCATED = 1 << 1,	/* buffer could not grow; events lost */
+};
+
+enum data_mode {
+	DATA_MODE_TRACE = 1,
+};
+
+/*
+ * Header of a per-thread staging file, mapped by the runtime and read back
+ * by the launcher on the same machine (native byte order; it never leaves
+ * the machine: sealing turns it into a little-endian THREAD section).
+ * The stream starts at THREAD_FILE_DATA_OFFSET; committed_end is the file
+ * offset just past the last whole record, stored after the record's bytes,
+ * so a kill at any instant leaves a readable prefix.
+ */
+#define THREAD_FILE_MAGIC "CSTHREAD"
+#define THREAD_FILE_VERSION 1
+#define THREAD_FILE_DATA_OFFSET 4096
+
+struct thread_file_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t clock;
+	uint64_t start_time;
+	uint64_t committed_end;
+	uint64_t lost_events;
+	uint32_t flags;
+	uint32_t image;		/* process image number, see PROCESS */
+};
+
+/* A bounded little-endian byte builder; overflow is sticky. */
+struct sec_builder {
+	uint8_t *p;
+	uint8_t *end;
+	int overflow;
+};
+
+static inline void sec_put_bytes(struct sec_builder *b, const void *src, size_t n)
+{
+	if (b->overflow || (size_t)(b->end - b->p) < n) {
+		b->overflow = 1;
+		return;
+	}
+	memcpy(b->p, src, n);
+	b->p += n;
+}
+
+static inline void sec_put_u32(struct sec_builder *b, uint32_t v)
+{
+	uint8_t le[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+			  (uint8_t)(v >> 24) };
+	sec_put_bytes(b, le, 4);
+}
+
+static inline void sec_put_u64(struct sec_builder *b, uint64_t v)
+{
+	sec_put_u32(b, (uint32_t)v);
+	sec_put_u32(b, (uint32_t)(v >> 32));
+}
+
+/* u32 length, then the bytes */
+static inline void sec_put_blob(struct sec_builder *b, const void *src, size_t n)
+{
+	sec_put_u32(b, (uint32_t)n);
+	sec_put_bytes(b, src, n);
+}
+
+/*
+ * Starts a section: writes its header with a zero length and returns where
+ * the length goes, for sec_end().
+ */
+static inline uint8_t *sec_begin(struct sec_builder *b, enum section_type type)
+{
+	uint8_t *start = b->p;
+	sec_put_u32(b, (uint32_t)type);
+	sec_put_u32(b, 0);
+	sec_put_u64(b, 0);
+	return start;
+}
+
+static inline void sec_end(struct sec_builder *b, uint8_t *start)
+{
+	if (b->overflow)
+		return;
+	uint64_t len = (uint64_t)(b->p - start) - SECTION_HEADER_SIZE;
+	struct sec_builder at = { start + 8, start + 16, 0 };
+	sec_put_u64(&at, len);
+}
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * The per-thread event stream: how the runtime encodes function entries
+ * and exits, and how the reader decodes them.  Both sides include this
+ * header, so the encoding exists in exactly one place.
+ *
+ * A stream is a sequence of records.  Each record starts with an unsigned
+ * LEB128 varint V whose two low bits say what follows:
+ *
+ *   V & 3 == 0  ENTRY    function id V >> 2, then varint time delta
+ *   V & 3 == 1  EXIT     time delta V >> 2 (the innermost open call ends)
+ *   V & 3 == 2  SPECIAL  subtype V >> 2, then the subtype's fields
+ *
+ * Time deltas are in clock units (TSC ticks or nanoseconds, as the thread
+ * header says) since the previous record that carried a time.  Function ids
+ * are small numbers the runtime hands out per thread in the order functions
+ * are first seen; a FUNC_DEF record binds an id to a runtime address before
+ * its first use.  A typical call costs 4-5 bytes: ENTRY (1 byte id, 1-2
+ * bytes delta) plus EXIT (1-2 bytes).  docs/FORMAT.md documents the same.
+ */
+#ifndef CALLSCOPE_COMMON_STREAM_H
+#define CALLSCOPE_COMMON_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum stream_kind {
+	STREAM_ENTRY = 0,
+	STREAM_EXIT = 1,
+	STREAM_SPECIAL = 2,
+};
+
+enum stream_special {
+	/* varint id, varint address: binds id to a runtime address */
+	STREAM_FUNC_DEF = 0,
+	/* varint delta: the innermost open call was skipped by longjmp or
+	 * unwinding; the stack pointer showed its frame gone */
+	STREAM_EXIT_UNWOUND = 1,
+	/* varint delta: the thread ended; calls still open are closed here */
+	STREAM_THREAD_END = 2,
+	/* varint address, varint delta: entry of a function that got no id
+	 * (the thread's id table was full) */
+	STREAM_ENTRY_ADDR = 3,
+	/* varint address: a call that was already open when this stream
+	 * began (a forked child inherits its parent's open calls); it is
+	 * not counted as a call, only closed */
+	STREAM_OPEN_FRAME = 4,
+};
+
+/* Longest encoded record: SPECIAL tag + two 10-byte varints. */
+#define STREAM_RECORD_MAX 24
+
+static inline uint8_t *stream_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/*
+ * Decodes one varint from [*pp, end).  Returns 0 and advances *pp, or -1
+ * when the input ends inside the varint or it is longer than 64 bits.
+ */
+static inline int stream_get_varint(const uint8_t **pp, const uint8_t *end,
+				    uint64_t *out)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (p < end) {
+		uint8_t b = *p++;
+		if (shift == 63 && b > 1)
+			return -1;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*pp = p;
+			*out = v;
+			return 0;
+		}
+		shift += 7;
+		if (shift > 63)
+			return -1;
+	}
+	return -1;
+}
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * The in-memory profile: functions, call arcs and threads, built by
+ * replaying each thread's entries and exits.  No I/O here: the loader
+ * (cli/load.c) reads the file, resolves addresses to functions with the
+ * symbolizer, and calls the profile_* builder functions below; reports and
+ * exporters only read the result.
+ *
+ * The numbers, per function F:
+ *   calls        activations of F (calls that began in the recorded stream)
+ *   self_ns      time in F itself, summed over all its activations
+ *   total_ns     time in F and its callees, counting only outermost
+ *                activations: a recursive F never counts a nested
+ *                activation twice, so total_ns <= the thread's wall time
+ *   min/max_ns   the shortest and longest single activation (inclusive)
+ *   sum_call_ns  inclusive time summed over every activation (for avg)
+ * Every time has the hooks' measured cost subtracted: each activation loses
+ * the part of its own hooks that fell inside it ("inner") and every call it
+ * (transitively) made loses both parts.
+ *
+ * Per arc P -> C: count is the number of calls; self_ns and child_ns are
+ * C's self and descendant time during C's outermost activations called
+ * from P, so summing them over C's callers gives C's self and total.
+ */
+#ifndef CALLSCOPE_MODEL_PROFILE_H
+#define CALLSCOPE_MODEL_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
+
+struct func {
+	char *name;		/* owned */
+	char *object;		/* owned; path of the object, may be "" */
+	char *file;		/* owned; source file of the start, or NULL */
+	int line;
+	uint64_t addr;		/* link-time start address in its object */
+	uint64_t size;		/* bytes, 0 if unknown */
+
+	uint64_t calls;
+	uint64_t self_ns;
+	uint64_t total_ns;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t sum_call_ns;
+	uint64_t virtual_returns;	/* activations still open at the end */
+	uint64_t unwound;		/* activations closed by stack repair */
+
+	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
+};
+
+struct arc {
+	uint32_t caller;	/* FUNC_NONE: spontaneous */
+	uint32_t callee;
+	uint64_t count;
+	uint64_t self_ns;
+	uint64_t child_ns;
+};
+
+struct thread_info {
+	uint32_t pid;
+	uint32_t image;
+	uint32_t tid;
+	uint32_t flags;		/* enum thread_flags of common/sections.h */
+	uint64_t start_ns;	/* relative to the session start */
+	uint64_t end_ns;
+	uint64_t events;
+	uint64_t lost_events;
+	uint64_t calls;
+};
+
+struct cycle {
+	uint32_t *members;	/* function indices, owned */
+	size_t nmembers;
+	uint64_t calls;		/* calls into the cycle from outside */
+	uint64_t internal_calls;	/* calls between members */
+	uint64_t self_ns;	/* sum of members' self */
+	uint64_t total_ns;	/* self + time in callees outside the cycle */
+};
+
+struct profile {
+	struct func *funcs;
+	size_t nfuncs, funcs_alloc;
+	struct arc *arcs;
+	size_t narcs, arcs_alloc;
+	struct thread_info *threads;
+	size_t nthreads, threads_alloc;
+	struct cycle *cycles;
+	size_t ncycles;
+
+	uint64_t lost_events;
+	uint64_t calls;
+	uint64_t overhead_ns;	/* hook cost subtracted, in all */
+	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
+	uint64_t wall_ns;	/* longest thread's span */
+
+	/* private: lookup tables */
+	struct profile_index *index;
+};
+
+/* Returns a new empty profile; free it with profile_free(). */
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+
+/*
+ * Returns the index of the function NAME in OBJECT, adding it if new.
+ * Functions are identified by (object, name): the same function seen from
+ * several processes or threads is one entry.
+ */
+uint32_t profile_intern_func(struct profile *p, const char *name,
+			     const char *object, uint64_t addr, uint64_t size,
+			     const char *file, int line);
+
+/* Returns the arc index of CALLER -> CALLEE, adding it if new. */
+uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee);
+
+/*
+ * Replay of one thread.  Times are nanoseconds since the session start and
+ * must not decrease.  INNER_NS and OUTER_NS are the hooks' measured cost
+ * per call (see above).  profile_thread_end() closes whatever is still open
+ * at END_NS as virtual returns and frees the builder.
+ */
+struct thread_builder;
+struct thread_builder *profile_thread_begin(struct profile *p,
+					    const struct thread_info *info,
+					    double inner_ns, double outer_ns);
+void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns);
+/* UNWOUND: the call was closed by stack repair rather than a real return. */
+void profile_exit(struct thread_builder *b, uint64_t time_ns, int unwound);
+/* A call already open when the stream began: closed, never counted. */
+void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns);
+/* Current nesting depth of the replay. */
+size_t profile_depth(const struct thread_builder *b);
+void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
+
+/*
+ * Finds the cycles of the call graph (strongly connected components of
+ * more than one function, self-arcs ignored), numbers them, sets
+ * func.cycle and fills p->cycles.  Call once after all threads are built.
+ */
+void profile_find_cycles(struct profile *p);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * Entry points the compilers call, and the return trampoline, for x86-64.
+ *
+ * mcount (-pg) runs after the instrumented function's prologue, so its
+ * return address lies at 8(%rbp); __fentry__ (-pg -mfentry) runs before
+ * the prologue, so it lies just above our own return address.  Both save
+ * every register that can carry an argument (the function has not read its
+ * arguments yet), call C with (return-address slot, address inside the
+ * function), and restore them.  The C side may replace the return address
+ * with callscope_return_trampoline, which saves the return-value registers,
+ * asks C where the function really returns to, and jumps there.
+ *
+ * Frame size for the entry hooks: 8 integer registers (64 bytes) + xmm0-7
+ * (128 bytes) + 8 bytes of padding = 200, which keeps %rsp 16-byte aligned
+ * at the call (it is 8 mod 16 on entry).
+ */
+	.text
+
+.macro SAVE_ARGS
+	subq	$200, %rsp
+	.cfi_adjust_cfa_offset 200
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movdqu	%xmm0, 64(%rsp)
+	movdqu	%xmm1, 80(%rsp)
+	movdqu	%xmm2, 96(%rsp)
+	movdqu	%xmm3, 112(%rsp)
+	movdqu	%xmm4, 128(%rsp)
+	movdqu	%xmm5, 144(%rsp)
+	movdqu	%xmm6, 160(%rsp)
+	movdqu	%xmm7, 176(%rsp)
+.endm
+
+.macro RESTORE_ARGS
+	movdqu	176(%rsp), %xmm7
+	movdqu	160(%rsp), %xmm6
+	movdqu	144(%rsp), %xmm5
+	movdqu	128(%rsp), %xmm4
+	movdqu	112(%rsp), %xmm3
+	movdqu	96(%rsp), %xmm2
+	movdqu	80(%rsp), %xmm1
+	movdqu	64(%rsp), %xmm0
+	movq	56(%rsp), %r10
+	movq	48(%rsp), %rax
+	movq	40(%rsp), %r9
+	movq	32(%rsp), %r8
+	movq	24(%rsp), %rcx
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rsi
+	movq	0(%rsp), %rdi
+	addq	$200, %rsp
+	.cfi_adjust_cfa_offset -200
+.endm
+
+	.globl	mcount
+	.type	mcount, @function
+	.p2align 4
+mcount:
+	.cfi_startproc
+	SAVE_ARGS
+	leaq	8(%rbp), %rdi		/* the function's return-address slot */
+	movq	200(%rsp), %rsi		/* our return address: inside the function */
+	call	callscope_hook_enter
+	RESTORE_ARGS
+	ret
+	.cfi_endproc
+	.size	mcount, .-mcount
+
+	.globl	_mcount
+	.set	_mcount, mcount
+
+	.globl	__fentry__
+	.type	__fentry__, @function
+	.p2align 4
+__fentry__:
+	.cfi_startproc
+	SAVE_ARGS
+	leaq	208(%rsp), %rdi		/* just above our return address */
+	movq	200(%rsp), %rsi
+	call	callscope_hook_enter
+	RESTORE_ARGS
+	ret
+	.cfi_endproc
+	.size	__fentry__, .-__fentry__
+
+/*
+ * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
+ * that held the return address, and 16-byte aligned.
+ */
+	.globl	callscope_return_trampoline
+	.hidden	callscope_return_trampoline
+	.type	callscope_return_trampoline, @function
+	.p2align 4
+callscope_return_trampoline:
+	subq	$8, %rsp		/* becomes the real return address */
+	pushq	%rax
+	pushq	%rdx
+	subq	$40, %rsp
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	leaq	56(%rsp), %rdi		/* the slot, now our placeholder */
+	call	callscope_hook_return
+	movq	%rax, 56(%rsp)
+	movdqu	16(%rsp), %xmm1
+	movdqu	0(%rsp), %xmm0
+	addq	$40, %rsp
+	popq	%rdx
+	popq	%rax
+	ret
+	.size	callscope_return_trampoline, .-callscope_return_trampoline
+
+	.section .note.GNU-stack,"",@progbits

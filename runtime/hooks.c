@@ -1,0 +1,83 @@
+/*
+ * The C side of the compiler hooks: -pg / -pg -mfentry (through
+ * arch/x86_64/hooks.S) and -finstrument-functions.  Each makes sure the
+ * calling thread records (the first hook of a thread sets up its buffer),
+ * then hands over to trace.c.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+
+#define NO_INSTRUMENT __attribute__((no_instrument_function))
+
+/* Slow path of a thread's first hook; returns nonzero if it now records. */
+static int __attribute__((noinline)) thread_start(struct thread_state *t)
+{
+	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
+		return 0;
+	int saved = errno;
+	t->guard = 1;
+	t->status = THREAD_OFF;
+	if (thread_state_alloc(t) == 0 && thread_buffer_open(t, 0) == 0) {
+		t->status = THREAD_RECORDING;
+		runtime_thread_started(t);
+	}
+	t->guard = 0;
+	errno = saved;
+	return t->status == THREAD_RECORDING;
+}
+
+static inline int ready(struct thread_state *t)
+{
+	return LIKELY(t->status == THREAD_RECORDING) || thread_start(t);
+}
+
+/* Called by mcount and __fentry__ with the return-address slot. */
+HIDDEN NO_INSTRUMENT void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
+{
+	struct thread_state *t = trace_current();
+
+	if (ready(t))
+		trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
+}
+
+/* Called by the trampoline; returns the real return address. */
+HIDDEN NO_INSTRUMENT uintptr_t callscope_hook_return(uintptr_t slot)
+{
+	return trace_return(trace_current(), slot);
+}
+
+NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
+{
+	struct thread_state *t = trace_current();
+
+	(void)site;
+	if (ready(t))
+		trace_enter(t, (uint64_t)(uintptr_t)fn,
+			    (uintptr_t)__builtin_frame_address(0), NULL);
+}
+
+NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *site)
+{
+	struct thread_state *t = trace_current();
+
+	(void)site;
+	if (LIKELY(t->status == THREAD_RECORDING))
+		trace_exit_named(t, (uint64_t)(uintptr_t)fn);
+}
+
+/*
+ * A -pg program's start-up code calls __monstartup and registers _mcleanup
+ * to write gmon.out.  Under callscope the histogram timer would only add
+ * noise and the file would clobber the user's own gmon.out, so both are
+ * replaced by no-ops.
+ */
+NO_INSTRUMENT void __monstartup(unsigned long low, unsigned long high)
+{
+	(void)low;
+	(void)high;
+}
+
+NO_INSTRUMENT void _mcleanup(void)
+{
+}

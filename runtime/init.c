@@ -1,0 +1,101 @@
+/*
+ * Start-up and shutdown of the runtime: read the contract the launcher
+ * left in the environment, measure the hooks' cost, describe the process,
+ * and arrange for thread ends, forks and the process exit to be recorded.
+ * Without a valid contract (the library linked into a program that was not
+ * started by `callscope record`), or in a setuid/setgid program, the
+ * runtime stays inert and the hooks cost a test and a return.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <string.h>
+#include <unistd.h>
+
+struct runtime_config runtime_config;
+
+static pthread_key_t thread_key;
+static uint32_t overhead_inner_x256, overhead_outer_x256;
+
+static void thread_finished(void *arg)
+{
+	struct thread_state *t = arg;
+
+	thread_emit_end(t);
+	t->status = THREAD_OFF;
+	thread_buffer_close(t);
+	thread_state_free(t);
+}
+
+/* Called by the first hook of every thread, once its buffer is open. */
+HIDDEN void runtime_thread_started(struct thread_state *t)
+{
+	pthread_setspecific(thread_key, t);
+}
+
+static void process_exiting(void)
+{
+	process_write_end(PROCESS_END_EXIT);
+}
+
+/*
+ * The child of fork() has a private copy of the calling thread's shadow
+ * stack but shares its staging file with the parent: it must get a file of
+ * its own before it records anything, and the calls it inherited are
+ * written at the head of that file so their exits make sense.
+ */
+static void after_fork_child(void)
+{
+	struct thread_state *t = trace_current();
+	pid_t parent = runtime_config.pid;
+
+	runtime_config.pid = getpid();
+	if (process_write_start(parent, overhead_inner_x256, overhead_outer_x256) != 0) {
+		runtime_config.active = 0;
+		t->status = THREAD_OFF;
+		return;
+	}
+	if (t->status != THREAD_RECORDING)
+		return;
+	t->guard = 1;
+	thread_buffer_close(t);
+	t->status = THREAD_OFF;
+	if (thread_buffer_open(t, THREAD_FORKED) == 0) {
+		thread_emit_open_frames(t);
+		t->status = THREAD_RECORDING;
+	}
+	t->guard = 0;
+}
+
+__attribute__((constructor)) static void runtime_init(void)
+{
+	const char *why = NULL;
+	const char *text;
+	static struct contract contract;
+
+	if (getauxval(AT_SECURE))
+		return;
+	text = secure_getenv(CONTRACT_ENV);
+	if (!text)
+		return;
+	if (contract_parse(text, &contract, &why) != 0) {
+		rt_warn("ignoring " CONTRACT_ENV, why);
+		return;
+	}
+	runtime_config.clock = contract.clock;
+	runtime_config.chunk_bytes = contract.chunk_bytes;
+	memcpy(runtime_config.dir, contract.dir, sizeof(runtime_config.dir));
+	runtime_config.pid = getpid();
+
+	calibrate_overhead(&overhead_inner_x256, &overhead_outer_x256);
+	if (process_write_start(getppid(), overhead_inner_x256, overhead_outer_x256) != 0)
+		return;
+	if (pthread_key_create(&thread_key, thread_finished) != 0)
+		return;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	atexit(process_exiting);
+	runtime_config.active = 1;
+}

@@ -1,0 +1,213 @@
+/*
+ * The process staging file p-PID-IMAGE.sec: a PROCESS section and one
+ * OBJECT section per loaded object, written when the runtime starts, and a
+ * PROCESS_END section at a normal exit.  Each section goes out in a single
+ * write() so a crash leaves whole sections only.  Objects come from
+ * dl_iterate_phdr, which gives the load bias and the build ID note from
+ * memory: the analyzer checks it against the file on disk.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+static int process_fd = -1;
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int flush_section(struct sec_builder *b, uint8_t *buf)
+{
+	if (b->overflow)
+		return -1;
+	return write_all(process_fd, buf, (size_t)(b->p - buf));
+}
+
+/* Opens p-PID-N.sec for the first free N, which becomes the image number. */
+static int open_process_file(void)
+{
+	char path[CONTRACT_PATH_MAX + 64];
+	char *end = path + sizeof(path);
+
+	for (uint32_t n = 0; n < 1000; n++) {
+		char *p = rt_append(path, end, runtime_config.dir);
+		p = rt_append(p, end, "/p-");
+		p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
+		p = rt_append(p, end, "-");
+		p = rt_append_u64(p, end, n);
+		p = rt_append(p, end, ".sec");
+		if (!p)
+			return -1;
+		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL |
+			      O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			runtime_config.image = n;
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static size_t read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return 0;
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return got;
+}
+
+static const void *find_build_id(const struct dl_phdr_info *info, size_t *len)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *end = p + ph->p_memsz;
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			size_t name_sz = (n->n_namesz + 3u) & ~3u;
+			size_t desc_sz = (n->n_descsz + 3u) & ~3u;
+			const uint8_t *name = p + sizeof(*n);
+			const uint8_t *desc = name + name_sz;
+			if (desc + desc_sz > end)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4)) {
+				*len = n->n_descsz;
+				return desc;
+			}
+			p = desc + desc_sz;
+		}
+	}
+	*len = 0;
+	return NULL;
+}
+
+static int write_object(struct dl_phdr_info *info, size_t size, void *unused)
+{
+	uint8_t buf[8192];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+	char exe[CONTRACT_PATH_MAX];
+	const char *path = info->dlpi_name;
+	size_t id_len;
+	const void *id = find_build_id(info, &id_len);
+	uint32_t nseg = 0;
+
+	(void)size;
+	(void)unused;
+	if (!path || !*path) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		path = exe;
+	}
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD)
+			nseg++;
+	uint8_t *sec = sec_begin(&b, SECTION_OBJECT);
+	sec_put_u32(&b, (uint32_t)runtime_config.pid);
+	sec_put_u32(&b, runtime_config.image);
+	sec_put_u64(&b, (uint64_t)info->dlpi_addr);
+	sec_put_blob(&b, path, strlen(path));
+	sec_put_blob(&b, id, id_len);
+	sec_put_u32(&b, nseg);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		sec_put_u64(&b, ph->p_vaddr);
+		sec_put_u64(&b, ph->p_memsz);
+		sec_put_u32(&b, ph->p_flags);
+		sec_put_u32(&b, 0);
+	}
+	sec_end(&b, sec);
+	flush_section(&b, buf);
+	return 0;
+}
+
+int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
+{
+	static uint8_t buf[16384];
+	static char cmdline[8192];
+	char exe[CONTRACT_PATH_MAX];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+
+	if (process_fd >= 0)
+		close(process_fd);
+	process_fd = open_process_file();
+	if (process_fd < 0) {
+		rt_warn("cannot create the process file in the staging directory",
+			strerror(errno));
+		return -1;
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	size_t cmd_len = read_small_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
+
+	uint8_t *sec = sec_begin(&b, SECTION_PROCESS);
+	sec_put_u32(&b, (uint32_t)runtime_config.pid);
+	sec_put_u32(&b, runtime_config.image);
+	sec_put_u32(&b, (uint32_t)parent);
+	sec_put_u32(&b, runtime_config.clock);
+	sec_put_u64(&b, runtime_now());
+	sec_put_u64(&b, clock_mono_ns());
+	sec_put_u32(&b, inner_x256);
+	sec_put_u32(&b, outer_x256);
+	sec_put_blob(&b, exe, strlen(exe));
+	sec_put_blob(&b, cmdline, cmd_len);
+	sec_end(&b, sec);
+	if (flush_section(&b, buf) != 0)
+		return -1;
+	dl_iterate_phdr(write_object, NULL);
+	return 0;
+}
+
+void process_write_end(uint32_t reason)
+{
+	uint8_t buf[64];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+
+	if (process_fd < 0)
+		return;
+	uint8_t *sec = sec_begin(&b, SECTION_PROCESS_END);
+	sec_put_u32(&b, (uint32_t)runtime_config.pid);
+	sec_put_u32(&b, runtime_config.image);
+	sec_put_u32(&b, reason);
+	sec_put_u32(&b, 0);
+	sec_put_u64(&b, runtime_now());
+	sec_put_u64(&b, clock_mono_ns());
+	sec_end(&b, sec);
+	flush_section(&b, buf);
+	/* objects loaded since start (dlopen) are described again; the
+	 * reader keeps one description per load address */
+	dl_iterate_phdr(write_object, NULL);
+}

@@ -1,0 +1,210 @@
+/*
+ * A thread's staging file: a header page, then the event stream, written
+ * through a shared mapping of one chunk at a time.  The pages belong to the
+ * kernel's page cache, so whatever was committed survives the program
+ * crashing or being killed with SIGKILL.  Space is reserved with
+ * posix_fallocate before a chunk is mapped, so a full disk ends recording
+ * for the thread (counted as lost events) rather than raising SIGBUS.
+ */
+#include "runtime.h"
+#include "stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define STACK_CAPACITY (1u << 17)	/* open calls per thread */
+#define FUNC_SLOTS (1u << 15)		/* id table size; ids up to 3/4 of it */
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int thread_state_alloc(struct thread_state *t)
+{
+	if (!t->stack) {
+		t->stack = map_anon(STACK_CAPACITY * sizeof(*t->stack));
+		if (!t->stack)
+			return -1;
+		t->capacity = STACK_CAPACITY;
+		t->depth = 0;
+	}
+	if (!t->slots) {
+		t->slots = map_anon(FUNC_SLOTS * sizeof(*t->slots));
+		if (!t->slots)
+			return -1;
+	}
+	t->slot_mask = FUNC_SLOTS - 1;
+	t->id_limit = FUNC_SLOTS / 4 * 3;
+	t->next_id = 1;
+	return 0;
+}
+
+void thread_state_free(struct thread_state *t)
+{
+	if (t->stack)
+		munmap(t->stack, STACK_CAPACITY * sizeof(*t->stack));
+	if (t->slots)
+		munmap(t->slots, FUNC_SLOTS * sizeof(*t->slots));
+	t->stack = NULL;
+	t->slots = NULL;
+	t->depth = 0;
+	t->capacity = 0;
+}
+
+static int map_window(struct thread_state *t, uint64_t file_off)
+{
+	size_t len = runtime_config.chunk_bytes;
+
+	if (posix_fallocate(t->fd, (off_t)file_off, (off_t)len) != 0)
+		return -1;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd,
+		       (off_t)file_off);
+	if (p == MAP_FAILED)
+		return -1;
+	if (t->win_base)
+		munmap(t->win_base, t->win_len);
+	t->win_base = p;
+	t->win_len = len;
+	t->win_file_off = file_off;
+	t->end = t->win_base + len;
+	return 0;
+}
+
+/* Maps a new window that starts at the page holding the commit point. */
+int thread_buffer_grow(struct thread_state *t)
+{
+	int saved = errno;
+	uint64_t committed = t->hdr->committed_end;
+	uint64_t start = committed & ~(uint64_t)4095;
+	int rc = map_window(t, start);
+
+	if (rc == 0)
+		t->cur = t->win_base + (committed - start);
+	errno = saved;
+	return rc;
+}
+
+static int open_file(struct thread_state *t)
+{
+	char path[CONTRACT_PATH_MAX + 96];
+	char *end = path + sizeof(path);
+
+	for (uint64_t n = 0; n < 1000; n++) {
+		char *p = rt_append(path, end, runtime_config.dir);
+		p = rt_append(p, end, "/t-");
+		p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
+		p = rt_append(p, end, "-");
+		p = rt_append_u64(p, end, runtime_config.image);
+		p = rt_append(p, end, "-");
+		p = rt_append_u64(p, end, t->tid);
+		p = rt_append(p, end, "-");
+		p = rt_append_u64(p, end, n);
+		p = rt_append(p, end, ".buf");
+		if (!p)
+			return -1;
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			      0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+int thread_buffer_open(struct thread_state *t, uint32_t flags)
+{
+	t->tid = (uint32_t)syscall(SYS_gettid);
+	t->fd = open_file(t);
+	if (t->fd < 0) {
+		rt_warn("cannot create a thread buffer in the staging directory",
+			strerror(errno));
+		return -1;
+	}
+	if (posix_fallocate(t->fd, 0, THREAD_FILE_DATA_OFFSET) != 0)
+		goto fail;
+	void *h = mmap(NULL, THREAD_FILE_DATA_OFFSET, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, t->fd, 0);
+	if (h == MAP_FAILED)
+		goto fail;
+	t->hdr = h;
+	memcpy(t->hdr->magic, THREAD_FILE_MAGIC, 8);
+	t->hdr->version = THREAD_FILE_VERSION;
+	t->hdr->pid = (uint32_t)runtime_config.pid;
+	t->hdr->tid = t->tid;
+	t->hdr->clock = runtime_config.clock;
+	t->hdr->image = runtime_config.image;
+	t->hdr->flags = flags;
+	t->last_time = runtime_now();
+	t->hdr->start_time = t->last_time;
+	t->hdr->committed_end = THREAD_FILE_DATA_OFFSET;
+	t->win_base = NULL;
+	if (map_window(t, THREAD_FILE_DATA_OFFSET) != 0) {
+		rt_warn("cannot reserve space for a thread buffer", strerror(errno));
+		goto fail;
+	}
+	t->cur = t->win_base;
+	t->truncated = 0;
+	return 0;
+fail:
+	if (t->hdr)
+		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
+	t->hdr = NULL;
+	close(t->fd);
+	t->fd = -1;
+	return -1;
+}
+
+void thread_buffer_close(struct thread_state *t)
+{
+	if (t->win_base)
+		munmap(t->win_base, t->win_len);
+	if (t->hdr)
+		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
+	if (t->fd >= 0)
+		close(t->fd);
+	t->win_base = NULL;
+	t->hdr = NULL;
+	t->cur = t->end = NULL;
+	t->fd = -1;
+}
+
+/*
+ * Writes an OPEN_FRAME record for every call on the shadow stack: a new
+ * stream (a forked child's) must know the calls it is nested in.  The id
+ * table restarts with the stream, so addresses are written in full.
+ */
+void thread_emit_open_frames(struct thread_state *t)
+{
+	memset(t->slots, 0, FUNC_SLOTS * sizeof(*t->slots));
+	t->next_id = 1;
+	for (uint32_t i = 0; i < t->depth; i++) {
+		if ((size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
+		    thread_buffer_grow(t) != 0)
+			return;
+		t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_OPEN_FRAME << 2) | STREAM_SPECIAL);
+		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
+		t->hdr->committed_end = t->win_file_off + (uint64_t)(t->cur - t->win_base);
+	}
+}
+
+/* Marks the end of the thread's stream: calls still open are closed here. */
+void thread_emit_end(struct thread_state *t)
+{
+	if (!t->hdr || ((size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
+			thread_buffer_grow(t) != 0))
+		return;
+	uint64_t now = runtime_now();
+	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
+	t->last_time = now;
+	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);
+	t->cur = stream_put_varint(t->cur, delta);
+	__atomic_store_n(&t->hdr->committed_end,
+			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
+			 __ATOMIC_RELEASE);
+}

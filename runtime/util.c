@@ -1,0 +1,54 @@
+/* Small async-signal-safe helpers: no stdio, no allocation. */
+#include "runtime.h"
+
+#include <string.h>
+#include <unistd.h>
+
+char *rt_append(char *p, char *end, const char *s)
+{
+	while (p && *s) {
+		if (p >= end - 1)
+			return NULL;
+		*p++ = *s++;
+	}
+	if (p)
+		*p = '\0';
+	return p;
+}
+
+char *rt_append_u64(char *p, char *end, uint64_t v)
+{
+	char digits[21];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (p && n) {
+		if (p >= end - 1)
+			return NULL;
+		*p++ = digits[--n];
+	}
+	if (p)
+		*p = '\0';
+	return p;
+}
+
+/* One line on stderr, written in one call so lines from threads do not mix. */
+void rt_warn(const char *msg, const char *detail)
+{
+	char line[512];
+	char *end = line + sizeof(line) - 1;
+	char *p = rt_append(line, end, "callscope: ");
+	p = rt_append(p, end, msg);
+	if (p && detail && *detail) {
+		p = rt_append(p, end, ": ");
+		p = rt_append(p, end, detail);
+	}
+	if (!p)
+		p = end;
+	*p++ = '\n';
+	ssize_t ignored = write(STDERR_FILENO, line, (size_t)(p - line));
+	(void)ignored;
+}
