@@ -29,7 +29,7 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 	-Wl,-z,now -Wl,-z,noexecstack
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
-TOOL_CFLAGS := -std=gnu11 -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
+TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
 TOOL_LIBS := -ldw -lelf -lm
 
 RUNTIME_SRC := \
@@ -57,10 +57,8 @@ TOOL_SRC := \
 	model/cycles.c \
 	report/flat.c \
 	report/graph.c \
-	report/info.c \
 	report/units.c \
 	cli/load.c \
-	cli/options.c \
 	cli/cmd_graph.c \
 	cli/cmd_info.c \
 	cli/cmd_record.c \

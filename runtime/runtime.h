@@ -12,6 +12,8 @@
 #include "sections.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
+/* Exported symbols must also be listed in runtime/exports.map. */
+#define EXPORT __attribute__((visibility("default")))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -51,6 +53,10 @@ struct thread_state {
 	int fd;
 
 	uint64_t last_time;
+	/* clock units spent growing the buffer, hidden from every later
+	 * timestamp so the profiler's own pauses are not charged to the
+	 * function that happened to be running */
+	uint64_t paused;
 
 	struct shadow_frame *stack;
 	uint32_t depth;
@@ -76,6 +82,14 @@ struct runtime_config {
 extern struct runtime_config runtime_config HIDDEN;
 
 static inline uint64_t runtime_now(void);
+
+/* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
+HIDDEN void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
+EXPORT void __cyg_profile_func_enter(void *fn, void *site);
+EXPORT void __cyg_profile_func_exit(void *fn, void *site);
+EXPORT void __monstartup(unsigned long low, unsigned long high);
+EXPORT void _mcleanup(void);
 
 /* trace.c: the hot path, parameterized by thread state for calibration */
 HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
@@ -114,6 +128,12 @@ HIDDEN void rt_warn(const char *msg, const char *detail);
 static inline uint64_t runtime_now(void)
 {
 	return clock_now(runtime_config.clock);
+}
+
+/* The thread's event clock: real time less the profiler's pauses. */
+static inline uint64_t thread_now(const struct thread_state *t)
+{
+	return runtime_now() - t->paused;
 }
 
 #endif

@@ -68,6 +68,11 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 		       (off_t)file_off);
 	if (p == MAP_FAILED)
 		return -1;
+	/* Fault the pages in now, in the slow path: a first write to a
+	 * page of a shared file mapping costs microseconds (and the first
+	 * one of a file on ext4, milliseconds). Older kernels lack the
+	 * advice; then the faults happen as the stream grows. */
+	madvise(p, len, MADV_POPULATE_WRITE);
 	if (t->win_base)
 		munmap(t->win_base, t->win_len);
 	t->win_base = p;
@@ -81,12 +86,14 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 int thread_buffer_grow(struct thread_state *t)
 {
 	int saved = errno;
+	uint64_t began = runtime_now();
 	uint64_t committed = t->hdr->committed_end;
 	uint64_t start = committed & ~(uint64_t)4095;
 	int rc = map_window(t, start);
 
 	if (rc == 0)
 		t->cur = t->win_base + (committed - start);
+	t->paused += runtime_now() - began;
 	errno = saved;
 	return rc;
 }
@@ -140,6 +147,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->hdr->clock = runtime_config.clock;
 	t->hdr->image = runtime_config.image;
 	t->hdr->flags = flags;
+	t->paused = 0;
 	t->last_time = runtime_now();
 	t->hdr->start_time = t->last_time;
 	t->hdr->committed_end = THREAD_FILE_DATA_OFFSET;
@@ -199,7 +207,7 @@ void thread_emit_end(struct thread_state *t)
 	if (!t->hdr || ((size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
 			thread_buffer_grow(t) != 0))
 		return;
-	uint64_t now = runtime_now();
+	uint64_t now = thread_now(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	t->last_time = now;
 	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);

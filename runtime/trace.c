@@ -157,7 +157,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = runtime_now();
+	uint64_t now = thread_now(t);
 	uintptr_t inherited = 0;
 
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
@@ -197,7 +197,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 {
 	int was_guarded = t->guard;
-	uint64_t now = runtime_now();
+	uint64_t now = thread_now(t);
 
 	t->guard = 1;
 	while (t->depth && t->stack[t->depth - 1].sp < slot) {
@@ -233,7 +233,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = runtime_now();
+	uint64_t now = thread_now(t);
 	uint32_t i = t->depth;
 
 	while (i && t->stack[i - 1].addr != addr)

@@ -1,0 +1,65 @@
+/*
+ * callscope graph [-i PATH] [--json] [--brief] [--pid=PID] [--tid=TID]
+ *
+ * The call graph in gprof's layout, with exact times.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "die.h"
+#include "report/graph.h"
+
+static const char usage_text[] =
+	"usage: callscope graph [-i PATH] [--json] [--brief] [--pid=PID] [--tid=TID]\n"
+	"\n"
+	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"      --json        machine-readable output (see docs/graph.md)\n"
+	"  -b, --brief       leave out the index by function name\n"
+	"      --pid PID     only this process\n"
+	"      --tid TID     only this thread\n";
+
+int cmd_graph(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "brief", no_argument, NULL, 'b' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	struct graph_options go = { 0, 0 };
+	struct load_filter filter = { -1, -1 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "i:bh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'j': go.json = 1; break;
+		case 'b': go.brief = 1; break;
+		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
+		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope graph --help'", argv[optind]);
+
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+	struct load_stats stats;
+	struct profile *p = load_profile(&df, &filter, &stats);
+	if (!p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
+		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
+	report_graph(stdout, p, &go);
+	profile_free(p);
+	data_file_release(&df);
+	return stats.salvaged ? EXIT_SALVAGED : 0;
+}

@@ -1,0 +1,201 @@
+/*
+ * callscope info [-i PATH] [--json]
+ *
+ * What a recording holds: the program and its command line, when and how
+ * it was recorded, every process and thread, events, losses and the hook
+ * overhead that reports subtract.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "contract.h"
+#include "die.h"
+#include "formats/cursor.h"
+#include "json.h"
+#include "report/units.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope info [-i PATH] [--json]\n"
+	"\n"
+	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"      --json        machine-readable output (see docs/info.md)\n";
+
+/* Calls argument I of the session's command line back with its bytes. */
+static void session_args(const struct data_session *s,
+			 void (*fn)(void *ctx, const char *arg, size_t len), void *ctx)
+{
+	struct cursor c;
+	cursor_init(&c, s->argv_blobs, s->argv_blobs, s->argv_blobs + s->argv_len);
+	for (uint32_t i = 0; i < s->argc; i++) {
+		size_t len;
+		const uint8_t *b = cursor_blob(&c, &len, "argument");
+		if (!b)
+			break;
+		fn(ctx, (const char *)b, len);
+	}
+}
+
+static void print_arg(void *ctx, const char *arg, size_t len)
+{
+	int *first = ctx;
+	printf("%s%.*s", *first ? "" : " ", (int)len, arg);
+	*first = 0;
+}
+
+static void json_arg(void *ctx, const char *arg, size_t len)
+{
+	char *s = xstrndup(arg, len);
+	json_string(ctx, s);
+	free(s);
+}
+
+static void describe_exit(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	int json = 0, opt;
+
+	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope info --help'", argv[optind]);
+
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+	struct load_filter all = { -1, -1 };
+	struct load_stats stats;
+	struct profile *p = load_profile(&df, &all, &stats);
+	const struct data_session *s = &df.session;
+	uint64_t duration = s->mono_end > s->mono_start ? s->mono_end - s->mono_start : 0;
+	time_t start = (time_t)(s->unix_start_ns / 1000000000u);
+	char date[64], exit_text[96], d1[DURATION_BUF], d2[DURATION_BUF];
+	struct tm tm;
+
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
+	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
+	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
+
+	if (json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_object_begin(&j);
+		json_key(&j, "argv");
+		json_array_begin(&j);
+		session_args(s, json_arg, &j);
+		json_array_end(&j);
+		char *cwd = xstrndup(s->cwd ? s->cwd : "", s->cwd_len);
+		json_kv_string(&j, "cwd", cwd);
+		free(cwd);
+		json_kv_string(&j, "date", date);
+		json_kv_string(&j, "mode", "trace");
+		json_kv_string(&j, "clock", clock);
+		json_kv_double(&j, "ns_per_clock_unit", load_ns_per_unit(&df));
+		json_kv_u64(&j, "duration_ns", duration);
+		json_kv_string(&j, "exit", exit_text);
+		json_key(&j, "pids");
+		json_array_begin(&j);
+		for (size_t i = 0; i < df.nprocesses; i++)
+			json_u64(&j, df.processes[i].pid);
+		json_array_end(&j);
+		json_key(&j, "processes");
+		json_array_begin(&j);
+		for (size_t i = 0; i < df.nprocesses; i++) {
+			const struct data_process *pr = &df.processes[i];
+			json_object_begin(&j);
+			json_kv_u64(&j, "pid", pr->pid);
+			json_kv_u64(&j, "ppid", pr->ppid);
+			json_kv_u64(&j, "image", pr->image);
+			json_kv_string(&j, "exe", pr->exe);
+			json_key(&j, "exited_normally");
+			json_bool(&j, pr->ended);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_key(&j, "threads");
+		json_array_begin(&j);
+		for (size_t i = 0; i < p->nthreads; i++) {
+			const struct thread_info *t = &p->threads[i];
+			json_object_begin(&j);
+			json_kv_u64(&j, "pid", t->pid);
+			json_kv_u64(&j, "tid", t->tid);
+			json_kv_u64(&j, "calls", t->calls);
+			json_kv_u64(&j, "lost_events", t->lost_events);
+			json_kv_u64(&j, "duration_ns", t->end_ns - t->start_ns);
+			json_key(&j, "forked");
+			json_bool(&j, !!(t->flags & THREAD_FORKED));
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_kv_u64(&j, "events", stats.events);
+		json_kv_u64(&j, "calls", p->calls);
+		json_kv_u64(&j, "lost_events", p->lost_events);
+		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
+		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
+		json_kv_u64(&j, "file_bytes", df.size);
+		json_object_end(&j);
+		json_finish(&j);
+	} else {
+		int first = 1;
+		printf("program:      ");
+		session_args(s, print_arg, &first);
+		printf("\ndirectory:    %.*s\n", (int)s->cwd_len, s->cwd ? s->cwd : "");
+		printf("recorded:     %s\n", date);
+		printf("mode:         trace (function entry and exit)\n");
+		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
+		printf("duration:     %s\n", format_duration(d1, (double)duration));
+		printf("exit:         %s\n", exit_text);
+		printf("processes:    %zu\n", df.nprocesses);
+		for (size_t i = 0; i < df.nprocesses; i++) {
+			const struct data_process *pr = &df.processes[i];
+			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
+			       pr->ended ? "" : " (did not exit normally)");
+		}
+		printf("threads:      %zu\n", p->nthreads);
+		for (size_t i = 0; i < p->nthreads; i++) {
+			const struct thread_info *t = &p->threads[i];
+			printf("  tid %-8u pid %-8u %12llu calls %10llu lost%s\n", t->tid, t->pid,
+			       (unsigned long long)t->calls, (unsigned long long)t->lost_events,
+			       t->flags & THREAD_FORKED ? "  (forked child)" : "");
+		}
+		printf("events:       %llu\n", (unsigned long long)stats.events);
+		printf("calls:        %llu\n", (unsigned long long)p->calls);
+		printf("lost events:  %llu\n", (unsigned long long)p->lost_events);
+		printf("overhead:     %s per call subtracted, %s in all\n",
+		       format_duration(d1, p->overhead_per_call_ns),
+		       format_duration(d2, (double)p->overhead_ns));
+		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
+		       p->calls ? (double)df.size / (double)p->calls : 0.0);
+	}
+	int salvaged = stats.salvaged;
+	profile_free(p);
+	data_file_release(&df);
+	return salvaged ? EXIT_SALVAGED : 0;
+}

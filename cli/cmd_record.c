@@ -1,0 +1,270 @@
+/*
+ * callscope record [-o PATH] [--clock=tsc|mono] [--chunk=BYTES] -- PROG [ARGS...]
+ *
+ * Runs PROG with the runtime preloaded, waits for it, and seals what the
+ * runtime wrote into one data file.  PROG's exit status is passed through
+ * (128 + N when it was killed by signal N), so `callscope record` can stand
+ * in for the program in scripts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cli/commands.h"
+#include "cli/instrumented.h"
+#include "cli/seal.h"
+#include "contract.h"
+#include "die.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope record [-o PATH] [--clock=tsc|mono] [--chunk=BYTES] -- PROG [ARGS...]\n"
+	"\n"
+	"  -o, --output PATH   where to write the recording (default: callscope.data)\n"
+	"      --clock KIND    tsc (default where the TSC is constant) or mono\n"
+	"      --chunk BYTES   how much a thread buffer grows by (default 8M)\n";
+
+/* Finds PROG as execvp would; returns a malloc'd path or NULL. */
+static char *find_program(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, F_OK) == 0 ? xstrdup(prog) : NULL;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char *copy = xstrdup(path), *save = NULL;
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		char *cand = xasprintf("%s/%s", *dir ? dir : ".", prog);
+		if (access(cand, X_OK) == 0) {
+			free(copy);
+			return cand;
+		}
+		free(cand);
+	}
+	free(copy);
+	return NULL;
+}
+
+/*
+ * The runtime library: $CALLSCOPE_LIB if set, else libcallscope.so beside
+ * this executable, else in ../lib/callscope/ (an installed layout).
+ */
+static char *find_runtime(void)
+{
+	const char *env = getenv("CALLSCOPE_LIB");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		if (access(env, R_OK) != 0)
+			die("CALLSCOPE_LIB names '%s', which cannot be read: %s", env, strerror(errno));
+		return realpath(env, NULL);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		die("cannot find the callscope executable: %s", strerror(errno));
+	self[n] = '\0';
+	char *dir = dirname(self);
+	const char *candidates[] = { "%s/libcallscope.so", "%s/../lib/callscope/libcallscope.so" };
+	for (size_t i = 0; i < 2; i++) {
+		char *path = xasprintf(candidates[i], dir);
+		if (access(path, R_OK) == 0) {
+			char *real = realpath(path, NULL);
+			free(path);
+			return real;
+		}
+		free(path);
+	}
+	die("cannot find libcallscope.so beside '%s'; build it with 'make' or set CALLSCOPE_LIB",
+	    self);
+}
+
+static int tsc_usable(void)
+{
+#if defined(__x86_64__)
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	int constant = 0, nonstop = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		constant = strstr(line, " constant_tsc") != NULL;
+		nonstop = strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	fclose(f);
+	return constant && nonstop;
+#else
+	return 0;
+#endif
+}
+
+static uint32_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		usage_die("--chunk wants a size such as 4M, not '%s'", s);
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	if (*end || v < CONTRACT_CHUNK_MIN || v > CONTRACT_CHUNK_MAX || (v & 4095))
+		usage_die("--chunk wants a multiple of 4K between 64K and 1G, not '%s'", s);
+	return (uint32_t)v;
+}
+
+/* Prepends LIB to LD_PRELOAD, keeping what the user had. */
+static void set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *value = old && *old ? xasprintf("%s:%s", lib, old) : xstrdup(lib);
+	setenv("LD_PRELOAD", value, 1);
+	free(value);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "clock", required_argument, NULL, 'c' },
+		{ "chunk", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_path = "callscope.data";
+	struct contract contract;
+	int force_clock = -1, opt;
+
+	memset(&contract, 0, sizeof(contract));
+	contract.version = CONTRACT_VERSION;
+	contract.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': out_path = optarg; break;
+		case 'c':
+			if (!strcmp(optarg, "tsc"))
+				force_clock = CONTRACT_CLOCK_TSC;
+			else if (!strcmp(optarg, "mono"))
+				force_clock = CONTRACT_CLOCK_MONO;
+			else
+				usage_die("--clock wants tsc or mono, not '%s'", optarg);
+			break;
+		case 'k': contract.chunk_bytes = parse_size(optarg); break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	char **prog_argv = argv + optind;
+	int prog_argc = argc - optind;
+
+	char *prog = find_program(prog_argv[0]);
+	if (!prog)
+		die("cannot find program '%s': No such file or directory", prog_argv[0]);
+	struct program_hooks hooks;
+	if (program_hooks_read(prog, &hooks) != 0)
+		exit(EXIT_FATAL);
+	if (!hooks.kinds)
+		die("'%s' carries no profiling hooks; rebuild it with -pg, -pg -mfentry or "
+		    "-finstrument-functions (e.g. cc -pg -O2 -g ...)", prog);
+	if (!hooks.dynamic)
+		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
+		    "link it dynamically", prog);
+	char *runtime = find_runtime();
+
+	/* The staging directory sits beside the output: same file system,
+	 * so sealing ends in a rename, and an unwritable place fails now. */
+	char *out_copy = xstrdup(out_path);
+	char *staging = xasprintf("%s/.callscope-XXXXXX", dirname(out_copy));
+	free(out_copy);
+	struct stat st;
+	if (stat(out_path, &st) == 0 && S_ISDIR(st.st_mode))
+		die("cannot write '%s': it is a directory", out_path);
+	if (!mkdtemp(staging))
+		die("cannot write '%s': %s", out_path, strerror(errno));
+	if (strlen(staging) >= sizeof(contract.dir))
+		die("the output path '%s' is too long", out_path);
+	strcpy(contract.dir, staging);
+	if (force_clock >= 0)
+		contract.clock = (enum contract_clock)force_clock;
+	else
+		contract.clock = tsc_usable() ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
+	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc_usable())
+		warning("the TSC is not constant here; times may be wrong (use --clock=mono)");
+	char text[CONTRACT_PATH_MAX + 128];
+	if (contract_format(&contract, text, sizeof(text)) != 0)
+		BUG("contract does not fit");
+
+	struct seal_session session;
+	struct timespec now;
+	char cwd[PATH_MAX];
+	memset(&session, 0, sizeof(session));
+	clock_gettime(CLOCK_REALTIME, &now);
+	session.unix_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	session.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : "";
+	session.argc = prog_argc;
+	session.argv = prog_argv;
+	session.clock = contract.clock;
+	session.mono_start = clock_mono_ns();
+	session.tsc_start = clock_tsc();
+
+	fflush(NULL);
+	pid_t child = fork();
+	if (child < 0)
+		die("cannot start '%s': %s", prog, strerror(errno));
+	if (child == 0) {
+		set_preload(runtime);
+		setenv(CONTRACT_ENV, text, 1);
+		execv(prog, prog_argv);
+		fprintf(stderr, "callscope: cannot run '%s': %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	/* Like time(1): the terminal's signals are the program's to handle. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	int status = 0;
+	while (waitpid(child, &status, 0) < 0) {
+		if (errno != EINTR)
+			die("cannot wait for '%s': %s", prog, strerror(errno));
+	}
+	session.tsc_end = clock_tsc();
+	session.mono_end = clock_mono_ns();
+	session.wait_status = status;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+
+	struct seal_result res;
+	if (seal_staging(staging, out_path, &session, &res) != 0)
+		exit(EXIT_FATAL);
+	seal_remove_staging(staging);
+	if (res.threads == 0)
+		warning("'%s' ran no instrumented code; '%s' holds no calls", prog, out_path);
+	fprintf(stderr, "callscope: recorded %zu thread%s of %zu process%s into '%s' (%llu bytes)%s\n",
+		res.threads, res.threads == 1 ? "" : "s", res.processes,
+		res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
+		res.lost_events ? "; some events were lost, see 'callscope info'" : "");
+	free(staging);
+	free(runtime);
+	free(prog);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

@@ -1,0 +1,140 @@
+/*
+ * callscope report [-i PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]
+ *
+ * The flat profile.  Threads and processes are merged unless --thread
+ * asks for one profile per thread.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "die.h"
+#include "json.h"
+#include "report/flat.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope report [-i PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]\n"
+	"\n"
+	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"      --json        machine-readable output (see docs/report.md)\n"
+	"  -s, --sort KEY    self (default), total, calls, avg, max or name\n"
+	"      --pid PID     only this process\n"
+	"      --tid TID     only this thread\n"
+	"      --thread      one profile per thread instead of one merged\n";
+
+static void json_profile_fields(struct json *j, const struct profile *p,
+				const struct flat_options *o)
+{
+	json_kv_u64(j, "lost_events", p->lost_events);
+	json_kv_u64(j, "calls", p->calls);
+	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
+	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	json_key(j, "functions");
+	report_flat_json_functions(j, p, o);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "thread", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	struct flat_options fo = { FLAT_SORT_SELF, NULL };
+	struct load_filter filter = { -1, -1 };
+	int json = 0, per_thread = 0, opt;
+
+	while ((opt = getopt_long(argc, argv, "i:s:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'j': json = 1; break;
+		case 's':
+			if (flat_sort_parse(optarg, &fo.sort))
+				usage_die("unknown sort key '%s'; use self, total, calls, avg, max or name",
+					  optarg);
+			break;
+		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
+		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'T': per_thread = 1; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope report --help'", argv[optind]);
+
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+	if (filter.pid >= 0 || filter.tid >= 0) {
+		int any = 0;
+		for (size_t i = 0; i < df.nthreads; i++)
+			any |= (filter.pid < 0 || df.threads[i].pid == filter.pid) &&
+			       (filter.tid < 0 || df.threads[i].tid == filter.tid);
+		if (!any)
+			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
+			    input);
+	}
+
+	int salvaged = 0;
+	struct json j;
+	json_init(&j, stdout);
+	if (json) {
+		json_object_begin(&j);
+		if (per_thread) {
+			json_key(&j, "threads");
+			json_array_begin(&j);
+		}
+	}
+	for (size_t i = 0; i < (per_thread ? df.nthreads : 1); i++) {
+		struct load_filter f = filter;
+		char *title = NULL;
+		if (per_thread) {
+			const struct data_thread *th = &df.threads[i];
+			if ((filter.pid >= 0 && th->pid != filter.pid) ||
+			    (filter.tid >= 0 && th->tid != filter.tid))
+				continue;
+			f.pid = th->pid;
+			f.tid = th->tid;
+			title = xasprintf("## thread %u of process %u", th->tid, th->pid);
+		}
+		struct load_stats stats;
+		struct profile *p = load_profile(&df, &f, &stats);
+		salvaged |= stats.salvaged;
+		if (json) {
+			if (per_thread) {
+				json_object_begin(&j);
+				json_kv_u64(&j, "pid", (uint64_t)f.pid);
+				json_kv_u64(&j, "tid", (uint64_t)f.tid);
+			}
+			json_profile_fields(&j, p, &fo);
+			if (per_thread)
+				json_object_end(&j);
+		} else {
+			fo.title = title;
+			if (i)
+				putchar('\n');
+			report_flat(stdout, p, &fo);
+		}
+		free(title);
+		profile_free(p);
+	}
+	if (json) {
+		if (per_thread)
+			json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	}
+	data_file_release(&df);
+	return salvaged ? EXIT_SALVAGED : 0;
+}

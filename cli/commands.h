@@ -1,0 +1,17 @@
+/*
+ * The subcommands.  Adding one means: its cli/cmd_NAME.c with
+ * cmd_NAME(argc, argv), a row in commands[] of cli/main.c, a page
+ * docs/NAME.md, and a test tests/t/NNNN-NAME-*.t.
+ */
+#ifndef CALLSCOPE_CLI_COMMANDS_H
+#define CALLSCOPE_CLI_COMMANDS_H
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* Exit status of an analysis that had to salvage damaged data. */
+#define EXIT_SALVAGED 3
+
+#endif

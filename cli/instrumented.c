@@ -1,0 +1,83 @@
+/*
+ * The hooks a program carries show as undefined references in its symbol
+ * tables: mcount (or _mcount) for -pg, __fentry__ for -pg -mfentry,
+ * __cyg_profile_func_enter for -finstrument-functions.  Shared libraries
+ * the program loads may carry hooks too, but the program itself decides
+ * whether recording makes sense.
+ */
+#include "cli/instrumented.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+
+static unsigned hook_of(const char *name)
+{
+	if (!strcmp(name, "mcount") || !strcmp(name, "_mcount"))
+		return HOOKS_MCOUNT;
+	if (!strcmp(name, "__fentry__"))
+		return HOOKS_FENTRY;
+	if (!strcmp(name, "__cyg_profile_func_enter"))
+		return HOOKS_CYG;
+	return 0;
+}
+
+int program_hooks_read(const char *path, struct program_hooks *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return error("'%s' is not an ELF executable; give callscope the compiled program, "
+			     "not a script", path);
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_DYNAMIC)
+			out->dynamic = 1;
+		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name)
+				out->kinds |= hook_of(name);
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return 0;
+}
+
+const char *program_hooks_describe(unsigned kinds)
+{
+	static char buf[96];
+
+	buf[0] = '\0';
+	if (kinds & HOOKS_MCOUNT)
+		strcat(buf, "-pg");
+	if (kinds & HOOKS_FENTRY)
+		strcat(buf, buf[0] ? ", -pg -mfentry" : "-pg -mfentry");
+	if (kinds & HOOKS_CYG)
+		strcat(buf, buf[0] ? ", -finstrument-functions" : "-finstrument-functions");
+	return buf;
+}

@@ -1,0 +1,25 @@
+/* Does a program carry profiling hooks, and which? */
+#ifndef CALLSCOPE_CLI_INSTRUMENTED_H
+#define CALLSCOPE_CLI_INSTRUMENTED_H
+
+enum hook_kind {
+	HOOKS_MCOUNT = 1 << 0,	/* -pg */
+	HOOKS_FENTRY = 1 << 1,	/* -pg -mfentry */
+	HOOKS_CYG = 1 << 2,	/* -finstrument-functions */
+};
+
+struct program_hooks {
+	unsigned kinds;		/* enum hook_kind bits */
+	int dynamic;		/* has a dynamic section (the runtime can be preloaded) */
+};
+
+/*
+ * Reads the ELF file PATH.  Returns 0 with *OUT filled, or -1 after
+ * printing why the file cannot be inspected (not ELF, unreadable).
+ */
+int program_hooks_read(const char *path, struct program_hooks *out);
+
+/* "-pg", "-pg -mfentry, -finstrument-functions", ...; static storage. */
+const char *program_hooks_describe(unsigned kinds);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * callscope: the command table and what every command needs around it
+ * (checking that stdout was really written, so a full disk is an error).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "die.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Adding a command: see cli/commands.h. */
+static const struct command commands[] = {
+	{ "record", cmd_record, "run a program and record its calls" },
+	{ "report", cmd_report, "flat profile: time and calls per function" },
+	{ "graph", cmd_graph, "call graph in gprof's layout" },
+	{ "info", cmd_info, "what was recorded: program, processes, threads, losses" },
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: callscope <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'callscope <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("callscope 0.1\n");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		int status = commands[i].run(argc - 1, argv + 1);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die("cannot write the output: %s", strerror(errno));
+		return status;
+	}
+	usage_die("'%s' is not a callscope command; see 'callscope --help'", argv[1]);
+}

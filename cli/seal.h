@@ -1,0 +1,39 @@
+/*
+ * Sealing: turning the runtime's staging directory into one data file.
+ * The process files' sections are copied as they are (whole sections
+ * only: a crash mid-write leaves a partial last one, which is dropped);
+ * each thread file becomes a THREAD section holding the committed prefix
+ * of its stream.  The file is written under a temporary name and renamed
+ * into place, so OUT_PATH never holds half a file.
+ */
+#ifndef CALLSCOPE_CLI_SEAL_H
+#define CALLSCOPE_CLI_SEAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct seal_session {
+	uint64_t tsc_start, mono_start, tsc_end, mono_end, unix_start_ns;
+	uint32_t clock;
+	int wait_status;
+	const char *cwd;
+	int argc;
+	char **argv;
+};
+
+struct seal_result {
+	size_t processes;
+	size_t threads;
+	uint64_t bytes;
+	uint64_t lost_events;
+	size_t dropped_sections;	/* partial sections left by a crash */
+};
+
+/* Returns 0, or -1 after printing why. */
+int seal_staging(const char *staging_dir, const char *out_path,
+		 const struct seal_session *s, struct seal_result *res);
+
+/* Removes the staging directory and what is in it. */
+void seal_remove_staging(const char *staging_dir);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * The native data file (callscope.data): reading and writing.  Layout in
+ * docs/FORMAT.md and common/sections.h.  The reader treats the file as
+ * hostile: every size and offset is checked against the end of its
+ * section, and the first problem found is reported with its file offset
+ * and section type.
+ */
+#ifndef CALLSCOPE_FORMATS_NATIVE_H
+#define CALLSCOPE_FORMATS_NATIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sections.h"
+
+struct data_session {
+	int present;
+	uint64_t tsc_start, mono_start, tsc_end, mono_end;
+	uint64_t unix_start_ns;
+	uint32_t mode;
+	uint32_t clock;
+	int32_t wait_status;
+	const char *cwd;	/* borrowed from the file bytes: not NUL-ended */
+	size_t cwd_len;
+	uint32_t argc;
+	const uint8_t *argv_blobs;	/* argc x (u32 len, bytes), validated */
+	size_t argv_len;
+};
+
+struct data_segment {
+	uint64_t vaddr;
+	uint64_t memsz;
+	uint32_t flags;
+};
+
+struct data_object {
+	uint32_t pid, image;
+	uint64_t load_bias;
+	char *path;		/* owned, NUL-ended copy */
+	const uint8_t *build_id;	/* borrowed */
+	size_t build_id_len;
+	struct data_segment *segs;	/* owned */
+	size_t nseg;
+};
+
+struct data_process {
+	uint32_t pid, image, ppid, clock;
+	uint64_t start_time, start_mono;
+	uint32_t inner_x256, outer_x256;
+	char *exe;		/* owned */
+	const uint8_t *cmdline;	/* borrowed: NUL-separated arguments */
+	size_t cmdline_len;
+	int ended;
+	uint32_t end_reason;
+	uint64_t end_time, end_mono;
+};
+
+struct data_thread {
+	uint32_t pid, image, tid, flags, clock;
+	uint64_t start_time;
+	uint64_t lost_events;
+	const uint8_t *stream;	/* borrowed */
+	size_t stream_len;
+	uint64_t stream_offset;	/* in the file, for error messages */
+};
+
+struct data_file {
+	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
+	size_t size;
+	int mapped;
+	uint32_t version_minor;
+	struct data_session session;
+	struct data_process *processes;
+	size_t nprocesses, processes_alloc;
+	struct data_object *objects;
+	size_t nobjects, objects_alloc;
+	struct data_thread *threads;
+	size_t nthreads, threads_alloc;
+};
+
+/*
+ * Parses BYTES (borrowed: must outlive OUT).  Returns 0, or -1 with a
+ * description of the first problem in ERR ("offset N in THREAD section:
+ * ...").  OUT is always safe to release.
+ */
+int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
+		    char *err, size_t errlen);
+
+/*
+ * Parses a bare sequence of sections (a runtime staging file) into OUT,
+ * adding to what is there.  Same contract as data_file_parse().
+ */
+int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
+			struct data_file *out, char *err, size_t errlen);
+
+/* Opens and parses PATH; on failure prints one line and returns -1. */
+int data_file_load(const char *path, struct data_file *out);
+void data_file_release(struct data_file *df);
+
+/* Finds the process record of (PID, IMAGE), or NULL. */
+const struct data_process *data_file_process(const struct data_file *df,
+					     uint32_t pid, uint32_t image);
+
+/* Writing: the header, then whole sections.  Return 0 or -1 (errno set). */
+int data_write_header(FILE *out);
+int data_write_section(FILE *out, enum section_type type, const void *payload,
+		       size_t len);
+/* Writes a section whose payload is HEAD followed by TAIL. */
+int data_write_section2(FILE *out, enum section_type type, const void *head,
+			size_t head_len, const void *tail, size_t tail_len);
+
+/* Human name of a section type, for messages. */
+const char *section_name(uint32_t type);
+
+#endif

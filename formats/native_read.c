@@ -1,0 +1,333 @@
+/* Reader of the native data file; see formats/native.h and docs/FORMAT.md. */
+#include "formats/native.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "contract.h"
+#include "die.h"
+#include "formats/cursor.h"
+#include "xalloc.h"
+
+/* More than this many segments in one object is not a real ELF file. */
+#define MAX_SEGMENTS 4096
+
+const char *section_name(uint32_t type)
+{
+	switch (type) {
+	case SECTION_SESSION: return "SESSION";
+	case SECTION_PROCESS: return "PROCESS";
+	case SECTION_OBJECT: return "OBJECT";
+	case SECTION_THREAD: return "THREAD";
+	case SECTION_PROCESS_END: return "PROCESS_END";
+	default: return "unknown";
+	}
+}
+
+static char *blob_string(const uint8_t *b, size_t len)
+{
+	return xstrndup((const char *)(b ? b : (const uint8_t *)""), b ? len : 0);
+}
+
+static void parse_session(struct cursor *c, struct data_session *s)
+{
+	s->tsc_start = cursor_u64(c, "session times");
+	s->mono_start = cursor_u64(c, "session times");
+	s->tsc_end = cursor_u64(c, "session times");
+	s->mono_end = cursor_u64(c, "session times");
+	s->unix_start_ns = cursor_u64(c, "session times");
+	s->mode = cursor_u32(c, "session mode");
+	s->clock = cursor_u32(c, "session clock");
+	s->wait_status = (int32_t)cursor_u32(c, "exit status");
+	cursor_u32(c, "reserved field");
+	s->cwd = (const char *)cursor_blob(c, &s->cwd_len, "working directory");
+	s->argc = cursor_u32(c, "argument count");
+	s->argv_blobs = c->p;
+	for (uint32_t i = 0; i < s->argc && !c->failed; i++) {
+		size_t len;
+		cursor_blob(c, &len, "argument");
+	}
+	s->argv_len = c->failed ? 0 : (size_t)(c->p - s->argv_blobs);
+	if (s->clock > CONTRACT_CLOCK_MONO)
+		cursor_fail(c, "unknown clock");
+	if (!c->failed)
+		s->present = 1;
+}
+
+static void parse_process(struct cursor *c, struct data_file *df)
+{
+	struct data_process pr;
+	size_t len;
+	const uint8_t *exe;
+
+	memset(&pr, 0, sizeof(pr));
+	pr.pid = cursor_u32(c, "process id");
+	pr.image = cursor_u32(c, "process image");
+	pr.ppid = cursor_u32(c, "parent id");
+	pr.clock = cursor_u32(c, "process clock");
+	pr.start_time = cursor_u64(c, "start time");
+	pr.start_mono = cursor_u64(c, "start time");
+	pr.inner_x256 = cursor_u32(c, "hook overhead");
+	pr.outer_x256 = cursor_u32(c, "hook overhead");
+	exe = cursor_blob(c, &len, "executable path");
+	pr.cmdline = cursor_blob(c, &pr.cmdline_len, "command line");
+	if (pr.clock > CONTRACT_CLOCK_MONO)
+		cursor_fail(c, "unknown clock");
+	if (c->failed)
+		return;
+	if (data_file_process(df, pr.pid, pr.image)) {
+		cursor_fail(c, "process described twice");
+		return;
+	}
+	pr.exe = blob_string(exe, len);
+	ALLOC_GROW(df->processes, df->nprocesses + 1, df->processes_alloc);
+	df->processes[df->nprocesses++] = pr;
+}
+
+static void parse_process_end(struct cursor *c, struct data_file *df)
+{
+	uint32_t pid = cursor_u32(c, "process id");
+	uint32_t image = cursor_u32(c, "process image");
+	uint32_t reason = cursor_u32(c, "end reason");
+	cursor_u32(c, "reserved field");
+	uint64_t end_time = cursor_u64(c, "end time");
+	uint64_t end_mono = cursor_u64(c, "end time");
+	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
+
+	if (c->failed)
+		return;
+	if (!pr) {
+		cursor_fail(c, "end of a process that was never described");
+		return;
+	}
+	pr->ended = 1;
+	pr->end_reason = reason;
+	pr->end_time = end_time;
+	pr->end_mono = end_mono;
+}
+
+static void parse_object(struct cursor *c, struct data_file *df)
+{
+	struct data_object ob;
+	const uint8_t *path;
+	size_t path_len;
+
+	memset(&ob, 0, sizeof(ob));
+	ob.pid = cursor_u32(c, "process id");
+	ob.image = cursor_u32(c, "process image");
+	ob.load_bias = cursor_u64(c, "load bias");
+	path = cursor_blob(c, &path_len, "object path");
+	ob.build_id = cursor_blob(c, &ob.build_id_len, "build id");
+	uint32_t nseg = cursor_u32(c, "segment count");
+	if (!c->failed && (nseg > MAX_SEGMENTS || (size_t)nseg * 24 > cursor_left(c)))
+		cursor_fail(c, "segment count larger than the section");
+	if (c->failed)
+		return;
+	/* the runtime describes objects again at exit: keep the first */
+	for (size_t i = 0; i < df->nobjects; i++) {
+		struct data_object *o = &df->objects[i];
+		if (o->pid == ob.pid && o->image == ob.image && o->load_bias == ob.load_bias &&
+		    strlen(o->path) == path_len && !memcmp(o->path, path, path_len)) {
+			cursor_bytes(c, (size_t)nseg * 24, "segments");
+			return;
+		}
+	}
+	ob.segs = xcalloc(nseg, sizeof(*ob.segs));
+	ob.nseg = nseg;
+	for (uint32_t i = 0; i < nseg; i++) {
+		ob.segs[i].vaddr = cursor_u64(c, "segment");
+		ob.segs[i].memsz = cursor_u64(c, "segment");
+		ob.segs[i].flags = cursor_u32(c, "segment");
+		cursor_u32(c, "segment");
+	}
+	ob.path = blob_string(path, path_len);
+	ALLOC_GROW(df->objects, df->nobjects + 1, df->objects_alloc);
+	df->objects[df->nobjects++] = ob;
+}
+
+static void parse_thread(struct cursor *c, struct data_file *df)
+{
+	struct data_thread th;
+
+	memset(&th, 0, sizeof(th));
+	th.pid = cursor_u32(c, "process id");
+	th.image = cursor_u32(c, "process image");
+	th.tid = cursor_u32(c, "thread id");
+	th.flags = cursor_u32(c, "thread flags");
+	th.clock = cursor_u32(c, "thread clock");
+	cursor_u32(c, "reserved field");
+	th.start_time = cursor_u64(c, "thread start");
+	th.lost_events = cursor_u64(c, "lost events");
+	if (th.clock > CONTRACT_CLOCK_MONO)
+		cursor_fail(c, "unknown clock");
+	if (c->failed)
+		return;
+	th.stream = c->p;
+	th.stream_len = cursor_left(c);
+	th.stream_offset = (uint64_t)(c->p - c->origin);
+	c->p = c->end;
+	ALLOC_GROW(df->threads, df->nthreads + 1, df->threads_alloc);
+	df->threads[df->nthreads++] = th;
+}
+
+int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
+			struct data_file *out, char *err, size_t errlen)
+{
+	struct cursor file;
+
+	cursor_init(&file, bytes - base_offset, bytes, bytes + size);
+	while (cursor_left(&file)) {
+		const uint8_t *start = file.p;
+		uint32_t type = cursor_u32(&file, "section header");
+		cursor_u32(&file, "section header");
+		uint64_t len = cursor_u64(&file, "section header");
+		if (!file.failed && len > cursor_left(&file))
+			cursor_fail(&file, "section longer than the file (truncated?)");
+		if (file.failed) {
+			snprintf(err, errlen, "offset %llu: %s",
+				 (unsigned long long)(file.failed_at - file.origin), file.failed);
+			return -1;
+		}
+		struct cursor c;
+		cursor_init(&c, file.origin, file.p, file.p + len);
+		file.p += len;
+		switch (type) {
+		case SECTION_SESSION:
+			if (out->session.present)
+				cursor_fail(&c, "second SESSION section");
+			else
+				parse_session(&c, &out->session);
+			break;
+		case SECTION_PROCESS: parse_process(&c, out); break;
+		case SECTION_OBJECT: parse_object(&c, out); break;
+		case SECTION_THREAD: parse_thread(&c, out); break;
+		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
+		default:
+			/* sections from a newer minor version are skipped */
+			break;
+		}
+		if (c.failed) {
+			snprintf(err, errlen, "offset %llu in %s section at offset %llu: %s",
+				 (unsigned long long)(c.failed_at - c.origin),
+				 section_name(type),
+				 (unsigned long long)(start - file.origin), c.failed);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
+		    char *err, size_t errlen)
+{
+	struct cursor c;
+
+	memset(out, 0, sizeof(*out));
+	cursor_init(&c, bytes, bytes, bytes + size);
+	if (size == 0) {
+		snprintf(err, errlen, "the file is empty");
+		return -1;
+	}
+	const uint8_t *magic = cursor_bytes(&c, DATA_MAGIC_LEN, "header");
+	if (!magic || memcmp(magic, DATA_MAGIC, DATA_MAGIC_LEN)) {
+		snprintf(err, errlen, "not a callscope data file (bad magic)");
+		return -1;
+	}
+	uint32_t version = cursor_u32(&c, "header");
+	uint32_t header_size = cursor_u32(&c, "header");
+	cursor_bytes(&c, 16, "header");
+	if (c.failed) {
+		snprintf(err, errlen, "header truncated at %zu bytes", size);
+		return -1;
+	}
+	if ((version & 0xffff) != DATA_VERSION_MAJOR) {
+		snprintf(err, errlen, "format version %u is not supported (this callscope reads %u)",
+			 version & 0xffff, DATA_VERSION_MAJOR);
+		return -1;
+	}
+	if (header_size < DATA_HEADER_SIZE || header_size > size) {
+		snprintf(err, errlen, "bad header size %u", header_size);
+		return -1;
+	}
+	out->version_minor = version >> 16;
+	if (data_sections_parse(bytes + header_size, size - header_size, header_size,
+				out, err, errlen) != 0)
+		return -1;
+	if (!out->session.present) {
+		snprintf(err, errlen, "no SESSION section (the recording was not sealed)");
+		return -1;
+	}
+	for (size_t i = 0; i < out->nthreads; i++) {
+		if (!data_file_process(out, out->threads[i].pid, out->threads[i].image)) {
+			snprintf(err, errlen, "thread %u at offset %llu belongs to no recorded process",
+				 out->threads[i].tid,
+				 (unsigned long long)out->threads[i].stream_offset);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct data_process *data_file_process(const struct data_file *df,
+					     uint32_t pid, uint32_t image)
+{
+	for (size_t i = 0; i < df->nprocesses; i++)
+		if (df->processes[i].pid == pid && df->processes[i].image == image)
+			return &df->processes[i];
+	return NULL;
+}
+
+int data_file_load(const char *path, struct data_file *out)
+{
+	char err[256];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return error("cannot open '%s': %s; run 'callscope record' first",
+				     path, strerror(errno));
+		return error("cannot open '%s': %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("'%s' is not a regular file", path);
+	}
+	size_t size = (size_t)st.st_size;
+	void *bytes = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (size && bytes == MAP_FAILED)
+		return error("cannot map '%s': %s", path, strerror(errno));
+	if (data_file_parse(bytes, size, out, err, sizeof(err)) != 0) {
+		if (bytes)
+			munmap(bytes, size);
+		data_file_release(out);
+		return error("'%s' is damaged: %s; record again", path, err);
+	}
+	out->bytes = bytes;
+	out->size = size;
+	out->mapped = 1;
+	return 0;
+}
+
+void data_file_release(struct data_file *df)
+{
+	for (size_t i = 0; i < df->nprocesses; i++)
+		free(df->processes[i].exe);
+	for (size_t i = 0; i < df->nobjects; i++) {
+		free(df->objects[i].path);
+		free(df->objects[i].segs);
+	}
+	free(df->processes);
+	free(df->objects);
+	free(df->threads);
+	if (df->mapped && df->bytes)
+		munmap((void *)df->bytes, df->size);
+	memset(df, 0, sizeof(*df));
+}

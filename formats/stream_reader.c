@@ -1,0 +1,119 @@
+#include "formats/stream_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream.h"
+#include "xalloc.h"
+
+void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
+			size_t len, uint64_t start_time)
+{
+	memset(r, 0, sizeof(*r));
+	r->start = r->p = stream;
+	r->end = stream + len;
+	r->time = start_time;
+	/* id 0 is never handed out */
+	ALLOC_GROW(r->addrs, 1, r->addrs_alloc);
+	r->addrs[0] = 0;
+	r->naddrs = 1;
+}
+
+void stream_reader_release(struct stream_reader *r)
+{
+	free(r->addrs);
+	r->addrs = NULL;
+}
+
+static int fail(struct stream_reader *r, const uint8_t *at, const char *why)
+{
+	r->error = why;
+	r->error_offset = (size_t)(at - r->start);
+	return -1;
+}
+
+static int add_delta(struct stream_reader *r, uint64_t delta)
+{
+	if (r->time + delta < r->time)
+		return -1;
+	r->time += delta;
+	return 0;
+}
+
+int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
+{
+	for (;;) {
+		const uint8_t *at = r->p;
+		uint64_t v, a, b;
+
+		if (r->p == r->end)
+			return 0;
+		if (stream_get_varint(&r->p, r->end, &v))
+			return fail(r, at, "record cut short");
+		switch (v & 3) {
+		case STREAM_ENTRY:
+			if (stream_get_varint(&r->p, r->end, &a))
+				return fail(r, at, "entry cut short");
+			if ((v >> 2) == 0 || (v >> 2) >= r->naddrs)
+				return fail(r, at, "entry of an undefined function id");
+			if (add_delta(r, a))
+				return fail(r, at, "time overflow");
+			ev->kind = EVENT_ENTRY;
+			ev->addr = r->addrs[v >> 2];
+			ev->time = r->time;
+			return 1;
+		case STREAM_EXIT:
+			if (add_delta(r, v >> 2))
+				return fail(r, at, "time overflow");
+			ev->kind = EVENT_EXIT;
+			ev->addr = 0;
+			ev->time = r->time;
+			return 1;
+		case STREAM_SPECIAL:
+			break;
+		default:
+			return fail(r, at, "unknown record kind");
+		}
+		switch (v >> 2) {
+		case STREAM_FUNC_DEF:
+			if (stream_get_varint(&r->p, r->end, &a) ||
+			    stream_get_varint(&r->p, r->end, &b))
+				return fail(r, at, "function definition cut short");
+			if (a != r->naddrs)
+				return fail(r, at, "function ids defined out of order");
+			ALLOC_GROW(r->addrs, r->naddrs + 1, r->addrs_alloc);
+			r->addrs[r->naddrs++] = b;
+			continue;
+		case STREAM_EXIT_UNWOUND:
+		case STREAM_THREAD_END:
+			if (stream_get_varint(&r->p, r->end, &a))
+				return fail(r, at, "record cut short");
+			if (add_delta(r, a))
+				return fail(r, at, "time overflow");
+			ev->kind = (v >> 2) == STREAM_EXIT_UNWOUND ? EVENT_EXIT_UNWOUND
+								    : EVENT_THREAD_END;
+			ev->addr = 0;
+			ev->time = r->time;
+			return 1;
+		case STREAM_ENTRY_ADDR:
+			if (stream_get_varint(&r->p, r->end, &a) ||
+			    stream_get_varint(&r->p, r->end, &b))
+				return fail(r, at, "entry cut short");
+			if (add_delta(r, b))
+				return fail(r, at, "time overflow");
+			ev->kind = EVENT_ENTRY;
+			ev->addr = a;
+			ev->time = r->time;
+			return 1;
+		case STREAM_OPEN_FRAME:
+			if (stream_get_varint(&r->p, r->end, &a))
+				return fail(r, at, "open frame cut short");
+			ev->kind = EVENT_OPEN_FRAME;
+			ev->addr = a;
+			ev->time = r->time;
+			return 1;
+		default:
+			return fail(r, at, "unknown special record");
+		}
+	}
+}

@@ -1,0 +1,358 @@
+/*
+ * Building the profile by replaying entries and exits.  See profile.h for
+ * what each number means; the comments here say how it is kept exact.
+ */
+#include "model/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+/* Open-addressing maps from (object, name) to function and (caller,
+ * callee) to arc. */
+struct profile_index {
+	uint32_t *func_slots;	/* index + 1, 0 = empty */
+	size_t func_mask;
+	uint32_t *arc_slots;
+	size_t arc_mask;
+};
+
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t hash_arc(uint32_t caller, uint32_t callee)
+{
+	uint64_t k = ((uint64_t)caller << 32) | callee;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+struct profile *profile_new(void)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+	p->index = xcalloc(1, sizeof(*p->index));
+	p->index->func_mask = 1023;
+	p->index->func_slots = xcalloc(1024, sizeof(uint32_t));
+	p->index->arc_mask = 1023;
+	p->index->arc_slots = xcalloc(1024, sizeof(uint32_t));
+	return p;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		free(p->funcs[i].name);
+		free(p->funcs[i].object);
+		free(p->funcs[i].file);
+	}
+	for (size_t i = 0; i < p->ncycles; i++)
+		free(p->cycles[i].members);
+	free(p->cycles);
+	free(p->funcs);
+	free(p->arcs);
+	free(p->threads);
+	free(p->index->func_slots);
+	free(p->index->arc_slots);
+	free(p->index);
+	free(p);
+}
+
+static uint64_t func_hash(const char *name, const char *object)
+{
+	return hash_str(name, hash_str(object, 0xcbf29ce484222325ull));
+}
+
+static void rehash_funcs(struct profile *p)
+{
+	struct profile_index *ix = p->index;
+	size_t size = (ix->func_mask + 1) * 2;
+
+	free(ix->func_slots);
+	ix->func_slots = xcalloc(size, sizeof(uint32_t));
+	ix->func_mask = size - 1;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		size_t h = func_hash(p->funcs[i].name, p->funcs[i].object) & ix->func_mask;
+		while (ix->func_slots[h])
+			h = (h + 1) & ix->func_mask;
+		ix->func_slots[h] = (uint32_t)i + 1;
+	}
+}
+
+uint32_t profile_intern_func(struct profile *p, const char *name,
+			     const char *object, uint64_t addr, uint64_t size,
+			     const char *file, int line)
+{
+	struct profile_index *ix = p->index;
+
+	if (!object)
+		object = "";
+	size_t h = func_hash(name, object) & ix->func_mask;
+	while (ix->func_slots[h]) {
+		struct func *f = &p->funcs[ix->func_slots[h] - 1];
+		if (!strcmp(f->name, name) && !strcmp(f->object, object))
+			return ix->func_slots[h] - 1;
+		h = (h + 1) & ix->func_mask;
+	}
+	if (p->nfuncs >= FUNC_NONE - 1)
+		die("more than %u functions in one profile", FUNC_NONE - 1);
+	ALLOC_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
+	struct func *f = &p->funcs[p->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->object = xstrdup(object);
+	f->file = file ? xstrdup(file) : NULL;
+	f->line = line;
+	f->addr = addr;
+	f->size = size;
+	f->min_ns = UINT64_MAX;
+	ix->func_slots[h] = (uint32_t)++p->nfuncs;
+	if (p->nfuncs * 2 > ix->func_mask)
+		rehash_funcs(p);
+	return (uint32_t)p->nfuncs - 1;
+}
+
+static void rehash_arcs(struct profile *p)
+{
+	struct profile_index *ix = p->index;
+	size_t size = (ix->arc_mask + 1) * 2;
+
+	free(ix->arc_slots);
+	ix->arc_slots = xcalloc(size, sizeof(uint32_t));
+	ix->arc_mask = size - 1;
+	for (size_t i = 0; i < p->narcs; i++) {
+		size_t h = hash_arc(p->arcs[i].caller, p->arcs[i].callee) & ix->arc_mask;
+		while (ix->arc_slots[h])
+			h = (h + 1) & ix->arc_mask;
+		ix->arc_slots[h] = (uint32_t)i + 1;
+	}
+}
+
+uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	struct profile_index *ix = p->index;
+	size_t h = hash_arc(caller, callee) & ix->arc_mask;
+
+	while (ix->arc_slots[h]) {
+		struct arc *a = &p->arcs[ix->arc_slots[h] - 1];
+		if (a->caller == caller && a->callee == callee)
+			return ix->arc_slots[h] - 1;
+		h = (h + 1) & ix->arc_mask;
+	}
+	ALLOC_GROW(p->arcs, p->narcs + 1, p->arcs_alloc);
+	struct arc *a = &p->arcs[p->narcs];
+	memset(a, 0, sizeof(*a));
+	a->caller = caller;
+	a->callee = callee;
+	ix->arc_slots[h] = (uint32_t)++p->narcs;
+	if (p->narcs * 2 > ix->arc_mask)
+		rehash_arcs(p);
+	return (uint32_t)p->narcs - 1;
+}
+
+/*
+ * One open call during replay.  desc_calls counts the calls made beneath
+ * it, for subtracting their hooks' cost; child_ns sums its direct
+ * callees' adjusted inclusive time; same_self_ns collects the self time of
+ * this function's nested (recursive) activations when this frame is the
+ * outermost one of its function, so arcs get exact self/child splits.
+ */
+struct replay_frame {
+	uint32_t func;
+	uint32_t arc;
+	uint64_t start_ns;
+	uint64_t child_ns;
+	uint64_t desc_calls;
+	uint64_t same_self_ns;
+	int outermost;		/* no other activation of func below it */
+	int counted;		/* a real call, not an OPEN_FRAME */
+};
+
+struct thread_builder {
+	struct profile *p;
+	struct thread_info *info;	/* points into p->threads: index kept */
+	size_t info_index;
+	double inner_ns, outer_ns;
+	struct replay_frame *stack;
+	size_t depth, alloc;
+	/* per function: open activations and the outermost one's depth */
+	uint32_t *active;
+	uint32_t *outer_depth;
+	size_t nactive;
+	uint64_t last_ns;
+};
+
+struct thread_builder *profile_thread_begin(struct profile *p,
+					    const struct thread_info *info,
+					    double inner_ns, double outer_ns)
+{
+	struct thread_builder *b = xcalloc(1, sizeof(*b));
+
+	ALLOC_GROW(p->threads, p->nthreads + 1, p->threads_alloc);
+	p->threads[p->nthreads] = *info;
+	b->info_index = p->nthreads++;
+	b->p = p;
+	b->inner_ns = inner_ns > 0 ? inner_ns : 0;
+	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
+	b->last_ns = info->start_ns;
+	p->overhead_per_call_ns = b->inner_ns + b->outer_ns;
+	return b;
+}
+
+static void grow_active(struct thread_builder *b, uint32_t func)
+{
+	if (func < b->nactive)
+		return;
+	size_t n = b->nactive ? b->nactive : 64;
+	while (n <= func)
+		n *= 2;
+	b->active = xrealloc(b->active, n * sizeof(*b->active));
+	b->outer_depth = xrealloc(b->outer_depth, n * sizeof(*b->outer_depth));
+	memset(b->active + b->nactive, 0, (n - b->nactive) * sizeof(*b->active));
+	memset(b->outer_depth + b->nactive, 0, (n - b->nactive) * sizeof(*b->outer_depth));
+	b->nactive = n;
+}
+
+static uint64_t clamp_time(struct thread_builder *b, uint64_t t)
+{
+	if (t < b->last_ns)
+		return b->last_ns;
+	b->last_ns = t;
+	return t;
+}
+
+static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
+{
+	if (func >= b->p->nfuncs)
+		BUG("function %u not interned", func);
+	grow_active(b, func);
+	ALLOC_GROW(b->stack, b->depth + 1, b->alloc);
+	struct replay_frame *f = &b->stack[b->depth];
+	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
+
+	memset(f, 0, sizeof(*f));
+	f->func = func;
+	f->start_ns = t;
+	f->counted = counted;
+	f->outermost = b->active[func] == 0;
+	f->arc = counted ? profile_intern_arc(b->p, caller, func) : UINT32_MAX;
+	if (f->outermost)
+		b->outer_depth[func] = (uint32_t)b->depth;
+	b->active[func]++;
+	b->depth++;
+}
+
+void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns)
+{
+	push(b, func, clamp_time(b, time_ns), 1);
+}
+
+void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns)
+{
+	push(b, func, clamp_time(b, time_ns), 0);
+}
+
+size_t profile_depth(const struct thread_builder *b)
+{
+	return b->depth;
+}
+
+static uint64_t sub_clamp(double a, double b)
+{
+	return a > b ? (uint64_t)(a - b + 0.5) : 0;
+}
+
+enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_VIRTUAL };
+
+static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
+{
+	struct profile *p = b->p;
+	struct replay_frame *f = &b->stack[--b->depth];
+	struct func *fn = &p->funcs[f->func];
+	uint64_t raw = t - f->start_ns;
+	double hooks = f->desc_calls * (b->inner_ns + b->outer_ns);
+
+	/* An OPEN_FRAME's own entry happened before the stream began, so
+	 * only the hooks beneath it are inside its interval. */
+	if (f->counted)
+		hooks += b->inner_ns;
+	uint64_t total = sub_clamp((double)raw, hooks);
+
+	/* Subtracting an estimated cost can leave less than the callees
+	 * took; the callees' figures stand and this call's self is 0, so
+	 * self + children still adds up to total at every level. */
+	if (total < f->child_ns)
+		total = f->child_ns;
+	uint64_t self = total - f->child_ns;
+
+	b->active[f->func]--;
+	fn->self_ns += self;
+	if (f->counted) {
+		fn->calls++;
+		fn->sum_call_ns += total;
+		if (total < fn->min_ns)
+			fn->min_ns = total;
+		if (total > fn->max_ns)
+			fn->max_ns = total;
+		p->calls++;
+		p->threads[b->info_index].calls++;
+		p->overhead_ns += (uint64_t)(b->inner_ns + b->outer_ns + 0.5);
+	}
+	if (kind == CLOSE_UNWOUND)
+		fn->unwound++;
+	else if (kind == CLOSE_VIRTUAL)
+		fn->virtual_returns++;
+	if (f->outermost) {
+		uint64_t same_self = f->same_self_ns + self;
+		fn->total_ns += total;
+		if (f->arc != UINT32_MAX) {
+			struct arc *a = &p->arcs[f->arc];
+			a->self_ns += same_self;
+			a->child_ns += total > same_self ? total - same_self : 0;
+		}
+	} else {
+		b->stack[b->outer_depth[f->func]].same_self_ns += self;
+	}
+	if (f->arc != UINT32_MAX)
+		p->arcs[f->arc].count++;
+	if (b->depth) {
+		struct replay_frame *parent = &b->stack[b->depth - 1];
+		parent->child_ns += total;
+		parent->desc_calls += f->desc_calls + (f->counted ? 1 : 0);
+	}
+}
+
+void profile_exit(struct thread_builder *b, uint64_t time_ns, int unwound)
+{
+	uint64_t t = clamp_time(b, time_ns);
+
+	if (!b->depth)
+		return;
+	pop(b, t, unwound ? CLOSE_UNWOUND : CLOSE_RETURN);
+}
+
+void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
+{
+	uint64_t t = clamp_time(b, end_ns);
+	struct thread_info *info = &b->p->threads[b->info_index];
+
+	while (b->depth)
+		pop(b, t, CLOSE_VIRTUAL);
+	info->end_ns = t;
+	if (t - info->start_ns > b->p->wall_ns)
+		b->p->wall_ns = t - info->start_ns;
+	b->p->lost_events += info->lost_events;
+	free(b->stack);
+	free(b->active);
+	free(b->outer_depth);
+	free(b);
+}

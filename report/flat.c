@@ -1,0 +1,153 @@
+#include "report/flat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "report/units.h"
+#include "xalloc.h"
+
+static const char *const sort_names[] = {
+	[FLAT_SORT_SELF] = "self", [FLAT_SORT_TOTAL] = "total",
+	[FLAT_SORT_CALLS] = "calls", [FLAT_SORT_AVG] = "avg",
+	[FLAT_SORT_MAX] = "max", [FLAT_SORT_NAME] = "name",
+};
+
+int flat_sort_parse(const char *s, enum flat_sort *out)
+{
+	for (size_t i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+		if (!strcmp(s, sort_names[i])) {
+			*out = (enum flat_sort)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static uint64_t avg_ns(const struct func *f)
+{
+	return f->calls ? f->sum_call_ns / f->calls : 0;
+}
+
+static uint64_t key(const struct func *f, enum flat_sort s)
+{
+	switch (s) {
+	case FLAT_SORT_TOTAL: return f->total_ns;
+	case FLAT_SORT_CALLS: return f->calls;
+	case FLAT_SORT_AVG: return avg_ns(f);
+	case FLAT_SORT_MAX: return f->max_ns;
+	default: return f->self_ns;
+	}
+}
+
+static const struct profile *sort_profile;
+static enum flat_sort sort_key;
+
+/* Descending by the key, then by calls, then by name (as gprof). */
+static int compare(const void *a, const void *b)
+{
+	const struct func *fa = &sort_profile->funcs[*(const uint32_t *)a];
+	const struct func *fb = &sort_profile->funcs[*(const uint32_t *)b];
+
+	if (sort_key != FLAT_SORT_NAME) {
+		uint64_t ka = key(fa, sort_key), kb = key(fb, sort_key);
+		if (ka != kb)
+			return ka < kb ? 1 : -1;
+		if (fa->calls != fb->calls)
+			return fa->calls < fb->calls ? 1 : -1;
+	}
+	return strcmp(fa->name, fb->name);
+}
+
+/* Returns a malloc'd array of the functions that were called or took
+ * time, in report order; *N gets its length. */
+static uint32_t *sorted_functions(const struct profile *p, enum flat_sort s, size_t *n)
+{
+	uint32_t *order = xmalloc((p->nfuncs + 1) * sizeof(*order));
+
+	*n = 0;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (p->funcs[i].calls || p->funcs[i].self_ns || p->funcs[i].virtual_returns)
+			order[(*n)++] = (uint32_t)i;
+	sort_profile = p;
+	sort_key = s;
+	qsort(order, *n, sizeof(*order), compare);
+	return order;
+}
+
+static uint64_t sum_self(const struct profile *p)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		sum += p->funcs[i].self_ns;
+	return sum;
+}
+
+void report_flat(FILE *out, const struct profile *p, const struct flat_options *o)
+{
+	size_t n;
+	uint32_t *order = sorted_functions(p, o->sort, &n);
+	uint64_t all = sum_self(p);
+	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
+	     e[DURATION_BUF], f[DURATION_BUF];
+	uint64_t marked = 0;
+
+	if (o->title)
+		fprintf(out, "%s\n", o->title);
+	fprintf(out, "# %llu calls in %zu thread%s; lost events: %llu\n",
+		(unsigned long long)p->calls, p->nthreads, p->nthreads == 1 ? "" : "s",
+		(unsigned long long)p->lost_events);
+	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
+		format_duration(a, p->overhead_per_call_ns),
+		format_duration(b, (double)p->overhead_ns));
+	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s  %s\n", "% time", "self",
+		"total", "calls", "self/call", "total/call", "min", "max", "function");
+	for (size_t i = 0; i < n; i++) {
+		const struct func *fn = &p->funcs[order[i]];
+		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
+		int open = fn->virtual_returns || fn->unwound;
+		marked += open;
+		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s  %s%s\n", pct,
+			format_duration(a, (double)fn->self_ns),
+			format_duration(b, (double)fn->total_ns),
+			(unsigned long long)fn->calls,
+			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
+			format_duration(d, (double)avg_ns(fn)),
+			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
+			format_duration(f, (double)fn->max_ns), fn->name,
+			fn->virtual_returns ? " [still running at the end]"
+					    : fn->unwound ? " [left by longjmp/unwinding]" : "");
+	}
+	if (marked)
+		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
+			     "process ended (virtual returns)\n");
+	free(order);
+}
+
+void report_flat_json_functions(struct json *j, const struct profile *p,
+				const struct flat_options *o)
+{
+	size_t n;
+	uint32_t *order = sorted_functions(p, o->sort, &n);
+	uint64_t all = sum_self(p);
+
+	json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct func *fn = &p->funcs[order[i]];
+		json_object_begin(j);
+		json_kv_string(j, "name", fn->name);
+		json_kv_string(j, "object", fn->object);
+		json_kv_u64(j, "calls", fn->calls);
+		json_kv_u64(j, "self_ns", fn->self_ns);
+		json_kv_u64(j, "total_ns", fn->total_ns);
+		json_kv_u64(j, "min_ns", fn->calls ? fn->min_ns : 0);
+		json_kv_u64(j, "avg_ns", avg_ns(fn));
+		json_kv_u64(j, "max_ns", fn->max_ns);
+		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all : 0);
+		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
+		json_kv_u64(j, "unwound", fn->unwound);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	free(order);
+}

@@ -1,0 +1,33 @@
+/* The flat profile: one line per function, sorted by a chosen column. */
+#ifndef CALLSCOPE_REPORT_FLAT_H
+#define CALLSCOPE_REPORT_FLAT_H
+
+#include <stdio.h>
+
+#include "model/profile.h"
+
+enum flat_sort {
+	FLAT_SORT_SELF,
+	FLAT_SORT_TOTAL,
+	FLAT_SORT_CALLS,
+	FLAT_SORT_AVG,
+	FLAT_SORT_MAX,
+	FLAT_SORT_NAME,
+};
+
+struct flat_options {
+	enum flat_sort sort;
+	const char *title;	/* a heading line, or NULL */
+};
+
+/* Parses a --sort value; returns 0 or -1 if unknown. */
+int flat_sort_parse(const char *s, enum flat_sort *out);
+
+void report_flat(FILE *out, const struct profile *p, const struct flat_options *o);
+
+/* The functions as a JSON array value (the caller has written the key). */
+struct json;
+void report_flat_json_functions(struct json *j, const struct profile *p,
+				const struct flat_options *o);
+
+#endif

@@ -1,0 +1,668 @@
+/*
+ * The call graph, laid out as gprof lays it out (binutils gprof/cg_print.c,
+ * summarized in FORMATS.md section 2) so that people and scripts used to
+ * gprof can read it, but with the numbers of a trace.
+ *
+ * gprof knows only call counts and a histogram, so it hands a callee's time
+ * to its callers in proportion to the calls they made.  Here every arc
+ * carries the exact self and descendant time of the calls it stands for
+ * (model/profile.h), so the parent and child lines print those; no time is
+ * estimated anywhere.  What stays from gprof is the shape:
+ *
+ *   - an entry per function and per cycle, sorted by self + children;
+ *   - a function's callers above its primary line, its callees below;
+ *   - self-recursive calls apart, as "calls+selfcalls";
+ *   - a cycle is one entry, "<cycle N as a whole>", listing its members;
+ *     inside a cycle nothing is propagated: a member's "children" is the
+ *     time of its calls to functions outside the cycle, and arcs between
+ *     members show counts only.
+ */
+#include "report/graph.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "json.h"
+#include "xalloc.h"
+
+#define SEPARATOR "-----------------------------------------------\n"
+#define INDEX_COLUMN_WIDTH 26	/* gprof's (80 - 1) / 3 */
+
+/* What the report shows of one function, derived from its arcs. */
+struct func_view {
+	uint64_t calls;		/* from other functions, or spontaneous */
+	uint64_t self_calls;	/* from itself */
+	uint64_t children_ns;	/* in callees that are neither it nor in its cycle */
+	size_t index;		/* its [index], 0 when the function is omitted */
+};
+
+/* One numbered entry of the report: a function or a cycle as a whole. */
+struct entry {
+	int is_cycle;
+	uint32_t id;		/* function index, or cycle number - 1 */
+	uint64_t self_ns;
+	uint64_t children_ns;
+	uint64_t calls;
+	uint64_t self_calls;
+};
+
+/* Arc indices grouped by one end: row F is ids[off[F]] .. ids[off[F+1]-1]. */
+struct arc_rows {
+	size_t *off;
+	uint32_t *ids;
+};
+
+struct graph {
+	const struct profile *p;
+	struct func_view *fv;
+	size_t *cycle_index;		/* [index] of cycle number - 1 */
+	struct entry *entries;
+	size_t nentries;
+	struct arc_rows parents;	/* by callee */
+	struct arc_rows children;	/* by caller; spontaneous arcs left out */
+	uint64_t root_ns;		/* 100% */
+	const char *unit;
+	double unit_ns;
+};
+
+static int same_cycle(const struct profile *p, uint32_t caller, uint32_t callee)
+{
+	if (caller == FUNC_NONE)
+		return 0;
+	int c = p->funcs[caller].cycle;
+	return c && c == p->funcs[callee].cycle;
+}
+
+/* Arcs whose lines show times: not a self call, not between members of
+ * one cycle. */
+static int arc_has_times(const struct profile *p, const struct arc *a)
+{
+	return a->caller != a->callee && !same_cycle(p, a->caller, a->callee);
+}
+
+static void rows_build(struct arc_rows *r, const struct profile *p, int by_callee)
+{
+	size_t n = p->nfuncs;
+
+	r->off = xcalloc(n + 1, sizeof(*r->off));
+	for (size_t i = 0; i < p->narcs; i++) {
+		uint32_t f = by_callee ? p->arcs[i].callee : p->arcs[i].caller;
+		if (f != FUNC_NONE)
+			r->off[f + 1]++;
+	}
+	for (size_t f = 0; f < n; f++)
+		r->off[f + 1] += r->off[f];
+	r->ids = xmalloc(r->off[n] * sizeof(*r->ids));
+
+	size_t *fill = xmalloc((n ? n : 1) * sizeof(*fill));
+	memcpy(fill, r->off, n * sizeof(*fill));
+	for (size_t i = 0; i < p->narcs; i++) {
+		uint32_t f = by_callee ? p->arcs[i].callee : p->arcs[i].caller;
+		if (f != FUNC_NONE)
+			r->ids[fill[f]++] = (uint32_t)i;
+	}
+	free(fill);
+}
+
+static void rows_release(struct arc_rows *r)
+{
+	free(r->off);
+	free(r->ids);
+}
+
+/* qsort() has no context argument in ISO C: the graph being sorted is
+ * passed through here, set only for the length of graph_build(). */
+static const struct graph *sorting;
+
+static const char *caller_name(const struct profile *p, uint32_t caller)
+{
+	return caller == FUNC_NONE ? "<spontaneous>" : p->funcs[caller].name;
+}
+
+/*
+ * gprof's cmp_arc(): a self call is least, then calls within a cycle by
+ * count, then the others by time, then count.
+ */
+static int arc_rank(const struct profile *p, const struct arc *a, const struct arc *b)
+{
+	int ka = a->caller == a->callee ? 0 : same_cycle(p, a->caller, a->callee) ? 1 : 2;
+	int kb = b->caller == b->callee ? 0 : same_cycle(p, b->caller, b->callee) ? 1 : 2;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (ka == 2) {
+		uint64_t ta = a->self_ns + a->child_ns, tb = b->self_ns + b->child_ns;
+		if (ta != tb)
+			return ta < tb ? -1 : 1;
+	}
+	if (a->count != b->count)
+		return a->count < b->count ? -1 : 1;
+	return 0;
+}
+
+/* Parents print in ascending rank, the heaviest next to the primary line;
+ * ties by the caller's name, for output that does not depend on the order
+ * the arcs were met in. */
+static int cmp_parent(const void *l, const void *r)
+{
+	const struct profile *p = sorting->p;
+	const struct arc *a = &p->arcs[*(const uint32_t *)l];
+	const struct arc *b = &p->arcs[*(const uint32_t *)r];
+	int c = arc_rank(p, a, b);
+
+	if (!c)
+		c = strcmp(caller_name(p, a->caller), caller_name(p, b->caller));
+	if (!c)
+		c = a->caller < b->caller ? -1 : a->caller > b->caller;
+	return c;
+}
+
+/* Children print in descending rank, the heaviest next to the primary line. */
+static int cmp_child(const void *l, const void *r)
+{
+	const struct profile *p = sorting->p;
+	const struct arc *a = &p->arcs[*(const uint32_t *)l];
+	const struct arc *b = &p->arcs[*(const uint32_t *)r];
+	int c = -arc_rank(p, a, b);
+
+	if (!c)
+		c = strcmp(p->funcs[a->callee].name, p->funcs[b->callee].name);
+	if (!c)
+		c = a->callee < b->callee ? -1 : a->callee > b->callee;
+	return c;
+}
+
+static const char *entry_name(const struct profile *p, const struct entry *e)
+{
+	return e->is_cycle ? "" : p->funcs[e->id].name;
+}
+
+/* gprof's cmp_total(): self + children descending, a cycle before a
+ * function, more calls first, then by name. */
+static int cmp_entry(const void *l, const void *r)
+{
+	const struct entry *a = l, *b = r;
+	const struct profile *p = sorting->p;
+	uint64_t ta = a->self_ns + a->children_ns, tb = b->self_ns + b->children_ns;
+	int c;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (a->is_cycle != b->is_cycle)
+		return a->is_cycle ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	if ((c = strcmp(entry_name(p, a), entry_name(p, b))))
+		return c;
+	if (!a->is_cycle && (c = strcmp(p->funcs[a->id].object, p->funcs[b->id].object)))
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* gprof's cmp_member(): self + children descending, then calls; ties keep
+ * the address order of p->cycles. */
+static int cmp_member(const void *l, const void *r)
+{
+	const struct func_view *fv = sorting->fv;
+	const struct profile *p = sorting->p;
+	uint32_t a = *(const uint32_t *)l, b = *(const uint32_t *)r;
+	uint64_t ta = p->funcs[a].self_ns + fv[a].children_ns;
+	uint64_t tb = p->funcs[b].self_ns + fv[b].children_ns;
+	uint64_t ca = fv[a].calls + fv[a].self_calls, cb = fv[b].calls + fv[b].self_calls;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return 0;
+}
+
+static void pick_unit(struct graph *g, uint64_t max_ns)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	size_t i;
+
+	/* The smallest unit whose largest value still prints below 1000
+	 * with two decimals (999.996 would print as 1000.00). */
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]); i++)
+		if ((double)max_ns / units[i].ns < 999.995)
+			break;
+	g->unit = units[i].name;
+	g->unit_ns = units[i].ns;
+}
+
+static void graph_build(struct graph *g, const struct profile *p)
+{
+	size_t n = p->nfuncs;
+
+	memset(g, 0, sizeof(*g));
+	g->p = p;
+	g->fv = xcalloc(n ? n : 1, sizeof(*g->fv));
+	for (size_t i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		if (a->callee >= n || (a->caller != FUNC_NONE && a->caller >= n))
+			BUG("arc %zu refers to a function out of %zu", i, n);
+		if (a->caller == a->callee)
+			g->fv[a->callee].self_calls += a->count;
+		else
+			g->fv[a->callee].calls += a->count;
+		if (a->caller == FUNC_NONE)
+			g->root_ns += a->self_ns + a->child_ns;
+		else if (arc_has_times(p, a))
+			g->fv[a->caller].children_ns += a->self_ns + a->child_ns;
+	}
+	for (size_t c = 0; c < p->ncycles; c++)
+		for (size_t m = 0; m < p->cycles[c].nmembers; m++)
+			if (p->funcs[p->cycles[c].members[m]].cycle != (int)c + 1)
+				BUG("cycle %zu and its member %u disagree", c + 1,
+				    p->cycles[c].members[m]);
+
+	g->entries = xmalloc((n + p->ncycles ? n + p->ncycles : 1) * sizeof(*g->entries));
+	for (size_t f = 0; f < n; f++) {
+		const struct func *fn = &p->funcs[f];
+		const struct func_view *v = &g->fv[f];
+		if (!fn->calls && !v->calls && !v->self_calls && !fn->self_ns &&
+		    !fn->total_ns && !v->children_ns)
+			continue;
+		g->entries[g->nentries++] = (struct entry){
+			0, (uint32_t)f, fn->self_ns, v->children_ns, v->calls, v->self_calls,
+		};
+	}
+	for (size_t c = 0; c < p->ncycles; c++) {
+		const struct cycle *cy = &p->cycles[c];
+		g->entries[g->nentries++] = (struct entry){
+			1, (uint32_t)c, cy->self_ns,
+			cy->total_ns > cy->self_ns ? cy->total_ns - cy->self_ns : 0,
+			cy->calls, cy->internal_calls,
+		};
+	}
+
+	sorting = g;
+	qsort(g->entries, g->nentries, sizeof(*g->entries), cmp_entry);
+
+	g->cycle_index = xcalloc(p->ncycles ? p->ncycles : 1, sizeof(*g->cycle_index));
+	for (size_t i = 0; i < g->nentries; i++) {
+		if (g->entries[i].is_cycle)
+			g->cycle_index[g->entries[i].id] = i + 1;
+		else
+			g->fv[g->entries[i].id].index = i + 1;
+	}
+
+	rows_build(&g->parents, p, 1);
+	rows_build(&g->children, p, 0);
+	for (size_t f = 0; f < n; f++) {
+		qsort(g->parents.ids + g->parents.off[f], g->parents.off[f + 1] - g->parents.off[f],
+		      sizeof(uint32_t), cmp_parent);
+		qsort(g->children.ids + g->children.off[f],
+		      g->children.off[f + 1] - g->children.off[f], sizeof(uint32_t), cmp_child);
+	}
+	sorting = NULL;
+
+	/* One unit for the whole report, from the largest time it prints. */
+	uint64_t max_ns = 0;
+	for (size_t i = 0; i < g->nentries; i++) {
+		if (g->entries[i].self_ns > max_ns)
+			max_ns = g->entries[i].self_ns;
+		if (g->entries[i].children_ns > max_ns)
+			max_ns = g->entries[i].children_ns;
+	}
+	for (size_t i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		if (!arc_has_times(p, a))
+			continue;
+		if (a->self_ns > max_ns)
+			max_ns = a->self_ns;
+		if (a->child_ns > max_ns)
+			max_ns = a->child_ns;
+	}
+	pick_unit(g, max_ns);
+}
+
+static void graph_release(struct graph *g)
+{
+	free(g->fv);
+	free(g->cycle_index);
+	free(g->entries);
+	rows_release(&g->parents);
+	rows_release(&g->children);
+}
+
+/* ---- text ---- */
+
+static double in_unit(const struct graph *g, uint64_t ns)
+{
+	return (double)ns / g->unit_ns;
+}
+
+static double percent(const struct graph *g, uint64_t ns)
+{
+	return g->root_ns ? 100.0 * (double)ns / (double)g->root_ns : 0.0;
+}
+
+/* gprof's print_name_only(): the name, and the cycle it belongs to.
+ * Returns the number of characters written. */
+static size_t print_name_only(FILE *out, const struct graph *g, uint32_t f)
+{
+	const struct func *fn = &g->p->funcs[f];
+	size_t len = strlen(fn->name);
+
+	fputs(fn->name, out);
+	if (fn->cycle) {
+		int k = fprintf(out, " <cycle %d>", fn->cycle);
+		len += k > 0 ? (size_t)k : 0;
+	}
+	return len;
+}
+
+static void print_name(FILE *out, const struct graph *g, uint32_t f)
+{
+	print_name_only(out, g, f);
+	if (g->fv[f].index)
+		fprintf(out, " [%zu]", g->fv[f].index);
+}
+
+/* The calls a line's "called" column divides by: the callee's own, or
+ * its cycle's from outside. */
+static uint64_t calls_of(const struct graph *g, uint32_t f)
+{
+	int c = g->p->funcs[f].cycle;
+	return c ? g->p->cycles[c - 1].calls : g->fv[f].calls;
+}
+
+static void print_count_line(FILE *out, uint64_t count)
+{
+	fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7" PRIu64 " %7.7s     ", "", "", "", "", count, "");
+}
+
+static void print_arc_line(FILE *out, const struct graph *g, const struct arc *a,
+			   uint64_t called)
+{
+	fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64 "     ", "", "",
+		in_unit(g, a->self_ns), in_unit(g, a->child_ns), a->count, called);
+}
+
+static void print_parents(FILE *out, const struct graph *g, uint32_t f)
+{
+	const struct profile *p = g->p;
+	size_t begin = g->parents.off[f], end = g->parents.off[f + 1];
+	int real_parent = 0;
+
+	/* Only calls that began a thread: gprof's bare "<spontaneous>".
+	 * Beside real callers, the spontaneous calls get a line with their
+	 * times like any other caller. */
+	for (size_t i = begin; i < end; i++) {
+		const struct arc *a = &p->arcs[g->parents.ids[i]];
+		if (a->caller != FUNC_NONE && a->caller != f)
+			real_parent = 1;
+	}
+	if (begin == end || (end - begin == 1 && p->arcs[g->parents.ids[begin]].caller == f))
+		fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+			"", "", "", "", "", "");
+
+	for (size_t i = begin; i < end; i++) {
+		const struct arc *a = &p->arcs[g->parents.ids[i]];
+		if (a->caller == FUNC_NONE) {
+			if (real_parent) {
+				print_arc_line(out, g, a, calls_of(g, f));
+				fputs("<spontaneous>\n", out);
+			} else {
+				fprintf(out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+					"", "", "", "", "", "");
+			}
+			continue;
+		}
+		if (arc_has_times(p, a))
+			print_arc_line(out, g, a, calls_of(g, f));
+		else
+			print_count_line(out, a->count);
+		print_name(out, g, a->caller);
+		fputc('\n', out);
+	}
+}
+
+static void print_children(FILE *out, const struct graph *g, uint32_t f)
+{
+	const struct profile *p = g->p;
+
+	for (size_t i = g->children.off[f]; i < g->children.off[f + 1]; i++) {
+		const struct arc *a = &p->arcs[g->children.ids[i]];
+		if (arc_has_times(p, a))
+			print_arc_line(out, g, a, calls_of(g, a->callee));
+		else
+			print_count_line(out, a->count);
+		print_name(out, g, a->callee);
+		fputc('\n', out);
+	}
+}
+
+static void print_calls(FILE *out, uint64_t calls, uint64_t self_calls)
+{
+	fprintf(out, " %7" PRIu64, calls);
+	if (self_calls)
+		fprintf(out, "+%-7" PRIu64 " ", self_calls);
+	else
+		fprintf(out, " %7.7s ", "");
+}
+
+static void print_function(FILE *out, const struct graph *g, const struct entry *e, size_t index)
+{
+	char buf[32];
+
+	print_parents(out, g, e->id);
+	snprintf(buf, sizeof(buf), "[%zu]", index);
+	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f", buf, percent(g, e->self_ns + e->children_ns),
+		in_unit(g, e->self_ns), in_unit(g, e->children_ns));
+	if (e->calls + e->self_calls)
+		print_calls(out, e->calls, e->self_calls);
+	else
+		fprintf(out, " %7.7s %7.7s ", "", "");
+	print_name(out, g, e->id);
+	fputc('\n', out);
+	print_children(out, g, e->id);
+}
+
+static void print_cycle(FILE *out, const struct graph *g, const struct entry *e, size_t index)
+{
+	const struct cycle *cy = &g->p->cycles[e->id];
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "[%zu]", index);
+	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f %7" PRIu64, buf,
+		percent(g, e->self_ns + e->children_ns), in_unit(g, e->self_ns),
+		in_unit(g, e->children_ns), e->calls);
+	if (e->self_calls)
+		fprintf(out, "+%-7" PRIu64, e->self_calls);
+	else
+		fprintf(out, " %7.7s", "");
+	fprintf(out, " <cycle %u as a whole> [%zu]\n", e->id + 1, index);
+
+	uint32_t *members = xmalloc(cy->nmembers * sizeof(*members));
+	memcpy(members, cy->members, cy->nmembers * sizeof(*members));
+	sorting = g;
+	/* An insertion sort, stable where qsort() is not: ties keep the
+	 * address order of cy->members, as gprof's keeps its list order. */
+	for (size_t i = 1; i < cy->nmembers; i++) {
+		uint32_t m = members[i];
+		size_t j = i;
+		while (j > 0 && cmp_member(&m, &members[j - 1]) < 0) {
+			members[j] = members[j - 1];
+			j--;
+		}
+		members[j] = m;
+	}
+	sorting = NULL;
+
+	for (size_t i = 0; i < cy->nmembers; i++) {
+		uint32_t m = members[i];
+		const struct func_view *v = &g->fv[m];
+		fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64, "", "",
+			in_unit(g, g->p->funcs[m].self_ns), in_unit(g, v->children_ns), v->calls);
+		if (v->self_calls)
+			fprintf(out, "+%-7" PRIu64, v->self_calls);
+		else
+			fprintf(out, " %7.7s", "");
+		fputs("     ", out);
+		print_name(out, g, m);
+		fputc('\n', out);
+	}
+	free(members);
+}
+
+static int cmp_index_name(const void *l, const void *r)
+{
+	const struct profile *p = sorting->p;
+	uint32_t a = *(const uint32_t *)l, b = *(const uint32_t *)r;
+	int c = strcmp(p->funcs[a].name, p->funcs[b].name);
+
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+/* gprof's cg_print_index(), including its way of counting columns (the
+ * blanks around "[index]" are not counted), so the layout matches. */
+static void print_index(FILE *out, const struct graph *g)
+{
+	const struct profile *p = g->p;
+	size_t nnames = 0, todo;
+	uint32_t *names = xmalloc((p->nfuncs ? p->nfuncs : 1) * sizeof(*names));
+
+	for (size_t f = 0; f < p->nfuncs; f++)
+		if (g->fv[f].index)
+			names[nnames++] = (uint32_t)f;
+	sorting = g;
+	qsort(names, nnames, sizeof(*names), cmp_index_name);
+	sorting = NULL;
+	todo = nnames + p->ncycles;
+
+	fputs("\f\nIndex by function name\n\n", out);
+	size_t rows = (todo + 2) / 3;
+	for (size_t i = 0; i < rows; i++) {
+		size_t col = 0, starting_col = 0;
+		for (size_t j = i; j < todo; j += rows) {
+			char buf[32];
+			size_t index = j < nnames ? g->fv[names[j]].index
+						  : g->cycle_index[j - nnames];
+			snprintf(buf, sizeof(buf), "[%zu]", index);
+			col += strlen(buf);
+			for (; col < starting_col + 5; col++)
+				fputc(' ', out);
+			fprintf(out, " %s ", buf);
+			if (j < nnames) {
+				col += print_name_only(out, g, names[j]);
+			} else {
+				int k = fprintf(out, "<cycle %zu>", j - nnames + 1);
+				col += k > 0 ? (size_t)k : 0;
+			}
+			starting_col += INDEX_COLUMN_WIDTH;
+		}
+		fputc('\n', out);
+	}
+	free(names);
+}
+
+static void report_text(FILE *out, const struct graph *g, const struct graph_options *o)
+{
+	fprintf(out, "lost events: %" PRIu64 "\n\n", g->p->lost_events);
+	fputs("\t\t\tCall graph\n\n", out);
+	fprintf(out, "\ntime unit: %s, 100%% = %.2f %s\n\n", g->unit, in_unit(g, g->root_ns),
+		g->unit);
+	fputs("index % time    self  children    called     name\n", out);
+	for (size_t i = 0; i < g->nentries; i++) {
+		const struct entry *e = &g->entries[i];
+		if (e->is_cycle)
+			print_cycle(out, g, e, i + 1);
+		else
+			print_function(out, g, e, i + 1);
+		fputs(SEPARATOR, out);
+	}
+	if (!o->brief)
+		print_index(out, g);
+}
+
+/* ---- JSON ---- */
+
+static void report_json(FILE *out, const struct graph *g)
+{
+	const struct profile *p = g->p;
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j);
+	json_kv_string(&j, "time_unit", "ns");
+	json_kv_u64(&j, "lost_events", p->lost_events);
+
+	json_key(&j, "functions");
+	json_array_begin(&j);
+	for (size_t i = 0; i < g->nentries; i++) {
+		const struct entry *e = &g->entries[i];
+		if (e->is_cycle)
+			continue;
+		const struct func *fn = &p->funcs[e->id];
+		json_object_begin(&j);
+		json_kv_u64(&j, "index", i + 1);
+		json_kv_string(&j, "name", fn->name);
+		json_kv_string(&j, "object", fn->object);
+		json_kv_u64(&j, "self_ns", e->self_ns);
+		json_kv_u64(&j, "children_ns", e->children_ns);
+		json_kv_u64(&j, "calls", e->calls);
+		json_kv_u64(&j, "self_calls", e->self_calls);
+		json_kv_u64(&j, "cycle", (uint64_t)fn->cycle);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "arcs");
+	json_array_begin(&j);
+	for (size_t i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		json_object_begin(&j);
+		json_kv_string(&j, "caller", caller_name(p, a->caller));
+		json_kv_string(&j, "callee", p->funcs[a->callee].name);
+		json_kv_u64(&j, "count", a->count);
+		json_kv_u64(&j, "self_ns", a->self_ns);
+		json_kv_u64(&j, "child_ns", a->child_ns);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "cycles");
+	json_array_begin(&j);
+	for (size_t c = 0; c < p->ncycles; c++) {
+		const struct cycle *cy = &p->cycles[c];
+		json_object_begin(&j);
+		json_kv_u64(&j, "number", c + 1);
+		json_kv_u64(&j, "index", g->cycle_index[c]);
+		json_key(&j, "members");
+		json_array_begin(&j);
+		for (size_t m = 0; m < cy->nmembers; m++)
+			json_string(&j, p->funcs[cy->members[m]].name);
+		json_array_end(&j);
+		json_kv_u64(&j, "calls", cy->calls);
+		json_kv_u64(&j, "internal_calls", cy->internal_calls);
+		json_kv_u64(&j, "self_ns", cy->self_ns);
+		json_kv_u64(&j, "total_ns", cy->total_ns);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+void report_graph(FILE *out, const struct profile *p, const struct graph_options *o)
+{
+	static const struct graph_options defaults;
+	struct graph g;
+
+	if (!o)
+		o = &defaults;
+	graph_build(&g, p);
+	if (o->json)
+		report_json(out, &g);
+	else
+		report_text(out, &g, o);
+	graph_release(&g);
+}

@@ -1,0 +1,498 @@
+/*
+ * Address -> symbol for one recorded process image, through libdwfl.
+ *
+ * Each object gets its own Dwfl session.  A shared one would be smaller,
+ * but libdwfl cannot take a module back once it is reported, and we only
+ * learn that a file is the wrong one (build ID) after reporting it; one
+ * session per object also keeps a corrupt or overlapping object from
+ * disturbing the lookups of the others.
+ *
+ * We never ask libdwfl which module holds an address: the recorded PT_LOAD
+ * segments say that, also for objects whose file we could not use.  An
+ * address is turned into its link-time value (runtime - recorded bias) and
+ * then into the module's own address space (+ libdwfl's bias for it), so an
+ * ET_EXEC file, for which libdwfl ignores the base we give, still works.
+ *
+ * Results are memoized per address.  That is what makes "strings valid
+ * until symtab_free()" cheap for synthesized names: each distinct address
+ * allocates its "lib.so+0x1234" once, however often it is looked up.
+ */
+#include "symbols/symtab.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+struct object {
+	char *path;		/* as given; what symbol_info.object points to */
+	const char *label;	/* prefix of synthesized names: basename, "[vdso]" */
+	uint64_t bias;		/* recorded: runtime = link-time + bias */
+	int status;		/* what symtab_add_object() returned */
+	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
+	Dwfl_Module *mod;
+	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
+};
+
+/* A runtime address range [start, end) belonging to objects[obj]. */
+struct range {
+	uint64_t start, end;
+	uint64_t max_end;	/* max end of this and all earlier ranges */
+	size_t obj;
+};
+
+#define NO_OBJECT ((size_t)-1)
+
+struct cache_entry {
+	uint64_t addr;
+	int used;
+	int have_line;		/* info.file and info.line are filled */
+	size_t obj;		/* NO_OBJECT outside every object */
+	struct symbol_info info;
+};
+
+struct symtab {
+	struct object *objects;
+	size_t nr_objects, alloc_objects;
+
+	struct range *ranges;
+	size_t nr_ranges, alloc_ranges;
+	int ranges_sorted;
+
+	/* Open addressing, linear probing; capacity a power of two. */
+	struct cache_entry *cache;
+	size_t cache_cap, cache_count;
+
+	/* Synthesized names; freed with the table. */
+	char **names;
+	size_t nr_names, alloc_names;
+};
+
+/*
+ * The standard callbacks: separate debug info is looked up by build ID
+ * and .gnu_debuglink under the default path (and through debuginfod when
+ * the user set DEBUGINFOD_URLS, as eu-addr2line and perf do).
+ */
+static char *debuginfo_path;
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct symtab *symtab_new(void)
+{
+	struct symtab *st = xcalloc(1, sizeof(*st));
+	st->ranges_sorted = 1;
+	return st;
+}
+
+void symtab_free(struct symtab *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nr_objects; i++) {
+		if (st->objects[i].dwfl)
+			dwfl_end(st->objects[i].dwfl);
+		free(st->objects[i].path);
+	}
+	free(st->objects);
+	free(st->ranges);
+	free(st->cache);
+	for (i = 0; i < st->nr_names; i++)
+		free(st->names[i]);
+	free(st->names);
+	free(st);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The kernel's vDSO (and the other bracketed pseudo-mappings) have no file
+ * on disk; not finding one is expected, not worth a warning.
+ */
+static const char *pseudo_object_label(const char *path)
+{
+	const char *base = base_name(path);
+
+	if (!strncmp(base, "linux-vdso", 10) || !strncmp(base, "linux-gate", 10) ||
+	    !strcmp(path, "[vdso]"))
+		return "[vdso]";
+	if (path[0] == '[')
+		return path;
+	return NULL;
+}
+
+static void drop_cache(struct symtab *st)
+{
+	/* The names stay in st->names: callers may still hold them. */
+	if (st->cache_count) {
+		memset(st->cache, 0, st->cache_cap * sizeof(*st->cache));
+		st->cache_count = 0;
+	}
+}
+
+static void add_range(struct symtab *st, size_t obj, uint64_t start, uint64_t len)
+{
+	struct range *r;
+
+	/* Recorded data is not trusted: an empty or wrapping range is dropped. */
+	if (!len || start + len < start)
+		return;
+	ALLOC_GROW(st->ranges, st->nr_ranges + 1, st->alloc_ranges);
+	r = &st->ranges[st->nr_ranges++];
+	r->start = start;
+	r->end = start + len;
+	r->obj = obj;
+	st->ranges_sorted = 0;
+}
+
+/*
+ * Opens PATH for libdwfl ourselves so that a FIFO or a device named in a
+ * hostile data file can neither block nor be read.  Returns the fd, or -1
+ * with *WHY set.
+ */
+static int open_regular(const char *path, const char **why)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*why = "not a regular file";
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Reports OBJ's file into a new Dwfl and checks its build ID.  Returns 0,
+ * or -1 after the one warning line.
+ */
+static int load_object(struct object *obj, const uint8_t *build_id,
+		       size_t build_id_len)
+{
+	const char *why = NULL;
+	const unsigned char *file_id;
+	GElf_Addr id_vaddr, mod_bias;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+	int fd, n;
+
+	fd = open_regular(obj->path, &why);
+	if (fd < 0)
+		goto unreadable;
+
+	obj->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!obj->dwfl) {
+		close(fd);
+		why = dwfl_errmsg(-1);
+		goto unreadable;
+	}
+	dwfl_report_begin(obj->dwfl);
+	/*
+	 * add_p_vaddr: the module's bias is then BASE itself for ET_DYN;
+	 * libdwfl forces 0 for ET_EXEC, which mod_bias below accounts for.
+	 */
+	obj->mod = dwfl_report_elf(obj->dwfl, base_name(obj->path), obj->path,
+				   fd, obj->bias, true);
+	if (!obj->mod) {
+		/* Not consumed on failure (libdwfl closes only fds it opened). */
+		close(fd);
+		why = dwfl_errmsg(-1);
+		goto fail;
+	}
+	if (dwfl_report_end(obj->dwfl, NULL, NULL) != 0) {
+		why = dwfl_errmsg(-1);
+		goto fail;
+	}
+
+	elf = dwfl_module_getelf(obj->mod, &mod_bias);
+	if (!elf || !gelf_getehdr(elf, &ehdr)) {
+		why = dwfl_errmsg(-1);
+		goto fail;
+	}
+	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) {
+		why = "not an executable or shared library";
+		goto fail;
+	}
+	obj->mod_bias = mod_bias;
+
+	if (build_id_len) {
+		n = dwfl_module_build_id(obj->mod, &file_id, &id_vaddr);
+		if (n < 0 || (size_t)n != build_id_len ||
+		    memcmp(file_id, build_id, build_id_len)) {
+			warning("'%s' changed since the run (build ID differs); "
+				"its functions are shown as addresses; "
+				"profile the rebuilt binary again", obj->path);
+			goto drop;
+		}
+	}
+	return 0;
+
+fail:
+	dwfl_end(obj->dwfl);
+	obj->dwfl = NULL;
+	obj->mod = NULL;
+unreadable:
+	warning("cannot read '%s': %s; its functions are shown as addresses",
+		obj->path, why ? why : "unknown error");
+	return -1;
+drop:
+	dwfl_end(obj->dwfl);
+	obj->dwfl = NULL;
+	obj->mod = NULL;
+	return -1;
+}
+
+int symtab_add_object(struct symtab *st, const char *path, uint64_t load_bias,
+		      const uint8_t *build_id, size_t build_id_len,
+		      const struct symtab_segment *segs, size_t nseg)
+{
+	struct object *obj;
+	size_t i, idx;
+
+	for (i = 0; i < st->nr_objects; i++)
+		if (st->objects[i].bias == load_bias &&
+		    !strcmp(st->objects[i].path, path))
+			return st->objects[i].status;
+
+	ALLOC_GROW(st->objects, st->nr_objects + 1, st->alloc_objects);
+	idx = st->nr_objects++;
+	obj = &st->objects[idx];
+	memset(obj, 0, sizeof(*obj));
+	obj->path = xstrdup(path);
+	obj->bias = load_bias;
+	obj->label = pseudo_object_label(obj->path);
+	if (obj->label)
+		obj->status = 0;
+	else {
+		obj->label = base_name(obj->path);
+		obj->status = load_object(obj, build_id, build_id_len);
+	}
+
+	for (i = 0; i < nseg; i++)
+		add_range(st, idx, segs[i].vaddr + load_bias, segs[i].memsz);
+	if (!nseg && obj->mod) {
+		/* No segments recorded: trust the file's own extent. */
+		Dwarf_Addr start, end;
+
+		dwfl_module_info(obj->mod, NULL, &start, &end, NULL, NULL,
+				 NULL, NULL);
+		if (end > start)
+			add_range(st, idx, start - obj->mod_bias + load_bias,
+				  end - start);
+	}
+
+	/* An address cached as outside every object may now be inside one. */
+	drop_cache(st);
+	return obj->status;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *ra = a, *rb = b;
+
+	if (ra->start != rb->start)
+		return ra->start < rb->start ? -1 : 1;
+	/* The earlier object wins ties, as in find_object(). */
+	return ra->obj < rb->obj ? -1 : ra->obj > rb->obj;
+}
+
+static void sort_ranges(struct symtab *st)
+{
+	uint64_t max_end = 0;
+	size_t i;
+
+	qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	for (i = 0; i < st->nr_ranges; i++) {
+		if (st->ranges[i].end > max_end)
+			max_end = st->ranges[i].end;
+		st->ranges[i].max_end = max_end;
+	}
+	st->ranges_sorted = 1;
+}
+
+/*
+ * Returns the index of the object whose segments hold ADDR, or NO_OBJECT.
+ * Real processes have disjoint mappings; max_end keeps the answer right
+ * (the lowest-starting containing range) for hostile overlapping ones.
+ */
+static size_t find_object(struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr_ranges, found = NO_OBJECT;
+
+	if (!st->ranges_sorted)
+		sort_ranges(st);
+	/* First range starting above ADDR. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->ranges[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && st->ranges[lo].max_end > addr)
+		if (addr < st->ranges[lo].end)
+			found = st->ranges[lo].obj;
+	return found;
+}
+
+static const char *keep_name(struct symtab *st, char *name)
+{
+	ALLOC_GROW(st->names, st->nr_names + 1, st->alloc_names);
+	st->names[st->nr_names++] = name;
+	return name;
+}
+
+static void resolve_symbol(struct symtab *st, struct cache_entry *e)
+{
+	struct symbol_info *out = &e->info;
+	uint64_t addr = e->addr;
+	struct object *obj;
+	uint64_t link;
+
+	memset(out, 0, sizeof(*out));
+	if (e->obj == NO_OBJECT) {
+		out->name = keep_name(st, xasprintf("0x%" PRIx64, addr));
+		out->start = addr;
+		return;
+	}
+
+	obj = &st->objects[e->obj];
+	link = addr - obj->bias;
+	out->object = obj->path;
+	out->in_object = 1;
+	if (obj->mod) {
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *name;
+
+		name = dwfl_module_addrinfo(obj->mod, link + obj->mod_bias,
+					    &off, &sym, NULL, NULL, NULL);
+		/*
+		 * libdwfl may answer with the nearest symbol below even when
+		 * its size says ADDR is past its end (a PLT stub, padding):
+		 * naming such an address after that symbol would be wrong.
+		 */
+		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+			out->name = name;
+			out->start = link - off;
+			out->size = sym.st_size;
+			return;
+		}
+	}
+	out->name = keep_name(st, xasprintf("%s+0x%" PRIx64, obj->label, link));
+	out->start = link;
+}
+
+static void resolve_line(struct symtab *st, struct cache_entry *e)
+{
+	struct object *obj;
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0;
+
+	e->have_line = 1;
+	if (e->obj == NO_OBJECT)
+		return;
+	obj = &st->objects[e->obj];
+	if (!obj->mod)
+		return;
+	line = dwfl_module_getsrc(obj->mod, e->addr - obj->bias + obj->mod_bias);
+	if (!line)
+		return;
+	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (!file)
+		return;
+	e->info.file = file;
+	e->info.line = lineno;
+}
+
+static size_t cache_slot(const struct symtab *st, uint64_t addr)
+{
+	/* Fibonacci hashing: code addresses differ mostly in low bits. */
+	return (size_t)((addr * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
+	       (st->cache_cap - 1);
+}
+
+static void cache_grow(struct symtab *st)
+{
+	struct cache_entry *old = st->cache;
+	size_t old_cap = st->cache_cap, i;
+
+	st->cache_cap = old_cap ? old_cap * 2 : 1024;
+	st->cache = xcalloc(st->cache_cap, sizeof(*st->cache));
+	for (i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (!old[i].used)
+			continue;
+		j = cache_slot(st, old[i].addr);
+		while (st->cache[j].used)
+			j = (j + 1) & (st->cache_cap - 1);
+		st->cache[j] = old[i];
+	}
+	free(old);
+}
+
+/* Returns ADDR's entry, creating (and resolving the symbol of) a new one. */
+static struct cache_entry *cache_get(struct symtab *st, uint64_t addr)
+{
+	struct cache_entry *e;
+	size_t j;
+
+	if ((st->cache_count + 1) * 2 > st->cache_cap)
+		cache_grow(st);
+	j = cache_slot(st, addr);
+	while (st->cache[j].used) {
+		if (st->cache[j].addr == addr)
+			return &st->cache[j];
+		j = (j + 1) & (st->cache_cap - 1);
+	}
+	e = &st->cache[j];
+	e->used = 1;
+	e->addr = addr;
+	e->obj = find_object(st, addr);
+	st->cache_count++;
+	resolve_symbol(st, e);
+	return e;
+}
+
+void symtab_lookup(struct symtab *st, uint64_t addr, int want_line,
+		   struct symbol_info *out)
+{
+	struct cache_entry *e = cache_get(st, addr);
+
+	if (want_line && !e->have_line)
+		resolve_line(st, e);
+	*out = e->info;
+	if (!want_line) {
+		out->file = NULL;
+		out->line = 0;
+	}
+}

@@ -1,0 +1,246 @@
+/*
+ * The model's replay rules on hand-built event sequences: exact counts,
+ * self/total, recursion counted once, stack repair (longjmp), virtual
+ * returns, open frames inherited by a forked child, and the subtraction
+ * of the hooks' cost.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/profile.h"
+
+static struct thread_builder *begin(struct profile *p, double inner, double outer)
+{
+	struct thread_info info = { .pid = 1, .tid = 1, .start_ns = 0 };
+	return profile_thread_begin(p, &info, inner, outer);
+}
+
+static uint32_t fn(struct profile *p, const char *name)
+{
+	return profile_intern_func(p, name, "prog", 0, 0, NULL, 0);
+}
+
+static const struct arc *find_arc(const struct profile *p, uint32_t caller, uint32_t callee)
+{
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].caller == caller && p->arcs[i].callee == callee)
+			return &p->arcs[i];
+	return NULL;
+}
+
+static void test_self_and_total(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), a = fn(p, "a"), b = fn(p, "b");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_enter(tb, m, 0);
+	profile_enter(tb, a, 10);
+	profile_enter(tb, b, 20);
+	profile_exit(tb, 50, 0);	/* b: 30 */
+	profile_exit(tb, 60, 0);	/* a: 50 total, 20 self */
+	profile_enter(tb, b, 70);
+	profile_exit(tb, 75, 0);	/* b: 5 */
+	profile_exit(tb, 100, 0);	/* main: 100 total */
+	profile_thread_end(tb, 100);
+
+	assert_int_equal(p->funcs[m].calls, 1);
+	assert_int_equal(p->funcs[m].total_ns, 100);
+	assert_int_equal(p->funcs[m].self_ns, 100 - 50 - 5);
+	assert_int_equal(p->funcs[a].self_ns, 20);
+	assert_int_equal(p->funcs[a].total_ns, 50);
+	assert_int_equal(p->funcs[b].calls, 2);
+	assert_int_equal(p->funcs[b].total_ns, 35);
+	assert_int_equal(p->funcs[b].min_ns, 5);
+	assert_int_equal(p->funcs[b].max_ns, 30);
+	assert_int_equal(p->funcs[b].sum_call_ns, 35);
+	assert_int_equal(find_arc(p, a, b)->count, 1);
+	assert_int_equal(find_arc(p, m, b)->count, 1);
+	assert_int_equal(find_arc(p, a, b)->self_ns, 30);
+	assert_int_equal(find_arc(p, FUNC_NONE, m)->count, 1);
+	assert_int_equal(p->calls, 4);
+	profile_free(p);
+}
+
+/* fact(3) -> fact(2) -> fact(1): the total counts the outermost only. */
+static void test_recursion_counted_once(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), f = fn(p, "fact");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_enter(tb, m, 0);
+	profile_enter(tb, f, 10);
+	profile_enter(tb, f, 20);
+	profile_enter(tb, f, 30);
+	profile_exit(tb, 40, 0);
+	profile_exit(tb, 50, 0);
+	profile_exit(tb, 60, 0);
+	profile_exit(tb, 70, 0);
+	profile_thread_end(tb, 70);
+
+	assert_int_equal(p->funcs[f].calls, 3);
+	assert_int_equal(p->funcs[f].total_ns, 50);
+	assert_int_equal(p->funcs[f].self_ns, 50);
+	assert_true(p->funcs[f].total_ns <= p->wall_ns);
+	assert_int_equal(p->funcs[f].max_ns, 50);
+	assert_int_equal(p->funcs[f].min_ns, 10);
+	/* the self arc carries counts, and main's arc all the time */
+	assert_int_equal(find_arc(p, f, f)->count, 2);
+	assert_int_equal(find_arc(p, m, f)->self_ns, 50);
+	assert_int_equal(find_arc(p, m, f)->child_ns, 0);
+	assert_int_equal(p->funcs[m].self_ns, 20);
+	profile_free(p);
+}
+
+/* a -> b -> c, then a longjmp back into a: b and c are closed as unwound
+ * at the time the repair was seen, and a goes on. */
+static void test_unwound_frames(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t a = fn(p, "a"), b = fn(p, "b"), c = fn(p, "c"), d = fn(p, "d");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_enter(tb, a, 0);
+	profile_enter(tb, b, 10);
+	profile_enter(tb, c, 20);
+	profile_exit(tb, 40, 1);
+	profile_exit(tb, 40, 1);
+	assert_int_equal(profile_depth(tb), 1);
+	profile_enter(tb, d, 50);
+	profile_exit(tb, 60, 0);
+	profile_exit(tb, 100, 0);
+	profile_thread_end(tb, 100);
+
+	assert_int_equal(p->funcs[b].unwound, 1);
+	assert_int_equal(p->funcs[c].unwound, 1);
+	assert_int_equal(p->funcs[a].unwound, 0);
+	assert_int_equal(p->funcs[b].total_ns, 30);
+	assert_int_equal(p->funcs[c].total_ns, 20);
+	assert_non_null(find_arc(p, a, d));
+	assert_null(find_arc(p, c, d));
+	assert_int_equal(p->funcs[a].self_ns, 100 - 30 - 10);
+	profile_free(p);
+}
+
+/* Calls still open at the end are closed there and marked. */
+static void test_virtual_returns(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), w = fn(p, "work");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_enter(tb, m, 0);
+	profile_enter(tb, w, 10);
+	profile_thread_end(tb, 90);
+
+	assert_int_equal(p->funcs[m].virtual_returns, 1);
+	assert_int_equal(p->funcs[w].virtual_returns, 1);
+	assert_int_equal(p->funcs[w].calls, 1);
+	assert_int_equal(p->funcs[w].total_ns, 80);
+	assert_int_equal(p->funcs[m].total_ns, 90);
+	assert_int_equal(p->threads[0].end_ns, 90);
+	profile_free(p);
+}
+
+/* A forked child's stream starts inside main -> spawn: those frames are
+ * closed but not counted as calls. */
+static void test_open_frames(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), s = fn(p, "spawn"), c = fn(p, "child_work");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_open_frame(tb, m, 100);
+	profile_open_frame(tb, s, 100);
+	profile_enter(tb, c, 110);
+	profile_exit(tb, 130, 0);
+	profile_exit(tb, 140, 0);
+	profile_exit(tb, 150, 0);
+	profile_thread_end(tb, 150);
+
+	assert_int_equal(p->funcs[m].calls, 0);
+	assert_int_equal(p->funcs[s].calls, 0);
+	assert_int_equal(p->funcs[c].calls, 1);
+	assert_int_equal(p->funcs[s].self_ns, 20);
+	assert_int_equal(p->calls, 1);
+	assert_null(find_arc(p, FUNC_NONE, m));
+	assert_non_null(find_arc(p, s, c));
+	profile_free(p);
+}
+
+/*
+ * With hooks costing 2 ns inside the callee and 3 ns outside, a caller
+ * that made 10 empty calls over 100 ns really spent 100 - 10*5 - 2 ns;
+ * each callee (raw 2 ns) really spent nothing.
+ */
+static void test_overhead_subtracted(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), l = fn(p, "leaf");
+	struct thread_builder *tb = begin(p, 2, 3);
+	uint64_t t = 0;
+
+	profile_enter(tb, m, t);
+	for (int i = 0; i < 10; i++) {
+		t += 3;
+		profile_enter(tb, l, t);
+		t += 2;
+		profile_exit(tb, t, 0);
+	}
+	t += 50;
+	profile_exit(tb, t, 0);
+	profile_thread_end(tb, t);
+
+	assert_int_equal(t, 100);
+	assert_int_equal(p->funcs[l].self_ns, 0);
+	assert_int_equal(p->funcs[l].total_ns, 0);
+	assert_int_equal(p->funcs[m].total_ns, 100 - 10 * 5 - 2);
+	assert_int_equal(p->funcs[m].self_ns, 100 - 10 * 5 - 2);
+	assert_int_equal(p->overhead_ns, 11 * 5);
+	profile_free(p);
+}
+
+/* A million-deep recursion replays without recursion in the model. */
+static void test_deep_recursion(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t r = fn(p, "r");
+	struct thread_builder *tb = begin(p, 0, 0);
+	const int depth = 1000000;
+
+	for (int i = 0; i < depth; i++)
+		profile_enter(tb, r, (uint64_t)i);
+	for (int i = 0; i < depth; i++)
+		profile_exit(tb, (uint64_t)(depth + i), 0);
+	profile_thread_end(tb, 2 * (uint64_t)depth);
+
+	assert_int_equal(p->funcs[r].calls, depth);
+	assert_int_equal(p->funcs[r].total_ns, 2 * (uint64_t)depth - 1);
+	assert_int_equal(p->funcs[r].self_ns, 2 * (uint64_t)depth - 1);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self_and_total),
+		cmocka_unit_test(test_recursion_counted_once),
+		cmocka_unit_test(test_unwound_frames),
+		cmocka_unit_test(test_virtual_returns),
+		cmocka_unit_test(test_open_frames),
+		cmocka_unit_test(test_overhead_subtracted),
+		cmocka_unit_test(test_deep_recursion),
+	};
+	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}
