@@ -187,7 +187,7 @@ best_of() {
 			return 1
 		fi
 		t1=$EPOCHREALTIME
-		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 		if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then
 			best=$t
 		fi
@@ -218,9 +218,9 @@ print(sum(int(f.get("calls", 0)) for f in d["functions"]), int(d.get("lost_event
 }
 
 # callgrind_calls WORKLOAD BINARY: calls into functions of the binary itself
-# (not libc, not PLT stubs), counted by callgrind.  The fallback when neither
-# callscope nor uftrace can count: it sees real calls only, so with
-# -finstrument-functions it misses the hook calls of inlined functions.
+# (not libc, not PLT stubs), counted by callgrind.  The last resort for a
+# -finstrument-functions binary: it sees real calls only, so it misses the
+# hook calls of inlined functions and undercounts.
 callgrind_calls() {
 	local w=$1 b=$2 bin out
 	bin=$(realpath "$BIN/$w-$b")
@@ -350,29 +350,49 @@ run_variant() {
 	fi
 }
 
+# gprof_calls GMON_DIR BINARY: calls seen by gprof's own mcount, summed
+# from its call graph: "called" reads N, or N+M where M are recursive calls
+# (the flat profile leaves those out); a cycle's "as a whole" line repeats
+# its members and is skipped.  Calls from outside the binary (main's) are
+# not counted: one or two calls less than the tracers see.
+gprof_calls() {
+	[ -e "$1/gmon.out" ] || return 1
+	gprof -b -q "$BIN/$2" "$1/gmon.out" 2>/dev/null |
+		awk '/^\[[0-9]+\]/ && !/as a whole/ && $5 ~ /^[0-9]+(\+[0-9]+)?$/ {
+			split($5, a, "+"); n += a[1] + a[2] }
+		END { print n + 0 }'
+}
+
 # count_calls WORKLOAD BINARY: settle the call count of one binary: callscope's
-# own when it has one, else uftrace's, else callgrind's.  -pg -mfentry
-# instruments the same functions as -pg, so it may borrow that count.
+# own when it has one, else uftrace's, else gprof's (for -pg binaries: their
+# gmon.out has exact arc counts), else callgrind's (not for -pg binaries:
+# their profiling timer kills them under valgrind).
 count_calls() {
 	local w=$1 b=$2 n
 	if [ -n "${CS_CALLS[$w,$b]:-}" ]; then
 		CALLS[$w,$b]=${CS_CALLS[$w,$b]}
 		CALLS_FROM[$w,$b]=callscope
-		# Two independent counts of the same run: say when they disagree.
-		if [ -n "${UF_CALLS[$w,$b]:-}" ] && awk -v a="${CS_CALLS[$w,$b]}" -v b="${UF_CALLS[$w,$b]}" \
-			'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d > 0.01 * b) }'; then
-			say "note: $w-$b: callscope counts ${CS_CALLS[$w,$b]} calls, uftrace ${UF_CALLS[$w,$b]}"
-		fi
 	elif [ -n "${UF_CALLS[$w,$b]:-}" ] && [ "${UF_CALLS[$w,$b]}" -gt 0 ]; then
 		CALLS[$w,$b]=${UF_CALLS[$w,$b]}
 		CALLS_FROM[$w,$b]=uftrace
-	elif [ "$b" = pgfentry ] && [ -n "${CALLS[$w,pg]:-}" ]; then
-		CALLS[$w,$b]=${CALLS[$w,pg]}
-		CALLS_FROM[$w,$b]="${CALLS_FROM[$w,pg]} (-pg)"
-	elif command -v valgrind >/dev/null && n=$(callgrind_calls "$w" "$b") && [ "$n" -gt 0 ]; then
+	elif [ "$b" = pg ] && n=$(gprof_calls "$RUN/$w-gprof" "$w-$b") && [ "$n" -gt 0 ]; then
+		CALLS[$w,$b]=$n
+		CALLS_FROM[$w,$b]=gprof
+	elif [ "$b" = pgfentry ] && n=$(gprof_calls "$RUN/$w-gprof-fentry" "$w-$b") && [ "$n" -gt 0 ]; then
+		CALLS[$w,$b]=$n
+		CALLS_FROM[$w,$b]=gprof
+	elif [ "$b" = finstr ] && command -v valgrind >/dev/null &&
+		n=$(callgrind_calls "$w" "$b") && [ "$n" -gt 0 ]; then
 		CALLS[$w,$b]=$n
 		CALLS_FROM[$w,$b]=callgrind
 	fi
+}
+
+# differ A B: true when two counts of the same binary's calls differ by more
+# than 0.1 % (a handful of calls around start-up and exit may differ; more
+# means one of the tools misses or invents calls).
+differ() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d > 0.001 * b) }'
 }
 
 # report_times WORKLOAD: time the three readers on the -pg runs just made.
@@ -441,6 +461,9 @@ ratio() {
 	if [ -z "$1" ] || [ -z "$2" ]; then echo "n/a"; return; fi
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'
 }
+
+# fmt_x X: "X×" for a ratio, n/a as is.
+fmt_x() { [ "$1" = n/a ] && echo n/a || echo "$1×"; }
 
 # verdict VALUE OP LIMIT: PASS, FAIL, or n/a when there is no value.
 verdict() {
@@ -512,14 +535,14 @@ fi
 			x=$(ratio "${T[$w,uftrace-$b]:-}" "${T[$w,callscope-$b]:-}")
 			r=$(verdict "$x" ">=" "$BUDGET_RECORD")
 			tally "$r"
-			echo "| uftrace record / callscope record | $w | ${BLABEL[$b]} | $x× | ≥ $BUDGET_RECORD× | $r |"
+			echo "| uftrace record / callscope record | $w | ${BLABEL[$b]} | $(fmt_x "$x") | ≥ $BUDGET_RECORD× | $r |"
 		done
 	done
 	for w in "${WORKLOADS[@]}"; do
 		x=$(ratio "${RT[$w,uftrace]:-}" "${RT[$w,callscope]:-}")
 		r=$(verdict "$x" ">=" "$BUDGET_REPORT")
 		tally "$r"
-		echo "| uftrace report / callscope report | $w | -pg | $x× | ≥ $BUDGET_REPORT× | $r |"
+		echo "| uftrace report / callscope report | $w | -pg | $(fmt_x "$x") | ≥ $BUDGET_REPORT× | $r |"
 	done
 	echo
 	echo "Budgets: $pass PASS, $fail FAIL, $na n/a."
@@ -531,13 +554,13 @@ fi
 		[ "${CS_LOST[$k]}" = 0 ] || notes+=("${k/,/ }: callscope lost ${CS_LOST[$k]} events.")
 	done
 	for k in "${!UF_CALLS[@]}"; do
-		if [ -n "${CS_CALLS[$k]:-}" ] && [ "${CS_CALLS[$k]}" != "${UF_CALLS[$k]}" ]; then
+		if [ -n "${CS_CALLS[$k]:-}" ] && differ "${CS_CALLS[$k]}" "${UF_CALLS[$k]}"; then
 			notes+=("${k/,/-}: calls counted by callscope ${CS_CALLS[$k]}, by uftrace ${UF_CALLS[$k]}.")
 		fi
 	done
 	if [ "${#notes[@]}" -gt 0 ]; then
 		echo
-		printf -- '- %s\n' "${notes[@]}"
+		printf -- '- %s\n' "${notes[@]}" | sort
 	fi
 } | tee "$BENCH_DIR/results.md"
 

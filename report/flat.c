@@ -112,7 +112,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			format_duration(b, (double)fn->total_ns),
 			(unsigned long long)fn->calls,
 			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
-			format_duration(d, (double)avg_ns(fn)),
+			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
 			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
 			format_duration(f, (double)fn->max_ns), fn->name,
 			fn->virtual_returns ? " [still running at the end]"

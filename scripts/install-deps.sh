@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs the Debian packages callscope needs to build and test, if any
+# is missing.  Needs root (or sudo) only when something must be installed.
+#
+#   scripts/install-deps.sh          build + test dependencies
+set -eu
+
+packages="gcc make libc6-dev libdw-dev libelf-dev libcmocka-dev jq valgrind perl"
+
+missing=""
+for p in $packages; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	echo "install-deps: need root to install:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

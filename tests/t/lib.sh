@@ -1,0 +1,74 @@
+# Shared helpers for the end-to-end TAP tests.  Each test script sources
+# this, builds the programs it needs from tests/progs into its own
+# temporary directory, runs them through the real CLI and checks what the
+# reports say.  Every test runs isolated (its own directory) and under a
+# time limit, so a hang fails the test instead of the suite.
+
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CS="$ROOT/build/callscope"
+PROGS="$ROOT/tests/progs"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+TEST_COUNT=0
+TEST_FAILED=0
+
+plan() { echo "1..$1"; }
+
+ok() {
+	TEST_COUNT=$((TEST_COUNT + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $TEST_COUNT - $2"
+	else
+		echo "not ok $TEST_COUNT - $2"
+		TEST_FAILED=$((TEST_FAILED + 1))
+	fi
+}
+
+# is GOT EXPECTED NAME
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   got:      '$1'"
+		echo "#   expected: '$2'"
+	fi
+}
+
+skip() {
+	TEST_COUNT=$((TEST_COUNT + 1))
+	echo "ok $TEST_COUNT # skip $1"
+}
+
+# Runs a command under a time limit (default 60 s).
+limited() { timeout -k 5 "${LIMIT:-60}" "$@"; }
+
+# build_prog SOURCE OUTPUT FLAGS...: compiles tests/progs/SOURCE.c.
+build_prog() {
+	src=$1
+	out=$2
+	shift 2
+	cc -g "$@" -o "$out" "$PROGS/$src.c" -lpthread
+}
+
+# calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
+calls_of() {
+	data=$1
+	fn=$2
+	shift 2
+	"$CS" report -i "$data" --json "$@" |
+		jq -r --arg f "$fn" '[.functions[] | select(.name == $f) | .calls] | add // 0'
+}
+
+# The flag sets every hook kind is tested under.
+HOOK_FLAGS_PG="-pg"
+HOOK_FLAGS_FENTRY="-pg -mfentry"
+HOOK_FLAGS_CYG="-finstrument-functions"
+
+done_testing() {
+	[ "$TEST_FAILED" -eq 0 ]
+	exit $?
+}
