@@ -118,10 +118,23 @@ e2e: all
 
 fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
-		$$f tests/fuzz/seeds/$${n#fuzz_} --mutate 2000; done
+		$$f tests/fuzz/seeds/$${n#fuzz_} --mutate 20000; done
 
-fuzz:
-	$(MAKE) -f tests/fuzz/Makefile.fuzz O=$(O)
+# Long runs with clang's libFuzzer + ASan/UBSan, not in CI (needs clang and
+# libclang-rt-14-dev): make fuzz [FUZZ_SECONDS=300].  Crashes land in
+# $(O)/fuzz-long/crashes/; each one found becomes a seed file.
+FUZZ_SECONDS ?= 300
+FUZZ_LONG := $(patsubst tests/fuzz/%.c,$(O)/fuzz-long/%,$(FUZZ_SRC))
+fuzz: $(FUZZ_LONG)
+	@mkdir -p $(O)/fuzz-long/crashes
+	@set -e; for h in $(FUZZ_LONG); do n=$$(basename $$h); d=$(O)/fuzz-long/corpus-$${n#fuzz_}; \
+		mkdir -p $$d; cp tests/fuzz/seeds/$${n#fuzz_}/* $$d/; \
+		$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(O)/fuzz-long/crashes/ $$d; done
+
+$(O)/fuzz-long/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out cli/%,$(TOOL_SRC))
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-I include -I common -I lib -I . -o $@ $^ $(TOOL_LIBS)
 
 check: all unit fuzz-smoke e2e
 

@@ -478,7 +478,8 @@ verdict() {
 or_na() { echo "${1:-n/a}"; }
 
 git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$ROOT" status --porcelain 2>/dev/null | head -n 1)" ]; then
+# Changes to bench/ itself do not change what is measured.
+if [ -n "$(git -C "$ROOT" status --porcelain -- . ':(exclude)bench' 2>/dev/null | head -n 1)" ]; then
 	git_rev="$git_rev (with uncommitted changes)"
 fi
 

@@ -179,7 +179,6 @@ struct replay_frame {
 
 struct thread_builder {
 	struct profile *p;
-	struct thread_info *info;	/* points into p->threads: index kept */
 	size_t info_index;
 	double inner_ns, outer_ns;
 	struct replay_frame *stack;

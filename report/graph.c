@@ -62,7 +62,7 @@ struct graph {
 	size_t nentries;
 	struct arc_rows parents;	/* by callee */
 	struct arc_rows children;	/* by caller; spontaneous arcs left out */
-	uint64_t root_ns;		/* 100% */
+	uint64_t root_ns;		/* 100%: see graph_build() */
 	const char *unit;
 	double unit_ns;
 };
@@ -301,6 +301,18 @@ static void graph_build(struct graph *g, const struct profile *p)
 		      g->children.off[f + 1] - g->children.off[f], sizeof(uint32_t), cmp_child);
 	}
 	sorting = NULL;
+
+	/*
+	 * 100% is the time under the calls that began threads (the
+	 * spontaneous arcs), which holds every entry's time.  A recording
+	 * that began inside calls has less there, since open frames have no
+	 * arc: then the largest entry is 100%, so no line shows more.
+	 */
+	for (size_t i = 0; i < g->nentries; i++) {
+		uint64_t t = g->entries[i].self_ns + g->entries[i].children_ns;
+		if (t > g->root_ns)
+			g->root_ns = t;
+	}
 
 	/* One unit for the whole report, from the largest time it prints. */
 	uint64_t max_ns = 0;

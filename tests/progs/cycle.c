@@ -5,14 +5,16 @@
  */
 #include <stdio.h>
 
+static volatile int visits;	/* keeps the functions from being pure */
+
 int is_odd(int n);
 
-__attribute__((noinline)) int is_even(int n) { return n == 0 ? 1 : is_odd(n - 1); }
-__attribute__((noinline)) int is_odd(int n) { return n == 0 ? 0 : is_even(n - 1); }
+__attribute__((noinline)) int is_even(int n) { visits++; return n == 0 ? 1 : is_odd(n - 1); }
+__attribute__((noinline)) int is_odd(int n) { visits++; return n == 0 ? 0 : is_even(n - 1); }
 
 int pong(int n);
-__attribute__((noinline)) int ping(int n) { return n <= 0 ? 0 : 1 + pong(n - 1); }
-__attribute__((noinline)) int pong(int n) { return n <= 0 ? 0 : 1 + ping(n - 1); }
+__attribute__((noinline)) int ping(int n) { visits++; return n <= 0 ? 0 : 1 + pong(n - 1); }
+__attribute__((noinline)) int pong(int n) { visits++; return n <= 0 ? 0 : 1 + ping(n - 1); }
 
 __attribute__((noinline)) int drive(void)
 {

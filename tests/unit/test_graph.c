@@ -304,6 +304,38 @@ static void test_time_unit(void **state)
 		    "[1]    100.0    2.50    0.00       1         main [1]");
 }
 
+/*
+ * A recording that began inside main: main is an open frame, never
+ * counted and with no spontaneous arc, so the roots hold no time and
+ * main's own 50 us is 100%.
+ */
+static void test_open_frame_is_100_percent(void **state)
+{
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main", 0x1000), a = fn(p, "a", 0x2000);
+	struct thread_info info = { .pid = 1, .tid = 1 };
+	struct thread_builder *b = profile_thread_begin(p, &info, 0, 0);
+	(void)state;
+
+	profile_open_frame(b, m, 0);
+	profile_enter(b, a, 10000);
+	profile_exit(b, 30000, 0);
+	profile_thread_end(b, 50000);
+	profile_find_cycles(p);
+
+	char *text = render(p, 0, 1);
+	assert_true(has_line(text, "time unit: us, 100% = 50.00 us"));
+	int n = line_at(text, "[1]    100.0   30.00   20.00                 main [1]");
+	assert_true(n >= 1);
+	assert_int_equal(line_at(text,
+		"                                                 <spontaneous>"), n - 1);
+	assert_int_equal(line_at(text,
+		"               20.00    0.00       1/1           a [2]"), n + 1);
+	assert_true(has_line(text, "[2]     40.0   20.00    0.00       1         a [2]"));
+	free(text);
+	profile_free(p);
+}
+
 static void test_empty_profile(void **state)
 {
 	struct profile *p = profile_new();
@@ -330,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_brief_has_no_index),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_time_unit),
+		cmocka_unit_test(test_open_frame_is_100_percent),
 		cmocka_unit_test(test_empty_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
