@@ -122,7 +122,8 @@ struct image_symbols {
 	struct addr_map funcs;
 };
 
-static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uint32_t image)
+static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uint32_t image,
+				   struct load_stats *stats)
 {
 	struct symtab *st = symtab_new();
 
@@ -136,8 +137,9 @@ static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uin
 			segs[k].memsz = o->segs[k].memsz;
 			segs[k].flags = o->segs[k].flags;
 		}
-		symtab_add_object(st, o->path, o->load_bias, o->build_id, o->build_id_len,
-				  segs, o->nseg);
+		if (symtab_add_object(st, o->path, o->load_bias, o->build_id, o->build_id_len,
+				      segs, o->nseg) != 0)
+			stats->salvaged = 1;
 		free(segs);
 	}
 	return st;
@@ -158,7 +160,8 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 }
 
 static struct image_symbols *image_for(const struct data_file *df, struct image_symbols **images,
-				       size_t *n, size_t *alloc, uint32_t pid, uint32_t image)
+				       size_t *n, size_t *alloc, uint32_t pid, uint32_t image,
+				       struct load_stats *stats)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*images)[i].pid == pid && (*images)[i].image == image)
@@ -167,7 +170,7 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	struct image_symbols *is = &(*images)[(*n)++];
 	is->pid = pid;
 	is->image = image;
-	is->symtab = build_symtab(df, pid, image);
+	is->symtab = build_symtab(df, pid, image, stats);
 	addr_map_init(&is->funcs);
 	return is;
 }
@@ -238,7 +241,7 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid))
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
-						     th->pid, th->image);
+						     th->pid, th->image, stats);
 		replay_thread(df, th, p, is, stats);
 	}
 	for (size_t i = 0; i < nimages; i++) {

@@ -19,7 +19,9 @@ struct load_filter {
 
 struct load_stats {
 	uint64_t events;
-	int salvaged;		/* a stream was damaged: its prefix was used */
+	int salvaged;		/* a stream was damaged (its prefix was used), or a
+				 * binary could not be trusted (its functions are
+				 * shown as addresses) */
 };
 
 /* Parses the value of --pid or --tid; a bad one is a usage error. */

@@ -32,8 +32,23 @@ static inline int ready(struct thread_state *t)
 	return LIKELY(t->status == THREAD_RECORDING) || thread_start(t);
 }
 
-/* Called by mcount and __fentry__ with the return-address slot. */
-HIDDEN NO_INSTRUMENT void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
+/*
+ * Called by mcount and __fentry__ with the return-address slot.  Returns
+ * nonzero to ask for callscope_hook_enter_slow(): the assembly then saves
+ * the vector registers that libc may use.  Growing the buffer stays on the
+ * fast path: it makes only system calls, which leave them alone.
+ */
+HIDDEN NO_INSTRUMENT int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
+{
+	struct thread_state *t = trace_current();
+
+	if (UNLIKELY(t->status != THREAD_RECORDING))
+		return t->status == THREAD_UNSET;
+	trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
+	return 0;
+}
+
+HIDDEN NO_INSTRUMENT void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self)
 {
 	struct thread_state *t = trace_current();
 

@@ -84,7 +84,8 @@ extern struct runtime_config runtime_config HIDDEN;
 static inline uint64_t runtime_now(void);
 
 /* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
-HIDDEN void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
+HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
+HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);

@@ -4,21 +4,28 @@
  * mcount (-pg) runs after the instrumented function's prologue, so its
  * return address lies at 8(%rbp); __fentry__ (-pg -mfentry) runs before
  * the prologue, so it lies just above our own return address.  Both save
- * every register that can carry an argument (the function has not read its
- * arguments yet), call C with (return-address slot, address inside the
- * function), and restore them.  The C side may replace the return address
- * with callscope_return_trampoline, which saves the return-value registers,
- * asks C where the function really returns to, and jumps there.
+ * every integer register that can carry an argument (the function has not
+ * read its arguments yet) and call C with (return-address slot, address
+ * inside the function).  The C fast path is built with
+ * -mgeneral-regs-only and calls nothing that touches vector registers, so
+ * xmm0-7 are saved only when it asks for the slow path (a thread's first
+ * hook, which opens files through libc).  The C side may replace the
+ * return address with callscope_return_trampoline, which saves the
+ * return-value registers, asks C where the function really returns to,
+ * and jumps there.
  *
- * Frame size for the entry hooks: 8 integer registers (64 bytes) + xmm0-7
- * (128 bytes) + 8 bytes of padding = 200, which keeps %rsp 16-byte aligned
- * at the call (it is 8 mod 16 on entry).
+ * Frame: 8 integer registers (64 bytes) + 8 bytes of padding = 72, which
+ * keeps %rsp 16-byte aligned at the call (it is 8 mod 16 on entry); the
+ * slow path adds 128 bytes for xmm0-7.
  */
 	.text
 
-.macro SAVE_ARGS
-	subq	$200, %rsp
-	.cfi_adjust_cfa_offset 200
+#define FRAME 72
+#define XMM_FRAME 128
+
+.macro SAVE_INT
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -27,25 +34,9 @@
 	movq	%r9, 40(%rsp)
 	movq	%rax, 48(%rsp)
 	movq	%r10, 56(%rsp)
-	movdqu	%xmm0, 64(%rsp)
-	movdqu	%xmm1, 80(%rsp)
-	movdqu	%xmm2, 96(%rsp)
-	movdqu	%xmm3, 112(%rsp)
-	movdqu	%xmm4, 128(%rsp)
-	movdqu	%xmm5, 144(%rsp)
-	movdqu	%xmm6, 160(%rsp)
-	movdqu	%xmm7, 176(%rsp)
 .endm
 
-.macro RESTORE_ARGS
-	movdqu	176(%rsp), %xmm7
-	movdqu	160(%rsp), %xmm6
-	movdqu	144(%rsp), %xmm5
-	movdqu	128(%rsp), %xmm4
-	movdqu	112(%rsp), %xmm3
-	movdqu	96(%rsp), %xmm2
-	movdqu	80(%rsp), %xmm1
-	movdqu	64(%rsp), %xmm0
+.macro RESTORE_INT
 	movq	56(%rsp), %r10
 	movq	48(%rsp), %rax
 	movq	40(%rsp), %r9
@@ -54,8 +45,34 @@
 	movq	16(%rsp), %rdx
 	movq	8(%rsp), %rsi
 	movq	0(%rsp), %rdi
-	addq	$200, %rsp
-	.cfi_adjust_cfa_offset -200
+	addq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
+.endm
+
+.macro SAVE_XMM
+	subq	$XMM_FRAME, %rsp
+	.cfi_adjust_cfa_offset XMM_FRAME
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movdqu	%xmm2, 32(%rsp)
+	movdqu	%xmm3, 48(%rsp)
+	movdqu	%xmm4, 64(%rsp)
+	movdqu	%xmm5, 80(%rsp)
+	movdqu	%xmm6, 96(%rsp)
+	movdqu	%xmm7, 112(%rsp)
+.endm
+
+.macro RESTORE_XMM
+	movdqu	112(%rsp), %xmm7
+	movdqu	96(%rsp), %xmm6
+	movdqu	80(%rsp), %xmm5
+	movdqu	64(%rsp), %xmm4
+	movdqu	48(%rsp), %xmm3
+	movdqu	32(%rsp), %xmm2
+	movdqu	16(%rsp), %xmm1
+	movdqu	0(%rsp), %xmm0
+	addq	$XMM_FRAME, %rsp
+	.cfi_adjust_cfa_offset -XMM_FRAME
 .endm
 
 	.globl	mcount
@@ -63,12 +80,20 @@
 	.p2align 4
 mcount:
 	.cfi_startproc
-	SAVE_ARGS
+	SAVE_INT
 	leaq	8(%rbp), %rdi		/* the function's return-address slot */
-	movq	200(%rsp), %rsi		/* our return address: inside the function */
+	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
 	call	callscope_hook_enter
-	RESTORE_ARGS
+	testl	%eax, %eax
+	jnz	1f
+2:	RESTORE_INT
 	ret
+1:	SAVE_XMM
+	leaq	8(%rbp), %rdi
+	movq	FRAME+XMM_FRAME(%rsp), %rsi
+	call	callscope_hook_enter_slow
+	RESTORE_XMM
+	jmp	2b
 	.cfi_endproc
 	.size	mcount, .-mcount
 
@@ -80,12 +105,20 @@ mcount:
 	.p2align 4
 __fentry__:
 	.cfi_startproc
-	SAVE_ARGS
-	leaq	208(%rsp), %rdi		/* just above our return address */
-	movq	200(%rsp), %rsi
+	SAVE_INT
+	leaq	FRAME+8(%rsp), %rdi	/* just above our return address */
+	movq	FRAME(%rsp), %rsi
 	call	callscope_hook_enter
-	RESTORE_ARGS
+	testl	%eax, %eax
+	jnz	1f
+2:	RESTORE_INT
 	ret
+1:	SAVE_XMM
+	leaq	FRAME+XMM_FRAME+8(%rsp), %rdi
+	movq	FRAME+XMM_FRAME(%rsp), %rsi
+	call	callscope_hook_enter_slow
+	RESTORE_XMM
+	jmp	2b
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 

@@ -1,0 +1,56 @@
+/*
+ * Arguments and results in every register class the hooks must keep:
+ * doubles and floats (xmm0-7), long double (x87), a struct returned in
+ * rax:rdx, varargs (al holds the vector count), many integer arguments.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+struct pair {
+	long a, b;
+};
+
+__attribute__((noinline)) double mix(double a, double b, double c, double d, double e,
+				     double f, double g, double h)
+{
+	return a * 1 + b * 2 + c * 3 + d * 4 + e * 5 + f * 6 + g * 7 + h * 8;
+}
+
+__attribute__((noinline)) float halve(float x) { return x / 2; }
+
+__attribute__((noinline)) long double third(long double x) { return x / 3; }
+
+__attribute__((noinline)) struct pair swap(long a, long b) { return (struct pair){ b, a }; }
+
+__attribute__((noinline)) long many(long a, long b, long c, long d, long e, long f, long g,
+				    long h)
+{
+	return a - b + c - d + e - f + g - h;
+}
+
+__attribute__((noinline)) double sum(int n, ...)
+{
+	va_list ap;
+	double s = 0;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		s += va_arg(ap, double);
+	va_end(ap);
+	return s;
+}
+
+int main(void)
+{
+	double acc = 0;
+	for (int i = 0; i < 100; i++) {
+		acc += mix(i, 1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875);
+		acc += halve((float)i);
+		acc += (double)third((long double)i);
+		struct pair p = swap(i, -i);
+		acc += (double)(p.a - p.b);
+		acc += (double)many(i, 2, 3, 4, 5, 6, 7, 8);
+		acc += sum(4, 0.5, 1.5, (double)i, 2.5);
+	}
+	printf("%.6f\n", acc);
+	return 0;
+}
