@@ -38,13 +38,22 @@ static uint64_t session_origin(const struct data_file *df)
 							 : df->session.tsc_start;
 }
 
-uint64_t load_time_ns(const struct data_file *df, uint64_t units)
+/* ns per clock unit in 32.32 fixed point: one multiply per event. */
+static uint64_t unit_fixed(const struct data_file *df)
 {
-	uint64_t origin = session_origin(df);
+	return (uint64_t)(load_ns_per_unit(df) * 4294967296.0 + 0.5);
+}
 
+static inline uint64_t units_to_ns(uint64_t origin, uint64_t unit_q32, uint64_t units)
+{
 	if (units <= origin)
 		return 0;
-	return (uint64_t)((double)(units - origin) * load_ns_per_unit(df) + 0.5);
+	return (uint64_t)(((unsigned __int128)(units - origin) * unit_q32 + (1u << 31)) >> 32);
+}
+
+uint64_t load_time_ns(const struct data_file *df, uint64_t units)
+{
+	return units_to_ns(session_origin(df), unit_fixed(df), units);
 }
 
 /* Runtime address -> function index, per process image. */
@@ -175,14 +184,24 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	return is;
 }
 
+/*
+ * Replays one thread's stream into V.  The stream's own small function ids
+ * index a table of resolved functions, so each address is symbolized once
+ * and each entry costs an array read.
+ */
 static void replay_thread(const struct data_file *df, const struct data_thread *th,
-			  struct profile *p, struct image_symbols *is, struct load_stats *stats)
+			  struct profile *names, struct image_symbols *is,
+			  const struct replay_visitor *v, struct load_stats *stats)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
-	double unit = load_ns_per_unit(df);
+	const double unit = load_ns_per_unit(df);
+	const uint64_t unit_q32 = unit_fixed(df);
+	const uint64_t origin = session_origin(df);
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
+	uint32_t *by_id = NULL;
+	size_t by_id_alloc = 0;
 	int rc;
 
 	memset(&info, 0, sizeof(info));
@@ -192,21 +211,40 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	info.flags = th->flags;
 	info.lost_events = th->lost_events;
 	info.start_ns = load_time_ns(df, th->start_time);
-	struct thread_builder *b = profile_thread_begin(p, &info, pr->inner_x256 / 256.0 * unit,
-							 pr->outer_x256 / 256.0 * unit);
+	v->thread_begin(v->ctx, &info, pr->inner_x256 / 256.0 * unit,
+			pr->outer_x256 / 256.0 * unit);
 	uint64_t end_ns = info.start_ns;
 	int thread_ended = 0;
 
 	stream_reader_init(&r, th->stream, th->stream_len, th->start_time);
 	while ((rc = stream_reader_next(&r, &ev)) == 1) {
-		uint64_t t = load_time_ns(df, ev.time);
+		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
+		uint32_t fn;
+
 		stats->events++;
 		end_ns = t;
 		switch (ev.kind) {
-		case EVENT_ENTRY: profile_enter(b, resolve(p, is, ev.addr), t); break;
-		case EVENT_OPEN_FRAME: profile_open_frame(b, resolve(p, is, ev.addr), t); break;
-		case EVENT_EXIT: profile_exit(b, t, 0); break;
-		case EVENT_EXIT_UNWOUND: profile_exit(b, t, 1); break;
+		case EVENT_ENTRY:
+			if (!ev.id) {
+				fn = resolve(names, is, ev.addr);
+			} else if (ev.id < by_id_alloc && by_id[ev.id]) {
+				fn = by_id[ev.id] - 1;
+			} else {
+				fn = resolve(names, is, ev.addr);
+				if (ev.id >= by_id_alloc) {
+					size_t old = by_id_alloc;
+					ALLOC_GROW(by_id, ev.id + 1, by_id_alloc);
+					memset(by_id + old, 0, (by_id_alloc - old) * sizeof(*by_id));
+				}
+				by_id[ev.id] = fn + 1;
+			}
+			v->enter(v->ctx, fn, t);
+			break;
+		case EVENT_OPEN_FRAME:
+			v->open_frame(v->ctx, resolve(names, is, ev.addr), t);
+			break;
+		case EVENT_EXIT: v->exit(v->ctx, t, 0); break;
+		case EVENT_EXIT_UNWOUND: v->exit(v->ctx, t, 1); break;
 		case EVENT_THREAD_END: thread_ended = 1; break;
 		}
 	}
@@ -224,14 +262,14 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		if (pend > end_ns)
 			end_ns = pend;
 	}
+	free(by_id);
 	stream_reader_release(&r);
-	profile_thread_end(b, end_ns);
+	v->thread_end(v->ctx, end_ns);
 }
 
-struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
-			     struct load_stats *stats)
+void load_replay(const struct data_file *df, const struct load_filter *f,
+		 struct profile *names, const struct replay_visitor *v, struct load_stats *stats)
 {
-	struct profile *p = profile_new();
 	struct image_symbols *images = NULL;
 	size_t nimages = 0, images_alloc = 0;
 
@@ -242,13 +280,57 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);
-		replay_thread(df, th, p, is, stats);
+		replay_thread(df, th, names, is, v, stats);
 	}
 	for (size_t i = 0; i < nimages; i++) {
 		symtab_free(images[i].symtab);
 		addr_map_release(&images[i].funcs);
 	}
 	free(images);
-	profile_find_cycles(p);
-	return p;
+}
+
+/* The visitor that builds the profile's numbers. */
+struct build_state {
+	struct profile *p;
+	struct thread_builder *b;
+};
+
+static void build_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	struct build_state *s = ctx;
+	s->b = profile_thread_begin(s->p, info, inner, outer);
+}
+
+static void build_enter(void *ctx, uint32_t fn, uint64_t t)
+{
+	profile_enter(((struct build_state *)ctx)->b, fn, t);
+}
+
+static void build_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	profile_open_frame(((struct build_state *)ctx)->b, fn, t);
+}
+
+static void build_exit(void *ctx, uint64_t t, int unwound)
+{
+	profile_exit(((struct build_state *)ctx)->b, t, unwound);
+}
+
+static void build_end(void *ctx, uint64_t t)
+{
+	struct build_state *s = ctx;
+	profile_thread_end(s->b, t);
+	s->b = NULL;
+}
+
+struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
+			     struct load_stats *stats)
+{
+	struct build_state state = { profile_new(), NULL };
+	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
+					  build_exit, build_end };
+
+	load_replay(df, f, state.p, &v, stats);
+	profile_find_cycles(state.p);
+	return state.p;
 }

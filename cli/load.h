@@ -24,6 +24,30 @@ struct load_stats {
 				 * shown as addresses) */
 };
 
+/*
+ * What load_replay() calls for each selected thread, in stream order.
+ * Function numbers index the function table of the NAMES profile given to
+ * load_replay(); times are ns since the session start and never decrease.
+ * thread_end() gets the time at which calls still open are to be closed.
+ */
+struct replay_visitor {
+	void *ctx;
+	void (*thread_begin)(void *ctx, const struct thread_info *info, double inner_ns,
+			     double outer_ns);
+	void (*enter)(void *ctx, uint32_t func, uint64_t time_ns);
+	void (*open_frame)(void *ctx, uint32_t func, uint64_t time_ns);
+	void (*exit)(void *ctx, uint64_t time_ns, int unwound);
+	void (*thread_end)(void *ctx, uint64_t end_ns);
+};
+
+/*
+ * Replays the threads F selects into V, interning every function met into
+ * NAMES (whose numbers stay untouched unless V itself builds them).
+ */
+void load_replay(const struct data_file *df, const struct load_filter *f,
+		 struct profile *names, const struct replay_visitor *v,
+		 struct load_stats *stats);
+
 /* Parses the value of --pid or --tid; a bad one is a usage error. */
 int64_t load_parse_id(const char *option, const char *value);
 

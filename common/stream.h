@@ -70,6 +70,19 @@ static inline int stream_get_varint(const uint8_t **pp, const uint8_t *end,
 	uint64_t v = 0;
 	unsigned shift = 0;
 
+	/* one- and two-byte varints are nearly all of a stream */
+	if (end - p >= 2) {
+		if (p[0] < 0x80) {
+			*out = p[0];
+			*pp = p + 1;
+			return 0;
+		}
+		if (p[1] < 0x80) {
+			*out = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			*pp = p + 2;
+			return 0;
+		}
+	}
 	while (p < end) {
 		uint8_t b = *p++;
 		if (shift == 63 && b > 1)

@@ -59,6 +59,7 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			if (add_delta(r, a))
 				return fail(r, at, "time overflow");
 			ev->kind = EVENT_ENTRY;
+			ev->id = (uint32_t)(v >> 2);
 			ev->addr = r->addrs[v >> 2];
 			ev->time = r->time;
 			return 1;
@@ -102,6 +103,7 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			if (add_delta(r, b))
 				return fail(r, at, "time overflow");
 			ev->kind = EVENT_ENTRY;
+			ev->id = 0;
 			ev->addr = a;
 			ev->time = r->time;
 			return 1;
@@ -109,6 +111,7 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			if (stream_get_varint(&r->p, r->end, &a))
 				return fail(r, at, "open frame cut short");
 			ev->kind = EVENT_OPEN_FRAME;
+			ev->id = 0;
 			ev->addr = a;
 			ev->time = r->time;
 			return 1;

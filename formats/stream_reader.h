@@ -23,6 +23,7 @@ struct stream_event {
 	enum stream_event_kind kind;
 	uint64_t time;		/* clock units, absolute */
 	uint64_t addr;		/* ENTRY and OPEN_FRAME: the runtime address */
+	uint32_t id;		/* ENTRY: the stream's small id of addr, 0 if none */
 };
 
 struct stream_reader {

@@ -181,11 +181,17 @@ struct thread_builder {
 	struct profile *p;
 	size_t info_index;
 	double inner_ns, outer_ns;
+	/* the same costs in 1/256 ns, for integer arithmetic per call */
+	uint64_t inner_q, call_q;
 	struct replay_frame *stack;
 	size_t depth, alloc;
 	/* per function: open activations and the outermost one's depth */
 	uint32_t *active;
 	uint32_t *outer_depth;
+	/* per callee: the arc of its most recent caller, which is most
+	 * often the next one's too (a cache in front of the arc table) */
+	uint32_t *last_caller;
+	uint32_t *last_arc;
 	size_t nactive;
 	uint64_t last_ns;
 };
@@ -202,6 +208,8 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->p = p;
 	b->inner_ns = inner_ns > 0 ? inner_ns : 0;
 	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
+	b->inner_q = (uint64_t)(b->inner_ns * 256 + 0.5);
+	b->call_q = b->inner_q + (uint64_t)(b->outer_ns * 256 + 0.5);
 	b->last_ns = info->start_ns;
 	p->overhead_per_call_ns = b->inner_ns + b->outer_ns;
 	return b;
@@ -216,8 +224,11 @@ static void grow_active(struct thread_builder *b, uint32_t func)
 		n *= 2;
 	b->active = xrealloc(b->active, n * sizeof(*b->active));
 	b->outer_depth = xrealloc(b->outer_depth, n * sizeof(*b->outer_depth));
+	b->last_caller = xrealloc(b->last_caller, n * sizeof(*b->last_caller));
+	b->last_arc = xrealloc(b->last_arc, n * sizeof(*b->last_arc));
 	memset(b->active + b->nactive, 0, (n - b->nactive) * sizeof(*b->active));
 	memset(b->outer_depth + b->nactive, 0, (n - b->nactive) * sizeof(*b->outer_depth));
+	memset(b->last_arc + b->nactive, 0xff, (n - b->nactive) * sizeof(*b->last_arc));
 	b->nactive = n;
 }
 
@@ -238,12 +249,21 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 	struct replay_frame *f = &b->stack[b->depth];
 	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
 
-	memset(f, 0, sizeof(*f));
 	f->func = func;
 	f->start_ns = t;
+	f->child_ns = 0;
+	f->desc_calls = 0;
+	f->same_self_ns = 0;
 	f->counted = counted;
 	f->outermost = b->active[func] == 0;
-	f->arc = counted ? profile_intern_arc(b->p, caller, func) : UINT32_MAX;
+	f->arc = UINT32_MAX;
+	if (counted) {
+		if (b->last_arc[func] == UINT32_MAX || b->last_caller[func] != caller) {
+			b->last_arc[func] = profile_intern_arc(b->p, caller, func);
+			b->last_caller[func] = caller;
+		}
+		f->arc = b->last_arc[func];
+	}
 	if (f->outermost)
 		b->outer_depth[func] = (uint32_t)b->depth;
 	b->active[func]++;
@@ -265,11 +285,6 @@ size_t profile_depth(const struct thread_builder *b)
 	return b->depth;
 }
 
-static uint64_t sub_clamp(double a, double b)
-{
-	return a > b ? (uint64_t)(a - b + 0.5) : 0;
-}
-
 enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_VIRTUAL };
 
 static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
@@ -277,14 +292,14 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	struct profile *p = b->p;
 	struct replay_frame *f = &b->stack[--b->depth];
 	struct func *fn = &p->funcs[f->func];
-	uint64_t raw = t - f->start_ns;
-	double hooks = f->desc_calls * (b->inner_ns + b->outer_ns);
+	uint64_t raw_q = (t - f->start_ns) * 256;
+	uint64_t hooks_q = f->desc_calls * b->call_q;
 
 	/* An OPEN_FRAME's own entry happened before the stream began, so
 	 * only the hooks beneath it are inside its interval. */
 	if (f->counted)
-		hooks += b->inner_ns;
-	uint64_t total = sub_clamp((double)raw, hooks);
+		hooks_q += b->inner_q;
+	uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
 
 	/* Subtracting an estimated cost can leave less than the callees
 	 * took; the callees' figures stand and this call's self is 0, so
@@ -304,7 +319,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 			fn->max_ns = total;
 		p->calls++;
 		p->threads[b->info_index].calls++;
-		p->overhead_ns += (uint64_t)(b->inner_ns + b->outer_ns + 0.5);
+		p->overhead_q += b->call_q;
 	}
 	if (kind == CLOSE_UNWOUND)
 		fn->unwound++;
@@ -353,5 +368,8 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 	free(b->stack);
 	free(b->active);
 	free(b->outer_depth);
+	free(b->last_caller);
+	free(b->last_arc);
+	b->p->overhead_ns = (b->p->overhead_q + 128) / 256;
 	free(b);
 }

@@ -91,6 +91,7 @@ struct profile {
 	uint64_t lost_events;
 	uint64_t calls;
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
+	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	uint64_t wall_ns;	/* longest thread's span */
 

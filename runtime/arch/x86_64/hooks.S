@@ -124,7 +124,10 @@ __fentry__:
 
 /*
  * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
- * that held the return address, and 16-byte aligned.
+ * that held the return address, and 16-byte aligned.  Only the integer
+ * return registers need saving: the C side is built with
+ * -mgeneral-regs-only and, when it grows the buffer, makes only system
+ * calls, so xmm0/xmm1 and st(0) come through untouched.
  */
 	.globl	callscope_return_trampoline
 	.hidden	callscope_return_trampoline
@@ -133,16 +136,12 @@ __fentry__:
 callscope_return_trampoline:
 	subq	$8, %rsp		/* becomes the real return address */
 	pushq	%rax
-	pushq	%rdx
-	subq	$40, %rsp
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	leaq	56(%rsp), %rdi		/* the slot, now our placeholder */
+	pushq	%rdx			/* %rsp is 8 mod 16 now */
+	leaq	16(%rsp), %rdi		/* the slot, now our placeholder */
+	subq	$8, %rsp
 	call	callscope_hook_return
-	movq	%rax, 56(%rsp)
-	movdqu	16(%rsp), %xmm1
-	movdqu	0(%rsp), %xmm0
-	addq	$40, %rsp
+	addq	$8, %rsp
+	movq	%rax, 16(%rsp)
 	popq	%rdx
 	popq	%rax
 	ret
