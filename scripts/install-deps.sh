@@ -1,11 +1,12 @@
 #!/bin/sh
 # Installs the Debian packages callscope needs to build and test, if any
-# is missing.  Needs root (or sudo) only when something must be installed.
-#
-#   scripts/install-deps.sh          build + test dependencies
+# is missing.  The packages are listed in scripts/deps/*.txt, one per line
+# (# starts a comment), one file per part of the project that needs them.
+# Needs root (or sudo) only when something must be installed.
 set -eu
+cd "$(dirname "$0")"
 
-packages="gcc make libc6-dev libdw-dev libelf-dev libcmocka-dev jq valgrind perl"
+packages=$(sed 's/#.*//' deps/*.txt | tr -s ' \t\n' '\n' | sort -u)
 
 missing=""
 for p in $packages; do
