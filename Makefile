@@ -34,10 +34,12 @@ TOOL_LIBS := -ldw -lelf -lm
 
 RUNTIME_SRC := \
 	common/contract.c \
+	runtime/api.c \
 	runtime/calibrate.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \
+	runtime/signals.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c

@@ -102,6 +102,7 @@ int cmd_info(int argc, char **argv)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
+	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight" : "trace";
 
 	if (json) {
 		struct json j;
@@ -115,7 +116,7 @@ int cmd_info(int argc, char **argv)
 		json_kv_string(&j, "cwd", cwd);
 		free(cwd);
 		json_kv_string(&j, "date", date);
-		json_kv_string(&j, "mode", "trace");
+		json_kv_string(&j, "mode", mode);
 		json_kv_string(&j, "clock", clock);
 		json_kv_double(&j, "ns_per_clock_unit", load_ns_per_unit(&df));
 		json_kv_u64(&j, "duration_ns", duration);
@@ -148,6 +149,7 @@ int cmd_info(int argc, char **argv)
 			json_kv_u64(&j, "tid", t->tid);
 			json_kv_u64(&j, "calls", t->calls);
 			json_kv_u64(&j, "lost_events", t->lost_events);
+			json_kv_u64(&j, "overwritten_events", t->overwritten_events);
 			json_kv_u64(&j, "duration_ns", t->end_ns - t->start_ns);
 			json_key(&j, "forked");
 			json_bool(&j, !!(t->flags & THREAD_FORKED));
@@ -157,6 +159,11 @@ int cmd_info(int argc, char **argv)
 		json_kv_u64(&j, "events", stats.events);
 		json_kv_u64(&j, "calls", p->calls);
 		json_kv_u64(&j, "lost_events", p->lost_events);
+		json_kv_u64(&j, "overwritten_events", p->overwritten_events);
+		json_kv_u64(&j, "marks", stats.marks);
+		json_kv_u64(&j, "tasks", stats.tasks);
+		json_kv_u64(&j, "signals", stats.signals);
+		json_kv_u64(&j, "stops", stats.stops);
 		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
 		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
 		json_kv_u64(&j, "file_bytes", df.size);
@@ -168,7 +175,9 @@ int cmd_info(int argc, char **argv)
 		session_args(s, print_arg, &first);
 		printf("\ndirectory:    %.*s\n", (int)s->cwd_len, s->cwd ? s->cwd : "");
 		printf("recorded:     %s\n", date);
-		printf("mode:         trace (function entry and exit)\n");
+		printf("mode:         %s\n", s->mode == DATA_MODE_FLIGHT
+			       ? "flight (each thread kept its newest events)"
+			       : "trace (every function entry and exit)");
 		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
 		printf("duration:     %s\n", format_duration(d1, (double)duration));
 		printf("exit:         %s\n", exit_text);
@@ -188,6 +197,12 @@ int cmd_info(int argc, char **argv)
 		printf("events:       %llu\n", (unsigned long long)stats.events);
 		printf("calls:        %llu\n", (unsigned long long)p->calls);
 		printf("lost events:  %llu\n", (unsigned long long)p->lost_events);
+		if (s->mode == DATA_MODE_FLIGHT)
+			printf("overwritten:  %llu events (older than what the rings kept)\n",
+			       (unsigned long long)p->overwritten_events);
+		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
+		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
+		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));

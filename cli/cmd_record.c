@@ -23,16 +23,25 @@
 #include "cli/commands.h"
 #include "cli/instrumented.h"
 #include "cli/seal.h"
+#include "symbols/find.h"
 #include "contract.h"
+#include "sections.h"
 #include "die.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope record [-o PATH] [--clock=tsc|mono] [--chunk=BYTES] -- PROG [ARGS...]\n"
+	"usage: callscope record [options] -- PROG [ARGS...]\n"
 	"\n"
-	"  -o, --output PATH   where to write the recording (default: callscope.data)\n"
-	"      --clock KIND    tsc (default where the TSC is constant) or mono\n"
-	"      --chunk BYTES   how much a thread buffer grows by (default 8M)\n";
+	"  -o, --output PATH     where to write the recording (default: callscope.data)\n"
+	"      --mode MODE       trace (every call, default) or flight[=SIZE]: keep only\n"
+	"                        the last SIZE bytes of events per thread (default 1M)\n"
+	"      --start-at FUNC   record nothing until FUNC is entered\n"
+	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
+	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
+	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
+	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n";
+
+#define FLIGHT_DEFAULT (1u << 20)
 
 /* Finds PROG as execvp would; returns a malloc'd path or NULL. */
 static char *find_program(const char *prog)
@@ -112,20 +121,54 @@ static int tsc_usable(void)
 #endif
 }
 
-static uint32_t parse_size(const char *s)
+/* A size such as 64K or 8M for OPTION, between 64K and 1G, page-aligned. */
+static uint32_t parse_size(const char *option, const char *s)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || end == s)
-		usage_die("--chunk wants a size such as 4M, not '%s'", s);
+		usage_die("%s wants a size such as 4M, not '%s'", option, s);
 	if (*end == 'k' || *end == 'K')
 		v <<= 10, end++;
 	else if (*end == 'm' || *end == 'M')
 		v <<= 20, end++;
-	if (*end || v < CONTRACT_CHUNK_MIN || v > CONTRACT_CHUNK_MAX || (v & 4095))
-		usage_die("--chunk wants a multiple of 4K between 64K and 1G, not '%s'", s);
+	if (*end || v < (64u << 10) || v > (1u << 30) || (v & 4095))
+		usage_die("%s wants a multiple of 4K between 64K and 1G, not '%s'", option, s);
 	return (uint32_t)v;
+}
+
+static void parse_mode(const char *s, struct contract *c)
+{
+	if (!strcmp(s, "trace"))
+		c->ring_bytes = 0;
+	else if (!strcmp(s, "flight"))
+		c->ring_bytes = FLIGHT_DEFAULT;
+	else if (!strncmp(s, "flight=", 7))
+		c->ring_bytes = parse_size("--mode=flight", s + 7);
+	else
+		usage_die("--mode wants trace or flight[=SIZE], not '%s'", s);
+}
+
+/* Looks FUNC up in PROG, so a typo fails before the program runs. */
+static void resolve_trigger(const char *prog, const char *func, struct contract_range *r)
+{
+	int rc = symbol_find_function(prog, func, &r->addr, &r->size);
+	if (rc < 0)
+		exit(EXIT_FATAL);
+	if (rc > 0)
+		die("'%s' has no function '%s' to trigger on; check the name with nm", prog, func);
+}
+
+static void resolve_stops(const char *prog, const char *list, struct contract *c)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		if (c->nstops == CONTRACT_STOPS_MAX)
+			usage_die("--stop-at takes at most %d functions", CONTRACT_STOPS_MAX);
+		resolve_trigger(prog, f, &c->stops[c->nstops++]);
+	}
+	free(copy);
 }
 
 /* Prepends LIB to LD_PRELOAD, keeping what the user had. */
@@ -143,10 +186,15 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "chunk", required_argument, NULL, 'k' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "start-at", required_argument, NULL, 'S' },
+		{ "stop-at", required_argument, NULL, 'E' },
+		{ "one-pass", no_argument, NULL, '1' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = "callscope.data";
+	const char *start_at = NULL, *stop_at = NULL;
 	struct contract contract;
 	int force_clock = -1, opt;
 
@@ -164,7 +212,11 @@ int cmd_record(int argc, char **argv)
 			else
 				usage_die("--clock wants tsc or mono, not '%s'", optarg);
 			break;
-		case 'k': contract.chunk_bytes = parse_size(optarg); break;
+		case 'k': contract.chunk_bytes = parse_size("--chunk", optarg); break;
+		case 'm': parse_mode(optarg, &contract); break;
+		case 'S': start_at = optarg; break;
+		case 'E': stop_at = optarg; break;
+		case '1': contract.one_pass = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -189,6 +241,14 @@ int cmd_record(int argc, char **argv)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
 	char *runtime = find_runtime();
+	if (contract.one_pass && !start_at)
+		usage_die("--one-pass needs --start-at");
+	if (start_at) {
+		resolve_trigger(prog, start_at, &contract.start);
+		contract.has_start = 1;
+	}
+	if (stop_at)
+		resolve_stops(prog, stop_at, &contract);
 
 	/* The staging directory sits beside the output: same file system,
 	 * so sealing ends in a rename, and an unwritable place fails now. */
@@ -223,6 +283,7 @@ int cmd_record(int argc, char **argv)
 	session.argc = prog_argc;
 	session.argv = prog_argv;
 	session.clock = contract.clock;
+	session.mode = contract.ring_bytes ? DATA_MODE_FLIGHT : DATA_MODE_TRACE;
 	session.mono_start = clock_mono_ns();
 	session.tsc_start = clock_tsc();
 

@@ -10,6 +10,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
 
 /* Exit status of an analysis that had to salvage damaged data. */
 #define EXIT_SALVAGED 3

@@ -202,6 +202,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	struct stream_event ev;
 	uint32_t *by_id = NULL;
 	size_t by_id_alloc = 0;
+	uint32_t id_epoch = 0;
 	int rc;
 
 	memset(&info, 0, sizeof(info));
@@ -215,6 +216,11 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			pr->outer_x256 / 256.0 * unit);
 	uint64_t end_ns = info.start_ns;
 	int thread_ended = 0;
+	uint64_t records = 0;
+	/* the open calls, for STOP and for naming where a note happened */
+	uint32_t *open = NULL;
+	size_t depth = 0, open_alloc = 0;
+	struct replay_note note;
 
 	stream_reader_init(&r, th->stream, th->stream_len, th->start_time);
 	while ((rc = stream_reader_next(&r, &ev)) == 1) {
@@ -222,9 +228,20 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		uint32_t fn;
 
 		stats->events++;
+		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
+		memset(&note, 0, sizeof(note));
+		note.time_ns = t;
+		note.value = ev.value;
+		note.func = depth ? open[depth - 1] : FUNC_NONE;
 		switch (ev.kind) {
 		case EVENT_ENTRY:
+			if (__builtin_expect(r.id_epoch != id_epoch, 0)) {
+				/* ids started again at a SYNC: forget what they meant */
+				if (by_id)
+					memset(by_id, 0, by_id_alloc * sizeof(*by_id));
+				id_epoch = r.id_epoch;
+			}
 			if (!ev.id) {
 				fn = resolve(names, is, ev.addr);
 			} else if (ev.id < by_id_alloc && by_id[ev.id]) {
@@ -238,14 +255,45 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 				}
 				by_id[ev.id] = fn + 1;
 			}
+			ALLOC_GROW(open, depth + 1, open_alloc);
+			open[depth++] = fn;
 			v->enter(v->ctx, fn, t);
 			break;
 		case EVENT_OPEN_FRAME:
-			v->open_frame(v->ctx, resolve(names, is, ev.addr), t);
+			fn = resolve(names, is, ev.addr);
+			ALLOC_GROW(open, depth + 1, open_alloc);
+			open[depth++] = fn;
+			v->open_frame(v->ctx, fn, t);
 			break;
-		case EVENT_EXIT: v->exit(v->ctx, t, 0); break;
-		case EVENT_EXIT_UNWOUND: v->exit(v->ctx, t, 1); break;
+		case EVENT_EXIT:
+		case EVENT_EXIT_UNWOUND:
+			depth -= depth > 0;
+			v->exit(v->ctx, t, ev.kind == EVENT_EXIT ? EXIT_RETURN : EXIT_UNWOUND);
+			break;
 		case EVENT_THREAD_END: thread_ended = 1; break;
+		case EVENT_STOP:
+			for (; depth; depth--)
+				v->exit(v->ctx, t, EXIT_STOPPED);
+			note.kind = NOTE_STOP;
+			stats->stops++;
+			if (v->note)
+				v->note(v->ctx, &note);
+			break;
+		case EVENT_MARK:
+		case EVENT_MARK_STR:
+		case EVENT_TASK:
+		case EVENT_SIGNAL:
+			note.kind = ev.kind == EVENT_MARK ? NOTE_MARK
+				    : ev.kind == EVENT_MARK_STR ? NOTE_MARK_STR
+				    : ev.kind == EVENT_TASK ? NOTE_TASK : NOTE_SIGNAL;
+			note.text = (const char *)ev.text;
+			note.text_len = ev.text_len;
+			stats->marks += ev.kind == EVENT_MARK || ev.kind == EVENT_MARK_STR;
+			stats->tasks += ev.kind == EVENT_TASK;
+			stats->signals += ev.kind == EVENT_SIGNAL;
+			if (v->note)
+				v->note(v->ctx, &note);
+			break;
 		}
 	}
 	if (rc < 0) {
@@ -262,6 +310,16 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		if (pend > end_ns)
 			end_ns = pend;
 	}
+	/* a ring keeps the newest records: the rest were overwritten */
+	if ((th->flags & THREAD_RING) && th->events_written > records && v->note) {
+		memset(&note, 0, sizeof(note));
+		note.kind = NOTE_OVERWRITTEN;
+		note.time_ns = end_ns;
+		note.value = th->events_written - records;
+		note.func = FUNC_NONE;
+		v->note(v->ctx, &note);
+	}
+	free(open);
 	free(by_id);
 	stream_reader_release(&r);
 	v->thread_end(v->ctx, end_ns);
@@ -311,9 +369,15 @@ static void build_open(void *ctx, uint32_t fn, uint64_t t)
 	profile_open_frame(((struct build_state *)ctx)->b, fn, t);
 }
 
-static void build_exit(void *ctx, uint64_t t, int unwound)
+static void build_exit(void *ctx, uint64_t t, int kind)
 {
-	profile_exit(((struct build_state *)ctx)->b, t, unwound);
+	profile_exit(((struct build_state *)ctx)->b, t, (enum exit_kind)kind);
+}
+
+static void build_note(void *ctx, const struct replay_note *n)
+{
+	if (n->kind == NOTE_OVERWRITTEN)
+		profile_thread_overwritten(((struct build_state *)ctx)->b, n->value);
 }
 
 static void build_end(void *ctx, uint64_t t)
@@ -328,7 +392,7 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 {
 	struct build_state state = { profile_new(), NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
-					  build_exit, build_end };
+					  build_exit, build_end, build_note };
 
 	load_replay(df, f, state.p, &v, stats);
 	profile_find_cycles(state.p);

@@ -19,6 +19,10 @@ struct load_filter {
 
 struct load_stats {
 	uint64_t events;
+	uint64_t marks;		/* MARK and MARK_STR */
+	uint64_t tasks;
+	uint64_t signals;
+	uint64_t stops;
 	int salvaged;		/* a stream was damaged (its prefix was used), or a
 				 * binary could not be trusted (its functions are
 				 * shown as addresses) */
@@ -30,14 +34,38 @@ struct load_stats {
  * load_replay(); times are ns since the session start and never decrease.
  * thread_end() gets the time at which calls still open are to be closed.
  */
+enum replay_note_kind {
+	NOTE_MARK,		/* value */
+	NOTE_MARK_STR,		/* text, text_len */
+	NOTE_TASK,		/* value: task id */
+	NOTE_SIGNAL,		/* value: the fatal signal */
+	NOTE_STOP,		/* capture stopped (open calls were just closed) */
+	NOTE_OVERWRITTEN,	/* value: events the flight recorder's ring dropped
+				 * before the part that was kept; sent once, just
+				 * before thread_end */
+};
+
+struct replay_note {
+	enum replay_note_kind kind;
+	uint64_t time_ns;
+	uint64_t value;
+	const char *text;	/* borrowed, not NUL-ended */
+	size_t text_len;
+	uint32_t func;		/* the innermost open call, or FUNC_NONE */
+};
+
 struct replay_visitor {
 	void *ctx;
 	void (*thread_begin)(void *ctx, const struct thread_info *info, double inner_ns,
 			     double outer_ns);
 	void (*enter)(void *ctx, uint32_t func, uint64_t time_ns);
 	void (*open_frame)(void *ctx, uint32_t func, uint64_t time_ns);
-	void (*exit)(void *ctx, uint64_t time_ns, int unwound);
+	/* KIND is an enum exit_kind (model/profile.h); a STOP closes every
+	 * open call with EXIT_STOPPED before its note */
+	void (*exit)(void *ctx, uint64_t time_ns, int kind);
 	void (*thread_end)(void *ctx, uint64_t end_ns);
+	/* optional: marks, signals, stops, ring losses */
+	void (*note)(void *ctx, const struct replay_note *note);
 };
 
 /*

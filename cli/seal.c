@@ -66,7 +66,7 @@ static int write_session(FILE *out, const struct seal_session *s)
 	sec_put_u64(&b, s->tsc_end);
 	sec_put_u64(&b, s->mono_end);
 	sec_put_u64(&b, s->unix_start_ns);
-	sec_put_u32(&b, DATA_MODE_TRACE);
+	sec_put_u32(&b, s->mode);
 	sec_put_u32(&b, s->clock);
 	sec_put_u32(&b, (uint32_t)s->wait_status);
 	sec_put_u32(&b, 0);
@@ -117,22 +117,68 @@ static int copy_process_file(FILE *out, const struct mapped *m, struct data_file
 	return 0;
 }
 
+/* Where the stream's bytes are: one range, or two for a wrapped ring. */
+struct stream_span {
+	const uint8_t *part[2];
+	size_t len[2];
+};
+
+/*
+ * A flight recorder ring holds stream offsets [head - ring, head).  The
+ * decodable part starts at the oldest SYNC record still whole in it; the
+ * header lists where the recent ones are.
+ */
+static int ring_span(const struct mapped *m, const struct thread_file_header *h,
+		     struct stream_span *span)
+{
+	uint64_t ring = h->ring_bytes;
+	uint64_t head = h->committed_end - THREAD_FILE_DATA_OFFSET;
+
+	if (!ring || ring > m->size - THREAD_FILE_DATA_OFFSET || h->committed_end < THREAD_FILE_DATA_OFFSET)
+		return -1;
+	uint64_t lowest = head > ring ? head - ring : 0;
+	uint64_t start = UINT64_MAX;
+	uint32_t n = h->nsync < RING_SYNC_SLOTS ? h->nsync : RING_SYNC_SLOTS;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t pos = h->sync_pos[i];
+		if (pos >= lowest && pos < head && pos < start)
+			start = pos;
+	}
+	if (start == UINT64_MAX)
+		return 0;	/* nothing decodable: the span stays empty */
+	const uint8_t *base = m->bytes + THREAD_FILE_DATA_OFFSET;
+	uint64_t first = start % ring, len = head - start;
+	span->part[0] = base + first;
+	span->len[0] = (size_t)(len < ring - first ? len : ring - first);
+	span->part[1] = base;
+	span->len[1] = (size_t)(len - span->len[0]);
+	return 0;
+}
+
 static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 			    struct seal_result *res)
 {
 	const struct thread_file_header *h = (const void *)m->bytes;
-	uint8_t head[40];
+	uint8_t head[48];
 	struct sec_builder b = { head, head + sizeof(head), 0 };
+	struct stream_span span = { { NULL, NULL }, { 0, 0 } };
 
 	if (m->size < THREAD_FILE_DATA_OFFSET || memcmp(h->magic, THREAD_FILE_MAGIC, 8) ||
 	    h->version != THREAD_FILE_VERSION) {
 		warning("ignoring '%s' in the staging directory: not a thread buffer", name);
 		return 0;
 	}
-	uint64_t end = h->committed_end;
-	if (end < THREAD_FILE_DATA_OFFSET || end > m->size) {
-		warning("thread buffer '%s' has a bad commit point; its events are lost", name);
-		end = THREAD_FILE_DATA_OFFSET;
+	if (h->flags & THREAD_RING) {
+		if (ring_span(m, h, &span) != 0)
+			warning("flight recorder ring '%s' has a bad header; its events are lost", name);
+	} else {
+		uint64_t end = h->committed_end;
+		if (end < THREAD_FILE_DATA_OFFSET || end > m->size) {
+			warning("thread buffer '%s' has a bad commit point; its events are lost", name);
+			end = THREAD_FILE_DATA_OFFSET;
+		}
+		span.part[0] = m->bytes + THREAD_FILE_DATA_OFFSET;
+		span.len[0] = (size_t)(end - THREAD_FILE_DATA_OFFSET);
 	}
 	sec_put_u32(&b, h->pid);
 	sec_put_u32(&b, h->image);
@@ -142,11 +188,16 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 	sec_put_u32(&b, 0);
 	sec_put_u64(&b, h->start_time);
 	sec_put_u64(&b, h->lost_events);
+	sec_put_u64(&b, h->events_written);
 	res->threads++;
 	res->lost_events += h->lost_events;
-	return data_write_section2(out, SECTION_THREAD, head, (size_t)(b.p - head),
-				   m->bytes + THREAD_FILE_DATA_OFFSET,
-				   (size_t)(end - THREAD_FILE_DATA_OFFSET));
+
+	const struct data_part parts[3] = {
+		{ head, (size_t)(b.p - head) },
+		{ span.part[0], span.len[0] },
+		{ span.part[1], span.len[1] },
+	};
+	return data_write_section_parts(out, SECTION_THREAD, parts, 3);
 }
 
 static int by_name(const void *a, const void *b)

@@ -15,6 +15,7 @@
 struct seal_session {
 	uint64_t tsc_start, mono_start, tsc_end, mono_end, unix_start_ns;
 	uint32_t clock;
+	uint32_t mode;		/* enum data_mode */
 	int wait_status;
 	const char *cwd;
 	int argc;

@@ -2,6 +2,40 @@
 
 #include <string.h>
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Parses lowercase hex without prefix; returns the characters used or 0. */
+static size_t parse_hex(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	for (; i < len && hex_digit(s[i]) >= 0; i++) {
+		if (i == 16)
+			return 0;
+		v = v << 4 | (uint64_t)hex_digit(s[i]);
+	}
+	*out = v;
+	return i;
+}
+
+/* ADDR+SIZE; returns the characters used or 0. */
+static size_t parse_range(const char *s, size_t len, struct contract_range *r)
+{
+	size_t a = parse_hex(s, len, &r->addr);
+	if (!a || a >= len || s[a] != '+')
+		return 0;
+	size_t b = parse_hex(s + a + 1, len - a - 1, &r->size);
+	return b ? a + 1 + b : 0;
+}
+
 static int parse_u32(const char *s, size_t len, uint32_t *out)
 {
 	uint64_t v = 0;
@@ -71,6 +105,35 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				*why = "bad chunk size";
 				return -1;
 			}
+		} else if (klen == 4 && !memcmp(p, "ring", 4)) {
+			if (parse_u32(val, vlen, &out->ring_bytes) ||
+			    out->ring_bytes < CONTRACT_RING_MIN ||
+			    out->ring_bytes > CONTRACT_RING_MAX || (out->ring_bytes & 4095)) {
+				*why = "bad ring size";
+				return -1;
+			}
+		} else if (klen == 5 && !memcmp(p, "start", 5)) {
+			if (parse_range(val, vlen, &out->start) != vlen) {
+				*why = "bad start trigger";
+				return -1;
+			}
+			out->has_start = 1;
+		} else if (klen == 4 && !memcmp(p, "stop", 4)) {
+			size_t used = 0;
+			while (used < vlen) {
+				if (out->nstops == CONTRACT_STOPS_MAX) {
+					*why = "too many stop triggers";
+					return -1;
+				}
+				size_t n = parse_range(val + used, vlen - used, &out->stops[out->nstops++]);
+				if (!n || (used + n < vlen && val[used + n] != ',')) {
+					*why = "bad stop trigger";
+					return -1;
+				}
+				used += n + (used + n < vlen);
+			}
+		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
+			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
 			if (vlen == 3 && !memcmp(val, "tsc", 3))
 				out->clock = CONTRACT_CLOCK_TSC;
@@ -107,6 +170,30 @@ static char *append(char *p, char *end, const char *s)
 	return p;
 }
 
+static char *append_hex(char *p, char *end, uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (p && n) {
+		if (p >= end)
+			return NULL;
+		*p++ = digits[--n];
+	}
+	return p;
+}
+
+static char *append_range(char *p, char *end, const struct contract_range *r)
+{
+	p = append_hex(p, end, r->addr);
+	p = append(p, end, "+");
+	return append_hex(p, end, r->size);
+}
+
 static char *append_u32(char *p, char *end, uint32_t v)
 {
 	char digits[11];
@@ -133,6 +220,20 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 	p = append(p, end, ";chunk=");
 	p = append_u32(p, end, c->chunk_bytes);
 	p = append(p, end, c->clock == CONTRACT_CLOCK_MONO ? ";clock=mono" : ";clock=tsc");
+	if (c->ring_bytes) {
+		p = append(p, end, ";ring=");
+		p = append_u32(p, end, c->ring_bytes);
+	}
+	if (c->has_start) {
+		p = append(p, end, ";start=");
+		p = append_range(p, end, &c->start);
+	}
+	for (uint32_t i = 0; i < c->nstops; i++) {
+		p = append(p, end, i ? "," : ";stop=");
+		p = append_range(p, end, &c->stops[i]);
+	}
+	if (c->one_pass)
+		p = append(p, end, ";onepass=1");
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

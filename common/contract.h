@@ -3,9 +3,13 @@
  * in one environment variable, CALLSCOPE_CONTRACT, and the runtime parses it
  * with contract_parse(), the only place that reads it.  The text is
  *
- *     v=1;chunk=BYTES;clock=tsc|mono;dir=PATH
+ *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
+ *     [;stop=ADDR+SIZE,...][;onepass=1];dir=PATH
  *
- * dir comes last and runs to the end of the string, so a path may hold ';'.
+ * ring selects the flight recorder (each thread keeps its last BYTES of
+ * events).  start/stop are trigger functions of the main executable as
+ * link-time address + size in hex.  dir comes last and runs to the end of
+ * the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
 #define CALLSCOPE_COMMON_CONTRACT_H
@@ -27,10 +31,26 @@ enum contract_clock {
 	CONTRACT_CLOCK_MONO = 1,	/* CLOCK_MONOTONIC nanoseconds */
 };
 
+#define CONTRACT_RING_MIN (64u << 10)
+#define CONTRACT_RING_MAX (1u << 30)
+#define CONTRACT_STOPS_MAX 16
+
+/* A function of the main executable: [addr, addr + size) link-time. */
+struct contract_range {
+	uint64_t addr;
+	uint64_t size;
+};
+
 struct contract {
 	uint32_t version;
 	uint32_t chunk_bytes;
+	uint32_t ring_bytes;	/* 0: full trace; else flight recorder ring size */
 	enum contract_clock clock;
+	int has_start;
+	struct contract_range start;
+	uint32_t nstops;
+	struct contract_range stops[CONTRACT_STOPS_MAX];
+	int one_pass;
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

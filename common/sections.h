@@ -37,10 +37,14 @@ enum process_end_reason {
 enum thread_flags {
 	THREAD_FORKED = 1 << 0,	/* first stream of a forked child */
 	THREAD_TRUNCATED = 1 << 1,	/* buffer could not grow; events lost */
+	THREAD_RING = 1 << 2,		/* flight recorder: the stream is the
+					 * last part of a ring and starts at a
+					 * SYNC record */
 };
 
 enum data_mode {
 	DATA_MODE_TRACE = 1,
+	DATA_MODE_FLIGHT = 2,	/* each thread kept only its newest events */
 };
 
 /*
@@ -66,7 +70,17 @@ struct thread_file_header {
 	uint64_t lost_events;
 	uint32_t flags;
 	uint32_t image;		/* process image number, see PROCESS */
+	uint64_t events_written;	/* records written, kept or not */
+	/* flight recorder only: the ring's size, and where the most recent
+	 * SYNC records start, as stream offsets that only grow (the ring
+	 * holds offsets committed_end - ring_bytes and up) */
+	uint64_t ring_bytes;
+	uint32_t nsync;		/* sync_pos[nsync % RING_SYNC_SLOTS] is next */
+	uint32_t reserved;
+	uint64_t sync_pos[64];
 };
+
+#define RING_SYNC_SLOTS 64
 
 /* A bounded little-endian byte builder; overflow is sticky. */
 struct sec_builder {

@@ -44,7 +44,29 @@ enum stream_special {
 	 * began (a forked child inherits its parent's open calls); it is
 	 * not counted as a call, only closed */
 	STREAM_OPEN_FRAME = 4,
+	/* varint absolute time, varint n, n x varint address (outermost
+	 * first): a synchronization point.  Function ids restart after it,
+	 * so decoding can begin here; the addresses are the calls open at
+	 * this point (the innermost SYNC_STACK_MAX of them).  A decoder
+	 * that is already in step ignores the list. */
+	STREAM_SYNC = 5,
+	/* varint delta: capture stopped (a --stop-at trigger); open calls
+	 * close here and nothing is recorded until the next SYNC */
+	STREAM_STOP = 6,
+	/* varint delta, varint value: callscope_mark() */
+	STREAM_MARK = 7,
+	/* varint delta, varint length (at most MARK_STR_MAX), the bytes:
+	 * callscope_mark_str() */
+	STREAM_MARK_STR = 8,
+	/* varint delta, varint id: callscope_task() */
+	STREAM_TASK = 9,
+	/* varint delta, varint signal number: the process received a fatal
+	 * signal; the innermost open call is where it happened */
+	STREAM_SIGNAL = 10,
 };
+
+#define SYNC_STACK_MAX 1024
+#define MARK_STR_MAX 255
 
 /* Longest encoded record: SPECIAL tag + two 10-byte varints. */
 #define STREAM_RECORD_MAX 24

@@ -60,6 +60,7 @@ struct data_thread {
 	uint32_t pid, image, tid, flags, clock;
 	uint64_t start_time;
 	uint64_t lost_events;
+	uint64_t events_written;	/* records the runtime wrote, kept or not */
 	const uint8_t *stream;	/* borrowed */
 	size_t stream_len;
 	uint64_t stream_offset;	/* in the file, for error messages */
@@ -106,9 +107,13 @@ const struct data_process *data_file_process(const struct data_file *df,
 int data_write_header(FILE *out);
 int data_write_section(FILE *out, enum section_type type, const void *payload,
 		       size_t len);
-/* Writes a section whose payload is HEAD followed by TAIL. */
-int data_write_section2(FILE *out, enum section_type type, const void *head,
-			size_t head_len, const void *tail, size_t tail_len);
+/* Writes a section whose payload is the N PARTS one after the other. */
+struct data_part {
+	const void *bytes;
+	size_t len;
+};
+int data_write_section_parts(FILE *out, enum section_type type,
+			     const struct data_part *parts, size_t n);
 
 /* Human name of a section type, for messages. */
 const char *section_name(uint32_t type);

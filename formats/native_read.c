@@ -163,6 +163,7 @@ static void parse_thread(struct cursor *c, struct data_file *df)
 	cursor_u32(c, "reserved field");
 	th.start_time = cursor_u64(c, "thread start");
 	th.lost_events = cursor_u64(c, "lost events");
+	th.events_written = cursor_u64(c, "events written");
 	if (th.clock > CONTRACT_CLOCK_MONO)
 		cursor_fail(c, "unknown clock");
 	if (c->failed)

@@ -16,26 +16,29 @@ int data_write_header(FILE *out)
 	return fwrite(h, 1, sizeof(h), out) == sizeof(h) ? 0 : -1;
 }
 
-int data_write_section2(FILE *out, enum section_type type, const void *head,
-			size_t head_len, const void *tail, size_t tail_len)
+int data_write_section_parts(FILE *out, enum section_type type,
+			     const struct data_part *parts, size_t n)
 {
 	uint8_t h[SECTION_HEADER_SIZE];
 	struct sec_builder b = { h, h + sizeof(h), 0 };
+	uint64_t len = 0;
 
+	for (size_t i = 0; i < n; i++)
+		len += parts[i].len;
 	sec_put_u32(&b, (uint32_t)type);
 	sec_put_u32(&b, 0);
-	sec_put_u64(&b, (uint64_t)head_len + tail_len);
+	sec_put_u64(&b, len);
 	if (fwrite(h, 1, sizeof(h), out) != sizeof(h))
 		return -1;
-	if (head_len && fwrite(head, 1, head_len, out) != head_len)
-		return -1;
-	if (tail_len && fwrite(tail, 1, tail_len, out) != tail_len)
-		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (parts[i].len && fwrite(parts[i].bytes, 1, parts[i].len, out) != parts[i].len)
+			return -1;
 	return 0;
 }
 
 int data_write_section(FILE *out, enum section_type type, const void *payload,
 		       size_t len)
 {
-	return data_write_section2(out, type, payload, len, NULL, 0);
+	const struct data_part part = { payload, len };
+	return data_write_section_parts(out, type, &part, 1);
 }

@@ -13,6 +13,7 @@ void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
 	r->start = r->p = stream;
 	r->end = stream + len;
 	r->time = start_time;
+	r->need_sync = 1;
 	/* id 0 is never handed out */
 	ALLOC_GROW(r->addrs, 1, r->addrs_alloc);
 	r->addrs[0] = 0;
@@ -40,8 +41,86 @@ static int add_delta(struct stream_reader *r, uint64_t delta)
 	return 0;
 }
 
+/* Reports the next open call of the SYNC being replayed. */
+static int next_pending(struct stream_reader *r, struct stream_event *ev)
+{
+	const uint8_t *at = r->pending;
+	uint64_t a;
+
+	if (stream_get_varint(&r->pending, r->end, &a))
+		return fail(r, at, "sync record cut short");
+	r->npending--;
+	ev->kind = EVENT_OPEN_FRAME;
+	ev->id = 0;
+	ev->addr = a;
+	ev->time = r->time;
+	return 1;
+}
+
+/* Reads a SYNC record's body at r->p: time, stack, and a new id table. */
+static int read_sync(struct stream_reader *r, const uint8_t *at)
+{
+	uint64_t t, n, a;
+
+	if (stream_get_varint(&r->p, r->end, &t) || stream_get_varint(&r->p, r->end, &n))
+		return fail(r, at, "sync record cut short");
+	if (n > SYNC_STACK_MAX || n > (uint64_t)(r->end - r->p))
+		return fail(r, at, "sync record with an impossible depth");
+	const uint8_t *stack = r->p;
+	for (uint64_t i = 0; i < n; i++)
+		if (stream_get_varint(&r->p, r->end, &a))
+			return fail(r, at, "sync record cut short");
+	r->time = t;
+	r->naddrs = 1;
+	r->id_epoch++;
+	if (r->need_sync) {
+		r->pending = stack;
+		r->npending = n;
+		r->need_sync = 0;
+	}
+	return 0;
+}
+
+/* The value-carrying notes: STOP, MARK, MARK_STR, TASK, SIGNAL. */
+static int read_note(struct stream_reader *r, const uint8_t *at, uint64_t subtype,
+		     struct stream_event *ev)
+{
+	uint64_t delta, v = 0;
+
+	if (stream_get_varint(&r->p, r->end, &delta))
+		return fail(r, at, "record cut short");
+	if (subtype != STREAM_STOP && stream_get_varint(&r->p, r->end, &v))
+		return fail(r, at, "record cut short");
+	if (add_delta(r, delta))
+		return fail(r, at, "time overflow");
+	ev->time = r->time;
+	ev->value = v;
+	ev->addr = 0;
+	ev->id = 0;
+	switch (subtype) {
+	case STREAM_STOP:
+		ev->kind = EVENT_STOP;
+		r->need_sync = 1;
+		break;
+	case STREAM_MARK: ev->kind = EVENT_MARK; break;
+	case STREAM_TASK: ev->kind = EVENT_TASK; break;
+	case STREAM_SIGNAL: ev->kind = EVENT_SIGNAL; break;
+	case STREAM_MARK_STR:
+		if (v > MARK_STR_MAX || v > (uint64_t)(r->end - r->p))
+			return fail(r, at, "mark text longer than the stream");
+		ev->kind = EVENT_MARK_STR;
+		ev->text = r->p;
+		ev->text_len = (size_t)v;
+		r->p += v;
+		break;
+	}
+	return 1;
+}
+
 int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 {
+	if (r->npending)
+		return next_pending(r, ev);
 	for (;;) {
 		const uint8_t *at = r->p;
 		uint64_t v, a, b;
@@ -115,6 +194,18 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			ev->addr = a;
 			ev->time = r->time;
 			return 1;
+		case STREAM_SYNC:
+			if (read_sync(r, at))
+				return -1;
+			if (r->npending)
+				return next_pending(r, ev);
+			continue;
+		case STREAM_STOP:
+		case STREAM_MARK:
+		case STREAM_MARK_STR:
+		case STREAM_TASK:
+		case STREAM_SIGNAL:
+			return read_note(r, at, v >> 2, ev);
 		default:
 			return fail(r, at, "unknown special record");
 		}

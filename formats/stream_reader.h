@@ -16,7 +16,12 @@ enum stream_event_kind {
 	EVENT_EXIT,
 	EVENT_EXIT_UNWOUND,
 	EVENT_THREAD_END,
-	EVENT_OPEN_FRAME,
+	EVENT_OPEN_FRAME,	/* a call open where decoding (re)started */
+	EVENT_STOP,		/* capture stopped: open calls end here */
+	EVENT_MARK,		/* value */
+	EVENT_MARK_STR,		/* text, text_len */
+	EVENT_TASK,		/* value */
+	EVENT_SIGNAL,		/* value: the signal number */
 };
 
 struct stream_event {
@@ -24,6 +29,9 @@ struct stream_event {
 	uint64_t time;		/* clock units, absolute */
 	uint64_t addr;		/* ENTRY and OPEN_FRAME: the runtime address */
 	uint32_t id;		/* ENTRY: the stream's small id of addr, 0 if none */
+	uint64_t value;
+	const uint8_t *text;	/* MARK_STR: borrowed from the stream */
+	size_t text_len;
 };
 
 struct stream_reader {
@@ -31,6 +39,12 @@ struct stream_reader {
 	uint64_t time;
 	uint64_t *addrs;	/* id -> address; owned */
 	size_t naddrs, addrs_alloc;
+	/* Open calls are reported from a SYNC record only when decoding is
+	 * not in step: at the start of a stream, and after a STOP. */
+	int need_sync;
+	uint32_t id_epoch;	/* bumped whenever ids start again (SYNC) */
+	const uint8_t *pending;	/* addresses of a SYNC still to report */
+	uint64_t npending;
 	const char *error;	/* set when next() returned -1 */
 	size_t error_offset;	/* from the start of the stream */
 };

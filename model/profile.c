@@ -4,6 +4,7 @@
  */
 #include "model/profile.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,7 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	f->addr = addr;
 	f->size = size;
 	f->min_ns = UINT64_MAX;
+	f->period_min_ns = UINT64_MAX;
 	ix->func_slots[h] = (uint32_t)++p->nfuncs;
 	if (p->nfuncs * 2 > ix->func_mask)
 		rehash_funcs(p);
@@ -192,6 +194,12 @@ struct thread_builder {
 	 * often the next one's too (a cache in front of the arc table) */
 	uint32_t *last_caller;
 	uint32_t *last_arc;
+	/* per function: when its latest call on this thread began
+	 * (UINT64_MAX: none yet) and how many calls had begun by then,
+	 * for the period between consecutive calls */
+	uint64_t *last_start;
+	uint64_t *last_entries;
+	uint64_t entries;	/* counted calls begun so far */
 	size_t nactive;
 	uint64_t last_ns;
 };
@@ -229,6 +237,9 @@ static void grow_active(struct thread_builder *b, uint32_t func)
 	memset(b->active + b->nactive, 0, (n - b->nactive) * sizeof(*b->active));
 	memset(b->outer_depth + b->nactive, 0, (n - b->nactive) * sizeof(*b->outer_depth));
 	memset(b->last_arc + b->nactive, 0xff, (n - b->nactive) * sizeof(*b->last_arc));
+	b->last_start = xrealloc(b->last_start, n * sizeof(*b->last_start));
+	b->last_entries = xrealloc(b->last_entries, n * sizeof(*b->last_entries));
+	memset(b->last_start + b->nactive, 0xff, (n - b->nactive) * sizeof(*b->last_start));
 	b->nactive = n;
 }
 
@@ -238,6 +249,32 @@ static uint64_t clamp_time(struct thread_builder *b, uint64_t t)
 		return b->last_ns;
 	b->last_ns = t;
 	return t;
+}
+
+/*
+ * A counted call of FUNC begins at T: the period since its previous call
+ * on this thread loses the hooks' cost of every call begun in between and
+ * of that previous call's own hooks, as inclusive times do.
+ */
+static void note_start(struct thread_builder *b, uint32_t func, uint64_t t)
+{
+	struct func *fn = &b->p->funcs[func];
+
+	if (b->last_start[func] != UINT64_MAX) {
+		uint64_t raw_q = (t - b->last_start[func]) * 256;
+		uint64_t hooks_q = (b->entries - b->last_entries[func] + 1) * b->call_q;
+		uint64_t period = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+
+		fn->periods++;
+		fn->period_sum_ns += period;
+		if (period < fn->period_min_ns)
+			fn->period_min_ns = period;
+		if (period > fn->period_max_ns)
+			fn->period_max_ns = period;
+	}
+	b->entries++;
+	b->last_start[func] = t;
+	b->last_entries[func] = b->entries;
 }
 
 static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
@@ -263,6 +300,7 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 			b->last_caller[func] = caller;
 		}
 		f->arc = b->last_arc[func];
+		note_start(b, func, t);
 	}
 	if (f->outermost)
 		b->outer_depth[func] = (uint32_t)b->depth;
@@ -278,6 +316,11 @@ void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 {
 	push(b, func, clamp_time(b, time_ns), 0);
+}
+
+void profile_thread_overwritten(struct thread_builder *b, uint64_t n)
+{
+	b->p->threads[b->info_index].overwritten_events += n;
 }
 
 size_t profile_depth(const struct thread_builder *b)
@@ -320,6 +363,13 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		p->calls++;
 		p->threads[b->info_index].calls++;
 		p->overhead_q += b->call_q;
+		/* Welford: the deviation from the old mean times the one
+		 * from the new mean adds to the sum of squares exactly */
+		double d = (double)total - fn->call_mean_ns;
+		fn->call_mean_ns += d / (double)fn->calls;
+		fn->call_m2 += d * ((double)total - fn->call_mean_ns);
+		if (p->call_observer)
+			p->call_observer(p->call_observer_ctx, f->func, total);
 	}
 	if (kind == CLOSE_UNWOUND)
 		fn->unwound++;
@@ -345,13 +395,18 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	}
 }
 
-void profile_exit(struct thread_builder *b, uint64_t time_ns, int unwound)
+void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind)
 {
+	static const enum close_kind close_of[] = {
+		[EXIT_RETURN] = CLOSE_RETURN,
+		[EXIT_UNWOUND] = CLOSE_UNWOUND,
+		[EXIT_STOPPED] = CLOSE_VIRTUAL,
+	};
 	uint64_t t = clamp_time(b, time_ns);
 
-	if (!b->depth)
+	if (!b->depth || (unsigned)kind > EXIT_STOPPED)
 		return;
-	pop(b, t, unwound ? CLOSE_UNWOUND : CLOSE_RETURN);
+	pop(b, t, close_of[kind]);
 }
 
 void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
@@ -365,11 +420,24 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 	if (t - info->start_ns > b->p->wall_ns)
 		b->p->wall_ns = t - info->start_ns;
 	b->p->lost_events += info->lost_events;
+	b->p->overwritten_events += info->overwritten_events;
 	free(b->stack);
 	free(b->active);
 	free(b->outer_depth);
 	free(b->last_caller);
 	free(b->last_arc);
+	free(b->last_start);
+	free(b->last_entries);
 	b->p->overhead_ns = (b->p->overhead_q + 128) / 256;
 	free(b);
+}
+
+double func_stddev_ns(const struct func *f)
+{
+	return f->calls && f->call_m2 > 0 ? sqrt(f->call_m2 / (double)f->calls) : 0;
+}
+
+uint64_t func_period_avg_ns(const struct func *f)
+{
+	return f->periods ? f->period_sum_ns / f->periods : 0;
 }

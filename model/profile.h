@@ -47,6 +47,20 @@ struct func {
 	uint64_t unwound;		/* activations closed by stack repair */
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
+
+	/* Spread of the inclusive time per call, kept by Welford's method
+	 * (a running mean and sum of squared deviations, in double) so a
+	 * small spread beside a large mean loses no precision; see
+	 * func_stddev_ns(). */
+	double call_mean_ns;
+	double call_m2;
+	/* The period: from the start of one call to the start of the next
+	 * call of the same function on the same thread, hooks' cost
+	 * subtracted like every time.  periods counts the intervals. */
+	uint64_t periods;
+	uint64_t period_min_ns;	/* UINT64_MAX while periods is 0 */
+	uint64_t period_max_ns;
+	uint64_t period_sum_ns;
 };
 
 struct arc {
@@ -66,6 +80,7 @@ struct thread_info {
 	uint64_t end_ns;
 	uint64_t events;
 	uint64_t lost_events;
+	uint64_t overwritten_events;	/* flight recorder: older events the ring dropped */
 	uint64_t calls;
 };
 
@@ -89,11 +104,18 @@ struct profile {
 	size_t ncycles;
 
 	uint64_t lost_events;
+	uint64_t overwritten_events;
 	uint64_t calls;
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	uint64_t wall_ns;	/* longest thread's span */
+
+	/* Optional: called at the end of every counted activation with its
+	 * inclusive time (hooks' cost subtracted), e.g. for a histogram of
+	 * one function's call durations.  Set before the replay. */
+	void (*call_observer)(void *ctx, uint32_t func, uint64_t total_ns);
+	void *call_observer_ctx;
 
 	/* private: lookup tables */
 	struct profile_index *index;
@@ -126,10 +148,17 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 					    const struct thread_info *info,
 					    double inner_ns, double outer_ns);
 void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns);
-/* UNWOUND: the call was closed by stack repair rather than a real return. */
-void profile_exit(struct thread_builder *b, uint64_t time_ns, int unwound);
+/* How a call ended. */
+enum exit_kind {
+	EXIT_RETURN = 0,
+	EXIT_UNWOUND = 1,	/* closed by stack repair (longjmp, unwinding) */
+	EXIT_STOPPED = 2,	/* open when capture stopped or the stream ended */
+};
+void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind);
 /* A call already open when the stream began: closed, never counted. */
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns);
+/* Records that the thread's flight recorder ring dropped N older events. */
+void profile_thread_overwritten(struct thread_builder *b, uint64_t n);
 /* Current nesting depth of the replay. */
 size_t profile_depth(const struct thread_builder *b);
 void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
@@ -140,5 +169,11 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
  * func.cycle and fills p->cycles.  Call once after all threads are built.
  */
 void profile_find_cycles(struct profile *p);
+
+/* The population standard deviation of F's inclusive time per call. */
+double func_stddev_ns(const struct func *f);
+
+/* F's average period (see struct func), 0 when there is none. */
+uint64_t func_period_avg_ns(const struct func *f);
 
 #endif

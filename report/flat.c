@@ -83,6 +83,18 @@ static uint64_t sum_self(const struct profile *p)
 	return sum;
 }
 
+/* --stats: the spread of the call durations and the period between
+ * consecutive calls (see struct func). */
+static void print_stats_columns(FILE *out, const struct func *fn)
+{
+	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF];
+
+	fprintf(out, " %12s %12s %12s %12s", format_duration(a, func_stddev_ns(fn)),
+		format_duration(b, fn->periods ? (double)fn->period_min_ns : 0),
+		format_duration(c, (double)func_period_avg_ns(fn)),
+		format_duration(d, (double)fn->period_max_ns));
+}
+
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o)
 {
 	size_t n;
@@ -97,24 +109,35 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	fprintf(out, "# %llu calls in %zu thread%s; lost events: %llu\n",
 		(unsigned long long)p->calls, p->nthreads, p->nthreads == 1 ? "" : "s",
 		(unsigned long long)p->lost_events);
+	if (p->overwritten_events)
+		fprintf(out, "# flight recorder: %llu older events were overwritten; "
+			     "these numbers cover what the rings kept\n",
+			(unsigned long long)p->overwritten_events);
 	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
 		format_duration(a, p->overhead_per_call_ns),
 		format_duration(b, (double)p->overhead_ns));
-	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s  %s\n", "% time", "self",
-		"total", "calls", "self/call", "total/call", "min", "max", "function");
+	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
+		"total", "calls", "self/call", "total/call", "min", "max");
+	if (o->stats)
+		fprintf(out, " %12s %12s %12s %12s", "stddev", "period min", "period avg",
+			"period max");
+	fprintf(out, "  %s\n", "function");
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
 		int open = fn->virtual_returns || fn->unwound;
 		marked += open;
-		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s  %s%s\n", pct,
+		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 			format_duration(a, (double)fn->self_ns),
 			format_duration(b, (double)fn->total_ns),
 			(unsigned long long)fn->calls,
 			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
 			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
 			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
-			format_duration(f, (double)fn->max_ns), fn->name,
+			format_duration(f, (double)fn->max_ns));
+		if (o->stats)
+			print_stats_columns(out, fn);
+		fprintf(out, "  %s%s\n", fn->name,
 			fn->virtual_returns ? " [still running at the end]"
 					    : fn->unwound ? " [left by longjmp/unwinding]" : "");
 	}
@@ -146,6 +169,11 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all : 0);
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
+		json_kv_u64(j, "stddev_ns", (uint64_t)(func_stddev_ns(fn) + 0.5));
+		json_kv_u64(j, "periods", fn->periods);
+		json_kv_u64(j, "period_min_ns", fn->periods ? fn->period_min_ns : 0);
+		json_kv_u64(j, "period_avg_ns", func_period_avg_ns(fn));
+		json_kv_u64(j, "period_max_ns", fn->period_max_ns);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -18,6 +18,7 @@ enum flat_sort {
 struct flat_options {
 	enum flat_sort sort;
 	const char *title;	/* a heading line, or NULL */
+	int stats;		/* text: add stddev and period columns */
 };
 
 /* Parses a --sort value; returns 0 or -1 if unknown. */

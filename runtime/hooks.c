@@ -32,6 +32,11 @@ static inline int ready(struct thread_state *t)
 	return LIKELY(t->status == THREAD_RECORDING) || thread_start(t);
 }
 
+int runtime_thread_ready(struct thread_state *t)
+{
+	return ready(t);
+}
+
 /*
  * Called by mcount and __fentry__ with the return-address slot.  Returns
  * nonzero to ask for callscope_hook_enter_slow(): the assembly then saves

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "runtime.h"
 
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -24,6 +25,7 @@ static void thread_finished(void *arg)
 {
 	struct thread_state *t = arg;
 
+	signals_thread_end(t);
 	thread_emit_end(t);
 	t->status = THREAD_OFF;
 	thread_buffer_close(t);
@@ -34,6 +36,35 @@ static void thread_finished(void *arg)
 HIDDEN void runtime_thread_started(struct thread_state *t)
 {
 	pthread_setspecific(thread_key, t);
+	signals_thread_start(t);
+}
+
+static int main_bias_of(struct dl_phdr_info *info, size_t size, void *out)
+{
+	(void)size;
+	*(uint64_t *)out = info->dlpi_addr;
+	return 1;	/* the first object is the main program */
+}
+
+/* Trigger functions are named by link-time address in the main program. */
+static void set_triggers(const struct contract *c)
+{
+	uint64_t bias = 0;
+
+	if (!c->has_start && !c->nstops)
+		return;
+	dl_iterate_phdr(main_bias_of, &bias);
+	runtime_config.has_start = c->has_start;
+	runtime_config.start = c->start;
+	runtime_config.start.addr += bias;
+	runtime_config.nstops = c->nstops;
+	for (uint32_t i = 0; i < c->nstops; i++) {
+		runtime_config.stops[i] = c->stops[i];
+		runtime_config.stops[i].addr += bias;
+	}
+	runtime_config.one_pass = c->one_pass;
+	capture_state.start_armed = c->has_start;
+	capture_state.on = !c->has_start;
 }
 
 static void process_exiting(void)
@@ -63,10 +94,8 @@ static void after_fork_child(void)
 	t->guard = 1;
 	thread_buffer_close(t);
 	t->status = THREAD_OFF;
-	if (thread_buffer_open(t, THREAD_FORKED) == 0) {
-		thread_emit_open_frames(t);
+	if (thread_buffer_open(t, THREAD_FORKED) == 0)
 		t->status = THREAD_RECORDING;
-	}
 	t->guard = 0;
 }
 
@@ -87,6 +116,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	}
 	runtime_config.clock = contract.clock;
 	runtime_config.chunk_bytes = contract.chunk_bytes;
+	runtime_config.ring_bytes = contract.ring_bytes;
+	set_triggers(&contract);
 	memcpy(runtime_config.dir, contract.dir, sizeof(runtime_config.dir));
 	runtime_config.pid = getpid();
 
@@ -97,5 +128,6 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	pthread_atfork(NULL, NULL, after_fork_child);
 	atexit(process_exiting);
+	signals_install();
 	runtime_config.active = 1;
 }

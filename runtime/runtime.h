@@ -26,9 +26,9 @@ struct shadow_frame {
 
 /* Slot of a thread's address -> small id table (open addressing). */
 struct func_slot {
-	uint64_t addr;		/* 0 = empty */
+	uint64_t addr;
 	uint32_t id;
-	uint32_t pad;
+	uint32_t gen;		/* valid only when equal to the thread's gen */
 };
 
 enum thread_status {
@@ -41,6 +41,8 @@ struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped */
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
+	int capturing;		/* events are written (see capture_* below) */
+	uint32_t epoch;		/* the capture epoch this thread last saw */
 	uint32_t tid;
 
 	/* the mapped write window of the staging file */
@@ -51,6 +53,13 @@ struct thread_state {
 	uint64_t win_file_off;
 	struct thread_file_header *hdr;
 	int fd;
+	/* flight recorder: the ring is mapped twice in a row, so a record
+	 * that runs past ring_end lands at the ring's start; cur wraps back
+	 * by ring_bytes once past ring_end.  Without a ring, ring_end is the
+	 * highest address and never reached. */
+	uint8_t *ring_end;
+	uint64_t ring_bytes;
+	uint64_t next_sync;	/* stream offset at which the next SYNC is due */
 
 	uint64_t last_time;
 	/* clock units spent growing the buffer, hidden from every later
@@ -67,6 +76,9 @@ struct thread_state {
 	uint32_t slot_mask;
 	uint32_t next_id;
 	uint32_t id_limit;
+	uint32_t gen;		/* bumped to forget every id at once (SYNC) */
+
+	void *altstack;		/* for fatal signals on a stack overflow */
 };
 
 /* Process-wide settings, fixed once the constructor has run. */
@@ -76,8 +88,29 @@ struct runtime_config {
 	uint32_t chunk_bytes;
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
+	uint32_t ring_bytes;	/* flight recorder ring size, or 0 */
+	/* triggers, as runtime addresses of the main executable */
+	int has_start;
+	struct contract_range start;
+	uint32_t nstops;
+	struct contract_range stops[CONTRACT_STOPS_MAX];
+	int one_pass;
 	char dir[CONTRACT_PATH_MAX];
 };
+
+/*
+ * Capture on or off, for the whole process.  Triggers flip `on` and bump
+ * `epoch`; every thread compares its own epoch on each hook and, when it
+ * changed, writes a SYNC (capture resumed: the calls it is inside of) or
+ * a STOP record.
+ */
+struct capture_state {
+	uint32_t epoch;
+	int on;
+	int start_armed;
+};
+
+extern struct capture_state capture_state HIDDEN;
 
 extern struct runtime_config runtime_config HIDDEN;
 
@@ -105,8 +138,17 @@ HIDDEN int thread_buffer_grow(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
 HIDDEN int thread_state_alloc(struct thread_state *t);
 HIDDEN void thread_state_free(struct thread_state *t);
-HIDDEN void thread_emit_open_frames(struct thread_state *t);
 HIDDEN void thread_emit_end(struct thread_state *t);
+
+/* trace.c: records written outside the call path */
+HIDDEN void trace_emit_sync(struct thread_state *t, uint64_t now);
+HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
+			    const char *text, size_t len);
+
+/* signals.c */
+HIDDEN void signals_install(void);
+HIDDEN void signals_thread_start(struct thread_state *t);
+HIDDEN void signals_thread_end(struct thread_state *t);
 
 /* process.c: process and object sections */
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
@@ -115,6 +157,7 @@ HIDDEN void process_write_end(uint32_t reason);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);
+HIDDEN int runtime_thread_ready(struct thread_state *t);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);

@@ -43,6 +43,7 @@ int thread_state_alloc(struct thread_state *t)
 	t->slot_mask = FUNC_SLOTS - 1;
 	t->id_limit = FUNC_SLOTS / 4 * 3;
 	t->next_id = 1;
+	t->gen = 1;		/* fresh slots hold generation 0: empty */
 	return 0;
 }
 
@@ -79,6 +80,35 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 	t->win_len = len;
 	t->win_file_off = file_off;
 	t->end = t->win_base + len;
+	return 0;
+}
+
+/*
+ * The flight recorder's ring: RING bytes of the file mapped twice, back to
+ * back, so a record that runs past the end continues at the start.
+ */
+static int map_ring(struct thread_state *t, uint64_t ring)
+{
+	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET, (off_t)ring) != 0)
+		return -1;
+	uint8_t *area = mmap(NULL, 2 * ring, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		void *p = mmap(area + i * ring, ring, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_FIXED, t->fd, THREAD_FILE_DATA_OFFSET);
+		if (p == MAP_FAILED) {
+			munmap(area, 2 * ring);
+			return -1;
+		}
+	}
+	madvise(area, ring, MADV_POPULATE_WRITE);
+	t->win_base = area;
+	t->win_len = 2 * ring;
+	t->win_file_off = THREAD_FILE_DATA_OFFSET;
+	t->ring_bytes = ring;
+	t->ring_end = area + ring;
+	t->end = area + ring / 8;
 	return 0;
 }
 
@@ -152,12 +182,32 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->hdr->start_time = t->last_time;
 	t->hdr->committed_end = THREAD_FILE_DATA_OFFSET;
 	t->win_base = NULL;
-	if (map_window(t, THREAD_FILE_DATA_OFFSET) != 0) {
+	t->ring_bytes = 0;
+	t->ring_end = (uint8_t *)UINTPTR_MAX;
+	if (runtime_config.ring_bytes) {
+		t->hdr->flags |= THREAD_RING;
+		t->hdr->ring_bytes = runtime_config.ring_bytes;
+		if (map_ring(t, runtime_config.ring_bytes) != 0) {
+			rt_warn("cannot reserve space for a flight recorder ring", strerror(errno));
+			goto fail;
+		}
+	} else if (map_window(t, THREAD_FILE_DATA_OFFSET) != 0) {
 		rt_warn("cannot reserve space for a thread buffer", strerror(errno));
 		goto fail;
 	}
 	t->cur = t->win_base;
 	t->truncated = 0;
+	/* ids are per stream: forget any a forked parent handed out */
+	t->gen++;
+	t->next_id = 1;
+	t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+	t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
+	/* A ring is decoded from a SYNC, and a forked child's stream must
+	 * say which calls it begins inside of. */
+	if (t->capturing && (t->ring_bytes || t->depth)) {
+		t->status = THREAD_RECORDING;
+		trace_emit_sync(t, t->last_time);
+	}
 	return 0;
 fail:
 	if (t->hdr)
@@ -172,6 +222,7 @@ void thread_buffer_close(struct thread_state *t)
 {
 	if (t->win_base)
 		munmap(t->win_base, t->win_len);
+	t->ring_bytes = 0;
 	if (t->hdr)
 		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
 	if (t->fd >= 0)
@@ -182,36 +233,23 @@ void thread_buffer_close(struct thread_state *t)
 	t->fd = -1;
 }
 
-/*
- * Writes an OPEN_FRAME record for every call on the shadow stack: a new
- * stream (a forked child's) must know the calls it is nested in.  The id
- * table restarts with the stream, so addresses are written in full.
- */
-void thread_emit_open_frames(struct thread_state *t)
-{
-	memset(t->slots, 0, FUNC_SLOTS * sizeof(*t->slots));
-	t->next_id = 1;
-	for (uint32_t i = 0; i < t->depth; i++) {
-		if ((size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
-		    thread_buffer_grow(t) != 0)
-			return;
-		t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_OPEN_FRAME << 2) | STREAM_SPECIAL);
-		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
-		t->hdr->committed_end = t->win_file_off + (uint64_t)(t->cur - t->win_base);
-	}
-}
-
 /* Marks the end of the thread's stream: calls still open are closed here. */
 void thread_emit_end(struct thread_state *t)
 {
-	if (!t->hdr || ((size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
-			thread_buffer_grow(t) != 0))
+	if (!t->hdr || !t->capturing ||
+	    (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
+	     thread_buffer_grow(t) != 0))
 		return;
 	uint64_t now = thread_now(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	t->last_time = now;
 	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);
 	t->cur = stream_put_varint(t->cur, delta);
+	if (t->cur >= t->ring_end) {
+		t->cur -= t->ring_bytes;
+		t->win_file_off += t->ring_bytes;
+	}
+	t->hdr->events_written++;
 	__atomic_store_n(&t->hdr->committed_end,
 			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
 			 __ATOMIC_RELEASE);

@@ -14,6 +14,9 @@
  * above (at a higher address than) its callees', so when a new frame sits
  * at or above an open one, the open one is gone.  They are closed with
  * EXIT_UNWOUND records.
+ *
+ * The shadow stack is kept whether or not events are being written
+ * (capture stopped by a trigger): the trampoline needs it to return.
  */
 #include "runtime.h"
 #include "stream.h"
@@ -24,18 +27,37 @@
 static __thread struct thread_state current
 	__attribute__((tls_model("initial-exec")));
 
+struct capture_state capture_state = { 0, 1, 0 };
+
 struct thread_state *trace_current(void)
 {
 	return &current;
 }
 
-/* Returns nonzero when at least one more record fits (growing if needed). */
-static inline int ensure_room(struct thread_state *t)
+static inline void put_special(struct thread_state *t, unsigned subtype)
 {
-	if (UNLIKELY(t->status != THREAD_RECORDING))
+	t->cur = stream_put_varint(t->cur, ((uint64_t)subtype << 2) | STREAM_SPECIAL);
+}
+
+static void ring_sync_due(struct thread_state *t, int pending);
+
+/*
+ * Returns nonzero when at least one more record fits (growing if needed).
+ * PENDING says how the shadow stack differs from what the stream has said
+ * so far, for a SYNC the flight recorder may write here: +1 when a frame
+ * was just popped (it still lies at stack[depth]), -1 when one was just
+ * pushed, 0 otherwise.
+ */
+static inline int ensure_room(struct thread_state *t, int pending)
+{
+	if (UNLIKELY(t->status != THREAD_RECORDING || !t->capturing))
 		return 0;
 	if (LIKELY((size_t)(t->end - t->cur) >= 2 * STREAM_RECORD_MAX))
 		return 1;
+	if (t->ring_bytes) {
+		ring_sync_due(t, pending);
+		return 1;
+	}
 	if (t->truncated)
 		return 0;
 	if (thread_buffer_grow(t) == 0)
@@ -45,8 +67,21 @@ static inline int ensure_room(struct thread_state *t)
 	return 0;
 }
 
+static inline void count_lost(struct thread_state *t, uint64_t n)
+{
+	if (t->hdr && t->capturing)
+		t->hdr->lost_events += n;
+}
+
+/* Makes the record just written part of the stream. */
 static inline void commit(struct thread_state *t)
 {
+	if (UNLIKELY(t->cur >= t->ring_end)) {
+		t->cur -= t->ring_bytes;
+		t->end -= t->ring_bytes;
+		t->win_file_off += t->ring_bytes;
+	}
+	t->hdr->events_written++;
 	__atomic_store_n(&t->hdr->committed_end,
 			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
 			 __ATOMIC_RELEASE);
@@ -68,18 +103,19 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 
 	for (;;) {
 		struct func_slot *s = &t->slots[h];
+		if (s->gen != t->gen)
+			break;
 		if (LIKELY(s->addr == addr))
 			return s->id;
-		if (s->addr == 0)
-			break;
 		h = (h + 1) & t->slot_mask;
 	}
 	if (t->next_id >= t->id_limit)
 		return 0;
 	struct func_slot *s = &t->slots[h];
 	s->addr = addr;
+	s->gen = t->gen;
 	s->id = t->next_id++;
-	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_FUNC_DEF << 2) | STREAM_SPECIAL);
+	put_special(t, STREAM_FUNC_DEF);
 	t->cur = stream_put_varint(t->cur, s->id);
 	t->cur = stream_put_varint(t->cur, addr);
 	return s->id;
@@ -87,9 +123,8 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 
 static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t now)
 {
-	if (UNLIKELY(!ensure_room(t))) {
-		if (t->hdr)
-			t->hdr->lost_events++;
+	if (UNLIKELY(!ensure_room(t, -1))) {
+		count_lost(t, 1);
 		return;
 	}
 	uint32_t id = func_id(t, addr);
@@ -97,7 +132,7 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 	if (LIKELY(id)) {
 		t->cur = stream_put_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
 	} else {
-		t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_ENTRY_ADDR << 2) | STREAM_SPECIAL);
+		put_special(t, STREAM_ENTRY_ADDR);
 		t->cur = stream_put_varint(t->cur, addr);
 	}
 	t->cur = stream_put_varint(t->cur, delta);
@@ -106,19 +141,140 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 
 static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
 {
-	if (UNLIKELY(!ensure_room(t))) {
-		if (t->hdr)
-			t->hdr->lost_events++;
+	if (UNLIKELY(!ensure_room(t, 1))) {
+		count_lost(t, 1);
 		return;
 	}
 	uint64_t delta = take_delta(t, now);
 	if (LIKELY(!unwound)) {
 		t->cur = stream_put_varint(t->cur, delta << 2 | STREAM_EXIT);
 	} else {
-		t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_EXIT_UNWOUND << 2) | STREAM_SPECIAL);
+		put_special(t, STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);
 	}
 	commit(t);
+}
+
+/*
+ * A SYNC record: the absolute time and the calls this thread is inside
+ * of, after which function ids start again.  A reader can begin decoding
+ * here; the flight recorder writes one every eighth of its ring, and a
+ * resumed capture starts with one.
+ */
+static void emit_sync(struct thread_state *t, uint64_t now, int pending)
+{
+	uint32_t depth = (uint32_t)((int)t->depth + pending);
+	uint32_t first = depth > SYNC_STACK_MAX ? depth - SYNC_STACK_MAX : 0;
+	size_t need = 3 * 10 + (size_t)(depth - first) * 10;
+
+	if (!t->ring_bytes && (size_t)(t->end - t->cur) < need && thread_buffer_grow(t) != 0) {
+		count_lost(t, 1);
+		return;
+	}
+	if (t->ring_bytes) {
+		struct thread_file_header *h = t->hdr;
+		uint64_t at = t->win_file_off + (uint64_t)(t->cur - t->win_base) -
+			      THREAD_FILE_DATA_OFFSET;
+		h->sync_pos[h->nsync % RING_SYNC_SLOTS] = at;
+		__atomic_store_n(&h->nsync, h->nsync + 1, __ATOMIC_RELEASE);
+		t->next_sync = at + t->ring_bytes / 8;
+		t->end = t->cur + t->ring_bytes / 8;
+	}
+	t->gen++;
+	t->next_id = 1;
+	t->last_time = now;
+	put_special(t, STREAM_SYNC);
+	t->cur = stream_put_varint(t->cur, now);
+	t->cur = stream_put_varint(t->cur, depth - first);
+	for (uint32_t i = first; i < depth; i++)
+		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
+	commit(t);
+}
+
+void trace_emit_sync(struct thread_state *t, uint64_t now)
+{
+	emit_sync(t, now, 0);
+}
+
+/* The flight recorder's window end was reached: time for a SYNC. */
+static void ring_sync_due(struct thread_state *t, int pending)
+{
+	emit_sync(t, t->last_time, pending);
+}
+
+/* A mark, task switch, signal or stop: subtype, then the delta, then
+ * VALUE (or TEXT for MARK_STR). */
+void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
+		     const char *text, size_t len)
+{
+	if (!ensure_room(t, 0)) {
+		count_lost(t, 1);
+		return;
+	}
+	uint64_t delta = take_delta(t, thread_now(t));
+	put_special(t, subtype);
+	t->cur = stream_put_varint(t->cur, delta);
+	if (subtype == STREAM_MARK_STR) {
+		t->cur = stream_put_varint(t->cur, len);
+		for (size_t i = 0; i < len; i++)
+			*t->cur++ = (uint8_t)text[i];
+	} else if (subtype != STREAM_STOP) {
+		t->cur = stream_put_varint(t->cur, value);
+	}
+	commit(t);
+}
+
+/* The process-wide capture state changed since this thread last looked. */
+static void __attribute__((noinline)) capture_changed(struct thread_state *t, uint64_t now)
+{
+	uint32_t epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
+
+	t->epoch = epoch;
+	if (on == t->capturing)
+		return;
+	if (on) {
+		t->capturing = 1;
+		if (t->status == THREAD_RECORDING && ensure_room(t, 0))
+			trace_emit_sync(t, now);
+	} else {
+		trace_emit_note(t, STREAM_STOP, 0, NULL, 0);
+		t->capturing = 0;
+	}
+}
+
+static inline void check_capture(struct thread_state *t, uint64_t now)
+{
+	if (UNLIKELY(t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED)))
+		capture_changed(t, now);
+}
+
+static inline int in_range(const struct contract_range *r, uint64_t addr)
+{
+	return addr - r->addr < r->size;
+}
+
+/* --start-at / --stop-at: flips capture when a trigger function is entered. */
+static void __attribute__((noinline)) check_triggers(struct thread_state *t, uint64_t addr,
+						     uint64_t now)
+{
+	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
+
+	if (!on && capture_state.start_armed && in_range(&runtime_config.start, addr)) {
+		__atomic_store_n(&capture_state.on, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
+	} else if (on) {
+		for (uint32_t i = 0; i < runtime_config.nstops; i++) {
+			if (!in_range(&runtime_config.stops[i], addr))
+				continue;
+			if (runtime_config.one_pass)
+				capture_state.start_armed = 0;
+			__atomic_store_n(&capture_state.on, 0, __ATOMIC_RELEASE);
+			__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
+			break;
+		}
+	}
+	check_capture(t, now);
 }
 
 /*
@@ -152,20 +308,22 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
 {
 	if (t->guard) {
-		if (t->hdr)
-			t->hdr->lost_events += 2;
+		count_lost(t, 2);
 		return;
 	}
 	t->guard = 1;
 	uint64_t now = thread_now(t);
 	uintptr_t inherited = 0;
 
+	if (UNLIKELY(runtime_config.has_start | runtime_config.nstops))
+		check_triggers(t, addr, now);
+	else
+		check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
 		inherited = close_dead_frames(t, sp, now);
 	if (UNLIKELY(t->depth == t->capacity)) {
 		/* too deep to track: the call is counted, not recorded */
-		if (t->hdr)
-			t->hdr->lost_events += 2;
+		count_lost(t, 2);
 		if (!ret_slot)
 			t->overflow++;
 		else if (inherited)
@@ -200,6 +358,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	uint64_t now = thread_now(t);
 
 	t->guard = 1;
+	check_capture(t, now);
 	while (t->depth && t->stack[t->depth - 1].sp < slot) {
 		t->depth--;
 		emit_exit(t, now, 1);
@@ -224,8 +383,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 void trace_exit_named(struct thread_state *t, uint64_t addr)
 {
 	if (t->guard) {
-		if (t->hdr)
-			t->hdr->lost_events++;
+		count_lost(t, 1);
 		return;
 	}
 	if (UNLIKELY(t->overflow)) {
@@ -236,6 +394,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 	uint64_t now = thread_now(t);
 	uint32_t i = t->depth;
 
+	check_capture(t, now);
 	while (i && t->stack[i - 1].addr != addr)
 		i--;
 	if (LIKELY(i)) {

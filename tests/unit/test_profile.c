@@ -231,6 +231,130 @@ static void test_deep_recursion(void **state)
 	profile_free(p);
 }
 
+/* Calls of 10, 20, 30 and 40 ns: mean 25, population variance 125. */
+static void test_call_stddev(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), w = fn(p, "work");
+	struct thread_builder *tb = begin(p, 0, 0);
+	uint64_t t = 0;
+
+	profile_enter(tb, m, t);
+	for (uint64_t d = 10; d <= 40; d += 10) {
+		profile_enter(tb, w, t += 5);
+		profile_exit(tb, t += d, 0);
+	}
+	profile_exit(tb, t += 5, 0);
+	profile_thread_end(tb, t);
+
+	assert_float_equal(func_stddev_ns(&p->funcs[w]), 11.180339887, 1e-6);
+	assert_float_equal(func_stddev_ns(&p->funcs[m]), 0, 0);
+	assert_int_equal(p->funcs[w].sum_call_ns, 100);
+	profile_free(p);
+}
+
+/* Periods run from start to start on one thread: starts at 0, 100, 250
+ * give 100 and 150; another thread's call pairs with nothing. */
+static void test_periods(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t w = fn(p, "work"), once = fn(p, "once");
+	struct thread_builder *tb = begin(p, 0, 0);
+
+	profile_enter(tb, once, 0);
+	profile_exit(tb, 1, 0);
+	for (uint64_t t = 0; t <= 250; t += t == 100 ? 150 : 100) {
+		profile_enter(tb, w, t + 10);
+		profile_exit(tb, t + 20, 0);
+	}
+	profile_thread_end(tb, 300);
+	tb = begin(p, 0, 0);
+	profile_enter(tb, w, 1000);
+	profile_exit(tb, 1010, 0);
+	profile_thread_end(tb, 1010);
+
+	assert_int_equal(p->funcs[w].calls, 4);
+	assert_int_equal(p->funcs[w].periods, 2);
+	assert_int_equal(p->funcs[w].period_min_ns, 100);
+	assert_int_equal(p->funcs[w].period_max_ns, 150);
+	assert_int_equal(func_period_avg_ns(&p->funcs[w]), 125);
+	assert_int_equal(p->funcs[once].periods, 0);
+	assert_int_equal(func_period_avg_ns(&p->funcs[once]), 0);
+	profile_free(p);
+}
+
+/*
+ * With hooks costing 5 ns a call, a's two starts 40 ns apart with one
+ * call of b between them are really 40 - 2 * 5 ns apart; back-to-back
+ * empty leaves are 0 ns apart.
+ */
+static void test_period_overhead(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), a = fn(p, "a"), b = fn(p, "b"), l = fn(p, "leaf");
+	struct thread_builder *tb = begin(p, 2, 3);
+
+	profile_enter(tb, m, 0);
+	profile_enter(tb, a, 0);
+	profile_exit(tb, 10, 0);
+	profile_enter(tb, b, 20);
+	profile_exit(tb, 30, 0);
+	profile_enter(tb, a, 40);
+	profile_exit(tb, 50, 0);
+	for (uint64_t t = 100; t < 150; t += 5) {
+		profile_enter(tb, l, t + 3);
+		profile_exit(tb, t + 5, 0);
+	}
+	profile_exit(tb, 200, 0);
+	profile_thread_end(tb, 200);
+
+	assert_int_equal(p->funcs[a].period_min_ns, 30);
+	assert_int_equal(p->funcs[l].periods, 9);
+	assert_int_equal(p->funcs[l].period_max_ns, 0);
+	profile_free(p);
+}
+
+struct observed {
+	uint32_t func;
+	uint64_t calls, sum;
+};
+
+static void observe(void *ctx, uint32_t func, uint64_t total_ns)
+{
+	struct observed *o = ctx;
+	if (func == o->func) {
+		o->calls++;
+		o->sum += total_ns;
+	}
+}
+
+/* The call observer sees every counted call with its inclusive time. */
+static void test_call_observer(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), f = fn(p, "fact");
+	struct observed o = { f, 0, 0 };
+
+	p->call_observer = observe;
+	p->call_observer_ctx = &o;
+	struct thread_builder *tb = begin(p, 0, 0);
+	profile_open_frame(tb, m, 0);
+	profile_enter(tb, f, 10);
+	profile_enter(tb, f, 20);
+	profile_exit(tb, 30, 0);
+	profile_exit(tb, 50, 0);
+	profile_thread_end(tb, 60);
+
+	assert_int_equal(o.calls, 2);
+	assert_int_equal(o.sum, 10 + 40);
+	assert_int_equal(o.sum, p->funcs[f].sum_call_ns);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +365,10 @@ int main(void)
 		cmocka_unit_test(test_open_frames),
 		cmocka_unit_test(test_overhead_subtracted),
 		cmocka_unit_test(test_deep_recursion),
+		cmocka_unit_test(test_call_stddev),
+		cmocka_unit_test(test_periods),
+		cmocka_unit_test(test_period_overhead),
+		cmocka_unit_test(test_call_observer),
 	};
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
 }

@@ -1,0 +1,144 @@
+/*
+ * callscope replay [-i PATH] [--pid=PID] [--tid=TID] [--last=N]
+ *                  [--time-range=FROM-TO] [--depth=N] [--filter=FUNC]
+ *                  [--min-duration=TIME] [--json]
+ *
+ * The recorded history, call by call: what ran, nested, when and for how
+ * long, with marks and the fatal signal that ended a process.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "die.h"
+#include "report/replay.h"
+
+static const char usage_text[] =
+	"usage: callscope replay [-i PATH] [options]\n"
+	"\n"
+	"  -i, --input PATH       recording to read (default: callscope.data)\n"
+	"      --pid PID          only this process\n"
+	"      --tid TID          only this thread\n"
+	"      --last N           only the last N lines of each thread\n"
+	"      --time-range A-B   only what started between A and B (e.g. 10ms-2s)\n"
+	"      --depth N          only N levels of nesting\n"
+	"      --filter FUNC      only FUNC's calls and what they called\n"
+	"      --min-duration T   leave out calls shorter than T (e.g. 1us)\n"
+	"      --json             machine-readable output (see docs/replay.md)\n";
+
+/* "250", "250ns", "1.5us", "10ms", "2s" -> nanoseconds. */
+static uint64_t parse_time(const char *option, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double scale = 1;
+
+	if (end == s || v < 0)
+		usage_die("%s wants a time such as 10ms, not '%s'", option, s);
+	if (!strcmp(end, "s"))
+		scale = 1e9;
+	else if (!strcmp(end, "ms"))
+		scale = 1e6;
+	else if (!strcmp(end, "us"))
+		scale = 1e3;
+	else if (*end && strcmp(end, "ns"))
+		usage_die("%s wants a time such as 10ms, not '%s'", option, s);
+	return (uint64_t)(v * scale);
+}
+
+static uint64_t parse_count(const char *option, const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || *end || v < 0)
+		usage_die("%s wants a number, not '%s'", option, s);
+	return (uint64_t)v;
+}
+
+/* How a process without a SIGNAL record ended, from what was recorded. */
+static const char *process_ending(void *ctx, uint32_t pid, uint32_t image)
+{
+	static char text[96];
+	const struct data_file *df = ctx;
+	const struct data_process *pr = data_file_process(df, pid, image);
+	int status = df->session.wait_status;
+
+	if (!pr || pr->ended)
+		return NULL;
+	/* the launcher saw how the process it started ended */
+	if (pr == &df->processes[0] && WIFSIGNALED(status)) {
+		snprintf(text, sizeof(text), "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+		return text;
+	}
+	return "ended without exiting normally (_exit, exec or a signal)";
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "last", required_argument, NULL, 'l' },
+		{ "time-range", required_argument, NULL, 'r' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "min-duration", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	struct load_filter filter = { -1, -1 };
+	struct replay_filter rf = { -1, 0, 0, 0, NULL, 0, 0 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
+		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'l': rf.last = parse_count("--last", optarg); break;
+		case 'd': rf.max_depth = (int64_t)parse_count("--depth", optarg); break;
+		case 'f': rf.function = optarg; break;
+		case 'm': rf.min_duration_ns = parse_time("--min-duration", optarg); break;
+		case 'j': rf.json = 1; break;
+		case 'r': {
+			char *dash = strchr(optarg, '-');
+			if (!dash)
+				usage_die("--time-range wants FROM-TO such as 10ms-2s, not '%s'", optarg);
+			*dash = '\0';
+			rf.from_ns = *optarg ? parse_time("--time-range", optarg) : 0;
+			rf.to_ns = dash[1] ? parse_time("--time-range", dash + 1) : 0;
+			break;
+		}
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope replay --help'", argv[optind]);
+
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+	struct profile *names = profile_new();
+	struct replay *r = replay_new(names);
+	struct replay_visitor v;
+	struct load_stats stats;
+
+	replay_visitor_init(r, &v);
+	load_replay(&df, &filter, names, &v, &stats);
+	if (!stats.events && !df.nthreads)
+		warning("'%s' holds no calls", input);
+	replay_print(stdout, r, &rf, process_ending, &df);
+	replay_free(r);
+	profile_free(names);
+	data_file_release(&df);
+	return stats.salvaged ? EXIT_SALVAGED : 0;
+}

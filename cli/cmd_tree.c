@@ -1,0 +1,213 @@
+/*
+ * callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]
+ *                [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]
+ *
+ * The calling-context tree.  One replay feeds two models: the profile
+ * (function names, calls, losses and hook cost for the header) and the
+ * tree itself.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "die.h"
+#include "model/cct.h"
+#include "model/symspec.h"
+#include "report/tree.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
+	"                      [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]\n"
+	"\n"
+	"  -i, --input PATH      recording to read (default: callscope.data)\n"
+	"  -t, --threshold PCT   hide call paths below PCT % of the root's total\n"
+	"  -f, --focus SYMSPEC   re-root at a function: NAME or OBJECT:NAME\n"
+	"  -d, --depth N         show N levels of calls below the root\n"
+	"  -s, --sort COLUMN     order of children: total (default), self, calls, name\n"
+	"      --json            machine-readable output (see docs/tree.md)\n"
+	"      --pid PID         only this process\n"
+	"      --tid TID         only this thread\n";
+
+/* The visitor: every event goes to both builders. */
+struct tree_state {
+	struct profile *p;
+	struct cct *t;
+	struct thread_builder *pb;
+	struct cct_builder *tb;
+};
+
+static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	struct tree_state *s = ctx;
+	s->pb = profile_thread_begin(s->p, info, inner, outer);
+	s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
+}
+
+static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
+{
+	struct tree_state *s = ctx;
+	profile_enter(s->pb, fn, t);
+	cct_enter(s->tb, fn, t);
+}
+
+static void tree_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	struct tree_state *s = ctx;
+	profile_open_frame(s->pb, fn, t);
+	cct_open_frame(s->tb, fn, t);
+}
+
+static void tree_exit(void *ctx, uint64_t t, int kind)
+{
+	struct tree_state *s = ctx;
+	profile_exit(s->pb, t, (enum exit_kind)kind);
+	cct_exit(s->tb, t, (enum exit_kind)kind);
+}
+
+static void tree_note(void *ctx, const struct replay_note *n)
+{
+	struct tree_state *s = ctx;
+	if (n->kind == NOTE_OVERWRITTEN)
+		profile_thread_overwritten(s->pb, n->value);
+}
+
+static void tree_end(void *ctx, uint64_t t)
+{
+	struct tree_state *s = ctx;
+	profile_thread_end(s->pb, t);
+	cct_thread_end(s->tb, t);
+	s->pb = NULL;
+	s->tb = NULL;
+}
+
+static double parse_pct(const char *value)
+{
+	char *end;
+	double v = strtod(value, &end);
+
+	if (end == value || *end || !(v >= 0 && v <= 100))
+		usage_die("--threshold wants a percentage from 0 to 100, not '%s'", value);
+	return v;
+}
+
+static long parse_depth(const char *value)
+{
+	char *end;
+	long v = strtol(value, &end, 10);
+
+	if (end == value || *end || v < 0 || v > 1000000000)
+		usage_die("--depth wants a number of levels (0 or more), not '%s'", value);
+	return v;
+}
+
+/* Returns the one function SPEC names in P, or dies saying why not. */
+static uint32_t focus_function(const struct profile *p, const char *spec, const char *input)
+{
+	uint32_t *found, fn;
+	size_t n;
+
+	switch (symspec_match(p, spec, &found, &n)) {
+	case SYMSPEC_FOUND:
+		break;
+	case SYMSPEC_NO_OBJECT:
+		die("'%s' names no object of '%s'; give the object's file name as "
+		    "'callscope info' shows it (e.g. 'libz.so.1:NAME')", spec, input);
+	case SYMSPEC_UNSUPPORTED:
+		die("'%s' names a source file; only NAME and OBJECT:NAME are supported yet", spec);
+	case SYMSPEC_EMPTY:
+		usage_die("--focus wants NAME or OBJECT:NAME, not '%s'", spec);
+	default:
+		die("no function '%s' ran in '%s' (in the threads selected); see "
+		    "'callscope report' for the names", spec, input);
+	}
+	if (n > 1) {
+		const char *a = symspec_object_base(p->funcs[found[0]].object);
+		const char *b = symspec_object_base(p->funcs[found[1]].object);
+		die("'%s' names functions in %zu objects ('%s', '%s'%s); "
+		    "say which one with OBJECT:NAME, e.g. '%s:%s'",
+		    spec, n, a, b, n > 2 ? ", ..." : "", a, p->funcs[found[0]].name);
+	}
+	fn = found[0];
+	free(found);
+	return fn;
+}
+
+int cmd_tree(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "focus", required_argument, NULL, 'f' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	struct tree_options o;
+	struct load_filter filter = { -1, -1 };
+	int opt;
+
+	memset(&o, 0, sizeof(o));
+	o.depth = -1;
+	tree_sort_parse("total", &o.sort);
+	while ((opt = getopt_long(argc, argv, "i:t:f:d:s:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 't': o.threshold_pct = parse_pct(optarg); break;
+		case 'f': o.focus = optarg; break;
+		case 'd': o.depth = parse_depth(optarg); break;
+		case 's':
+			if (tree_sort_parse(optarg, &o.sort))
+				usage_die("unknown sort column '%s'; use %s", optarg, tree_sort_names());
+			break;
+		case 'j': o.json = 1; break;
+		case 'P': filter.pid = load_parse_id("--pid", optarg); break;
+		case 'T': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
+
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+
+	struct tree_state s = { profile_new(), cct_new(FUNC_NONE), NULL, NULL };
+	const struct replay_visitor v = {
+		.ctx = &s,
+		.thread_begin = tree_begin,
+		.enter = tree_enter,
+		.open_frame = tree_open,
+		.exit = tree_exit,
+		.thread_end = tree_end,
+		.note = tree_note,
+	};
+	struct load_stats stats;
+	load_replay(&df, &filter, s.p, &v, &stats);
+	if (!s.p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
+		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
+	if (o.sort.kind == TREE_SORT_METRIC && !cct_has_metric(s.t, o.sort.metric))
+		die("'%s' recorded no counter to sort by; record with counters or sort by "
+		    "total, self, calls or name", input);
+
+	struct cct *shown = s.t;
+	if (o.focus)
+		shown = cct_focus(s.t, focus_function(s.p, o.focus, input));
+	report_tree(stdout, shown, s.p, &o);
+	if (shown != s.t)
+		cct_free(shown);
+	cct_free(s.t);
+	profile_free(s.p);
+	data_file_release(&df);
+	return stats.salvaged ? EXIT_SALVAGED : 0;
+}

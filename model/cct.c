@@ -1,0 +1,344 @@
+/*
+ * Building the calling-context tree.  See cct.h for what the numbers
+ * mean; the self/total arithmetic and the subtraction of the hooks' cost
+ * are model/profile.c's, applied per metric, so both models agree to the
+ * nanosecond.
+ */
+#include "model/cct.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+/* Open addressing from (parent, func) to the child's index. */
+struct cct_index {
+	uint32_t *slots;	/* node index + 1, 0 = empty */
+	size_t mask;
+};
+
+static uint64_t hash_key(uint32_t parent, uint32_t func)
+{
+	uint64_t k = ((uint64_t)parent << 32) | func;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+static void add_root(struct cct *t, uint32_t func)
+{
+	ALLOC_GROW(t->nodes, 1, t->nodes_alloc);
+	struct cct_node *n = &t->nodes[0];
+	memset(n, 0, sizeof(*n));
+	n->func = func;
+	n->parent = CCT_NONE;
+	n->first_child = CCT_NONE;
+	n->next_sibling = CCT_NONE;
+	t->nnodes = 1;
+}
+
+struct cct *cct_new(uint32_t root_func)
+{
+	struct cct *t = xcalloc(1, sizeof(*t));
+	t->index = xcalloc(1, sizeof(*t->index));
+	t->index->mask = 1023;
+	t->index->slots = xcalloc(t->index->mask + 1, sizeof(uint32_t));
+	t->metrics = 1u << CCT_TIME;
+	add_root(t, root_func);
+	return t;
+}
+
+void cct_free(struct cct *t)
+{
+	if (!t)
+		return;
+	free(t->nodes);
+	free(t->index->slots);
+	free(t->index);
+	free(t);
+}
+
+static void rehash(struct cct *t)
+{
+	struct cct_index *ix = t->index;
+	size_t size = (ix->mask + 1) * 2;
+
+	free(ix->slots);
+	ix->slots = xcalloc(size, sizeof(uint32_t));
+	ix->mask = size - 1;
+	for (size_t i = 1; i < t->nnodes; i++) {
+		size_t h = hash_key(t->nodes[i].parent, t->nodes[i].func) & ix->mask;
+		while (ix->slots[h])
+			h = (h + 1) & ix->mask;
+		ix->slots[h] = (uint32_t)i + 1;
+	}
+}
+
+uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t func)
+{
+	struct cct_index *ix = t->index;
+
+	if (parent >= t->nnodes)
+		BUG("node %u not in the tree", parent);
+	size_t h = hash_key(parent, func) & ix->mask;
+	while (ix->slots[h]) {
+		const struct cct_node *n = &t->nodes[ix->slots[h] - 1];
+		if (n->parent == parent && n->func == func)
+			return ix->slots[h] - 1;
+		h = (h + 1) & ix->mask;
+	}
+	if (t->nnodes >= CCT_NONE - 1)
+		die("more than %u call paths in one tree; select a thread with --tid", CCT_NONE - 1);
+	ALLOC_GROW(t->nodes, t->nnodes + 1, t->nodes_alloc);
+	uint32_t id = (uint32_t)t->nnodes++;
+	struct cct_node *n = &t->nodes[id];
+	struct cct_node *p = &t->nodes[parent];
+	memset(n, 0, sizeof(*n));
+	n->func = func;
+	n->parent = parent;
+	n->depth = p->depth + 1;
+	n->first_child = CCT_NONE;
+	n->next_sibling = p->first_child;
+	p->first_child = id;
+	ix->slots[h] = id + 1;
+	if (t->nnodes * 2 > ix->mask)
+		rehash(t);
+	return id;
+}
+
+/*
+ * One open activation.  child sums its callees' adjusted totals and
+ * desc_calls counts the calls made beneath it, whose hooks' cost lies
+ * inside its interval (as struct replay_frame of profile.c).
+ */
+struct cct_frame {
+	uint32_t node;
+	int counted;		/* a real call, not an OPEN_FRAME */
+	uint64_t desc_calls;
+	uint64_t start[CCT_NMETRICS];
+	uint64_t child[CCT_NMETRICS];
+};
+
+struct cct_builder {
+	struct cct *t;
+	struct cct_frame *stack;
+	size_t depth, alloc;
+	/* hooks' cost per call, in 1/256 units of each metric: the part
+	 * inside the callee, and inside + outside */
+	uint64_t inner_q[CCT_NMETRICS];
+	uint64_t call_q[CCT_NMETRICS];
+	uint64_t last[CCT_NMETRICS];	/* latest reading */
+};
+
+static uint64_t to_q(double v)
+{
+	return v > 0 ? (uint64_t)(v * 256 + 0.5) : 0;
+}
+
+void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer)
+{
+	b->inner_q[m] = to_q(inner);
+	b->call_q[m] = b->inner_q[m] + to_q(outer);
+}
+
+struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
+				     double inner_ns, double outer_ns)
+{
+	struct cct_builder *b = xcalloc(1, sizeof(*b));
+
+	b->t = t;
+	b->last[CCT_TIME] = start_ns;
+	cct_set_cost(b, CCT_TIME, inner_ns, outer_ns);
+	return b;
+}
+
+/* Copies V into OUT with each reading held at or above the last one. */
+static void clamp(struct cct_builder *b, const uint64_t v[CCT_NMETRICS],
+		  uint64_t out[CCT_NMETRICS])
+{
+	for (int m = 0; m < CCT_NMETRICS; m++) {
+		if (v[m] > b->last[m])
+			b->last[m] = v[m];
+		out[m] = b->last[m];
+	}
+}
+
+static void push(struct cct_builder *b, uint32_t func, const uint64_t v[CCT_NMETRICS],
+		 int counted)
+{
+	uint32_t parent = b->depth ? b->stack[b->depth - 1].node : CCT_ROOT;
+
+	ALLOC_GROW(b->stack, b->depth + 1, b->alloc);
+	struct cct_frame *f = &b->stack[b->depth++];
+	f->node = cct_child(b->t, parent, func);
+	f->counted = counted;
+	f->desc_calls = 0;
+	clamp(b, v, f->start);
+	memset(f->child, 0, sizeof(f->child));
+}
+
+enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_VIRTUAL };
+
+static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum close_kind kind)
+{
+	struct cct_frame *f = &b->stack[--b->depth];
+	struct cct_frame *parent = b->depth ? &b->stack[b->depth - 1] : NULL;
+	struct cct_node *n = &b->t->nodes[f->node];
+
+	for (int m = 0; m < CCT_NMETRICS; m++) {
+		uint64_t raw_q = (now[m] - f->start[m]) * 256;
+		uint64_t hooks_q = f->desc_calls * b->call_q[m];
+
+		/* An OPEN_FRAME's own entry came before the stream began:
+		 * only the hooks beneath it are inside its interval. */
+		if (f->counted)
+			hooks_q += b->inner_q[m];
+		uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+
+		/* A subtracted estimate can leave less than the callees
+		 * took; they stand, and self is 0, so self + children still
+		 * equals total. */
+		if (total < f->child[m])
+			total = f->child[m];
+		n->self[m] += total - f->child[m];
+		n->total[m] += total;
+		if (parent)
+			parent->child[m] += total;
+		else
+			b->t->nodes[CCT_ROOT].total[m] += total;
+	}
+	if (f->counted) {
+		n->calls++;
+		b->t->calls++;
+	}
+	if (kind == CLOSE_UNWOUND)
+		n->unwound++;
+	else if (kind == CLOSE_VIRTUAL)
+		n->virtual_returns++;
+	if (parent)
+		parent->desc_calls += f->desc_calls + (f->counted ? 1 : 0);
+}
+
+void cct_enter_values(struct cct_builder *b, uint32_t func, const uint64_t v[CCT_NMETRICS])
+{
+	push(b, func, v, 1);
+}
+
+void cct_open_frame_values(struct cct_builder *b, uint32_t func,
+			   const uint64_t v[CCT_NMETRICS])
+{
+	push(b, func, v, 0);
+}
+
+void cct_exit_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS],
+		     enum exit_kind kind)
+{
+	uint64_t now[CCT_NMETRICS];
+
+	clamp(b, v, now);
+	if (!b->depth)
+		return;
+	switch (kind) {
+	case EXIT_RETURN: pop(b, now, CLOSE_RETURN); break;
+	case EXIT_UNWOUND: pop(b, now, CLOSE_UNWOUND); break;
+	case EXIT_STOPPED: pop(b, now, CLOSE_VIRTUAL); break;
+	}
+}
+
+void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS])
+{
+	uint64_t now[CCT_NMETRICS];
+
+	clamp(b, v, now);
+	while (b->depth)
+		pop(b, now, CLOSE_VIRTUAL);
+	free(b->stack);
+	free(b);
+}
+
+/* The time-only forms: the counters keep their last reading, so they
+ * add nothing. */
+static void time_only(const struct cct_builder *b, uint64_t time_ns, uint64_t v[CCT_NMETRICS])
+{
+	memcpy(v, b->last, sizeof(b->last));
+	v[CCT_TIME] = time_ns;
+}
+
+void cct_enter(struct cct_builder *b, uint32_t func, uint64_t time_ns)
+{
+	uint64_t v[CCT_NMETRICS];
+	time_only(b, time_ns, v);
+	push(b, func, v, 1);
+}
+
+void cct_open_frame(struct cct_builder *b, uint32_t func, uint64_t time_ns)
+{
+	uint64_t v[CCT_NMETRICS];
+	time_only(b, time_ns, v);
+	push(b, func, v, 0);
+}
+
+void cct_exit(struct cct_builder *b, uint64_t time_ns, enum exit_kind kind)
+{
+	uint64_t v[CCT_NMETRICS];
+	time_only(b, time_ns, v);
+	cct_exit_values(b, v, kind);
+}
+
+void cct_thread_end(struct cct_builder *b, uint64_t end_ns)
+{
+	uint64_t v[CCT_NMETRICS];
+	time_only(b, end_ns, v);
+	cct_thread_end_values(b, v);
+}
+
+size_t cct_builder_depth(const struct cct_builder *b)
+{
+	return b->depth;
+}
+
+static void add_node(struct cct_node *to, const struct cct_node *from)
+{
+	to->calls += from->calls;
+	to->virtual_returns += from->virtual_returns;
+	to->unwound += from->unwound;
+	for (int m = 0; m < CCT_NMETRICS; m++) {
+		to->self[m] += from->self[m];
+		to->total[m] += from->total[m];
+	}
+}
+
+/*
+ * The image of each node in the focused tree follows from its parent's:
+ * below an outermost FUNC, a node maps to its parent's image's child of
+ * its function; a FUNC node with no FUNC above maps to the root; any
+ * other node has no image.  Parents come before children in the node
+ * array, so one pass in index order sees every parent's image first.
+ */
+struct cct *cct_focus(const struct cct *t, uint32_t func)
+{
+	struct cct *out = cct_new(func);
+	uint32_t *image = xmalloc(t->nnodes * sizeof(*image));
+
+	out->metrics = t->metrics;
+	image[CCT_ROOT] = CCT_NONE;
+	for (size_t i = 1; i < t->nnodes; i++) {
+		const struct cct_node *n = &t->nodes[i];
+		uint32_t up = image[n->parent];
+
+		if (up != CCT_NONE)
+			image[i] = cct_child(out, up, n->func);
+		else if (n->func == func)
+			image[i] = CCT_ROOT;
+		else
+			image[i] = CCT_NONE;
+		if (image[i] != CCT_NONE) {
+			add_node(&out->nodes[image[i]], n);
+			out->calls += n->calls;
+		}
+	}
+	free(image);
+	return out;
+}

@@ -1,0 +1,37 @@
+/*
+ * The runtime side of include/callscope.h.  Each call writes one record
+ * into the calling thread's stream; a thread's first call starts its
+ * buffer like a first hook would.
+ */
+#include "callscope.h"
+#include "runtime.h"
+#include "stream.h"
+
+#include <string.h>
+
+static void note(unsigned subtype, uint64_t value, const char *text, size_t len)
+{
+	struct thread_state *t = trace_current();
+
+	if (!runtime_thread_ready(t) || t->guard)
+		return;
+	t->guard = 1;
+	trace_emit_note(t, subtype, value, text, len);
+	t->guard = 0;
+}
+
+EXPORT void callscope__mark(uint16_t value)
+{
+	note(STREAM_MARK, value, NULL, 0);
+}
+
+EXPORT void callscope__mark_str(const char *text)
+{
+	size_t len = text ? strnlen(text, MARK_STR_MAX) : 0;
+	note(STREAM_MARK_STR, 0, text ? text : "", len);
+}
+
+EXPORT void callscope__task(uint32_t id)
+{
+	note(STREAM_TASK, id, NULL, 0);
+}

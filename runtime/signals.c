@@ -1,0 +1,109 @@
+/*
+ * Fatal signals: when the program dies of SIGSEGV, SIGBUS, SIGFPE, SIGILL
+ * or SIGABRT, a SIGNAL record names the signal at the point where it
+ * happened, so the replay ends at the function that was running.  The
+ * handler then puts back whatever was there before and lets the signal do
+ * what it would have done: a fault re-executes and meets the old action;
+ * a signal that was sent (raise, abort, kill) is raised again.
+ *
+ * Each recording thread gets an alternate signal stack, so a stack
+ * overflow is recorded too.  The handler is async-signal-safe: it writes
+ * into the thread's mapped buffer and calls only sigaction and raise.
+ * A program that installs its own handler later replaces ours; it loses
+ * nothing but the SIGNAL record.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+#include "stream.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define ALTSTACK_BYTES (64u << 10)
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+
+static struct sigaction previous[NFATAL];
+
+static int slot_of(int sig)
+{
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			return (int)i;
+	return -1;
+}
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *context)
+{
+	struct thread_state *t = trace_current();
+	int saved = errno;
+	int slot = slot_of(sig);
+
+	(void)context;
+	/* a fault inside a hook leaves the stream mid-record: skip then */
+	if (t->status == THREAD_RECORDING && !t->guard) {
+		t->guard = 1;
+		trace_emit_note(t, STREAM_SIGNAL, (uint64_t)sig, NULL, 0);
+		t->guard = 0;
+	}
+	if (slot >= 0)
+		sigaction(sig, &previous[slot], NULL);
+	if (info->si_code <= 0)
+		raise(sig);
+	errno = saved;
+}
+
+void signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fatal_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++) {
+		if (sigaction(fatal_signals[i], NULL, &previous[i]) != 0)
+			continue;
+		/* leave a program's own choice (a handler, or ignoring) alone */
+		if (previous[i].sa_handler != SIG_DFL)
+			continue;
+		sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+void signals_thread_start(struct thread_state *t)
+{
+	stack_t ss, old;
+
+	if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE))
+		return;		/* the program has its own */
+	void *p = mmap(NULL, ALTSTACK_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	ss.ss_sp = p;
+	ss.ss_size = ALTSTACK_BYTES;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) != 0) {
+		munmap(p, ALTSTACK_BYTES);
+		return;
+	}
+	t->altstack = p;
+}
+
+void signals_thread_end(struct thread_state *t)
+{
+	stack_t ss;
+
+	if (!t->altstack)
+		return;
+	ss.ss_sp = NULL;
+	ss.ss_size = 0;
+	ss.ss_flags = SS_DISABLE;
+	if (sigaltstack(&ss, NULL) == 0)
+		munmap(t->altstack, ALTSTACK_BYTES);
+	t->altstack = NULL;
+}
