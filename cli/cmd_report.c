@@ -1,5 +1,6 @@
 /*
  * callscope report [-i PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]
+ *                  [--stats] [--histogram FUNC]
  *
  * The flat profile.  Threads and processes are merged unless --thread
  * asks for one profile per thread.
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/histogram.h"
 #include "cli/load.h"
 #include "die.h"
 #include "json.h"
@@ -24,7 +26,9 @@ static const char usage_text[] =
 	"  -s, --sort KEY    self (default), total, calls, avg, max or name\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
-	"      --thread      one profile per thread instead of one merged\n";
+	"      --thread      one profile per thread instead of one merged\n"
+	"      --stats       add the spread of call durations and the period between calls\n"
+	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n";
 
 static void json_profile_fields(struct json *j, const struct profile *p,
 				const struct flat_options *o)
@@ -47,6 +51,8 @@ int cmd_report(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "thread", no_argument, NULL, 'T' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ "histogram", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -54,6 +60,7 @@ int cmd_report(int argc, char **argv)
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
 	int json = 0, per_thread = 0, opt;
+	const char *histogram = NULL;
 
 	while ((opt = getopt_long(argc, argv, "i:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -67,12 +74,16 @@ int cmd_report(int argc, char **argv)
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
 		case 'T': per_thread = 1; break;
+		case 'S': fo.stats = 1; break;
+		case 'H': histogram = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'callscope report --help'", argv[optind]);
+	if (histogram && per_thread)
+		usage_die("--histogram and --thread do not go together; select a thread with --tid");
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
@@ -85,6 +96,11 @@ int cmd_report(int argc, char **argv)
 		if (!any)
 			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
 			    input);
+	}
+	if (histogram) {
+		int status = histogram_report(&df, &filter, histogram, json, input);
+		data_file_release(&df);
+		return status;
 	}
 
 	int salvaged = 0;

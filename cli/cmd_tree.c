@@ -12,12 +12,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/find_function.h"
 #include "cli/load.h"
 #include "die.h"
 #include "model/cct.h"
-#include "model/symspec.h"
 #include "report/tree.h"
-#include "xalloc.h"
 
 static const char usage_text[] =
 	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
@@ -104,38 +103,6 @@ static long parse_depth(const char *value)
 	return v;
 }
 
-/* Returns the one function SPEC names in P, or dies saying why not. */
-static uint32_t focus_function(const struct profile *p, const char *spec, const char *input)
-{
-	uint32_t *found, fn;
-	size_t n;
-
-	switch (symspec_match(p, spec, &found, &n)) {
-	case SYMSPEC_FOUND:
-		break;
-	case SYMSPEC_NO_OBJECT:
-		die("'%s' names no object of '%s'; give the object's file name as "
-		    "'callscope info' shows it (e.g. 'libz.so.1:NAME')", spec, input);
-	case SYMSPEC_UNSUPPORTED:
-		die("'%s' names a source file; only NAME and OBJECT:NAME are supported yet", spec);
-	case SYMSPEC_EMPTY:
-		usage_die("--focus wants NAME or OBJECT:NAME, not '%s'", spec);
-	default:
-		die("no function '%s' ran in '%s' (in the threads selected); see "
-		    "'callscope report' for the names", spec, input);
-	}
-	if (n > 1) {
-		const char *a = symspec_object_base(p->funcs[found[0]].object);
-		const char *b = symspec_object_base(p->funcs[found[1]].object);
-		die("'%s' names functions in %zu objects ('%s', '%s'%s); "
-		    "say which one with OBJECT:NAME, e.g. '%s:%s'",
-		    spec, n, a, b, n > 2 ? ", ..." : "", a, p->funcs[found[0]].name);
-	}
-	fn = found[0];
-	free(found);
-	return fn;
-}
-
 int cmd_tree(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -202,7 +169,7 @@ int cmd_tree(int argc, char **argv)
 
 	struct cct *shown = s.t;
 	if (o.focus)
-		shown = cct_focus(s.t, focus_function(s.p, o.focus, input));
+		shown = cct_focus(s.t, find_function(s.p, o.focus, "--focus", input));
 	report_tree(stdout, shown, s.p, &o);
 	if (shown != s.t)
 		cct_free(shown);

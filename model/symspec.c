@@ -104,3 +104,16 @@ enum symspec_status symspec_match(const struct profile *p, const char *spec,
 	free(prefix);
 	return source ? SYMSPEC_UNSUPPORTED : SYMSPEC_NO_OBJECT;
 }
+
+int symspec_may_name(const struct func *f, const char *spec)
+{
+	const char *colon;
+
+	if (!strcmp(f->name, spec))
+		return 1;
+	colon = single_colon(spec);
+	if (!colon || strcmp(f->name, colon + 1))
+		return 0;
+	const char *base = symspec_object_base(f->object);
+	return strlen(base) == (size_t)(colon - spec) && !strncmp(base, spec, (size_t)(colon - spec));
+}

@@ -37,6 +37,13 @@ enum symspec_status {
 enum symspec_status symspec_match(const struct profile *p, const char *spec,
 				  uint32_t **out, size_t *n);
 
+/*
+ * Whether SPEC could name F under one of its readings.  A quick filter
+ * for use while a profile is still being built; symspec_match() over the
+ * finished profile decides.
+ */
+int symspec_may_name(const struct func *f, const char *spec);
+
 /* The last path component of OBJECT (OBJECT itself if it has no '/').
  * Borrowed: points into OBJECT. */
 const char *symspec_object_base(const char *object);
