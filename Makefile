@@ -39,6 +39,7 @@ RUNTIME_SRC := \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \
+	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \

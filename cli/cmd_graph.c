@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"      --json        machine-readable output (see docs/graph.md)\n"
 	"  -b, --brief       leave out the index by function name\n"
 	"      --pid PID     only this process\n"
-	"      --tid TID     only this thread\n";
+	"      --tid TID     only this thread\n"
+	"      --signal-filter F  signal handlers: separate (default), exclude or none\n";
 
 int cmd_graph(int argc, char **argv)
 {
@@ -29,6 +30,7 @@ int cmd_graph(int argc, char **argv)
 		{ "brief", no_argument, NULL, 'b' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -44,6 +46,7 @@ int cmd_graph(int argc, char **argv)
 		case 'b': go.brief = 1; break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"  -i, --input PATH       recording to read (default: callscope.data)\n"
 	"      --pid PID          only this process\n"
 	"      --tid TID          only this thread\n"
+	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
 	"      --last N           only the last N lines of each thread\n"
 	"      --time-range A-B   only what started between A and B (e.g. 10ms-2s)\n"
 	"      --depth N          only N levels of nesting\n"
@@ -84,6 +85,7 @@ int cmd_replay(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "last", required_argument, NULL, 'l' },
 		{ "time-range", required_argument, NULL, 'r' },
 		{ "depth", required_argument, NULL, 'd' },
@@ -103,6 +105,7 @@ int cmd_replay(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
 		case 'l': rf.last = parse_count("--last", optarg); break;
 		case 'd': rf.max_depth = (int64_t)parse_count("--depth", optarg); break;
 		case 'f': rf.function = optarg; break;

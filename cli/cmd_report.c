@@ -26,6 +26,7 @@ static const char usage_text[] =
 	"  -s, --sort KEY    self (default), total, calls, avg, max or name\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
+	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
 	"      --thread      one profile per thread instead of one merged\n"
 	"      --stats       add the spread of call durations and the period between calls\n"
 	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n";
@@ -50,6 +51,7 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "thread", no_argument, NULL, 'T' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "histogram", required_argument, NULL, 'H' },
@@ -73,6 +75,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
 		case 'T': per_thread = 1; break;
 		case 'S': fo.stats = 1; break;
 		case 'H': histogram = optarg; break;

@@ -12,6 +12,10 @@ int cmd_graph(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_gprof(int argc, char **argv);
 
 /* Exit status of an analysis that had to salvage damaged data. */
 #define EXIT_SALVAGED 3

@@ -1,13 +1,26 @@
 #include "cli/load.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contract.h"
+#include "stream.h"
 #include "die.h"
 #include "formats/stream_reader.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
+
+enum signal_filter load_parse_signal_filter(const char *value)
+{
+	if (!strcmp(value, "separate"))
+		return SIGNAL_SEPARATE;
+	if (!strcmp(value, "exclude"))
+		return SIGNAL_EXCLUDE;
+	if (!strcmp(value, "none"))
+		return SIGNAL_NONE;
+	usage_die("--signal-filter wants separate, exclude or none, not '%s'", value);
+}
 
 int64_t load_parse_id(const char *option, const char *value)
 {
@@ -161,6 +174,13 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 
 	if (addr_map_get(&is->funcs, addr, &fn))
 		return fn;
+	if (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX) {
+		char name[32];
+		snprintf(name, sizeof(name), "<signal %u>", (unsigned)(addr - SIGNAL_FRAME_BASE));
+		fn = profile_intern_func(p, name, "", 0, 0, NULL, 0);
+		addr_map_put(&is->funcs, addr, fn);
+		return fn;
+	}
 	symtab_lookup(is->symtab, addr, 0, &si);
 	fn = profile_intern_func(p, si.name, si.object ? si.object : "", si.start, si.size,
 				 NULL, 0);
@@ -185,25 +205,140 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 }
 
 /*
+ * The state of one thread's replay: its open calls (to close them at a
+ * STOP and to say where a note happened), the stream's id -> function
+ * cache, and the signal filter's bookkeeping.  A call can be hidden from
+ * the visitor: the "<signal N>" pseudo-call under --signal-filter=none,
+ * and everything inside it under exclude, whose duration is then taken
+ * out of every later time (shift) so the interrupted call does not
+ * count it.
+ */
+struct thread_replay {
+	const struct replay_visitor *v;
+	struct profile *names;
+	struct image_symbols *is;
+	enum signal_filter signals;
+	uint32_t *open;
+	uint8_t *hidden;
+	size_t depth, alloc, hidden_alloc;
+	size_t excluding;	/* depth of the excluded handler call, 0 if none */
+	uint64_t exclude_start;
+	uint64_t shift;
+	uint32_t *by_id;	/* stream id -> function + 1; 0 = not cached */
+	size_t by_id_alloc;
+	uint32_t id_epoch;
+};
+
+static uint32_t entry_function(struct thread_replay *tr, const struct stream_reader *r,
+			       const struct stream_event *ev)
+{
+	uint32_t fn;
+
+	if (__builtin_expect(r->id_epoch != tr->id_epoch, 0)) {
+		/* ids started again at a SYNC: forget what they meant */
+		if (tr->by_id)
+			memset(tr->by_id, 0, tr->by_id_alloc * sizeof(*tr->by_id));
+		tr->id_epoch = r->id_epoch;
+	}
+	if (ev->id && ev->id < tr->by_id_alloc && tr->by_id[ev->id])
+		return tr->by_id[ev->id] - 1;
+	fn = resolve(tr->names, tr->is, ev->addr);
+	if (ev->id) {
+		if (ev->id >= tr->by_id_alloc) {
+			size_t old = tr->by_id_alloc;
+			ALLOC_GROW(tr->by_id, ev->id + 1, tr->by_id_alloc);
+			memset(tr->by_id + old, 0, (tr->by_id_alloc - old) * sizeof(*tr->by_id));
+		}
+		tr->by_id[ev->id] = fn + 1;
+	}
+	return fn;
+}
+
+static void enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
+		       int already_open)
+{
+	int is_signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
+	int hide = tr->excluding || (is_signal && tr->signals != SIGNAL_SEPARATE);
+
+	ALLOC_GROW(tr->open, tr->depth + 1, tr->alloc);
+	ALLOC_GROW(tr->hidden, tr->depth + 1, tr->hidden_alloc);
+	tr->open[tr->depth] = fn;
+	tr->hidden[tr->depth++] = (uint8_t)hide;
+	if (is_signal && !tr->excluding && tr->signals == SIGNAL_EXCLUDE) {
+		tr->excluding = tr->depth;
+		tr->exclude_start = t;
+	}
+	if (hide)
+		return;
+	if (already_open)
+		tr->v->open_frame(tr->v->ctx, fn, t - tr->shift);
+	else
+		tr->v->enter(tr->v->ctx, fn, t - tr->shift);
+}
+
+static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
+{
+	if (!tr->depth)
+		return;
+	if (tr->hidden[--tr->depth]) {
+		if (tr->excluding == tr->depth + 1) {
+			tr->excluding = 0;
+			tr->shift += t - tr->exclude_start;
+		}
+		return;
+	}
+	tr->v->exit(tr->v->ctx, t - tr->shift, kind);
+}
+
+/* The innermost call the visitor sees, for a note. */
+static uint32_t visible_top(const struct thread_replay *tr)
+{
+	for (size_t i = tr->depth; i; i--)
+		if (!tr->hidden[i - 1])
+			return tr->open[i - 1];
+	return FUNC_NONE;
+}
+
+static enum replay_note_kind note_kind(enum stream_event_kind k)
+{
+	switch (k) {
+	case EVENT_MARK: return NOTE_MARK;
+	case EVENT_MARK_STR: return NOTE_MARK_STR;
+	case EVENT_TASK: return NOTE_TASK;
+	case EVENT_STOP: return NOTE_STOP;
+	default: return NOTE_SIGNAL;
+	}
+}
+
+static void count_note(struct load_stats *stats, enum stream_event_kind k)
+{
+	stats->marks += k == EVENT_MARK || k == EVENT_MARK_STR;
+	stats->tasks += k == EVENT_TASK;
+	stats->signals += k == EVENT_SIGNAL;
+	stats->stops += k == EVENT_STOP;
+}
+
+/*
  * Replays one thread's stream into V.  The stream's own small function ids
  * index a table of resolved functions, so each address is symbolized once
  * and each entry costs an array read.
  */
 static void replay_thread(const struct data_file *df, const struct data_thread *th,
-			  struct profile *names, struct image_symbols *is,
-			  const struct replay_visitor *v, struct load_stats *stats)
+			  const struct load_filter *f, struct profile *names,
+			  struct image_symbols *is, const struct replay_visitor *v,
+			  struct load_stats *stats)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
 	const double unit = load_ns_per_unit(df);
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
+	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals };
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
-	uint32_t *by_id = NULL;
-	size_t by_id_alloc = 0;
-	uint32_t id_epoch = 0;
-	int rc;
+	struct replay_note note;
+	uint64_t records = 0;
+	int thread_ended = 0, rc;
 
 	memset(&info, 0, sizeof(info));
 	info.pid = th->pid;
@@ -215,84 +350,50 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	v->thread_begin(v->ctx, &info, pr->inner_x256 / 256.0 * unit,
 			pr->outer_x256 / 256.0 * unit);
 	uint64_t end_ns = info.start_ns;
-	int thread_ended = 0;
-	uint64_t records = 0;
-	/* the open calls, for STOP and for naming where a note happened */
-	uint32_t *open = NULL;
-	size_t depth = 0, open_alloc = 0;
-	struct replay_note note;
 
 	stream_reader_init(&r, th->stream, th->stream_len, th->start_time);
 	while ((rc = stream_reader_next(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
-		uint32_t fn;
 
 		stats->events++;
 		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
-		memset(&note, 0, sizeof(note));
-		note.time_ns = t;
-		note.value = ev.value;
-		note.func = depth ? open[depth - 1] : FUNC_NONE;
 		switch (ev.kind) {
 		case EVENT_ENTRY:
-			if (__builtin_expect(r.id_epoch != id_epoch, 0)) {
-				/* ids started again at a SYNC: forget what they meant */
-				if (by_id)
-					memset(by_id, 0, by_id_alloc * sizeof(*by_id));
-				id_epoch = r.id_epoch;
-			}
-			if (!ev.id) {
-				fn = resolve(names, is, ev.addr);
-			} else if (ev.id < by_id_alloc && by_id[ev.id]) {
-				fn = by_id[ev.id] - 1;
-			} else {
-				fn = resolve(names, is, ev.addr);
-				if (ev.id >= by_id_alloc) {
-					size_t old = by_id_alloc;
-					ALLOC_GROW(by_id, ev.id + 1, by_id_alloc);
-					memset(by_id + old, 0, (by_id_alloc - old) * sizeof(*by_id));
-				}
-				by_id[ev.id] = fn + 1;
-			}
-			ALLOC_GROW(open, depth + 1, open_alloc);
-			open[depth++] = fn;
-			v->enter(v->ctx, fn, t);
+			enter_call(&tr, entry_function(&tr, &r, &ev), ev.addr, t, 0);
 			break;
 		case EVENT_OPEN_FRAME:
-			fn = resolve(names, is, ev.addr);
-			ALLOC_GROW(open, depth + 1, open_alloc);
-			open[depth++] = fn;
-			v->open_frame(v->ctx, fn, t);
+			enter_call(&tr, resolve(names, is, ev.addr), ev.addr, t, 1);
 			break;
 		case EVENT_EXIT:
+			exit_call(&tr, t, EXIT_RETURN);
+			break;
 		case EVENT_EXIT_UNWOUND:
-			depth -= depth > 0;
-			v->exit(v->ctx, t, ev.kind == EVENT_EXIT ? EXIT_RETURN : EXIT_UNWOUND);
+			exit_call(&tr, t, EXIT_UNWOUND);
 			break;
-		case EVENT_THREAD_END: thread_ended = 1; break;
+		case EVENT_THREAD_END:
+			thread_ended = 1;
+			break;
 		case EVENT_STOP:
-			for (; depth; depth--)
-				v->exit(v->ctx, t, EXIT_STOPPED);
-			note.kind = NOTE_STOP;
-			stats->stops++;
-			if (v->note)
-				v->note(v->ctx, &note);
-			break;
+			while (tr.depth)
+				exit_call(&tr, t, EXIT_STOPPED);
+			/* the stop itself is a note */
+			__attribute__((fallthrough));
 		case EVENT_MARK:
 		case EVENT_MARK_STR:
 		case EVENT_TASK:
 		case EVENT_SIGNAL:
-			note.kind = ev.kind == EVENT_MARK ? NOTE_MARK
-				    : ev.kind == EVENT_MARK_STR ? NOTE_MARK_STR
-				    : ev.kind == EVENT_TASK ? NOTE_TASK : NOTE_SIGNAL;
+			count_note(stats, ev.kind);
+			if (!v->note || tr.excluding)
+				break;
+			memset(&note, 0, sizeof(note));
+			note.kind = note_kind(ev.kind);
+			note.time_ns = t - tr.shift;
+			note.value = ev.value;
 			note.text = (const char *)ev.text;
 			note.text_len = ev.text_len;
-			stats->marks += ev.kind == EVENT_MARK || ev.kind == EVENT_MARK_STR;
-			stats->tasks += ev.kind == EVENT_TASK;
-			stats->signals += ev.kind == EVENT_SIGNAL;
-			if (v->note)
-				v->note(v->ctx, &note);
+			note.func = visible_top(&tr);
+			v->note(v->ctx, &note);
 			break;
 		}
 	}
@@ -314,15 +415,18 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	if ((th->flags & THREAD_RING) && th->events_written > records && v->note) {
 		memset(&note, 0, sizeof(note));
 		note.kind = NOTE_OVERWRITTEN;
-		note.time_ns = end_ns;
+		note.time_ns = end_ns - tr.shift;
 		note.value = th->events_written - records;
 		note.func = FUNC_NONE;
 		v->note(v->ctx, &note);
 	}
-	free(open);
-	free(by_id);
+	if (tr.excluding)
+		tr.shift += end_ns - tr.exclude_start;
+	free(tr.open);
+	free(tr.hidden);
+	free(tr.by_id);
 	stream_reader_release(&r);
-	v->thread_end(v->ctx, end_ns);
+	v->thread_end(v->ctx, end_ns - tr.shift);
 }
 
 void load_replay(const struct data_file *df, const struct load_filter *f,
@@ -338,7 +442,7 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);
-		replay_thread(df, th, names, is, v, stats);
+		replay_thread(df, th, f, names, is, v, stats);
 	}
 	for (size_t i = 0; i < nimages; i++) {
 		symtab_free(images[i].symtab);

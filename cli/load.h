@@ -12,10 +12,22 @@
 #include "formats/native.h"
 #include "model/profile.h"
 
+/* What to do with the time a signal handler ran ("<signal N>" calls). */
+enum signal_filter {
+	SIGNAL_SEPARATE = 0,	/* show it as a call "<signal N>" (the default) */
+	SIGNAL_EXCLUDE,		/* leave it out: the interrupted call did not spend it */
+	SIGNAL_NONE,		/* no "<signal N>" node: the handler's calls nest
+				 * under the interrupted call */
+};
+
 struct load_filter {
 	int64_t pid;		/* -1: every process */
 	int64_t tid;		/* -1: every thread */
+	enum signal_filter signals;
 };
+
+/* Parses the value of --signal-filter; a bad one is a usage error. */
+enum signal_filter load_parse_signal_filter(const char *value);
 
 struct load_stats {
 	uint64_t events;

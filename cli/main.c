@@ -24,6 +24,10 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "what was recorded: program, processes, threads, losses" },
 	{ "replay", cmd_replay, "the recorded calls in order, with marks and the fatal signal" },
 	{ "tree", cmd_tree, "call-path tree: calls and time per calling context" },
+	{ "gprof", cmd_gprof, "GNU gprof's reports from gmon.out files, byte for byte" },
+	{ "export", cmd_export, "write gmon.out, callgrind, pprof, Chrome JSON, folded stacks, .prf" },
+	{ "merge", cmd_merge, "sum several runs of one program into one data file" },
+	{ "diff", cmd_diff, "per-function change in time and calls between two runs" },
 };
 
 static void print_usage(FILE *out)

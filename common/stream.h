@@ -65,6 +65,14 @@ enum stream_special {
 	STREAM_SIGNAL = 10,
 };
 
+/*
+ * A signal handler the program installed runs as a pseudo-call whose
+ * address is SIGNAL_FRAME_BASE + the signal number: never a user-space
+ * address, so the analyzer can show it as "<signal N>" or filter it.
+ */
+#define SIGNAL_FRAME_BASE 0xffffffffffff0000ull
+#define SIGNAL_FRAME_MAX 0xffffffffffff0100ull
+
 #define SYNC_STACK_MAX 1024
 #define MARK_STR_MAX 255
 

@@ -145,6 +145,11 @@ HIDDEN void trace_emit_sync(struct thread_state *t, uint64_t now);
 HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 			    const char *text, size_t len);
 
+/* sigaction.c: libc's own sigaction, past the runtime's stand-in */
+struct sigaction;
+HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
+				  struct sigaction *old);
+
 /* signals.c */
 HIDDEN void signals_install(void);
 HIDDEN void signals_thread_start(struct thread_state *t);

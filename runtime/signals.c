@@ -50,7 +50,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *context)
 		t->guard = 0;
 	}
 	if (slot >= 0)
-		sigaction(sig, &previous[slot], NULL);
+		runtime_real_sigaction(sig, &previous[slot], NULL);
 	if (info->si_code <= 0)
 		raise(sig);
 	errno = saved;
@@ -65,12 +65,12 @@ void signals_install(void)
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFATAL; i++) {
-		if (sigaction(fatal_signals[i], NULL, &previous[i]) != 0)
+		if (runtime_real_sigaction(fatal_signals[i], NULL, &previous[i]) != 0)
 			continue;
 		/* leave a program's own choice (a handler, or ignoring) alone */
 		if (previous[i].sa_handler != SIG_DFL)
 			continue;
-		sigaction(fatal_signals[i], &sa, NULL);
+		runtime_real_sigaction(fatal_signals[i], &sa, NULL);
 	}
 }
 

@@ -1,0 +1,272 @@
+#include "cli/export_load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "symbols/symtab.h"
+#include "xalloc.h"
+
+/* One visitor feeding the profile, the tree and the Chrome writer. */
+struct both {
+	struct profile *p;
+	struct thread_builder *pb;
+	struct cct *t;
+	struct cct_builder *tb;
+	struct chrome_writer *cw;
+};
+
+static void v_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	struct both *s = ctx;
+
+	s->pb = profile_thread_begin(s->p, info, inner, outer);
+	if (s->t)
+		s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
+	if (s->cw)
+		chrome_thread_begin(s->cw, info->pid, info->tid);
+}
+
+static void v_enter(void *ctx, uint32_t fn, uint64_t t)
+{
+	struct both *s = ctx;
+
+	profile_enter(s->pb, fn, t);
+	if (s->tb)
+		cct_enter(s->tb, fn, t);
+	if (s->cw)
+		chrome_enter(s->cw, fn, t);
+}
+
+static void v_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	struct both *s = ctx;
+
+	profile_open_frame(s->pb, fn, t);
+	if (s->tb)
+		cct_open_frame(s->tb, fn, t);
+	if (s->cw)
+		chrome_open_frame(s->cw, fn, t);
+}
+
+static void v_exit(void *ctx, uint64_t t, int kind)
+{
+	struct both *s = ctx;
+
+	profile_exit(s->pb, t, (enum exit_kind)kind);
+	if (s->tb)
+		cct_exit(s->tb, t, (enum exit_kind)kind);
+	if (s->cw)
+		chrome_exit(s->cw, t, (enum exit_kind)kind);
+}
+
+static void v_note(void *ctx, const struct replay_note *n)
+{
+	struct both *s = ctx;
+	char *text;
+
+	if (n->kind == NOTE_OVERWRITTEN)
+		profile_thread_overwritten(s->pb, n->value);
+	if (!s->cw)
+		return;
+	switch (n->kind) {
+	case NOTE_MARK:
+		chrome_instant(s->cw, "mark", n->time_ns, NULL, n->value);
+		break;
+	case NOTE_MARK_STR:
+		text = xstrndup(n->text ? n->text : "", n->text_len);
+		chrome_instant(s->cw, "mark", n->time_ns, text, 0);
+		free(text);
+		break;
+	case NOTE_SIGNAL:
+		chrome_instant(s->cw, "signal", n->time_ns, NULL, n->value);
+		break;
+	case NOTE_STOP:
+		chrome_instant(s->cw, "capture stopped", n->time_ns, NULL, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void v_end(void *ctx, uint64_t t)
+{
+	struct both *s = ctx;
+
+	profile_thread_end(s->pb, t);
+	s->pb = NULL;
+	if (s->tb)
+		cct_thread_end(s->tb, t);
+	s->tb = NULL;
+	if (s->cw)
+		chrome_thread_end(s->cw, t);
+}
+
+const struct data_process *export_main_process(const struct data_file *df)
+{
+	const struct data_process *best = NULL;
+
+	for (size_t i = 0; i < df->nprocesses; i++)
+		if (!best || df->processes[i].start_mono < best->start_mono)
+			best = &df->processes[i];
+	return best;
+}
+
+const struct data_object *export_main_object(const struct data_file *df)
+{
+	const struct data_process *pr = export_main_process(df);
+
+	if (!pr)
+		return NULL;
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		if (o->pid == pr->pid && o->image == pr->image && !strcmp(o->path, pr->exe))
+			return o;
+	}
+	return NULL;
+}
+
+/* The command line as one string, arguments separated by spaces. */
+static char *command_line(const struct data_file *df)
+{
+	const uint8_t *p = df->session.argv_blobs;
+	size_t len = 0, alloc = 0;
+	char *s = NULL;
+
+	ALLOC_GROW(s, 1, alloc);
+	s[0] = '\0';
+	for (uint32_t i = 0; p && i < df->session.argc; i++) {
+		uint32_t n = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+		ALLOC_GROW(s, len + n + 2, alloc);
+		if (i)
+			s[len++] = ' ';
+		for (uint32_t k = 0; k < n; k++) {
+			char c = (char)p[4 + k];
+			s[len++] = (c == '\n' || c == '\r' || c == '\0') ? ' ' : c;
+		}
+		s[len] = '\0';
+		p += 4 + n;
+	}
+	return s;
+}
+
+static void collect_objects(const struct data_file *df, struct export_data *d)
+{
+	size_t n = 0;
+
+	d->objects = xcalloc(df->nobjects + 1, sizeof(*d->objects));
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		size_t k = 0;
+		while (k < n && strcmp(d->objects[k].path, o->path))
+			k++;
+		if (k < n)
+			continue;
+		struct export_object *e = &d->objects[n++];
+		e->path = o->path;
+		e->build_id = o->build_id;
+		e->build_id_len = o->build_id_len;
+		e->load_bias = o->load_bias;
+		e->start = UINT64_MAX;
+		for (size_t s = 0; s < o->nseg; s++) {
+			uint64_t a = o->segs[s].vaddr + o->load_bias;
+			if (a < e->start)
+				e->start = a;
+			if (a + o->segs[s].memsz > e->limit)
+				e->limit = a + o->segs[s].memsz;
+		}
+		if (e->start == UINT64_MAX)
+			e->start = 0;
+	}
+	d->meta.objects = d->objects;
+	d->meta.nobjects = n;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
+		      FILE *chrome, struct export_data *out)
+{
+	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL };
+	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note };
+	const struct data_process *main_pr = export_main_process(df);
+
+	memset(out, 0, sizeof(*out));
+	if (chrome) {
+		s.cw = chrome_writer_new(chrome, s.p);
+		for (size_t i = 0; i < df->nprocesses; i++) {
+			const struct data_process *pr = &df->processes[i];
+			if ((f->pid < 0 || pr->pid == f->pid) &&
+			    (i == 0 || df->processes[i - 1].pid != pr->pid))
+				chrome_process_name(s.cw, pr->pid, base_name(pr->exe));
+		}
+	}
+	load_replay(df, f, s.p, &v, &out->stats);
+	if (s.cw)
+		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
+	profile_find_cycles(s.p);
+	out->p = s.p;
+	out->tree = s.t;
+	out->cmd = command_line(df);
+	out->meta.cmd = out->cmd;
+	out->meta.main_exe = main_pr ? main_pr->exe : NULL;
+	out->meta.unix_start_ns = df->session.unix_start_ns;
+	collect_objects(df, out);
+}
+
+void export_data_lines(struct export_data *d, const struct data_file *df)
+{
+	/* A binary that could not be trusted was already reported by the
+	 * load; its functions have no lines to give. */
+	if (d->stats.salvaged)
+		return;
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		int first = 1, wanted = 0;
+		for (size_t k = 0; k < i && first; k++)
+			first = strcmp(df->objects[k].path, o->path) != 0;
+		for (size_t k = 0; first && k < d->p->nfuncs && !wanted; k++)
+			wanted = !strcmp(d->p->funcs[k].object, o->path);
+		if (!first || !wanted)
+			continue;
+		struct symtab *st = symtab_new();
+		struct symtab_segment *segs = xcalloc(o->nseg + 1, sizeof(*segs));
+		for (size_t k = 0; k < o->nseg; k++) {
+			segs[k].vaddr = o->segs[k].vaddr;
+			segs[k].memsz = o->segs[k].memsz;
+			segs[k].flags = o->segs[k].flags;
+		}
+		/* At bias 0 the link-time addresses the profile holds are the
+		 * addresses to look up. */
+		if (symtab_add_object(st, o->path, 0, o->build_id, o->build_id_len, segs,
+				      o->nseg) == 0) {
+			for (size_t k = 0; k < d->p->nfuncs; k++) {
+				struct func *fn = &d->p->funcs[k];
+				struct symbol_info si;
+				if (strcmp(fn->object, o->path) || fn->file)
+					continue;
+				symtab_lookup(st, fn->addr, 1, &si);
+				if (si.file) {
+					fn->file = xstrdup(si.file);
+					fn->line = si.line;
+				}
+			}
+		}
+		free(segs);
+		symtab_free(st);
+	}
+}
+
+void export_data_release(struct export_data *d)
+{
+	profile_free(d->p);
+	cct_free(d->tree);
+	free(d->objects);
+	free(d->cmd);
+	memset(d, 0, sizeof(*d));
+}

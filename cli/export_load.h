@@ -1,0 +1,47 @@
+/*
+ * What the export, merge and diff commands need from a recording besides
+ * load_profile(): the profile and the call-path tree from one replay
+ * (and, for Chrome JSON, each call as it happens), the run's objects and
+ * command line for the writers, and which executable is the program's.
+ */
+#ifndef CALLSCOPE_CLI_EXPORT_LOAD_H
+#define CALLSCOPE_CLI_EXPORT_LOAD_H
+
+#include "cli/load.h"
+#include "formats/export.h"
+#include "model/cct.h"
+
+struct export_data {
+	struct profile *p;		/* owned */
+	struct cct *tree;		/* owned; NULL unless asked for */
+	struct export_meta meta;	/* its strings borrow from the data file */
+	struct export_object *objects;	/* owned array behind meta.objects */
+	char *cmd;			/* owned, behind meta.cmd */
+	struct load_stats stats;
+	int chrome_failed;		/* writing the Chrome JSON failed (errno set) */
+};
+
+/*
+ * Replays the threads F selects from DF into OUT->p (and OUT->tree when
+ * WANT_TREE), then finds cycles.  With CHROME not NULL, the calls are
+ * also written there as Chrome trace JSON while they are replayed.  OUT
+ * borrows from DF: release OUT first.
+ */
+void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
+		      FILE *chrome, struct export_data *out);
+
+/* Fills in each function's source file and line from the DWARF. */
+void export_data_lines(struct export_data *d, const struct data_file *df);
+
+void export_data_release(struct export_data *d);
+
+/*
+ * The process the run started with (the earliest to start), or NULL for
+ * a recording without processes.
+ */
+const struct data_process *export_main_process(const struct data_file *df);
+
+/* The main executable's object record in DF, or NULL. */
+const struct data_object *export_main_object(const struct data_file *df);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * gmon.out in the GNU format (see shared facts in docs/export.md): a
+ * 20-byte header, then tagged records.  What gprof reads from it:
+ *
+ *   TIME_HIST  self time.  One record per function, over the first bytes
+ *              of the function (at most 256 bins of 4 bytes, all inside
+ *              it), at 1 MHz: a bin count is one microsecond.  A bin holds
+ *              16 bits, so a longer time repeats the record: gprof sums
+ *              records with the same range.
+ *   CG_ARC     exact call counts, from an address inside the caller (its
+ *              start: recordings hold no call sites) to the callee's start.
+ *              A count over 32 bits is split over repeated records, which
+ *              gprof sums as well.
+ *
+ * gprof names only the symbols of the executable it is given, at their
+ * link-time addresses: the main executable's functions are written there.
+ * Functions of shared libraries (or of another program an exec started)
+ * are written at their run-time addresses, far from the executable's, so
+ * gprof counts their time in the total (its "% time" column then agrees
+ * with callscope's) but cannot name them; one warning says how much.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "formats/export.h"
+#include "xalloc.h"
+
+enum { GMON_TIME_HIST = 0, GMON_CG_ARC = 1 };
+
+#define MAX_BINS 256
+
+struct placed {
+	uint32_t func;
+	uint64_t addr;		/* where gprof will see the function */
+	uint64_t lo, hi;	/* histogram range, multiples of 4 */
+	int main_exe;
+};
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)v);
+	put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static int put(FILE *out, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, out) == n ? 0 : -1;
+}
+
+/* Histogram records for TICKS counts over [LO, HI), bins filled in turn. */
+static int write_hist(FILE *out, uint64_t lo, uint64_t hi, uint64_t ticks)
+{
+	size_t nbins = (size_t)((hi - lo) / 4);
+	uint8_t h[1 + 8 + 8 + 4 + 4 + 15 + 1];
+	uint8_t bins[MAX_BINS * 2];
+
+	h[0] = GMON_TIME_HIST;
+	put_u64(h + 1, lo);
+	put_u64(h + 9, hi);
+	put_u32(h + 17, (uint32_t)nbins);
+	put_u32(h + 21, GMON_PROF_RATE);
+	memset(h + 25, 0, 15);
+	memcpy(h + 25, "seconds", 7);
+	h[40] = 's';
+	while (ticks) {
+		for (size_t i = 0; i < nbins; i++) {
+			uint64_t c = ticks > 65535 ? 65535 : ticks;
+			ticks -= c;
+			bins[2 * i] = (uint8_t)c;
+			bins[2 * i + 1] = (uint8_t)(c >> 8);
+		}
+		if (put(out, h, sizeof(h)) || put(out, bins, nbins * 2))
+			return -1;
+	}
+	return 0;
+}
+
+static int write_arc(FILE *out, uint64_t from, uint64_t self, uint64_t count)
+{
+	uint8_t r[1 + 8 + 8 + 4];
+
+	r[0] = GMON_CG_ARC;
+	put_u64(r + 1, from);
+	put_u64(r + 9, self);
+	while (count) {
+		uint32_t c = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+		count -= c;
+		put_u32(r + 17, c);
+		if (put(out, r, sizeof(r)))
+			return -1;
+	}
+	return 0;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static uint64_t ticks_of(uint64_t ns)
+{
+	return (ns + 500000000u / GMON_PROF_RATE) / (1000000000u / GMON_PROF_RATE);
+}
+
+/* Where F goes, or 0 when it cannot be placed (no object known). */
+static int place(const struct func *f, const struct export_meta *m, struct placed *pl)
+{
+	const struct export_object *o;
+
+	pl->main_exe = m->main_exe && !strcmp(f->object, m->main_exe);
+	if (pl->main_exe) {
+		pl->addr = f->addr;
+	} else if ((o = export_meta_object(m, f->object)) != NULL) {
+		pl->addr = f->addr + o->load_bias;
+	} else {
+		return 0;
+	}
+	/* Bins of 4 bytes from a multiple of 4 inside the function: gprof's
+	 * own bin arithmetic then lands each one on this function alone. */
+	uint64_t end = pl->addr + (f->size ? f->size : 4);
+	pl->lo = (pl->addr + 3) & ~(uint64_t)3;
+	if (pl->lo + 4 > end)
+		pl->lo = pl->addr & ~(uint64_t)3;
+	uint64_t nbins = end > pl->lo ? (end - pl->lo) / 4 : 1;
+	if (nbins < 1)
+		nbins = 1;
+	if (nbins > MAX_BINS)
+		nbins = MAX_BINS;
+	pl->hi = pl->lo + 4 * nbins;
+	return 1;
+}
+
+int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
+{
+	struct placed *pl = xcalloc(p->nfuncs + 1, sizeof(*pl));
+	int32_t *where = xmalloc((p->nfuncs + 1) * sizeof(*where));
+	size_t n = 0, other = 0, dropped = 0;
+	uint64_t other_ns = 0, all_ns = 0, dropped_ns = 0;
+	uint8_t header[20] = { 'g', 'm', 'o', 'n', 1, 0, 0, 0 };
+	int rc = -1;
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		where[i] = -1;
+		all_ns += f->self_ns;
+		if (!f->calls && !f->self_ns && !f->total_ns)
+			continue;
+		pl[n].func = (uint32_t)i;
+		if (!place(f, m, &pl[n])) {
+			dropped++;
+			dropped_ns += f->self_ns;
+			continue;
+		}
+		n++;
+	}
+	/* Ranges must not overlap: gprof rejects overlapping histograms. In
+	 * one object functions never overlap; objects of different processes
+	 * at their run-time addresses might, and the later one is left out. */
+	qsort(pl, n, sizeof(*pl), by_lo);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (kept && pl[i].lo < pl[kept - 1].hi) {
+			dropped++;
+			dropped_ns += p->funcs[pl[i].func].self_ns;
+			continue;
+		}
+		pl[kept++] = pl[i];
+	}
+	n = kept;
+	for (size_t i = 0; i < n; i++) {
+		where[pl[i].func] = (int32_t)i;
+		if (!pl[i].main_exe) {
+			other++;
+			other_ns += p->funcs[pl[i].func].self_ns;
+		}
+	}
+
+	if (put(out, header, sizeof(header)))
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		if (write_hist(out, pl[i].lo, pl[i].hi, ticks_of(p->funcs[pl[i].func].self_ns)))
+			goto done;
+	for (size_t i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		if (a->caller == FUNC_NONE || where[a->caller] < 0 || where[a->callee] < 0)
+			continue;
+		if (write_arc(out, pl[where[a->caller]].addr, pl[where[a->callee]].addr, a->count))
+			goto done;
+	}
+	if (fflush(out) != 0 || ferror(out))
+		goto done;
+	rc = 0;
+	if (other || dropped) {
+		double pct = all_ns ? 100.0 * (double)(other_ns + dropped_ns) / (double)all_ns : 0;
+		warning("gprof cannot name the %zu function%s outside '%s' (%.1f%% of the self "
+			"time): %s time counts in gprof's total but no row or call shows %s%s",
+			other + dropped, other + dropped == 1 ? "" : "s",
+			m->main_exe ? m->main_exe : "the program", pct,
+			other + dropped == 1 ? "its" : "their", other + dropped == 1 ? "it" : "them",
+			dropped ? "; functions of no known object are left out" : "");
+	}
+done:
+	free(pl);
+	free(where);
+	return rc;
+}

@@ -1,0 +1,292 @@
+/*
+ * Between the profile model and a CodeScape .prf file.
+ *
+ * Writing: a trace profile.  Counter 1 is elapsed time (0x23) in ns, with
+ * the hooks' cost subtracted as in every report; recordings have no
+ * second counter yet (0x00, values 0).  "Hits" of a trace profile are
+ * calls.  Each function's record holds its totals; the trace region holds
+ * the call-path tree, one call record per path (with the path's calls,
+ * inclusive and self time) closed by its return record after its
+ * children.
+ *
+ * Reading: function records give the functions and their numbers; the
+ * nesting of the trace records gives the call arcs, split into self and
+ * descendant time the way the model splits them (model/profile.h): a
+ * nested activation of a function already on the path adds its self time
+ * to the outermost one's arc, never its total.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "die.h"
+#include "formats/prf.h"
+#include "model/cct_walk.h"
+#include "xalloc.h"
+
+static void fill_func(struct prf_func *r, const struct func *f)
+{
+	char *q = f->object[0] ? xasprintf("%s:%s", f->object, f->name) : xstrdup(f->name);
+
+	r->description = PRF_DESC_FUNCTION;
+	r->attributes = f->virtual_returns || f->unwound ? PRF_ATTR_SUSPECT : 0;
+	r->cache_line = PRF_CACHE_LINE_NONE;
+	r->min_pc = (uint32_t)f->addr;
+	r->max_pc = (uint32_t)(f->addr + (f->size ? f->size - 1 : 0));
+	r->group_id = PRF_GROUP_NONE;
+	prf_name_set(&r->name, f->name);
+	prf_name_set(&r->label, f->name);
+	prf_name_set(&r->qualified, q);
+	free(q);
+}
+
+struct trace_walk {
+	const struct profile *p;
+	struct prf_file *out;
+	uint32_t next_number;
+	uint32_t *number;	/* per node: its call number */
+};
+
+static struct prf_trace *add_trace(struct prf_file *out)
+{
+	ALLOC_GROW(out->trace, out->ntrace + 1, out->trace_alloc);
+	struct prf_trace *t = &out->trace[out->ntrace++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
+static void trace_call(void *ctx, const struct cct *t, uint32_t node)
+{
+	struct trace_walk *w = ctx;
+	const struct cct_node *n = &t->nodes[node];
+	struct prf_trace *r = add_trace(w->out);
+
+	r->is_call = 1;
+	r->call_number = w->number[node] = ++w->next_number;
+	fill_func(&r->f, &w->p->funcs[n->func]);
+	r->f.hits = n->calls;
+	r->f.c1 = n->total[CCT_TIME];
+	r->f.c1_self = n->self[CCT_TIME];
+	if (n->virtual_returns || n->unwound)
+		r->f.attributes |= PRF_ATTR_SUSPECT;
+}
+
+static void trace_return(void *ctx, const struct cct *t, uint32_t node)
+{
+	struct trace_walk *w = ctx;
+	struct prf_trace *r = add_trace(w->out);
+
+	(void)t;
+	r->call_number = w->number[node];
+}
+
+void prf_from_profile(const struct profile *p, const struct cct *t,
+		      uint64_t unix_start_ns, struct prf_file *out)
+{
+	struct prf_header *h = &out->h;
+	time_t secs = (time_t)(unix_start_ns / 1000000000u);
+	struct tm tm;
+
+	memset(out, 0, sizeof(*out));
+	memset(&tm, 0, sizeof(tm));
+	gmtime_r(&secs, &tm);
+	h->version = PRF_VERSION;
+	h->day = (uint8_t)tm.tm_mday;
+	h->month = (uint8_t)(tm.tm_mon + 1);
+	h->year = (uint8_t)(tm.tm_year % 100);
+	h->hour = (uint8_t)tm.tm_hour;
+	h->minute = (uint8_t)tm.tm_min;
+	h->second = (uint8_t)tm.tm_sec;
+	h->type = PRF_TRACE;
+	h->counter1 = PRF_COUNTER_ELAPSED;
+	h->counter2 = PRF_COUNTER_NONE;
+	h->hits = p->calls;
+	h->c1 = t->nodes[CCT_ROOT].total[CCT_TIME];
+
+	out->funcs = xcalloc(p->nfuncs + 1, sizeof(*out->funcs));
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		h->c1_self += f->self_ns;
+		if (!f->calls && !f->self_ns && !f->total_ns)
+			continue;
+		struct prf_func *r = &out->funcs[out->nfuncs++];
+		fill_func(r, f);
+		r->hits = f->calls;
+		r->c1 = f->total_ns;
+		r->c1_self = f->self_ns;
+	}
+
+	struct trace_walk w = { p, out, 0, xcalloc(t->nnodes, sizeof(uint32_t)) };
+	cct_walk(t, trace_call, trace_return, &w);
+	free(w.number);
+}
+
+/* Reading. */
+
+struct frame {
+	uint32_t func;
+	uint32_t arc;
+	int outermost;
+	uint64_t self, total, same_self;
+};
+
+struct reader {
+	struct profile *p;
+	uint32_t *active;	/* per function: open activations */
+	uint32_t *outer_depth;	/* per function: depth of the outermost one */
+	uint8_t *has_record;	/* per function: numbers came from a function record */
+	size_t nper;
+	struct frame *stack;
+	size_t depth, alloc;
+};
+
+static uint32_t intern(struct reader *r, const struct prf_func *f)
+{
+	const char *name = f->name.len ? f->name.s : f->label.len ? f->label.s : "(no name)";
+	const char *object = "";
+	char *obj_copy = NULL;
+	size_t nl = strlen(name), ql = strlen(f->qualified.s ? f->qualified.s : "");
+
+	/* callscope writes "OBJECT:NAME" as the qualified name. */
+	if (ql > nl + 1 && !strcmp(f->qualified.s + ql - nl, name) &&
+	    f->qualified.s[ql - nl - 1] == ':') {
+		obj_copy = xstrndup(f->qualified.s, ql - nl - 1);
+		object = obj_copy;
+	}
+	uint64_t size = f->max_pc >= f->min_pc ? (uint64_t)f->max_pc - f->min_pc + 1 : 0;
+	uint32_t id = profile_intern_func(r->p, name, object, f->min_pc, size, NULL, 0);
+	free(obj_copy);
+	if (id >= r->nper) {
+		size_t n = r->nper ? r->nper : 64, old = r->nper;
+		while (n <= id)
+			n *= 2;
+		r->active = xrealloc(r->active, n * sizeof(*r->active));
+		r->outer_depth = xrealloc(r->outer_depth, n * sizeof(*r->outer_depth));
+		r->has_record = xrealloc(r->has_record, n);
+		memset(r->active + old, 0, (n - old) * sizeof(*r->active));
+		memset(r->outer_depth + old, 0, (n - old) * sizeof(*r->outer_depth));
+		memset(r->has_record + old, 0, n - old);
+		r->nper = n;
+	}
+	return id;
+}
+
+static void call(struct reader *r, const struct prf_func *rec)
+{
+	uint32_t fn = intern(r, rec);
+	uint32_t caller = r->depth ? r->stack[r->depth - 1].func : FUNC_NONE;
+	struct func *f = &r->p->funcs[fn];
+
+	ALLOC_GROW(r->stack, r->depth + 1, r->alloc);
+	struct frame *fr = &r->stack[r->depth];
+	fr->func = fn;
+	fr->arc = profile_intern_arc(r->p, caller, fn);
+	fr->outermost = r->active[fn] == 0;
+	fr->self = rec->c1_self;
+	fr->total = rec->c1;
+	fr->same_self = 0;
+	r->p->arcs[fr->arc].count += rec->hits;
+	if (fr->outermost)
+		r->outer_depth[fn] = (uint32_t)r->depth;
+	r->active[fn]++;
+	r->depth++;
+	if (!r->has_record[fn]) {
+		/* No function record: its numbers are the sums of its paths. */
+		f->calls += rec->hits;
+		f->self_ns += rec->c1_self;
+		f->sum_call_ns += rec->c1;
+		if (fr->outermost)
+			f->total_ns += rec->c1;
+	}
+}
+
+static void ret(struct reader *r)
+{
+	struct frame *fr = &r->stack[--r->depth];
+	struct arc *a = &r->p->arcs[fr->arc];
+
+	r->active[fr->func]--;
+	if (fr->outermost) {
+		uint64_t same = fr->same_self + fr->self;
+		a->self_ns += same;
+		a->child_ns += fr->total > same ? fr->total - same : 0;
+	} else {
+		r->stack[r->outer_depth[fr->func]].same_self += fr->self;
+	}
+}
+
+int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *err,
+		   size_t errlen)
+{
+	struct prf_file f;
+	struct reader r;
+
+	*out = NULL;
+	if (prf_parse(bytes, n, &f, err, errlen) != 0) {
+		prf_file_release(&f);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.p = profile_new();
+	int trace = f.h.type == PRF_TRACE;
+
+	for (size_t i = 0; i < f.nfuncs; i++) {
+		const struct prf_func *rec = &f.funcs[i];
+		uint32_t fn = intern(&r, rec);
+		struct func *fp = &r.p->funcs[fn];
+		r.has_record[fn] = 1;
+		if (trace) {
+			fp->calls += rec->hits;
+			fp->self_ns += rec->c1_self;
+			fp->total_ns += rec->c1;
+			fp->sum_call_ns += rec->c1;
+		} else {
+			/* Only hits are valid: they stand in the self column. */
+			fp->self_ns += rec->hits;
+			fp->total_ns += rec->hits;
+		}
+	}
+	for (size_t i = 0; trace && i < f.ntrace; i++) {
+		if (f.trace[i].is_call)
+			call(&r, &f.trace[i].f);
+		else
+			ret(&r);
+	}
+	uint64_t calls = 0;
+	for (size_t i = 0; i < r.p->nfuncs; i++) {
+		struct func *fp = &r.p->funcs[i];
+		calls += fp->calls;
+		/* The file keeps no per-call extremes. */
+		fp->min_ns = 0;
+		fp->max_ns = 0;
+	}
+	struct thread_info info = { .calls = calls, .end_ns = trace ? f.h.c1 : 0 };
+	ALLOC_GROW(r.p->threads, 1, r.p->threads_alloc);
+	r.p->threads[0] = info;
+	r.p->nthreads = 1;
+	r.p->calls = calls;
+	r.p->wall_ns = info.end_ns;
+	profile_find_cycles(r.p);
+
+	if (!trace) {
+		warning("a statistical .prf profile holds sample hits only: the self column "
+			"counts hits, not ns");
+	} else if (f.h.counter1 != PRF_COUNTER_ELAPSED) {
+		const char *name = prf_counter_name(f.h.counter1);
+		warning("counter 1 of this .prf profile is %s (0x%02x), not elapsed time: the "
+			"time columns show its counts", name ? name : "a counter callscope does not know",
+			f.h.counter1);
+	}
+	if (trace && f.h.counter2 != PRF_COUNTER_NONE) {
+		const char *name = prf_counter_name(f.h.counter2);
+		warning("counter 2 of this .prf profile (%s, 0x%02x) is not shown",
+			name ? name : "a counter callscope does not know", f.h.counter2);
+	}
+	free(r.active);
+	free(r.outer_depth);
+	free(r.has_record);
+	free(r.stack);
+	prf_file_release(&f);
+	*out = r.p;
+	return 0;
+}

@@ -1,0 +1,115 @@
+/*
+ * Signal handlers as calls of their own.  The runtime stands in for
+ * sigaction() and signal(): a handler the program installs is kept in a
+ * table and a wrapper is installed in its place, which records the
+ * handler's run as a pseudo-call "<signal N>" (address SIGNAL_FRAME_BASE +
+ * N) around the real handler.  Reports can then show that time under its
+ * own node, leave it out of the interrupted function, or ignore the
+ * wrapper (--signal-filter).  Asking for the current action gets the
+ * program's own handler back, so the stand-in is invisible.
+ *
+ * A handler left by siglongjmp never returns through the wrapper; the
+ * pseudo-call is then closed by stack repair like any abandoned call.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+#include "stream.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+
+/* The program's own actions for signals whose handler we wrapped. */
+static struct sigaction program_action[NSIG];
+static int wrapped[NSIG];
+static sigaction_fn real_sigaction;
+
+static sigaction_fn get_real_sigaction(void)
+{
+	if (!real_sigaction)
+		real_sigaction = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+	return real_sigaction;
+}
+
+int runtime_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigaction_fn fn = get_real_sigaction();
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn(sig, act, old);
+}
+
+static void run_wrapped(int sig, siginfo_t *info, void *context)
+{
+	struct thread_state *t = trace_current();
+	const struct sigaction *a = &program_action[sig];
+	uint64_t frame = SIGNAL_FRAME_BASE + (uint64_t)sig;
+	int recording = t->status == THREAD_RECORDING && !t->guard;
+	int saved = errno;
+
+	if (recording)
+		trace_enter(t, frame, (uintptr_t)__builtin_frame_address(0), NULL);
+	errno = saved;
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, info, context);
+	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
+		a->sa_handler(sig);
+	saved = errno;
+	if (recording)
+		trace_exit_named(t, frame);
+	errno = saved;
+}
+
+static int has_handler(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) ||
+	       (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+}
+
+EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction mine, previous;
+	int rc;
+
+	if (sig <= 0 || sig >= NSIG || !runtime_config.active)
+		return runtime_real_sigaction(sig, act, old);
+	previous = program_action[sig];
+	int was_wrapped = wrapped[sig];
+	if (act && has_handler(act)) {
+		mine = *act;
+		mine.sa_sigaction = run_wrapped;
+		mine.sa_flags |= SA_SIGINFO;
+		program_action[sig] = *act;
+		rc = runtime_real_sigaction(sig, &mine, old);
+		if (rc == 0)
+			wrapped[sig] = 1;
+		else
+			program_action[sig] = previous;
+	} else {
+		rc = runtime_real_sigaction(sig, act, old);
+		if (rc == 0 && act)
+			wrapped[sig] = 0;
+	}
+	/* the program sees its own handler, never the wrapper */
+	if (rc == 0 && old && was_wrapped)
+		*old = previous;
+	return rc;
+}
+
+EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act, old;
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = handler;
+	act.sa_flags = SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(sig, &act, &old) != 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}

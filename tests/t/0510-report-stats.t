@@ -1,0 +1,61 @@
+#!/bin/sh
+# Per-function timing statistics: standard deviation of the call
+# durations, the period between consecutive calls (per thread), and
+# report --histogram, on a program with known sleeps and call spacing,
+# under every hook kind.
+. "$(dirname "$0")/lib.sh"
+
+# field FUNCTION KEY: a number from r.json.
+field() { jq --arg f "$1" ".functions[] | select(.name == \$f) | .$2" r.json; }
+
+plan 43
+for kind in PG FENTRY CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	# shellcheck disable=SC2086
+	build_prog tree_timing tt -O2 $flags -fno-optimize-sibling-calls -fno-inline -fno-ipa-cp
+	limited "$CS" record -o s.data -- ./tt >/dev/null 2>&1
+	"$CS" report -i s.data --json > r.json
+	is "$?" 0 "$kind: report --json runs"
+
+	is "$(field tick periods)" 17 "$kind: tick has 17 periods (9 + 4 + 4: never across threads)"
+	is "$(field once periods) $(field once period_avg_ns) $(field once stddev_ns)" "0 0 0" \
+		"$kind: a function called once has no period and no spread"
+	main_tid=$("$CS" info -i s.data --json | jq '[.threads[] | select(.calls > 11)][0].tid')
+	"$CS" report -i s.data --json --tid="$main_tid" > r.json
+	is "$(field tick periods)" 9 "$kind: --tid: tick's 9 periods on the main thread"
+	min=$(field tick period_min_ns) avg=$(field tick period_avg_ns) max=$(field tick period_max_ns)
+	[ "$min" -ge 1999000 ] && [ "$min" -le "$avg" ] && [ "$avg" -le "$max" ]
+	ok $? "$kind: the main thread's ticks are >= 2 ms apart (min $min <= avg $avg <= max $max)"
+
+	"$CS" report -i s.data --json > r.json
+	sd=$(field nap stddev_ns) nmin=$(field nap min_ns) nmax=$(field nap max_ns)
+	[ "$sd" -gt 0 ] && [ "$sd" -le $(( (nmax - nmin) / 2 + 1 )) ] && [ "$sd" -ge 5000000 ]
+	ok $? "$kind: nap's stddev ($sd ns) is >= 5 ms and within (max - min) / 2"
+
+	"$CS" report -i s.data --histogram nap --json > h.json
+	is "$?" 0 "$kind: report --histogram --json runs"
+	is "$(jq '[.buckets[].count] | add' h.json) $(jq .calls h.json)" "8 8" \
+		"$kind: the histogram holds every call of nap"
+	is "$(jq '[.buckets[] | select(.min_ns >= 8388608) | .count] | add' h.json)" 2 \
+		"$kind: the two 20 ms naps are in the buckets from 8.4 ms up"
+	is "$(jq '[.buckets[] | select(.max_ns + 1 != 2 * .min_ns and .min_ns > 0)] | length' h.json)" 0 \
+		"$kind: buckets are powers of two"
+	is "$(jq .stddev_ns h.json)" "$sd" "$kind: the histogram's stddev is the report's"
+
+	"$CS" report -i s.data --histogram tt:nap > h.txt
+	grep -q "^# call durations of 'nap'" h.txt &&
+		[ "$(grep -c '^ *[0-9.]* [num]*s ' h.txt)" -eq "$(jq '.buckets | length' h.json)" ]
+	ok $? "$kind: the text histogram has one row per bucket, and OBJECT:NAME works"
+	"$CS" report -i s.data --stats | grep -q 'stddev   period min   period avg   period max  function$'
+	ok $? "$kind: --stats adds the stddev and period columns"
+done
+"$CS" report -i s.data --histogram nap --thread >/dev/null 2>&1
+is "$?" 2 "--histogram with --thread is a usage error"
+"$CS" report -i s.data --histogram nope >/dev/null 2>err.txt
+is "$?" 1 "--histogram of an unknown function fails"
+grep -q "no function 'nope' ran" err.txt
+ok $? "--histogram of an unknown function says so"
+"$CS" report -i s.data --json | jq -e '.functions[0] | has("stddev_ns") and has("period_min_ns") and
+	has("period_avg_ns") and has("period_max_ns")' >/dev/null
+ok $? "the JSON report carries stddev_ns and period_min/avg/max_ns"
+done_testing
