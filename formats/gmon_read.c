@@ -208,7 +208,7 @@ static struct gmon_hist *hist_for(struct gmon *g, struct rd *r, uint64_t low, ui
 	h->low_pc = low;
 	h->high_pc = high;
 	h->nbins = nbins;
-	memcpy(h->dimen, dimen, sizeof(h->dimen));
+	snprintf(h->dimen, sizeof(h->dimen), "%s", dimen);
 	h->abbrev = abbrev;
 	h->bins = xcalloc(nbins, sizeof(*h->bins));
 	return h;

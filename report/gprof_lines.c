@@ -77,8 +77,9 @@ static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
 	}
 	ALLOC_GROW(out, n + st->nfuncs + 1, alloc);
 	for (size_t i = 0; i < st->nfuncs; i++) {
+		/* functions keep their end, as gprof copies them: one whose
+		 * range is empty (data_start past .text) is dropped again */
 		out[n] = st->funcs[i];
-		out[n].end_addr = 0;
 		out[n].time = 0;
 		n++;
 	}

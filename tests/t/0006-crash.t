@@ -12,8 +12,11 @@ for kind in PG CYG; do
 	for how in kill:137 _exit:7 abort:134 segv:139; do
 		mode=${how%%:*}
 		want=${how#*:}
-		limited "$CS" record -o cr.data -- ./cr "$mode" >/dev/null 2>&1
-		is "$?" "$want" "$kind $mode: exit status passed through"
+		rm -f cr.data
+		limited "$CS" record -o cr.data -- ./cr "$mode" >/dev/null 2>err.txt
+		rc=$?
+		is "$rc" "$want" "$kind $mode: exit status passed through"
+		[ "$rc" = "$want" ] || sed 's/^/#   record said: /' err.txt
 		is "$(calls_of cr.data last_call)" 1 "$kind $mode: the last call before death is in the data"
 		is "$("$CS" report -i cr.data --json | jq '[.functions[] | select(.name=="finish") | .virtual_returns] | add')" 1 \
 			"$kind $mode: finish is closed as a virtual return"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The call-path tree against a program with known call paths, under every
-# hook kind: calls per path, recursion as nested nodes, the exact sums
+# hook kind at -O0 and -O2: calls per path, recursion as nested nodes, the exact sums
 # (self over the tree = the root's total; total = self + children at every
 # node), agreement with the flat profile, --focus, --threshold, --depth,
 # --sort and --tid.
@@ -16,11 +16,13 @@ calls_at() {
 }
 nodes() { jq '[.. | objects | select(has("children"))] | length' "$1"; }
 
-plan 51
-for kind in PG FENTRY CYG; do
-	eval flags=\$HOOK_FLAGS_$kind
+plan 102
+for opt in -O0 -O2; do
+for kind0 in PG FENTRY CYG; do
+	kind="$kind0 $opt"
+	eval flags=\$HOOK_FLAGS_$kind0
 	# shellcheck disable=SC2086
-	build_prog tree_paths tp -O2 $flags -fno-optimize-sibling-calls -fno-inline \
+	build_prog tree_paths tp $opt $flags -fno-optimize-sibling-calls -fno-inline \
 		-fno-ipa-sra -fno-ipa-cp -fno-ipa-icf -fno-partial-inlining
 	limited "$CS" record -o t.data -- ./tp >/dev/null 2>&1
 	limited "$CS" tree -i t.data --json > t.json
@@ -87,5 +89,6 @@ for kind in PG FENTRY CYG; do
 	"$CS" tree -i t.data --threshold 50 > t.txt
 	grep -q '^# [0-9]* call paths below 50.00% of the root hidden (--threshold)$' t.txt
 	ok $? "$kind: the text says how many paths the threshold hid"
+done
 done
 done_testing

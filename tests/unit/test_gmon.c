@@ -180,10 +180,13 @@ static void test_every_truncation_rejected(void **state)
 
 	put_header(&b);
 	put_hist(&b, 0x1000, 0x100c, 3, bins);
+	size_t boundary = b.n;	/* a file may end between records */
 	put_arc(&b, 0x1000, 0x1004, 1);
 	size_t whole = b.n;
 	for (size_t cut = 21; cut < whole; cut++) {
 		struct gmon g;
+		if (cut == boundary)
+			continue;
 		b.n = cut;
 		assert_int_equal(parse(&g, &b, err, sizeof(err)), -1);
 		/* one line naming the record and its offset */

@@ -1,0 +1,64 @@
+#!/bin/sh
+# gprof's options and symspecs give the same output from callscope gprof
+# as from GNU gprof: output selection (-p -P -q -Q -C -i), filters with
+# symspecs (FUNC, FILE, FILE:FUNC, FILE:LINE, FROM/TO arcs, -n -N -k),
+# -z -a -T -w -m, and -l on unoptimized code; all on the same gmon.out.
+# Also: -A annotates the source from DWARF, -s sums are written.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v gprof >/dev/null 2>&1; then
+	plan 1
+	skip "GNU gprof not installed (binutils)"
+	exit 0
+fi
+plan 67
+cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
+
+for case in "4 0" "13 2"; do
+	set -- $case
+	s=$1
+	O=$2
+	./gen "$s" > "p$s.c"
+	gcc -w -g -pg -O"$O" -o p "p$s.c"
+	rm -f gmon.out
+	limited ./p > /dev/null
+	# a global function, a static one and the line a function starts on
+	fn=$(nm p | awk '$2 == "T" && $3 ~ /_[0-9]+$/ { print $3; exit }')
+	sfn=$(nm p | awk '$2 == "t" && $3 ~ /_[0-9]+$/ { print $3; exit }')
+	line=$(grep -n "^void $fn(int d)\$" "p$s.c" | cut -d: -f1)
+	for opt in -p -q -z -P -Q -a -T -C -i "-z -T" "-w 120" "-m 2 -C" \
+		"-p$fn" "-q$fn" "-P$fn" "-Q$fn" "-n$fn" "-N$fn" "-k$fn/$sfn" \
+		"-qmain/$fn" "-Qmain/$fn" "-pp$s.c" "-pp$s.c:$fn" "-qp$s.c:$line" \
+		"-C$fn" "-Z$fn" "-e$fn" "-E$fn" "-f$fn" "-F$fn" "-p -q$fn -z" "-l -p -z" \
+		"--no-flat-profile"; do
+		case "$opt" in
+		-l*) [ "$O" = 0 ] || continue ;;	# line tables of optimized code: see docs/gprof.md
+		esac
+		# shellcheck disable=SC2086
+		gprof -b $opt p gmon.out > want.txt 2> /dev/null
+		wrc=$?
+		# shellcheck disable=SC2086
+		"$CS" gprof -b --compat=strict $opt p gmon.out > got.txt 2> /dev/null
+		grc=$?
+		if cmp -s want.txt got.txt && [ "$wrc" = "$grc" ]; then
+			ok 0 "seed $s -O$O: '$opt' equals gprof's"
+		else
+			ok 1 "seed $s -O$O: '$opt' equals gprof's (exit $wrc/$grc)"
+			diff want.txt got.txt | head -10 | sed 's/^/#   /'
+		fi
+	done
+done
+
+# -A: the source annotated with calls from DWARF lines (our own layout)
+"$CS" gprof -b -A p gmon.out > ann.txt
+grep -q "^\*\*\* File .*p13.c:" ann.txt
+ok $? "-A names the source file"
+# the busiest called function of the flat profile that has a line of its own
+gprof -b -p p gmon.out | awk 'NF == 7 && $4 ~ /^[0-9]+$/ { print $7, $4 }' > called.txt
+while read -r f calls; do
+	grep -q "^void $f(int d)\$" p13.c && break
+done < called.txt
+# the calls stand on the function's first line: its opening brace here
+grep -B1 " $calls -> {" ann.txt | grep -q "void $f(int d)\$"
+ok $? "-A shows $f's $calls calls at its first line"
+done_testing
