@@ -287,13 +287,14 @@ fi
 
 # Results, keyed "workload,variant" (times, bytes) or "workload,binary"
 # (call counts and where they came from).
-declare -A T BYTES CALLS CALLS_FROM UF_CALLS CS_CALLS CS_LOST RT NOTE
+declare -A T BYTES CALLS CALLS_FROM UF_CALLS CS_CALLS CS_LOST RT NOTE KEPT
 # The rows of the first table: variant name, the binary it runs, the tool.
-VARIANTS=(plain gprof gprof-fentry hooks uftrace-pg uftrace-finstr callscope-pg callscope-fentry callscope-finstr)
+VARIANTS=(plain gprof gprof-fentry hooks uftrace-pg uftrace-finstr callscope-pg callscope-fentry callscope-finstr callscope-flight)
 declare -A VBIN=(
 	[plain]=plain [gprof]=pg [gprof-fentry]=pgfentry [hooks]=hooks
 	[uftrace-pg]=pg [uftrace-finstr]=finstr
 	[callscope-pg]=pg [callscope-fentry]=pgfentry [callscope-finstr]=finstr
+	[callscope-flight]=pg
 )
 declare -A VLABEL=(
 	[plain]="plain"
@@ -305,6 +306,7 @@ declare -A VLABEL=(
 	[callscope-pg]="callscope record"
 	[callscope-fentry]="callscope record"
 	[callscope-finstr]="callscope record"
+	[callscope-flight]="callscope record --mode=flight (1M ring)"
 )
 
 # run_variant WORKLOAD VARIANT: time it; record the data size and, for the
@@ -330,12 +332,18 @@ run_variant() {
 		;;
 	callscope-*)
 		[ "$CALLSCOPE_OK" = 1 ] || return 0
-		t=$(best_of "$dir/callscope.data" "$dir" "$CALLSCOPE" record \
+		local mode=()
+		[ "$v" = callscope-flight ] && mode=(--mode=flight=1M)
+		t=$(best_of "$dir/callscope.data" "$dir" "$CALLSCOPE" record "${mode[@]}" \
 			-o "$dir/callscope.data" -- "${cmd[@]}") || t=""
 		if [ -n "$t" ] && [ -e "$dir/callscope.data" ]; then
 			local counts
 			BYTES[$w,$v]=$(size_of "$dir/callscope.data")
-			if counts=$(callscope_calls "$dir/callscope.data"); then
+			# a ring keeps only the newest calls: its count is not the
+			# run's, but its bytes per call are over what it kept
+			if [ "$v" = callscope-flight ]; then
+				counts=$(callscope_calls "$dir/callscope.data") && KEPT[$w]=${counts%% *}
+			elif counts=$(callscope_calls "$dir/callscope.data"); then
 				CS_CALLS[$w,$b]=${counts%% *}
 				CS_LOST[$w,$v]=${counts##* }
 			fi
@@ -449,11 +457,13 @@ fmt_ns() {
 fmt_bytes() {
 	local w=$1 v=$2 b=${VBIN[$2]}
 	case $v in uftrace-* | callscope-*) ;; *) echo "—"; return ;; esac
-	if [ -z "${BYTES[$w,$v]:-}" ] || [ -z "${CALLS[$w,$b]:-}" ]; then
+	local n=${CALLS[$w,$b]:-}
+	[ "$v" = callscope-flight ] && n=${KEPT[$w]:-}
+	if [ -z "${BYTES[$w,$v]:-}" ] || [ -z "$n" ]; then
 		echo "n/a"
 		return
 	fi
-	awk -v s="${BYTES[$w,$v]}" -v n="${CALLS[$w,$b]}" 'BEGIN { printf "%.1f", s / n }'
+	awk -v s="${BYTES[$w,$v]}" -v n="$n" 'BEGIN { printf "%.1f", s / n }'
 }
 
 # ratio A B: A / B to one decimal, or n/a.

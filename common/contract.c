@@ -126,7 +126,8 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 					return -1;
 				}
 				size_t n = parse_range(val + used, vlen - used, &out->stops[out->nstops++]);
-				if (!n || (used + n < vlen && val[used + n] != ',')) {
+				/* a range, then either the end or a comma and another */
+				if (!n || (used + n < vlen && (val[used + n] != ',' || used + n + 1 == vlen))) {
 					*why = "bad stop trigger";
 					return -1;
 				}

@@ -41,12 +41,16 @@ gprof -b -p p a.out b.out > both.txt
 cmp -s sum.txt both.txt
 ok $? "the sum's flat profile equals that of the two files"
 
-# one bin set to 40000 samples in two files: 80000 does not fit 16 bits
+# the bin of main's first bytes set to 40000 samples in two files:
+# 80000 does not fit 16 bits
+main_addr=$(nm p | awk '$3 == "main" { print $1 }')
 perl -e '
+	my $addr = hex $ARGV[0];
 	open F, "<", "a.out" or die; binmode F; local $/; my $d = <F>;
-	my ($n) = unpack "L<", substr($d, 20 + 1 + 16, 4);
-	substr($d, 20 + 1 + 40 + 2 * int($n / 2), 2) = pack "S<", 40000;
-	open O, ">", "big.out" or die; binmode O; print O $d;' || exit 1
+	my ($lo, $hi, $n) = unpack "Q<Q<L<", substr($d, 21, 20);
+	my $bin = int(($addr + 8 - $lo) * $n / ($hi - $lo));
+	substr($d, 20 + 1 + 40 + 2 * $bin, 2) = pack "S<", 40000;
+	open O, ">", "big.out" or die; binmode O; print O $d;' "$main_addr" || exit 1
 rm -f gmon.sum
 "$CS" gprof -s p big.out big.out
 total=$(gprof -b -p p gmon.sum | awk 'NF >= 4 && $2 ~ /^[0-9.]+$/ { t = $2 } END { print t }')

@@ -1,0 +1,99 @@
+/* The launcher <-> runtime contract: what one side formats the other
+ * parses back, and what is malformed is refused with a reason. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "contract.h"
+
+static void test_round_trip(void **state)
+{
+	struct contract in, out;
+	char text[CONTRACT_PATH_MAX + 256];
+	const char *why = NULL;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.version = CONTRACT_VERSION;
+	in.chunk_bytes = 1 << 20;
+	in.ring_bytes = 256 << 10;
+	in.clock = CONTRACT_CLOCK_MONO;
+	in.has_start = 1;
+	in.start = (struct contract_range){ 0x1139, 0x2f };
+	in.nstops = 2;
+	in.stops[0] = (struct contract_range){ 0x1200, 0x10 };
+	in.stops[1] = (struct contract_range){ 0xdeadbeef, 1 };
+	in.one_pass = 1;
+	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
+	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
+	assert_int_equal(contract_parse(text, &out, &why), 0);
+	assert_int_equal(out.chunk_bytes, in.chunk_bytes);
+	assert_int_equal(out.ring_bytes, in.ring_bytes);
+	assert_int_equal(out.clock, CONTRACT_CLOCK_MONO);
+	assert_int_equal(out.has_start, 1);
+	assert_int_equal(out.start.addr, 0x1139);
+	assert_int_equal(out.start.size, 0x2f);
+	assert_int_equal(out.nstops, 2);
+	assert_int_equal(out.stops[1].addr, 0xdeadbeef);
+	assert_int_equal(out.one_pass, 1);
+	assert_string_equal(out.dir, in.dir);
+}
+
+static void test_defaults(void **state)
+{
+	struct contract c;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(contract_parse("v=1;dir=/x", &c, &why), 0);
+	assert_int_equal(c.chunk_bytes, CONTRACT_CHUNK_DEFAULT);
+	assert_int_equal(c.ring_bytes, 0);
+	assert_int_equal(c.clock, CONTRACT_CLOCK_TSC);
+	assert_int_equal(c.has_start, 0);
+	assert_int_equal(c.nstops, 0);
+}
+
+static void test_refused(void **state)
+{
+	static const char *const bad[] = {
+		NULL, "", "dir=/x", "v=2;dir=/x", "v=1", "v=1;chunk=12;dir=/x",
+		"v=1;chunk=4096000000000;dir=/x", "v=1;ring=1000;dir=/x", "v=1;clock=hpet;dir=/x",
+		"v=1;start=zz+1;dir=/x", "v=1;start=10;dir=/x", "v=1;stop=10+1,;dir=/x",
+		"v=1;what=1;dir=/x", "v=1;chunk=65536", "v=1;dir=",
+	};
+	struct contract c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = NULL;
+		assert_int_equal(contract_parse(bad[i], &c, &why), -1);
+		assert_non_null(why);
+	}
+}
+
+static void test_too_many_stops(void **state)
+{
+	char text[1024] = "v=1;stop=";
+	struct contract c;
+	const char *why = NULL;
+
+	(void)state;
+	for (int i = 0; i <= CONTRACT_STOPS_MAX; i++)
+		strcat(text, i ? ",10+1" : "10+1");
+	strcat(text, ";dir=/x");
+	assert_int_equal(contract_parse(text, &c, &why), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_too_many_stops),
+	};
+	return cmocka_run_group_tests_name("contract", tests, NULL, NULL);
+}
