@@ -36,6 +36,7 @@ RUNTIME_SRC := \
 	common/contract.c \
 	runtime/api.c \
 	runtime/calibrate.c \
+	runtime/counters.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \

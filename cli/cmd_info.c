@@ -56,6 +56,18 @@ static void json_arg(void *ctx, const char *arg, size_t len)
 	free(s);
 }
 
+/* How the runtime read the counters: rdpmc where every thread could. */
+static const char *counter_method(const struct data_file *df)
+{
+	int rdpmc = df->nthreads > 0;
+
+	if (!df->ncounters)
+		return "none";
+	for (size_t i = 0; i < df->nthreads; i++)
+		rdpmc &= !!(df->threads[i].counter_info & THREAD_COUNTERS_BY_RDPMC);
+	return rdpmc ? "rdpmc (user space)" : "read() system calls";
+}
+
 static void describe_exit(int status, char *buf, size_t size)
 {
 	if (WIFSIGNALED(status))
@@ -167,6 +179,12 @@ int cmd_info(int argc, char **argv)
 		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
 		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
 		json_kv_u64(&j, "file_bytes", df.size);
+		json_key(&j, "counters");
+		json_array_begin(&j);
+		for (size_t i = 0; i < df.ncounters; i++)
+			json_string(&j, df.counters[i].name);
+		json_array_end(&j);
+		json_kv_string(&j, "counter_read", counter_method(&df));
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
@@ -206,6 +224,10 @@ int cmd_info(int argc, char **argv)
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));
+		if (df.ncounters)
+			printf("counters:     %s%s%s, read with %s (its cost is in the overhead above)\n",
+			       df.counters[0].name, df.ncounters > 1 ? ", " : "",
+			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df));
 		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
 		       p->calls ? (double)df.size / (double)p->calls : 0.0);
 	}

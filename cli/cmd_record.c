@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "cli/commands.h"
+#include "cli/events.h"
 #include "cli/instrumented.h"
 #include "cli/seal.h"
 #include "symbols/find.h"
@@ -38,6 +39,9 @@ static const char usage_text[] =
 	"      --start-at FUNC   record nothing until FUNC is entered\n"
 	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
 	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
+	"  -e, --events C1[,C2]  also count these at every entry and exit (see\n"
+	"                        'callscope list'), e.g. -e page-faults,context-switches\n"
+	"      --skip-missing-events  go on without an event this machine cannot count\n"
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
 	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n";
 
@@ -150,6 +154,37 @@ static void parse_mode(const char *s, struct contract *c)
 		usage_die("--mode wants trace or flight[=SIZE], not '%s'", s);
 }
 
+/*
+ * Resolves the -e list into the contract, opening each event once here so
+ * that a counter this machine lacks fails now with the reason, or is left
+ * out with a warning when the user said so.
+ */
+static void parse_events(const char *list, int skip_missing, struct contract *c,
+			 struct seal_session *session)
+{
+	char *copy = xstrdup(list), *save = NULL;
+
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		const struct event_desc *e = event_find(name);
+		char why[256];
+		if (!e)
+			usage_die("unknown event '%s'; 'callscope list' shows the events", name);
+		if (c->ncounters == CONTRACT_COUNTERS_MAX)
+			usage_die("-e takes at most %d events", CONTRACT_COUNTERS_MAX);
+		if (event_probe(e, why, sizeof(why)) != 0) {
+			if (!skip_missing)
+				die("%s (or pass --skip-missing-events to record without it)", why);
+			warning("%s; recording without it", why);
+			continue;
+		}
+		c->counters[c->ncounters].type = e->type;
+		c->counters[c->ncounters].config = e->config;
+		session->counter_names[c->ncounters] = e->name;
+		c->ncounters++;
+	}
+	free(copy);
+}
+
 /* Looks FUNC up in PROG, so a typo fails before the program runs. */
 static void resolve_trigger(const char *prog, const char *func, struct contract_range *r)
 {
@@ -190,18 +225,21 @@ int cmd_record(int argc, char **argv)
 		{ "start-at", required_argument, NULL, 'S' },
 		{ "stop-at", required_argument, NULL, 'E' },
 		{ "one-pass", no_argument, NULL, '1' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "skip-missing-events", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = "callscope.data";
-	const char *start_at = NULL, *stop_at = NULL;
+	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
+	int skip_missing = 0;
 	struct contract contract;
 	int force_clock = -1, opt;
 
 	memset(&contract, 0, sizeof(contract));
 	contract.version = CONTRACT_VERSION;
 	contract.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
-	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:e:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'c':
@@ -217,6 +255,8 @@ int cmd_record(int argc, char **argv)
 		case 'S': start_at = optarg; break;
 		case 'E': stop_at = optarg; break;
 		case '1': contract.one_pass = 1; break;
+		case 'e': events = optarg; break;
+		case 'M': skip_missing = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -241,6 +281,15 @@ int cmd_record(int argc, char **argv)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
 	char *runtime = find_runtime();
+	struct seal_session session;
+	memset(&session, 0, sizeof(session));
+	if (events)
+		parse_events(events, skip_missing, &contract, &session);
+	session.ncounters = contract.ncounters;
+	for (uint32_t i = 0; i < contract.ncounters; i++) {
+		session.counter_types[i] = contract.counters[i].type;
+		session.counter_configs[i] = contract.counters[i].config;
+	}
 	if (contract.one_pass && !start_at)
 		usage_die("--one-pass needs --start-at");
 	if (start_at) {
@@ -273,10 +322,8 @@ int cmd_record(int argc, char **argv)
 	if (contract_format(&contract, text, sizeof(text)) != 0)
 		BUG("contract does not fit");
 
-	struct seal_session session;
 	struct timespec now;
 	char cwd[PATH_MAX];
-	memset(&session, 0, sizeof(session));
 	clock_gettime(CLOCK_REALTIME, &now);
 	session.unix_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	session.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : "";

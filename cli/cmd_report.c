@@ -35,6 +35,11 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 				const struct flat_options *o)
 {
 	json_kv_u64(j, "lost_events", p->lost_events);
+	json_key(j, "counters");
+	json_array_begin(j);
+	for (size_t c = 0; c < p->ncounters; c++)
+		json_string(j, p->counter_names[c]);
+	json_array_end(j);
 	json_kv_u64(j, "overwritten_events", p->overwritten_events);
 	json_kv_u64(j, "calls", p->calls);
 	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);

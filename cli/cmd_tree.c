@@ -15,6 +15,7 @@
 #include "cli/find_function.h"
 #include "cli/load.h"
 #include "die.h"
+#include "xalloc.h"
 #include "model/cct.h"
 #include "report/tree.h"
 
@@ -37,7 +38,18 @@ struct tree_state {
 	struct cct *t;
 	struct thread_builder *pb;
 	struct cct_builder *tb;
+	/* record -e: time plus the counters' latest values, per metric */
+	int counted;
+	uint64_t values[CCT_NMETRICS];
 };
+
+static void tree_counters(void *ctx, const uint64_t c[2])
+{
+	struct tree_state *s = ctx;
+	profile_counters(s->pb, c);
+	s->values[CCT_C1] = c[0];
+	s->values[CCT_C2] = c[1];
+}
 
 static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
 {
@@ -50,21 +62,33 @@ static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
 {
 	struct tree_state *s = ctx;
 	profile_enter(s->pb, fn, t);
-	cct_enter(s->tb, fn, t);
+	s->values[CCT_TIME] = t;
+	if (s->counted)
+		cct_enter_values(s->tb, fn, s->values);
+	else
+		cct_enter(s->tb, fn, t);
 }
 
 static void tree_open(void *ctx, uint32_t fn, uint64_t t)
 {
 	struct tree_state *s = ctx;
 	profile_open_frame(s->pb, fn, t);
-	cct_open_frame(s->tb, fn, t);
+	s->values[CCT_TIME] = t;
+	if (s->counted)
+		cct_open_frame_values(s->tb, fn, s->values);
+	else
+		cct_open_frame(s->tb, fn, t);
 }
 
 static void tree_exit(void *ctx, uint64_t t, int kind)
 {
 	struct tree_state *s = ctx;
 	profile_exit(s->pb, t, (enum exit_kind)kind);
-	cct_exit(s->tb, t, (enum exit_kind)kind);
+	s->values[CCT_TIME] = t;
+	if (s->counted)
+		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
+	else
+		cct_exit(s->tb, t, (enum exit_kind)kind);
 }
 
 static void tree_note(void *ctx, const struct replay_note *n)
@@ -78,7 +102,11 @@ static void tree_end(void *ctx, uint64_t t)
 {
 	struct tree_state *s = ctx;
 	profile_thread_end(s->pb, t);
-	cct_thread_end(s->tb, t);
+	s->values[CCT_TIME] = t;
+	if (s->counted)
+		cct_thread_end_values(s->tb, s->values);
+	else
+		cct_thread_end(s->tb, t);
 	s->pb = NULL;
 	s->tb = NULL;
 }
@@ -149,7 +177,13 @@ int cmd_tree(int argc, char **argv)
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;
 
-	struct tree_state s = { profile_new(), cct_new(FUNC_NONE), NULL, NULL };
+	struct tree_state s = { profile_new(), cct_new(FUNC_NONE), NULL, NULL, 0, { 0 } };
+	s.counted = df.ncounters > 0;
+	s.p->ncounters = df.ncounters;
+	for (size_t i = 0; i < df.ncounters; i++) {
+		s.p->counter_names[i] = xstrdup(df.counters[i].name);
+		s.t->metrics |= 1u << (CCT_C1 + i);
+	}
 	const struct replay_visitor v = {
 		.ctx = &s,
 		.thread_begin = tree_begin,
@@ -158,6 +192,7 @@ int cmd_tree(int argc, char **argv)
 		.exit = tree_exit,
 		.thread_end = tree_end,
 		.note = tree_note,
+		.counters = tree_counters,
 	};
 	struct load_stats stats;
 	load_replay(&df, &filter, s.p, &v, &stats);
@@ -170,6 +205,9 @@ int cmd_tree(int argc, char **argv)
 	struct cct *shown = s.t;
 	if (o.focus)
 		shown = cct_focus(s.t, find_function(s.p, o.focus, "--focus", input));
+	if (!o.json && df.ncounters)
+		printf("# c1 = %s%s%s\n", df.counters[0].name, df.ncounters > 1 ? ", c2 = " : "",
+		       df.ncounters > 1 ? df.counters[1].name : "");
 	report_tree(stdout, shown, s.p, &o);
 	if (shown != s.t)
 		cct_free(shown);

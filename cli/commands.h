@@ -11,6 +11,7 @@ int cmd_report(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

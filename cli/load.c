@@ -346,18 +346,22 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	info.tid = th->tid;
 	info.flags = th->flags;
 	info.lost_events = th->lost_events;
+	info.counter_info = th->counter_info;
 	info.start_ns = load_time_ns(df, th->start_time);
 	v->thread_begin(v->ctx, &info, pr->inner_x256 / 256.0 * unit,
 			pr->outer_x256 / 256.0 * unit);
 	uint64_t end_ns = info.start_ns;
 
-	stream_reader_init(&r, th->stream, th->stream_len, th->start_time);
+	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
+	stream_reader_init(&r, th->stream, th->stream_len, th->start_time, ncounters);
 	while ((rc = stream_reader_next(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
 		stats->events++;
 		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
+		if (ncounters && v->counters && ev.kind <= EVENT_OPEN_FRAME)
+			v->counters(v->ctx, ev.counters);
 		switch (ev.kind) {
 		case EVENT_ENTRY:
 			enter_call(&tr, entry_function(&tr, &r, &ev), ev.addr, t, 0);
@@ -478,6 +482,11 @@ static void build_exit(void *ctx, uint64_t t, int kind)
 	profile_exit(((struct build_state *)ctx)->b, t, (enum exit_kind)kind);
 }
 
+static void build_counters(void *ctx, const uint64_t values[2])
+{
+	profile_counters(((struct build_state *)ctx)->b, values);
+}
+
 static void build_note(void *ctx, const struct replay_note *n)
 {
 	if (n->kind == NOTE_OVERWRITTEN)
@@ -496,8 +505,11 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 {
 	struct build_state state = { profile_new(), NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
-					  build_exit, build_end, build_note };
+					  build_exit, build_end, build_note, build_counters };
 
+	state.p->ncounters = df->ncounters;
+	for (size_t i = 0; i < df->ncounters; i++)
+		state.p->counter_names[i] = xstrdup(df->counters[i].name);
 	load_replay(df, f, state.p, &v, stats);
 	profile_find_cycles(state.p);
 	return state.p;

@@ -78,6 +78,9 @@ struct replay_visitor {
 	void (*thread_end)(void *ctx, uint64_t end_ns);
 	/* optional: marks, signals, stops, ring losses */
 	void (*note)(void *ctx, const struct replay_note *note);
+	/* optional, for recordings with counters (record -e): their
+	 * absolute values, given just before each enter, open_frame and exit */
+	void (*counters)(void *ctx, const uint64_t values[2]);
 };
 
 /*

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "flat profile: time and calls per function" },
 	{ "graph", cmd_graph, "call graph in gprof's layout" },
 	{ "info", cmd_info, "what was recorded: program, processes, threads, losses" },
+	{ "list", cmd_list, "the counters record -e can read on this machine" },
 	{ "replay", cmd_replay, "the recorded calls in order, with marks and the fatal signal" },
 	{ "tree", cmd_tree, "call-path tree: calls and time per calling context" },
 	{ "gprof", cmd_gprof, "GNU gprof's reports from gmon.out files, byte for byte" },

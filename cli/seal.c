@@ -78,7 +78,21 @@ static int write_session(FILE *out, const struct seal_session *s)
 		BUG("session section larger than computed");
 	int rc = data_write_section(out, SECTION_SESSION, buf, (size_t)(b.p - buf));
 	free(buf);
-	return rc;
+	if (rc || !s->ncounters)
+		return rc;
+
+	uint8_t counters[2 * (16 + 4 + 64) + 4];
+	struct sec_builder cb = { counters, counters + sizeof(counters), 0 };
+	sec_put_u32(&cb, s->ncounters);
+	for (uint32_t i = 0; i < s->ncounters; i++) {
+		sec_put_u32(&cb, s->counter_types[i]);
+		sec_put_u32(&cb, 0);
+		sec_put_u64(&cb, s->counter_configs[i]);
+		sec_put_blob(&cb, s->counter_names[i], strlen(s->counter_names[i]));
+	}
+	if (cb.overflow)
+		BUG("counter names too long");
+	return data_write_section(out, SECTION_COUNTERS, counters, (size_t)(cb.p - counters));
 }
 
 /*
@@ -185,7 +199,7 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 	sec_put_u32(&b, h->tid);
 	sec_put_u32(&b, h->flags);
 	sec_put_u32(&b, h->clock);
-	sec_put_u32(&b, 0);
+	sec_put_u32(&b, h->counter_info);
 	sec_put_u64(&b, h->start_time);
 	sec_put_u64(&b, h->lost_events);
 	sec_put_u64(&b, h->events_written);

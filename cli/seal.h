@@ -20,6 +20,11 @@ struct seal_session {
 	const char *cwd;
 	int argc;
 	char **argv;
+	/* record -e: the counters, as a COUNTERS section */
+	uint32_t ncounters;
+	uint32_t counter_types[2];
+	uint64_t counter_configs[2];
+	const char *counter_names[2];
 };
 
 struct seal_result {

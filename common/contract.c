@@ -133,6 +133,27 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				}
 				used += n + (used + n < vlen);
 			}
+		} else if (klen == 2 && !memcmp(p, "ev", 2)) {
+			size_t used = 0;
+			while (used < vlen) {
+				const char *colon = memchr(val + used, ':', vlen - used);
+				struct contract_counter *c = &out->counters[out->ncounters];
+				uint32_t type;
+				if (out->ncounters == CONTRACT_COUNTERS_MAX || !colon ||
+				    parse_u32(val + used, (size_t)(colon - val - used), &type)) {
+					*why = "bad counter";
+					return -1;
+				}
+				size_t rest = vlen - (size_t)(colon + 1 - val);
+				size_t n = parse_hex(colon + 1, rest, &c->config);
+				if (!n || (n < rest && (colon[1 + n] != ',' || n + 1 == rest))) {
+					*why = "bad counter";
+					return -1;
+				}
+				c->type = type;
+				out->ncounters++;
+				used = (size_t)(colon + 1 - val) + n + (n < rest);
+			}
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -235,6 +256,12 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 	}
 	if (c->one_pass)
 		p = append(p, end, ";onepass=1");
+	for (uint32_t i = 0; i < c->ncounters; i++) {
+		p = append(p, end, i ? "," : ";ev=");
+		p = append_u32(p, end, c->counters[i].type);
+		p = append(p, end, ":");
+		p = append_hex(p, end, c->counters[i].config);
+	}
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

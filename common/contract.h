@@ -4,11 +4,12 @@
  * with contract_parse(), the only place that reads it.  The text is
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
- *     [;stop=ADDR+SIZE,...][;onepass=1];dir=PATH
+ *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
- * link-time address + size in hex.  dir comes last and runs to the end of
+ * link-time address + size in hex.  ev names up to two perf_event counters
+ * (decimal type, hex config) read at every entry and exit.  dir comes last and runs to the end of
  * the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
@@ -41,6 +42,14 @@ struct contract_range {
 	uint64_t size;
 };
 
+#define CONTRACT_COUNTERS_MAX 2
+
+/* A perf_event counter: perf_event_attr's type and config. */
+struct contract_counter {
+	uint32_t type;
+	uint64_t config;
+};
+
 struct contract {
 	uint32_t version;
 	uint32_t chunk_bytes;
@@ -51,6 +60,8 @@ struct contract {
 	uint32_t nstops;
 	struct contract_range stops[CONTRACT_STOPS_MAX];
 	int one_pass;
+	uint32_t ncounters;
+	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

@@ -27,6 +27,7 @@ enum section_type {
 	SECTION_OBJECT = 3,
 	SECTION_THREAD = 4,
 	SECTION_PROCESS_END = 5,
+	SECTION_COUNTERS = 6,
 };
 
 enum process_end_reason {
@@ -76,9 +77,18 @@ struct thread_file_header {
 	 * holds offsets committed_end - ring_bytes and up) */
 	uint64_t ring_bytes;
 	uint32_t nsync;		/* sync_pos[nsync % RING_SYNC_SLOTS] is next */
-	uint32_t reserved;
+	uint32_t counter_info;	/* see THREAD_COUNTERS_* */
 	uint64_t sync_pos[64];
 };
+
+/*
+ * The THREAD section's u32 at offset 20 and the staging header's
+ * counter_info: how many counter values each entry and exit carries, and
+ * whether their figures may be off.
+ */
+#define THREAD_COUNTERS_MASK 0xffu
+#define THREAD_COUNTERS_MULTIPLEXED (1u << 8)	/* the kernel time-shared a counter */
+#define THREAD_COUNTERS_BY_RDPMC (1u << 9)	/* read in user space, not read() */
 
 #define RING_SYNC_SLOTS 64
 

@@ -16,6 +16,11 @@
  * are first seen; a FUNC_DEF record binds an id to a runtime address before
  * its first use.  A typical call costs 4-5 bytes: ENTRY (1 byte id, 1-2
  * bytes delta) plus EXIT (1-2 bytes).  docs/FORMAT.md documents the same.
+ *
+ * With counters (the THREAD section says how many, at most two), every
+ * ENTRY, EXIT and EXIT_UNWOUND carries one more varint per counter after
+ * its time delta: the counter's increase since the previous such record;
+ * a SYNC carries the counters' absolute values after its time.
  */
 #ifndef CALLSCOPE_COMMON_STREAM_H
 #define CALLSCOPE_COMMON_STREAM_H
@@ -76,8 +81,11 @@ enum stream_special {
 #define SYNC_STACK_MAX 1024
 #define MARK_STR_MAX 255
 
-/* Longest encoded record: SPECIAL tag + two 10-byte varints. */
-#define STREAM_RECORD_MAX 24
+/*
+ * Longest encoded record: SPECIAL tag + two 10-byte varints, and with
+ * counters (record -e) one 10-byte delta per counter after the time.
+ */
+#define STREAM_RECORD_MAX 48
 
 static inline uint8_t *stream_put_varint(uint8_t *p, uint64_t v)
 {

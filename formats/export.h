@@ -59,6 +59,9 @@ int callgrind_write(FILE *out, const struct profile *p, const struct export_meta
  * values [calls, self time in ns]. */
 int pprof_write(FILE *out, const struct profile *p, const struct cct *t,
 		const struct export_meta *m);
+/* The same profile.proto, not compressed: malloc'd, the caller frees it. */
+uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct export_meta *m,
+		      size_t *len);
 
 enum folded_value {
 	FOLDED_SELF_NS,		/* self time of the path's last function, ns */

@@ -198,14 +198,18 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 	if (fflush(out) != 0 || ferror(out))
 		goto done;
 	rc = 0;
-	if (other || dropped) {
-		double pct = all_ns ? 100.0 * (double)(other_ns + dropped_ns) / (double)all_ns : 0;
+	if (other) {
+		double pct = all_ns ? 100.0 * (double)other_ns / (double)all_ns : 0;
 		warning("gprof cannot name the %zu function%s outside '%s' (%.1f%% of the self "
-			"time): %s time counts in gprof's total but no row or call shows %s%s",
-			other + dropped, other + dropped == 1 ? "" : "s",
-			m->main_exe ? m->main_exe : "the program", pct,
-			other + dropped == 1 ? "its" : "their", other + dropped == 1 ? "it" : "them",
-			dropped ? "; functions of no known object are left out" : "");
+			"time): %s time counts in gprof's total but no row or call shows %s",
+			other, other == 1 ? "" : "s", m->main_exe ? m->main_exe : "the program", pct,
+			other == 1 ? "its" : "their", other == 1 ? "it" : "them");
+	}
+	if (dropped) {
+		double pct = all_ns ? 100.0 * (double)dropped_ns / (double)all_ns : 0;
+		warning("%zu function%s of no known object (%.1f%% of the self time) %s left out "
+			"of the gmon.out", dropped, dropped == 1 ? "" : "s", pct,
+			dropped == 1 ? "is" : "are");
 	}
 done:
 	free(pl);

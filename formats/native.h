@@ -58,12 +58,20 @@ struct data_process {
 
 struct data_thread {
 	uint32_t pid, image, tid, flags, clock;
+	uint32_t counter_info;	/* THREAD_COUNTERS_* of common/sections.h */
 	uint64_t start_time;
 	uint64_t lost_events;
 	uint64_t events_written;	/* records the runtime wrote, kept or not */
 	const uint8_t *stream;	/* borrowed */
 	size_t stream_len;
 	uint64_t stream_offset;	/* in the file, for error messages */
+};
+
+/* A counter the program was recorded with (record -e). */
+struct data_counter {
+	uint32_t type;
+	uint64_t config;
+	char *name;		/* owned */
 };
 
 struct data_file {
@@ -78,6 +86,8 @@ struct data_file {
 	size_t nobjects, objects_alloc;
 	struct data_thread *threads;
 	size_t nthreads, threads_alloc;
+	struct data_counter counters[2];
+	size_t ncounters;
 };
 
 /*

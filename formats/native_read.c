@@ -160,7 +160,9 @@ static void parse_thread(struct cursor *c, struct data_file *df)
 	th.tid = cursor_u32(c, "thread id");
 	th.flags = cursor_u32(c, "thread flags");
 	th.clock = cursor_u32(c, "thread clock");
-	cursor_u32(c, "reserved field");
+	th.counter_info = cursor_u32(c, "counter information");
+	if ((th.counter_info & THREAD_COUNTERS_MASK) > 2)
+		cursor_fail(c, "more than two counters");
 	th.start_time = cursor_u64(c, "thread start");
 	th.lost_events = cursor_u64(c, "lost events");
 	th.events_written = cursor_u64(c, "events written");
@@ -174,6 +176,27 @@ static void parse_thread(struct cursor *c, struct data_file *df)
 	c->p = c->end;
 	ALLOC_GROW(df->threads, df->nthreads + 1, df->threads_alloc);
 	df->threads[df->nthreads++] = th;
+}
+
+static void parse_counters(struct cursor *c, struct data_file *df)
+{
+	uint32_t n = cursor_u32(c, "counter count");
+
+	if (!c->failed && (n > 2 || df->ncounters))
+		cursor_fail(c, "more than two counters");
+	for (uint32_t i = 0; i < n && !c->failed; i++) {
+		size_t len;
+		uint32_t type = cursor_u32(c, "counter");
+		cursor_u32(c, "counter");
+		uint64_t config = cursor_u64(c, "counter");
+		const uint8_t *name = cursor_blob(c, &len, "counter name");
+		if (c->failed)
+			break;
+		df->counters[i].type = type;
+		df->counters[i].config = config;
+		df->counters[i].name = blob_string(name, len);
+		df->ncounters = i + 1;
+	}
 }
 
 int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
@@ -208,6 +231,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_OBJECT: parse_object(&c, out); break;
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
+		case SECTION_COUNTERS: parse_counters(&c, out); break;
 		default:
 			/* sections from a newer minor version are skipped */
 			break;
@@ -325,6 +349,8 @@ void data_file_release(struct data_file *df)
 		free(df->objects[i].path);
 		free(df->objects[i].segs);
 	}
+	for (size_t i = 0; i < df->ncounters; i++)
+		free(df->counters[i].name);
 	free(df->processes);
 	free(df->objects);
 	free(df->threads);

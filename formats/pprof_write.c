@@ -154,8 +154,8 @@ static char *hex(const uint8_t *p, size_t n)
 	return s;
 }
 
-int pprof_write(FILE *out, const struct profile *p, const struct cct *t,
-		const struct export_meta *m)
+uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct export_meta *m,
+		      size_t *len)
 {
 	struct strings st = { { 0 } };
 	struct bytebuf prof = { 0 }, msg = { 0 }, sub = { 0 };
@@ -230,9 +230,6 @@ int pprof_write(FILE *out, const struct profile *p, const struct cct *t,
 	/* The string table goes last: every field above has added to it. */
 	bytebuf_add(&prof, st.out.p, st.out.len);
 
-	int rc = gzip_write(out, prof.p, prof.len);
-	if (rc == 0)
-		rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
 	for (size_t k = 0; k < nmaps; k++)
 		free(ids[k]);
 	free(ids);
@@ -241,8 +238,21 @@ int pprof_write(FILE *out, const struct profile *p, const struct cct *t,
 	free(st.s);
 	free(st.slots);
 	bytebuf_release(&st.out);
-	bytebuf_release(&prof);
 	bytebuf_release(&msg);
 	bytebuf_release(&sub);
+	*len = prof.len;
+	return prof.p;
+}
+
+int pprof_write(FILE *out, const struct profile *p, const struct cct *t,
+		const struct export_meta *m)
+{
+	size_t len;
+	uint8_t *bytes = pprof_encode(p, t, m, &len);
+	int rc = gzip_write(out, bytes, len);
+
+	free(bytes);
+	if (rc == 0)
+		rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
 	return rc;
 }

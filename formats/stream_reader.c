@@ -7,12 +7,13 @@
 #include "xalloc.h"
 
 void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
-			size_t len, uint64_t start_time)
+			size_t len, uint64_t start_time, unsigned ncounters)
 {
 	memset(r, 0, sizeof(*r));
 	r->start = r->p = stream;
 	r->end = stream + len;
 	r->time = start_time;
+	r->ncounters = ncounters > 2 ? 2 : ncounters;
 	r->need_sync = 1;
 	/* id 0 is never handed out */
 	ALLOC_GROW(r->addrs, 1, r->addrs_alloc);
@@ -33,6 +34,20 @@ static int fail(struct stream_reader *r, const uint8_t *at, const char *why)
 	return -1;
 }
 
+/* Reads the counter increases that follow an entry's or exit's time. */
+static int read_counters(struct stream_reader *r, struct stream_event *ev)
+{
+	for (unsigned i = 0; i < r->ncounters; i++) {
+		uint64_t d;
+		if (stream_get_varint(&r->p, r->end, &d))
+			return -1;
+		r->counters[i] += d;
+	}
+	ev->counters[0] = r->counters[0];
+	ev->counters[1] = r->counters[1];
+	return 0;
+}
+
 static int add_delta(struct stream_reader *r, uint64_t delta)
 {
 	if (r->time + delta < r->time)
@@ -50,6 +65,8 @@ static int next_pending(struct stream_reader *r, struct stream_event *ev)
 	if (stream_get_varint(&r->pending, r->end, &a))
 		return fail(r, at, "sync record cut short");
 	r->npending--;
+	ev->counters[0] = r->counters[0];
+	ev->counters[1] = r->counters[1];
 	ev->kind = EVENT_OPEN_FRAME;
 	ev->id = 0;
 	ev->addr = a;
@@ -62,7 +79,12 @@ static int read_sync(struct stream_reader *r, const uint8_t *at)
 {
 	uint64_t t, n, a;
 
-	if (stream_get_varint(&r->p, r->end, &t) || stream_get_varint(&r->p, r->end, &n))
+	if (stream_get_varint(&r->p, r->end, &t))
+		return fail(r, at, "sync record cut short");
+	for (unsigned i = 0; i < r->ncounters; i++)
+		if (stream_get_varint(&r->p, r->end, &r->counters[i]))
+			return fail(r, at, "sync record cut short");
+	if (stream_get_varint(&r->p, r->end, &n))
 		return fail(r, at, "sync record cut short");
 	if (n > SYNC_STACK_MAX || n > (uint64_t)(r->end - r->p))
 		return fail(r, at, "sync record with an impossible depth");
@@ -137,6 +159,8 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 				return fail(r, at, "entry of an undefined function id");
 			if (add_delta(r, a))
 				return fail(r, at, "time overflow");
+			if (read_counters(r, ev))
+				return fail(r, at, "entry cut short");
 			ev->kind = EVENT_ENTRY;
 			ev->id = (uint32_t)(v >> 2);
 			ev->addr = r->addrs[v >> 2];
@@ -145,6 +169,8 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 		case STREAM_EXIT:
 			if (add_delta(r, v >> 2))
 				return fail(r, at, "time overflow");
+			if (read_counters(r, ev))
+				return fail(r, at, "exit cut short");
 			ev->kind = EVENT_EXIT;
 			ev->addr = 0;
 			ev->time = r->time;
@@ -170,6 +196,8 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 				return fail(r, at, "record cut short");
 			if (add_delta(r, a))
 				return fail(r, at, "time overflow");
+			if ((v >> 2) == STREAM_EXIT_UNWOUND && read_counters(r, ev))
+				return fail(r, at, "record cut short");
 			ev->kind = (v >> 2) == STREAM_EXIT_UNWOUND ? EVENT_EXIT_UNWOUND
 								    : EVENT_THREAD_END;
 			ev->addr = 0;
@@ -181,6 +209,8 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 				return fail(r, at, "entry cut short");
 			if (add_delta(r, b))
 				return fail(r, at, "time overflow");
+			if (read_counters(r, ev))
+				return fail(r, at, "entry cut short");
 			ev->kind = EVENT_ENTRY;
 			ev->id = 0;
 			ev->addr = a;

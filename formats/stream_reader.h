@@ -32,11 +32,16 @@ struct stream_event {
 	uint64_t value;
 	const uint8_t *text;	/* MARK_STR: borrowed from the stream */
 	size_t text_len;
+	/* the counters' absolute values after ENTRY, EXIT and EXIT_UNWOUND
+	 * (and OPEN_FRAME: those of the SYNC) */
+	uint64_t counters[2];
 };
 
 struct stream_reader {
 	const uint8_t *start, *p, *end;
 	uint64_t time;
+	unsigned ncounters;	/* counter values per entry and exit: 0-2 */
+	uint64_t counters[2];
 	uint64_t *addrs;	/* id -> address; owned */
 	size_t naddrs, addrs_alloc;
 	/* Open calls are reported from a SYNC record only when decoding is
@@ -50,7 +55,7 @@ struct stream_reader {
 };
 
 void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
-			size_t len, uint64_t start_time);
+			size_t len, uint64_t start_time, unsigned ncounters);
 /* Returns 1 with *EV filled, 0 at the end, -1 on corrupt input. */
 int stream_reader_next(struct stream_reader *r, struct stream_event *ev);
 void stream_reader_release(struct stream_reader *r);

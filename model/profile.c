@@ -3,6 +3,7 @@
  * what each number means; the comments here say how it is kept exact.
  */
 #include "model/profile.h"
+#include "sections.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ncycles; i++)
 		free(p->cycles[i].members);
 	free(p->cycles);
+	free(p->counter_names[0]);
+	free(p->counter_names[1]);
 	free(p->funcs);
 	free(p->arcs);
 	free(p->threads);
@@ -177,10 +180,13 @@ struct replay_frame {
 	uint64_t same_self_ns;
 	int outermost;		/* no other activation of func below it */
 	int counted;		/* a real call, not an OPEN_FRAME */
+	uint64_t start_c[2];	/* counters at entry, and their callees' totals */
+	uint64_t child_c[2];
 };
 
 struct thread_builder {
 	struct profile *p;
+	uint64_t counters[2];	/* current values, from profile_counters() */
 	size_t info_index;
 	double inner_ns, outer_ns;
 	/* the same costs in 1/256 ns, for integer arithmetic per call */
@@ -288,6 +294,9 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 
 	f->func = func;
 	f->start_ns = t;
+	f->start_c[0] = b->counters[0];
+	f->start_c[1] = b->counters[1];
+	f->child_c[0] = f->child_c[1] = 0;
 	f->child_ns = 0;
 	f->desc_calls = 0;
 	f->same_self_ns = 0;
@@ -316,6 +325,12 @@ void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 {
 	push(b, func, clamp_time(b, time_ns), 0);
+}
+
+void profile_counters(struct thread_builder *b, const uint64_t values[2])
+{
+	b->counters[0] = values[0];
+	b->counters[1] = values[1];
 }
 
 void profile_thread_overwritten(struct thread_builder *b, uint64_t n)
@@ -353,6 +368,18 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 
 	b->active[f->func]--;
 	fn->self_ns += self;
+	for (size_t c = 0; c < p->ncounters; c++) {
+		uint64_t total_c = b->counters[c] > f->start_c[c] ? b->counters[c] - f->start_c[c] : 0;
+		if (total_c < f->child_c[c])
+			total_c = f->child_c[c];
+		fn->counter_self[c] += total_c - f->child_c[c];
+		if (f->outermost)
+			fn->counter_total[c] += total_c;
+		if (b->depth)
+			b->stack[b->depth - 1].child_c[c] += total_c;
+	}
+	if (p->threads[b->info_index].counter_info & THREAD_COUNTERS_MULTIPLEXED)
+		fn->counters_unreliable = 1;
 	if (f->counted) {
 		fn->calls++;
 		fn->sum_call_ns += total;

@@ -46,6 +46,13 @@ struct func {
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
 
+	/* record -e: counter C (0 or 1) in the function itself and in its
+	 * outermost activations with callees, like self_ns and total_ns;
+	 * counters_unreliable when a thread's counter was time-shared */
+	uint64_t counter_self[2];
+	uint64_t counter_total[2];
+	int counters_unreliable;
+
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
 	/* Spread of the inclusive time per call, kept by Welford's method
@@ -81,6 +88,7 @@ struct thread_info {
 	uint64_t events;
 	uint64_t lost_events;
 	uint64_t overwritten_events;	/* flight recorder: older events the ring dropped */
+	uint32_t counter_info;	/* THREAD_COUNTERS_* of common/sections.h */
 	uint64_t calls;
 };
 
@@ -106,6 +114,9 @@ struct profile {
 	uint64_t lost_events;
 	uint64_t overwritten_events;
 	uint64_t calls;
+	/* record -e: how many counters, and their names (owned) */
+	size_t ncounters;
+	char *counter_names[2];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
@@ -157,6 +168,8 @@ enum exit_kind {
 void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind);
 /* A call already open when the stream began: closed, never counted. */
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns);
+/* The counters' current absolute values, for the next enter/exit/open. */
+void profile_counters(struct thread_builder *b, const uint64_t values[2]);
 /* Records that the thread's flight recorder ring dropped N older events. */
 void profile_thread_overwritten(struct thread_builder *b, uint64_t n);
 /* Current nesting depth of the replay. */

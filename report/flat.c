@@ -102,7 +102,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0;
+	uint64_t marked = 0, unreliable = 0;
 
 	if (o->title)
 		fprintf(out, "%s\n", o->title);
@@ -121,6 +121,8 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	if (o->stats)
 		fprintf(out, " %12s %12s %12s %12s", "stddev", "period min", "period avg",
 			"period max");
+	for (size_t k = 0; k < p->ncounters; k++)
+		fprintf(out, " %14.14s %14.14s", p->counter_names[k], "+children");
 	fprintf(out, "  %s\n", "function");
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
@@ -137,13 +139,21 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			format_duration(f, (double)fn->max_ns));
 		if (o->stats)
 			print_stats_columns(out, fn);
-		fprintf(out, "  %s%s\n", fn->name,
+		for (size_t k = 0; k < p->ncounters; k++)
+			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
+				(unsigned long long)fn->counter_total[k]);
+		fprintf(out, "  %s%s%s\n", fn->name,
 			fn->virtual_returns ? " [still running at the end]"
-					    : fn->unwound ? " [left by longjmp/unwinding]" : "");
+					    : fn->unwound ? " [left by longjmp/unwinding]" : "",
+			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
+		unreliable += fn->counters_unreliable;
 	}
 	if (marked)
 		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
 			     "process ended (virtual returns)\n");
+	if (unreliable)
+		fprintf(out, "#\n# [counters possibly incorrect]: the kernel time-shared a counter "
+			     "while it ran, so its counts are estimates\n");
 	free(order);
 }
 
@@ -169,6 +179,14 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all : 0);
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
+		for (size_t c = 0; c < p->ncounters; c++) {
+			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
+			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);
+		}
+		if (p->ncounters) {
+			json_key(j, "counters_possibly_incorrect");
+			json_bool(j, fn->counters_unreliable);
+		}
 		json_kv_u64(j, "stddev_ns", (uint64_t)(func_stddev_ns(fn) + 0.5));
 		json_kv_u64(j, "periods", fn->periods);
 		json_kv_u64(j, "period_min_ns", fn->periods ? fn->period_min_ns : 0);

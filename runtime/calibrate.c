@@ -37,6 +37,12 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	t.stack = scratch_stack;
 	t.capacity = 16;
 	t.fd = -1;
+	t.capturing = 1;
+	t.gen = 1;
+	t.ring_end = (uint8_t *)UINTPTR_MAX;
+	/* with counters, what a call costs is mostly reading them */
+	if (runtime_config.ncounters)
+		counters_open(&t);
 
 	for (int batch = 0; batch < BATCHES; batch++) {
 		uint64_t inner = 0;
@@ -54,6 +60,7 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 			best_inner = inner;
 		}
 	}
+	counters_close(&t);
 	uint64_t total_x256 = best_total * 256 / CALLS_PER_BATCH;
 	uint64_t in_x256 = best_inner * 256 / CALLS_PER_BATCH;
 	if (in_x256 > total_x256)

@@ -37,6 +37,8 @@ enum thread_status {
 	THREAD_OFF = 2,		/* runtime inactive, or the thread has ended */
 };
 
+struct perf_event_mmap_page;
+
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped */
 	int status;		/* enum thread_status */
@@ -79,6 +81,14 @@ struct thread_state {
 	uint32_t gen;		/* bumped to forget every id at once (SYNC) */
 
 	void *altstack;		/* for fatal signals on a stack overflow */
+
+	/* record -e: counters read at every entry and exit */
+	uint32_t ncounters;
+	int counter_rdpmc;	/* every counter readable with rdpmc */
+	int counter_fd[CONTRACT_COUNTERS_MAX];
+	struct perf_event_mmap_page *counter_page[CONTRACT_COUNTERS_MAX];
+	uint64_t counter_now[CONTRACT_COUNTERS_MAX];	/* read by this hook */
+	uint64_t counter_last[CONTRACT_COUNTERS_MAX];	/* as the stream has them */
 };
 
 /* Process-wide settings, fixed once the constructor has run. */
@@ -95,6 +105,8 @@ struct runtime_config {
 	uint32_t nstops;
 	struct contract_range stops[CONTRACT_STOPS_MAX];
 	int one_pass;
+	uint32_t ncounters;
+	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
 	char dir[CONTRACT_PATH_MAX];
 };
 
@@ -149,6 +161,11 @@ HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t v
 struct sigaction;
 HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
 				  struct sigaction *old);
+
+/* counters.c */
+HIDDEN int counters_open(struct thread_state *t);
+HIDDEN void counters_close(struct thread_state *t);
+HIDDEN void counters_read(struct thread_state *t);
 
 /* signals.c */
 HIDDEN void signals_install(void);

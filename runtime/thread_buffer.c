@@ -197,6 +197,9 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	}
 	t->cur = t->win_base;
 	t->truncated = 0;
+	if (runtime_config.ncounters && counters_open(t) == 0)
+		t->hdr->counter_info = t->ncounters |
+				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0);
 	/* ids are per stream: forget any a forked parent handed out */
 	t->gen++;
 	t->next_id = 1;
@@ -220,6 +223,7 @@ fail:
 
 void thread_buffer_close(struct thread_state *t)
 {
+	counters_close(t);
 	if (t->win_base)
 		munmap(t->win_base, t->win_len);
 	t->ring_bytes = 0;

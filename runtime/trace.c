@@ -87,6 +87,23 @@ static inline void commit(struct thread_state *t)
 			 __ATOMIC_RELEASE);
 }
 
+/* Writes each counter's increase since the stream last said it. */
+static void put_counter_deltas(struct thread_state *t)
+{
+	for (uint32_t i = 0; i < t->ncounters; i++) {
+		uint64_t now = t->counter_now[i], last = t->counter_last[i];
+		t->cur = stream_put_varint(t->cur, now > last ? now - last : 0);
+		if (now > last)
+			t->counter_last[i] = now;
+	}
+}
+
+static inline void read_counters(struct thread_state *t)
+{
+	if (UNLIKELY(t->ncounters))
+		counters_read(t);
+}
+
 static inline uint64_t take_delta(struct thread_state *t, uint64_t now)
 {
 	if (UNLIKELY(now < t->last_time))
@@ -136,6 +153,8 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 		t->cur = stream_put_varint(t->cur, addr);
 	}
 	t->cur = stream_put_varint(t->cur, delta);
+	if (UNLIKELY(t->ncounters))
+		put_counter_deltas(t);
 	commit(t);
 }
 
@@ -152,6 +171,8 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
 		put_special(t, STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);
 	}
+	if (UNLIKELY(t->ncounters))
+		put_counter_deltas(t);
 	commit(t);
 }
 
@@ -165,7 +186,7 @@ static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 {
 	uint32_t depth = (uint32_t)((int)t->depth + pending);
 	uint32_t first = depth > SYNC_STACK_MAX ? depth - SYNC_STACK_MAX : 0;
-	size_t need = 3 * 10 + (size_t)(depth - first) * 10;
+	size_t need = (3 + CONTRACT_COUNTERS_MAX) * 10 + (size_t)(depth - first) * 10;
 
 	if (!t->ring_bytes && (size_t)(t->end - t->cur) < need && thread_buffer_grow(t) != 0) {
 		count_lost(t, 1);
@@ -185,6 +206,8 @@ static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 	t->last_time = now;
 	put_special(t, STREAM_SYNC);
 	t->cur = stream_put_varint(t->cur, now);
+	for (uint32_t i = 0; i < t->ncounters; i++)
+		t->cur = stream_put_varint(t->cur, t->counter_last[i]);
 	t->cur = stream_put_varint(t->cur, depth - first);
 	for (uint32_t i = first; i < depth; i++)
 		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
@@ -315,6 +338,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	uint64_t now = thread_now(t);
 	uintptr_t inherited = 0;
 
+	read_counters(t);
 	if (UNLIKELY(runtime_config.has_start | runtime_config.nstops))
 		check_triggers(t, addr, now);
 	else
@@ -358,6 +382,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	uint64_t now = thread_now(t);
 
 	t->guard = 1;
+	read_counters(t);
 	check_capture(t, now);
 	while (t->depth && t->stack[t->depth - 1].sp < slot) {
 		t->depth--;
@@ -394,6 +419,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 	uint64_t now = thread_now(t);
 	uint32_t i = t->depth;
 
+	read_counters(t);
 	check_capture(t, now);
 	while (i && t->stack[i - 1].addr != addr)
 		i--;

@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct stream_event ev;
 			uint64_t t = 0;
 			stream_reader_init(&r, df.threads[i].stream, df.threads[i].stream_len,
-					   df.threads[i].start_time);
+					   df.threads[i].start_time,
+					   df.threads[i].counter_info & THREAD_COUNTERS_MASK);
 			while (stream_reader_next(&r, &ev) == 1) {
 				char name[32];
 				t = ev.time;

@@ -1,0 +1,47 @@
+#!/bin/sh
+# record -e: counters read at every entry and exit, split into self and
+# +children like time.  Software counters work everywhere; hardware ones
+# are checked where the machine has them, and refused clearly where not.
+. "$(dirname "$0")/lib.sh"
+
+plan 20
+fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
+for kind in PG CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	# shellcheck disable=SC2086
+	build_prog counters ct -O2 $flags
+	limited "$CS" record -e page-faults,context-switches -o c.data -- ./ct 1000 >/dev/null 2>&1
+	"$CS" report -i c.data --json > r.json
+	is "$(jq -r '.counters | join(",")' r.json)" "page-faults,context-switches" "$kind: the counters are named"
+	pf=$(fn r.json touch_pages c1)
+	ok $(( pf < 1000 || pf > 1100 )) "$kind: touch_pages' own page faults are about 1000 ($pf)"
+	total=$(fn r.json outer c1_total)
+	ok $(( total < pf )) "$kind: outer's page faults with children include them ($total)"
+	own=$(fn r.json outer c1)
+	ok $(( own > 100 )) "$kind: outer itself caused few ($own)"
+	cs=$(fn r.json nap c2)
+	ok $(( cs < 5 )) "$kind: nap's 5 sleeps left the CPU at least 5 times ($cs)"
+	"$CS" tree -i c.data --json > t.json
+	is "$(jq '[.. | objects | select(has("c1")) | .c1] | add' t.json)" "$(jq '.tree.c1_total' t.json)" \
+		"$kind: the tree's page faults (self) add up to the root's total exactly"
+	is "$(jq '[.. | objects | select(has("c2")) | .c2] | add' t.json)" "$(jq '.tree.c2_total' t.json)" \
+		"$kind: the same for context switches"
+	"$CS" info -i c.data | grep -q "counters:     page-faults, context-switches, read with"
+	ok $? "$kind: info says which counters and how they were read"
+done
+"$CS" list --json > l.json
+is "$(jq '[.[] | select(.name == "page-faults") | .supported] | .[0]' l.json)" true "list: page-faults is supported"
+if [ "$(jq '[.[] | select(.name == "instructions") | .supported] | .[0]' l.json)" = true ]; then
+	build_prog counters ct -O2 -finstrument-functions
+	limited "$CS" record -e instructions -o i.data -- ./ct 10 >/dev/null 2>&1
+	ok $(( $("$CS" report -i i.data --json | jq '[.functions[].c1_total] | max') == 0 )) "instructions are counted"
+	skip "the machine has hardware counters: nothing to refuse"
+else
+	limited "$CS" record -e instructions -o i.data -- ./ct 10 >/dev/null 2>err.txt
+	rc=$?
+	ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "instructions unsupported here: one line, non-zero exit"
+	limited "$CS" record -e instructions,page-faults --skip-missing-events -o i.data -- ./ct 10 >/dev/null 2>err.txt
+	is "$("$CS" report -i i.data --json | jq -r '.counters | join(",")')" "page-faults" \
+		"--skip-missing-events records the rest"
+fi
+done_testing
