@@ -5,19 +5,14 @@
  * total time and calls, largest change in self time first.  A and B are
  * callscope data files or CodeScape .prf files.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "die.h"
-#include "formats/prf.h"
 #include "report/diff.h"
 #include "xalloc.h"
 
@@ -28,68 +23,6 @@ static const char usage_text[] =
 	"      --json         machine-readable output (see docs/diff.md)\n"
 	"  -t, --threshold PCT  hide functions whose self and total time changed by\n"
 	"                     less than PCT % of A's time\n";
-
-/* Reads PATH whole; dies with one line when it cannot. */
-static uint8_t *read_file(const char *path, size_t *size)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		die("cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		die("'%s' is not a regular file", path);
-	*size = (size_t)st.st_size;
-	uint8_t *buf = xmalloc(*size + 1);
-	size_t done = 0;
-	while (done < *size) {
-		ssize_t n = read(fd, buf + done, *size - done);
-		if (n <= 0)
-			die("cannot read '%s': %s", path, n ? strerror(errno) : "file shrank");
-		done += (size_t)n;
-	}
-	close(fd);
-	return buf;
-}
-
-static int is_prf(const char *path)
-{
-	char magic[PRF_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
-	int yes = 0;
-
-	if (f) {
-		yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
-		      !memcmp(magic, PRF_MAGIC, PRF_MAGIC_LEN);
-		fclose(f);
-	}
-	return yes;
-}
-
-/* Returns the profile of PATH, whichever format; sets *SALVAGED. */
-static struct profile *load_any(const char *path, int *salvaged)
-{
-	struct profile *p;
-
-	if (is_prf(path)) {
-		size_t size;
-		char err[256];
-		uint8_t *bytes = read_file(path, &size);
-		if (prf_to_profile(bytes, size, &p, err, sizeof(err)) != 0)
-			die("'%s' is damaged: %s", path, err);
-		free(bytes);
-		return p;
-	}
-	struct data_file df;
-	struct load_stats stats;
-	struct load_filter all = { -1, -1 };
-	if (data_file_load(path, &df) != 0)
-		exit(EXIT_FATAL);
-	p = load_profile(&df, &all, &stats);
-	*salvaged |= stats.salvaged;
-	data_file_release(&df);
-	return p;
-}
 
 int cmd_diff(int argc, char **argv)
 {
@@ -123,8 +56,8 @@ int cmd_diff(int argc, char **argv)
 	o.name_b = argv[optind + 1];
 
 	int salvaged = 0;
-	struct profile *a = load_any(o.name_a, &salvaged);
-	struct profile *b = load_any(o.name_b, &salvaged);
+	struct profile *a = load_profile_path(o.name_a, &salvaged);
+	struct profile *b = load_profile_path(o.name_b, &salvaged);
 	struct diff d;
 	diff_build(a, b, &d);
 	report_diff(stdout, &d, &o);

@@ -54,6 +54,16 @@ int cmd_graph(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'callscope graph --help'", argv[optind]);
 
+	if (load_path_is_prf(input)) {
+		int salvaged = 0;
+		if (filter.pid >= 0 || filter.tid >= 0)
+			usage_die("'%s' is a .prf file: --pid and --tid do not apply", input);
+		struct profile *p = load_profile_path(input, &salvaged);
+		profile_find_cycles(p);
+		report_graph(stdout, p, &go);
+		profile_free(p);
+		return salvaged ? EXIT_SALVAGED : 0;
+	}
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;

@@ -93,6 +93,25 @@ int cmd_report(int argc, char **argv)
 	if (histogram && per_thread)
 		usage_die("--histogram and --thread do not go together; select a thread with --tid");
 
+	if (load_path_is_prf(input)) {
+		/* a .prf file is one profile: no processes or threads to pick */
+		if (per_thread || filter.pid >= 0 || filter.tid >= 0)
+			usage_die("'%s' is a .prf file: --thread, --pid and --tid do not apply", input);
+		int salvaged = 0;
+		struct profile *p = load_profile_path(input, &salvaged);
+		struct json j;
+		if (json) {
+			json_init(&j, stdout);
+			json_object_begin(&j);
+			json_profile_fields(&j, p, &fo);
+			json_object_end(&j);
+			json_finish(&j);
+		} else {
+			report_flat(stdout, p, &fo);
+		}
+		profile_free(p);
+		return salvaged ? EXIT_SALVAGED : 0;
+	}
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;

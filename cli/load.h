@@ -98,6 +98,15 @@ int64_t load_parse_id(const char *option, const char *value);
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats);
 
+/* load_path.c: whether PATH is a CodeScape .prf file (by its ID string). */
+int load_path_is_prf(const char *path);
+/*
+ * The profile in PATH, a recording (all its threads) or a .prf file; dies
+ * with one line when it cannot be read.  Sets *SALVAGED when damage was
+ * worked around.  The caller frees it with profile_free().
+ */
+struct profile *load_profile_path(const char *path, int *salvaged);
+
 /* Nanoseconds per clock unit of the recording. */
 double load_ns_per_unit(const struct data_file *df);
 

@@ -152,6 +152,15 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
 		      uint64_t unix_start_ns, struct prf_file *out);
 
 /*
+ * The profile of a parsed file: a new one the caller frees with
+ * profile_free().  With TREE not NULL, *TREE gets the calling-context tree
+ * of the trace records (numbered by the profile's functions; an empty one
+ * for a statistical file), which the caller frees with cct_free().
+ * Prints nothing.
+ */
+struct profile *prf_file_to_profile(const struct prf_file *f, struct cct **tree);
+
+/*
  * Reads a .prf file into a new profile (*OUT, freed by the caller with
  * profile_free()).  Returns 0, or -1 with the problem in ERR.  Prints a
  * warning when counter 1 is not elapsed time, or the file is statistical
@@ -159,5 +168,8 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
  */
 int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *err,
 		   size_t errlen);
+/* The same, with the calling-context tree as prf_file_to_profile() gives it. */
+int prf_to_profile_tree(const uint8_t *bytes, size_t n, struct profile **out, struct cct **tree,
+			char *err, size_t errlen);
 
 #endif

@@ -126,12 +126,14 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
 struct frame {
 	uint32_t func;
 	uint32_t arc;
+	uint32_t node;		/* in the tree, when one is built */
 	int outermost;
 	uint64_t self, total, same_self;
 };
 
 struct reader {
 	struct profile *p;
+	struct cct *t;		/* NULL unless asked for */
 	uint32_t *active;	/* per function: open activations */
 	uint32_t *outer_depth;	/* per function: depth of the outermost one */
 	uint8_t *has_record;	/* per function: numbers came from a function record */
@@ -186,6 +188,20 @@ static void call(struct reader *r, const struct prf_func *rec)
 	fr->total = rec->c1;
 	fr->same_self = 0;
 	r->p->arcs[fr->arc].count += rec->hits;
+	if (r->t) {
+		uint32_t parent = r->depth ? r->stack[r->depth - 1].node : CCT_ROOT;
+		struct cct_node *n;
+		fr->node = cct_child(r->t, parent, fn);
+		n = &r->t->nodes[fr->node];
+		n->calls += rec->hits;
+		n->self[CCT_TIME] += rec->c1_self;
+		n->total[CCT_TIME] += rec->c1;
+		if (rec->attributes & PRF_ATTR_SUSPECT)
+			n->virtual_returns++;
+		r->t->calls += rec->hits;
+		if (parent == CCT_ROOT)
+			r->t->nodes[CCT_ROOT].total[CCT_TIME] += rec->c1;
+	}
 	if (fr->outermost)
 		r->outer_depth[fn] = (uint32_t)r->depth;
 	r->active[fn]++;
@@ -215,23 +231,18 @@ static void ret(struct reader *r)
 	}
 }
 
-int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *err,
-		   size_t errlen)
+struct profile *prf_file_to_profile(const struct prf_file *f, struct cct **tree)
 {
-	struct prf_file f;
 	struct reader r;
 
-	*out = NULL;
-	if (prf_parse(bytes, n, &f, err, errlen) != 0) {
-		prf_file_release(&f);
-		return -1;
-	}
 	memset(&r, 0, sizeof(r));
 	r.p = profile_new();
-	int trace = f.h.type == PRF_TRACE;
+	if (tree)
+		*tree = r.t = cct_new(FUNC_NONE);
+	int trace = f->h.type == PRF_TRACE;
 
-	for (size_t i = 0; i < f.nfuncs; i++) {
-		const struct prf_func *rec = &f.funcs[i];
+	for (size_t i = 0; i < f->nfuncs; i++) {
+		const struct prf_func *rec = &f->funcs[i];
 		uint32_t fn = intern(&r, rec);
 		struct func *fp = &r.p->funcs[fn];
 		r.has_record[fn] = 1;
@@ -246,10 +257,10 @@ int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *e
 			fp->total_ns += rec->hits;
 		}
 	}
-	for (size_t i = 0; trace && i < f.ntrace; i++) {
-		if (f.trace[i].is_call)
-			call(&r, &f.trace[i].f);
-		else
+	for (size_t i = 0; trace && i < f->ntrace; i++) {
+		if (f->trace[i].is_call)
+			call(&r, &f->trace[i].f);
+		else if (r.depth)
 			ret(&r);
 	}
 	uint64_t calls = 0;
@@ -260,33 +271,53 @@ int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *e
 		fp->min_ns = 0;
 		fp->max_ns = 0;
 	}
-	struct thread_info info = { .calls = calls, .end_ns = trace ? f.h.c1 : 0 };
+	struct thread_info info = { .calls = calls, .end_ns = trace ? f->h.c1 : 0 };
 	ALLOC_GROW(r.p->threads, 1, r.p->threads_alloc);
 	r.p->threads[0] = info;
 	r.p->nthreads = 1;
 	r.p->calls = calls;
 	r.p->wall_ns = info.end_ns;
 	profile_find_cycles(r.p);
+	free(r.active);
+	free(r.outer_depth);
+	free(r.has_record);
+	free(r.stack);
+	return r.p;
+}
 
-	if (!trace) {
+int prf_to_profile(const uint8_t *bytes, size_t n, struct profile **out, char *err,
+		   size_t errlen)
+{
+	return prf_to_profile_tree(bytes, n, out, NULL, err, errlen);
+}
+
+int prf_to_profile_tree(const uint8_t *bytes, size_t n, struct profile **out, struct cct **tree,
+			char *err, size_t errlen)
+{
+	struct prf_file f;
+
+	*out = NULL;
+	if (tree)
+		*tree = NULL;
+	if (prf_parse(bytes, n, &f, err, errlen) != 0) {
+		prf_file_release(&f);
+		return -1;
+	}
+	*out = prf_file_to_profile(&f, tree);
+	if (f.h.type != PRF_TRACE) {
 		warning("a statistical .prf profile holds sample hits only: the self column "
 			"counts hits, not ns");
 	} else if (f.h.counter1 != PRF_COUNTER_ELAPSED) {
 		const char *name = prf_counter_name(f.h.counter1);
 		warning("counter 1 of this .prf profile is %s (0x%02x), not elapsed time: the "
-			"time columns show its counts", name ? name : "a counter callscope does not know",
-			f.h.counter1);
+			"time columns show its counts",
+			name ? name : "a counter callscope does not know", f.h.counter1);
 	}
-	if (trace && f.h.counter2 != PRF_COUNTER_NONE) {
+	if (f.h.type == PRF_TRACE && f.h.counter2 != PRF_COUNTER_NONE) {
 		const char *name = prf_counter_name(f.h.counter2);
 		warning("counter 2 of this .prf profile (%s, 0x%02x) is not shown",
 			name ? name : "a counter callscope does not know", f.h.counter2);
 	}
-	free(r.active);
-	free(r.outer_depth);
-	free(r.has_record);
-	free(r.stack);
 	prf_file_release(&f);
-	*out = r.p;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/prf.h"
+#include "model/cct.h"
 #include "model/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,7 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 
 	if (prf_parse(data, size, &f, err, sizeof(err)) == 0) {
-		profile_free(prf_file_to_profile(&f));
+		struct cct *t;
+		profile_free(prf_file_to_profile(&f, &t));
+		cct_free(t);
 		size_t len, len2;
 		uint8_t *a = prf_encode(&f, &len);
 		if (prf_parse(a, len, &g, err, sizeof(err)) != 0)

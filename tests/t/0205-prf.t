@@ -5,7 +5,7 @@
 # file is refused with one line naming the offset.
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+plan 8
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 limited "$CS" record -o w.data -- ./work 20 >/dev/null 2>&1
 "$CS" export -i w.data --format=prf -o w.prf
@@ -16,12 +16,10 @@ ok $? "diff reads it"
 is "$(jq '[.functions[] | .self_ns_delta, .total_ns_delta, .calls_delta | select(. != 0)] | length' d.json)" 0 \
 	"self, total and calls of every function read back unchanged"
 is "$(jq '[.functions[] | select(.status != "both")] | length' d.json)" 0 "no function lost or added"
-if "$CS" report -i w.prf >r.txt 2>/dev/null; then
-	grep -q ' burn$' r.txt
-	ok $? "report -i reads it"
-else
-	skip "report -i does not read .prf files yet (the loader does not dispatch on the magic)"
-fi
+"$CS" report -i w.prf --json >r.json
+ok $? "report -i reads it"
+is "$(jq '[.functions[] | select(.name == "burn") | .calls] | add' r.json)" \
+	"$(calls_of w.data burn)" "report -i on the .prf gives the recording's calls"
 head -c 150 w.prf >bad.prf
 "$CS" diff w.data bad.prf >/dev/null 2>err.txt
 rc=$?

@@ -358,9 +358,29 @@ static void test_profile_round_trip(void **state)
 	size_t len;
 	char err[256];
 	struct profile *q;
+	struct cct *qt;
 	prf_from_profile(p, t, 0, &f);
 	uint8_t *b = prf_encode(&f, &len);
-	assert_int_equal(prf_to_profile(b, len, &q, err, sizeof(err)), 0);
+	assert_int_equal(prf_to_profile_tree(b, len, &q, &qt, err, sizeof(err)), 0);
+	/* the tree comes back path for path */
+	assert_int_equal(qt->nnodes, t->nnodes);
+	assert_int_equal(qt->calls, t->calls);
+	assert_int_equal(qt->nodes[CCT_ROOT].total[CCT_TIME], t->nodes[CCT_ROOT].total[CCT_TIME]);
+	for (size_t i = 1; i < t->nnodes; i++) {
+		const struct cct_node *x = &t->nodes[i];
+		int found = 0;
+		for (size_t k = 1; k < qt->nnodes; k++) {
+			const struct cct_node *y = &qt->nodes[k];
+			if (y->depth != x->depth || y->calls != x->calls ||
+			    y->self[CCT_TIME] != x->self[CCT_TIME] ||
+			    y->total[CCT_TIME] != x->total[CCT_TIME] ||
+			    strcmp(q->funcs[y->func].name, p->funcs[x->func].name))
+				continue;
+			found = 1;
+		}
+		assert_true(found);
+	}
+	cct_free(qt);
 	assert_int_equal(q->nfuncs, p->nfuncs);
 	assert_int_equal(q->calls, p->calls);
 	for (size_t i = 0; i < p->nfuncs; i++) {

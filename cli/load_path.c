@@ -1,0 +1,77 @@
+/*
+ * Opening a profile by path, whichever format it is in: a callscope
+ * recording, or a CodeScape .prf file (recognised by its ID string).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/load.h"
+#include "die.h"
+#include "formats/prf.h"
+#include "xalloc.h"
+
+int load_path_is_prf(const char *path)
+{
+	char magic[PRF_MAGIC_LEN];
+	FILE *f = fopen(path, "rb");
+	int yes = 0;
+
+	if (f) {
+		yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		      !memcmp(magic, PRF_MAGIC, PRF_MAGIC_LEN);
+		fclose(f);
+	}
+	return yes;
+}
+
+/* Reads PATH whole; dies with one line when it cannot. */
+static uint8_t *read_whole(const char *path, size_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		die("'%s' is not a regular file", path);
+	*size = (size_t)st.st_size;
+	uint8_t *buf = xmalloc(*size + 1);
+	size_t done = 0;
+	while (done < *size) {
+		ssize_t n = read(fd, buf + done, *size - done);
+		if (n <= 0)
+			die("cannot read '%s': %s", path, n ? strerror(errno) : "file shrank");
+		done += (size_t)n;
+	}
+	close(fd);
+	return buf;
+}
+
+struct profile *load_profile_path(const char *path, int *salvaged)
+{
+	struct profile *p;
+
+	if (load_path_is_prf(path)) {
+		size_t size;
+		char err[256];
+		uint8_t *bytes = read_whole(path, &size);
+		if (prf_to_profile(bytes, size, &p, err, sizeof(err)) != 0)
+			die("'%s' is damaged: %s", path, err);
+		free(bytes);
+		return p;
+	}
+	struct data_file df;
+	struct load_stats stats;
+	struct load_filter all = { -1, -1, SIGNAL_SEPARATE };
+	if (data_file_load(path, &df) != 0)
+		exit(EXIT_FATAL);
+	p = load_profile(&df, &all, &stats);
+	*salvaged |= stats.salvaged;
+	data_file_release(&df);
+	return p;
+}
