@@ -4,7 +4,7 @@
 # are checked where the machine has them, and refused clearly where not.
 . "$(dirname "$0")/lib.sh"
 
-plan 20
+plan 19
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
