@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "write gmon.out, callgrind, pprof, Chrome JSON, folded stacks, .prf" },
 	{ "merge", cmd_merge, "sum several runs of one program into one data file" },
 	{ "diff", cmd_diff, "per-function change in time and calls between two runs" },
+	{ "html", cmd_html, "one offline HTML page: flame graph, call tree, timeline, diff" },
 };
 
 static void print_usage(FILE *out)

@@ -1,0 +1,274 @@
+/*
+ * callscope html [-i PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]
+ *                [--max-size MB] [--max-nodes N] [--timeline-calls N] [--no-compress]
+ *
+ * One self-contained HTML page: flame graph, call tree, top functions,
+ * timeline, diff against a base recording.  See docs/html.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/load.h"
+#include "die.h"
+#include "formats/cursor.h"
+#include "report/html.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope html [-i PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
+	"                      [--max-size MB] [--max-nodes N] [--timeline-calls N]\n"
+	"\n"
+	"  -i, --input PATH        recording to read (default: callscope.data)\n"
+	"  -o, --output FILE       page to write (default: callscope.html; - for stdout)\n"
+	"      --base PATH         compare with this recording (a differential report)\n"
+	"      --pid PID           only this process (of the recording, not the base)\n"
+	"      --tid TID           only this thread (of the recording, not the base)\n"
+	"      --max-size MB       size budget of the page (default 32; 0: none); the\n"
+	"                          timeline, then the smallest call paths are cut to fit\n"
+	"      --max-nodes N       call paths kept at most (default 8000000)\n"
+	"      --timeline-calls N  calls on the timeline at most, the longest first\n"
+	"                          (default 1000000; 0: no timeline)\n"
+	"      --no-compress       store the data uncompressed (for debugging)\n";
+
+/* One recording, loaded: its flat profile and its call-path tree. */
+struct loaded {
+	struct data_file df;
+	struct profile *prof;
+	struct html_tree *tree;
+	char *title;
+	int salvaged;
+};
+
+static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	html_tree_thread_begin(ctx, info, inner, outer);
+}
+
+static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
+{
+	html_tree_enter(ctx, fn, t);
+}
+
+static void tree_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	html_tree_open_frame(ctx, fn, t);
+}
+
+static void tree_exit(void *ctx, uint64_t t, int kind)
+{
+	html_tree_exit(ctx, t, kind);
+}
+
+static void tree_counters(void *ctx, const uint64_t values[2])
+{
+	html_tree_counters(ctx, values);
+}
+
+static void tree_end(void *ctx, uint64_t t)
+{
+	html_tree_thread_end(ctx, t);
+}
+
+/* The recorded command line, or the file's name when it has none. */
+static char *session_title(const struct data_file *df, const char *path)
+{
+	const struct data_session *s = &df->session;
+	struct cursor c;
+	char *title = xstrdup("");
+
+	cursor_init(&c, s->argv_blobs, s->argv_blobs, s->argv_blobs + s->argv_len);
+	for (uint32_t i = 0; s->argv_blobs && i < s->argc; i++) {
+		size_t len;
+		const uint8_t *b = cursor_blob(&c, &len, "argument");
+		if (!b)
+			break;
+		char *next = xasprintf("%s%s%.*s", title, i ? " " : "", (int)len, (const char *)b);
+		free(title);
+		title = next;
+	}
+	if (!*title) {
+		free(title);
+		title = xstrdup(path);
+	}
+	return title;
+}
+
+static void check_filter(const struct data_file *df, const struct load_filter *f,
+			 const char *path)
+{
+	if (f->pid < 0 && f->tid < 0)
+		return;
+	for (size_t i = 0; i < df->nthreads; i++)
+		if ((f->pid < 0 || df->threads[i].pid == f->pid) &&
+		    (f->tid < 0 || df->threads[i].tid == f->tid))
+			return;
+	die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", path);
+}
+
+static int load(const char *path, const struct load_filter *f, size_t max_calls,
+		struct loaded *l)
+{
+	struct load_stats stats;
+	struct replay_visitor v = { NULL, tree_begin, tree_enter, tree_open, tree_exit, tree_end,
+				    NULL, tree_counters };
+
+	memset(l, 0, sizeof(*l));
+	if (data_file_load(path, &l->df) != 0)
+		return -1;
+	check_filter(&l->df, f, path);
+	/* The flat numbers exactly as `callscope report` computes them;
+	 * then a second replay builds the call paths, its functions
+	 * numbered as the profile's. */
+	l->prof = load_profile(&l->df, f, &stats);
+	l->salvaged = stats.salvaged;
+	l->tree = html_tree_new(l->prof, max_calls);
+	v.ctx = l->tree;
+	load_replay(&l->df, f, l->prof, &v, &stats);
+	html_tree_finish(l->tree);
+	l->title = session_title(&l->df, path);
+	return 0;
+}
+
+static void loaded_release(struct loaded *l)
+{
+	html_tree_free(l->tree);
+	profile_free(l->prof);
+	data_file_release(&l->df);
+	free(l->title);
+}
+
+static uint64_t parse_count(const char *option, const char *value)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 10);
+
+	if (end == value || *end || errno || value[0] == '-')
+		usage_die("%s wants a number, not '%s'", option, value);
+	return v;
+}
+
+/* Writes the page under a temporary name beside PATH, then renames it
+ * into place: a reader never sees half a page, and a symlink at PATH is
+ * replaced, not followed. */
+static int write_page(const char *path, const struct html_input *in,
+		      const struct html_options *o, struct html_result *res)
+{
+	if (!strcmp(path, "-"))
+		return report_html(stdout, in, o, res) ? error("cannot write the page: %s",
+							       strerror(errno)) : 0;
+	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		error("cannot write '%s': %s; check the directory exists and is writable", path,
+		      strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		die("cannot write '%s': %s", tmp, strerror(errno));
+	int failed = report_html(f, in, o, res) != 0;
+	failed |= fflush(f) != 0 || ferror(f);
+	int saved = errno;
+	failed |= fclose(f) != 0;
+	if (!failed && rename(tmp, path) != 0) {
+		saved = errno;
+		failed = 1;
+	}
+	if (failed) {
+		unlink(tmp);
+		error("cannot write '%s': %s", path, strerror(saved ? saved : errno));
+	}
+	free(tmp);
+	return failed ? -1 : 0;
+}
+
+int cmd_html(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "max-size", required_argument, NULL, 'S' },
+		{ "max-nodes", required_argument, NULL, 'N' },
+		{ "timeline-calls", required_argument, NULL, 'C' },
+		{ "no-compress", no_argument, NULL, 'Z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data", *output = "callscope.html", *base_path = NULL;
+	struct load_filter filter = { -1, -1 };
+	struct html_options o = { 32ull << 20, 8000000, 1000000, 1 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'o': output = optarg; break;
+		case 'b': base_path = optarg; break;
+		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
+		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'S': {
+			uint64_t mb = parse_count("--max-size", optarg);
+			if (mb > (1ull << 20))
+				usage_die("--max-size wants megabytes, at most %llu, not '%s'",
+					  1ull << 20, optarg);
+			o.max_bytes = mb << 20;
+			break;
+		}
+		case 'N': o.max_nodes = (size_t)parse_count("--max-nodes", optarg); break;
+		case 'C': o.max_calls = (size_t)parse_count("--timeline-calls", optarg); break;
+		case 'Z': o.compress = 0; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'callscope html --help'", argv[optind]);
+
+	struct loaded cur, base;
+	if (load(input, &filter, o.max_calls, &cur) != 0)
+		return EXIT_FATAL;
+	/* The base is another run: its process and thread ids are others,
+	 * so it is taken whole. */
+	struct load_filter whole = { -1, -1 };
+	if (base_path && load(base_path, &whole, 0, &base) != 0) {
+		loaded_release(&cur);
+		return EXIT_FATAL;
+	}
+	struct html_input in = { cur.title, cur.prof, cur.tree, cur.salvaged,
+				 NULL, NULL, 0, NULL };
+	if (base_path) {
+		in.base_title = base.title;
+		in.base = base.prof;
+		in.base_salvaged = base.salvaged;
+		in.diff = html_diff_new(cur.prof, cur.tree, base.prof, base.tree);
+	}
+	struct html_result res;
+	int rc = write_page(output, &in, &o, &res);
+	if (!rc && strcmp(output, "-"))
+		printf("wrote '%s': %llu bytes, %llu call paths, %llu calls on the timeline\n",
+		       output, (unsigned long long)res.bytes,
+		       (unsigned long long)res.cuts.nodes_kept,
+		       (unsigned long long)res.cuts.calls_kept);
+	int salvaged = cur.salvaged || (base_path && base.salvaged);
+	html_diff_free(in.diff);
+	if (base_path)
+		loaded_release(&base);
+	loaded_release(&cur);
+	if (rc)
+		return EXIT_FATAL;
+	return salvaged ? EXIT_SALVAGED : 0;
+}

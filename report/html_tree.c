@@ -1,0 +1,411 @@
+/*
+ * Building the call-path tree: a hash map from (parent node, function) to
+ * the child node, a replay stack that mirrors model/profile.c's per-call
+ * arithmetic, and the timeline's "longest calls" selection.
+ */
+#include "report/html_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+#define NONE UINT32_MAX
+
+/* One open call of the thread being replayed. */
+struct tree_frame {
+	uint32_t node;
+	int counted;		/* a real call, not an OPEN_FRAME */
+	uint64_t start_ns;
+	uint64_t child_ns;	/* adjusted inclusive time of its direct callees */
+	uint64_t desc_calls;	/* calls made beneath it */
+	uint64_t start_c[2];	/* the counters at its entry */
+	uint64_t child_c[2];	/* its direct callees' counter totals */
+};
+
+struct html_tree_private {
+	uint32_t *slots;	/* node + 1; 0 = empty */
+	size_t mask;
+	/* the replay of the current thread */
+	struct tree_frame *stack;
+	size_t depth, stack_alloc;
+	uint64_t inner_q, call_q;	/* hook cost per call in 1/256 ns */
+	uint64_t last_ns;
+	uint64_t counters[2];	/* the latest absolute values */
+	uint32_t thread;
+};
+
+static size_t child_hash(uint32_t parent, uint32_t func, size_t mask)
+{
+	uint64_t k = ((uint64_t)parent << 32) | func;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k & mask;
+}
+
+static void rehash(struct html_tree *t)
+{
+	struct html_tree_private *pv = t->priv;
+	size_t size = (pv->mask + 1) * 2;
+
+	free(pv->slots);
+	pv->slots = xcalloc(size, sizeof(*pv->slots));
+	pv->mask = size - 1;
+	for (size_t i = 1; i < t->nnodes; i++) {
+		size_t h = child_hash(t->nodes[i].parent, t->nodes[i].func, pv->mask);
+		while (pv->slots[h])
+			h = (h + 1) & pv->mask;
+		pv->slots[h] = (uint32_t)i + 1;
+	}
+}
+
+static uint32_t add_node(struct html_tree *t, uint32_t parent, uint32_t func)
+{
+	if (t->nnodes >= NONE - 1)
+		die("more than %u call paths in one profile", NONE - 1);
+	ALLOC_GROW(t->nodes, t->nnodes + 1, t->nodes_alloc);
+	struct html_node *n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->parent = parent;
+	n->func = func;
+	n->depth = parent == NONE ? 0 : t->nodes[parent].depth + 1;
+	n->first_child = n->next_sibling = NONE;
+	return (uint32_t)t->nnodes++;
+}
+
+uint32_t html_tree_child(struct html_tree *t, uint32_t parent, uint32_t func)
+{
+	struct html_tree_private *pv = t->priv;
+	size_t h = child_hash(parent, func, pv->mask);
+
+	while (pv->slots[h]) {
+		const struct html_node *n = &t->nodes[pv->slots[h] - 1];
+		if (n->parent == parent && n->func == func)
+			return pv->slots[h] - 1;
+		h = (h + 1) & pv->mask;
+	}
+	uint32_t id = add_node(t, parent, func);
+	pv->slots[h] = id + 1;
+	if (t->nnodes * 2 > pv->mask)
+		rehash(t);
+	return id;
+}
+
+struct html_tree *html_tree_new(const struct profile *names, size_t max_calls)
+{
+	struct html_tree *t = xcalloc(1, sizeof(*t));
+
+	t->names = names;
+	t->ncounters = names->ncounters;
+	t->max_calls = max_calls;
+	t->priv = xcalloc(1, sizeof(*t->priv));
+	t->priv->mask = 1023;
+	t->priv->slots = xcalloc(1024, sizeof(*t->priv->slots));
+	add_node(t, NONE, FUNC_NONE);
+	return t;
+}
+
+void html_tree_free(struct html_tree *t)
+{
+	if (!t)
+		return;
+	free(t->priv->slots);
+	free(t->priv->stack);
+	free(t->priv);
+	free(t->nodes);
+	free(t->threads);
+	free(t->calls);
+	free(t);
+}
+
+void html_tree_thread_begin(struct html_tree *t, const struct thread_info *info,
+			    double inner_ns, double outer_ns)
+{
+	struct html_tree_private *pv = t->priv;
+
+	ALLOC_GROW(t->threads, t->nthreads + 1, t->threads_alloc);
+	struct html_thread *th = &t->threads[t->nthreads];
+	memset(th, 0, sizeof(*th));
+	th->info = *info;
+	pv->thread = (uint32_t)t->nthreads++;
+	/* The same rounding as profile_thread_begin(), so times agree to
+	 * the nanosecond with the flat profile. */
+	if (inner_ns < 0)
+		inner_ns = 0;
+	if (outer_ns < 0)
+		outer_ns = 0;
+	pv->inner_q = (uint64_t)(inner_ns * 256 + 0.5);
+	pv->call_q = pv->inner_q + (uint64_t)(outer_ns * 256 + 0.5);
+	pv->last_ns = info->start_ns;
+	pv->depth = 0;
+	pv->counters[0] = pv->counters[1] = 0;
+}
+
+void html_tree_counters(struct html_tree *t, const uint64_t values[2])
+{
+	t->priv->counters[0] = values[0];
+	t->priv->counters[1] = values[1];
+}
+
+static uint64_t clamp_time(struct html_tree_private *pv, uint64_t t)
+{
+	if (t < pv->last_ns)
+		return pv->last_ns;
+	pv->last_ns = t;
+	return t;
+}
+
+static void push(struct html_tree *t, uint32_t func, uint64_t time_ns, int counted)
+{
+	struct html_tree_private *pv = t->priv;
+	uint32_t parent = pv->depth ? pv->stack[pv->depth - 1].node : HTML_NODE_ROOT;
+
+	ALLOC_GROW(pv->stack, pv->depth + 1, pv->stack_alloc);
+	struct tree_frame *f = &pv->stack[pv->depth++];
+	f->node = html_tree_child(t, parent, func);
+	f->counted = counted;
+	f->start_ns = time_ns;
+	f->child_ns = 0;
+	f->desc_calls = 0;
+	f->start_c[0] = pv->counters[0];
+	f->start_c[1] = pv->counters[1];
+	f->child_c[0] = f->child_c[1] = 0;
+	struct html_thread *th = &t->threads[pv->thread];
+	if (t->nodes[f->node].depth > th->max_depth)
+		th->max_depth = t->nodes[f->node].depth;
+}
+
+void html_tree_enter(struct html_tree *t, uint32_t func, uint64_t time_ns)
+{
+	push(t, func, clamp_time(t->priv, time_ns), 1);
+}
+
+void html_tree_open_frame(struct html_tree *t, uint32_t func, uint64_t time_ns)
+{
+	push(t, func, clamp_time(t->priv, time_ns), 0);
+}
+
+static void swap_u64(uint64_t *a, uint64_t *b)
+{
+	uint64_t x = *a;
+	*a = *b;
+	*b = x;
+}
+
+/* A quickselect with a three-way partition, so runs of equal values
+ * cost one pass. */
+uint64_t html_nth_largest(uint64_t *d, size_t n, size_t nth)
+{
+	size_t lo = 0, hi = n - 1, k = nth - 1;
+
+	for (;;) {
+		if (lo >= hi)
+			return d[k];
+		uint64_t pivot = d[lo + (hi - lo) / 2];
+		/* d[lo, lt) > pivot, d[lt, i) == pivot, d[gt, hi] < pivot */
+		size_t lt = lo, i = lo, gt = hi + 1;
+		while (i < gt) {
+			if (d[i] > pivot)
+				swap_u64(&d[lt++], &d[i++]);
+			else if (d[i] < pivot)
+				swap_u64(&d[i], &d[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt - 1;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+}
+
+/* The NTH longest duration among the calls. */
+static uint64_t nth_longest(const struct html_call *calls, size_t n, size_t nth)
+{
+	uint64_t *d = xmalloc(n * sizeof(*d));
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = calls[i].end_ns - calls[i].start_ns;
+	uint64_t v = html_nth_largest(d, n, nth);
+	free(d);
+	return v;
+}
+
+/* Keeps the calls lasting at least min_dur_ns; counts the others. */
+static void drop_short(struct html_tree *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->ncalls; i++) {
+		struct html_call *c = &t->calls[i];
+		if (c->end_ns - c->start_ns >= t->min_dur_ns)
+			t->calls[kept++] = *c;
+		else
+			t->threads[c->thread].calls_dropped++;
+	}
+	t->ncalls = kept;
+}
+
+void html_tree_limit_calls(struct html_tree *t, size_t max_calls)
+{
+	t->max_calls = max_calls;
+	if (t->ncalls <= max_calls)
+		return;
+	if (!max_calls) {
+		t->min_dur_ns = UINT64_MAX;
+	} else {
+		uint64_t d = nth_longest(t->calls, t->ncalls, max_calls);
+		size_t at_least = 0;
+		for (size_t i = 0; i < t->ncalls; i++)
+			at_least += t->calls[i].end_ns - t->calls[i].start_ns >= d;
+		/* Ties at the cut: keep all of them or none, so the set
+		 * stays "every call at least this long". */
+		if (at_least > max_calls)
+			d++;
+		if (d > t->min_dur_ns)
+			t->min_dur_ns = d;
+	}
+	drop_short(t);
+}
+
+static void record_call(struct html_tree *t, uint32_t node, uint64_t start, uint64_t end)
+{
+	t->calls_seen++;
+	if (end - start < t->min_dur_ns || !t->max_calls) {
+		t->threads[t->priv->thread].calls_dropped++;
+		return;
+	}
+	ALLOC_GROW(t->calls, t->ncalls + 1, t->calls_alloc);
+	t->calls[t->ncalls++] = (struct html_call){ start, end, node, t->priv->thread };
+	/* Twice the budget: raise the bar now, so memory stays bounded
+	 * however long the trace. */
+	if (t->ncalls >= 2 * t->max_calls)
+		html_tree_limit_calls(t, t->max_calls);
+}
+
+/* The arithmetic of model/profile.c's pop(), per call path. */
+static void pop(struct html_tree *t, uint64_t now)
+{
+	struct html_tree_private *pv = t->priv;
+	struct tree_frame *f = &pv->stack[--pv->depth];
+	struct html_node *n = &t->nodes[f->node];
+	uint64_t raw_q = (now - f->start_ns) * 256;
+	uint64_t hooks_q = f->desc_calls * pv->call_q;
+
+	if (f->counted)
+		hooks_q += pv->inner_q;
+	uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+	if (total < f->child_ns)
+		total = f->child_ns;
+	n->self_ns += total - f->child_ns;
+	n->total_ns += total;
+	if (f->counted)
+		n->calls++;
+	for (size_t c = 0; c < t->ncounters; c++) {
+		uint64_t total_c = pv->counters[c] > f->start_c[c] ? pv->counters[c] - f->start_c[c] : 0;
+		if (total_c < f->child_c[c])
+			total_c = f->child_c[c];
+		n->counter_self[c] += total_c - f->child_c[c];
+		if (pv->depth)
+			pv->stack[pv->depth - 1].child_c[c] += total_c;
+	}
+	record_call(t, f->node, f->start_ns, now);
+	if (pv->depth) {
+		struct tree_frame *parent = &pv->stack[pv->depth - 1];
+		parent->child_ns += total;
+		parent->desc_calls += f->desc_calls + (f->counted ? 1 : 0);
+	}
+}
+
+void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind)
+{
+	uint64_t now = clamp_time(t->priv, time_ns);
+
+	/* as profile_exit(): an unknown kind closes nothing */
+	if (t->priv->depth && kind >= EXIT_RETURN && kind <= EXIT_STOPPED)
+		pop(t, now);
+}
+
+void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
+{
+	struct html_tree_private *pv = t->priv;
+	uint64_t now = clamp_time(pv, end_ns);
+
+	while (pv->depth)
+		pop(t, now);
+	t->threads[pv->thread].info.end_ns = now;
+}
+
+/* Children order: heaviest first, then by name, then by function number,
+ * so the same input always gives the same layout. */
+static const struct html_tree *sort_tree;
+
+static int compare_nodes(const void *a, const void *b)
+{
+	const struct html_node *na = &sort_tree->nodes[*(const uint32_t *)a];
+	const struct html_node *nb = &sort_tree->nodes[*(const uint32_t *)b];
+
+	if (na->total_ns != nb->total_ns)
+		return na->total_ns < nb->total_ns ? 1 : -1;
+	if (na->calls != nb->calls)
+		return na->calls < nb->calls ? 1 : -1;
+	int c = strcmp(sort_tree->names->funcs[na->func].name,
+		       sort_tree->names->funcs[nb->func].name);
+	if (c)
+		return c;
+	return na->func < nb->func ? -1 : na->func > nb->func;
+}
+
+static int compare_calls(const void *a, const void *b)
+{
+	const struct html_call *ca = a, *cb = b;
+
+	if (ca->thread != cb->thread)
+		return ca->thread < cb->thread ? -1 : 1;
+	if (ca->start_ns != cb->start_ns)
+		return ca->start_ns < cb->start_ns ? -1 : 1;
+	uint32_t da = sort_tree->nodes[ca->node].depth, db = sort_tree->nodes[cb->node].depth;
+	return da < db ? -1 : da > db;
+}
+
+void html_tree_finish(struct html_tree *t)
+{
+	struct html_node *root = &t->nodes[HTML_NODE_ROOT];
+	uint32_t *count = xcalloc(t->nnodes + 1, sizeof(*count));
+	uint32_t *order;
+
+	/* Children grouped by parent with a counting sort (nodes are
+	 * created after their parent, so one pass sees every child). */
+	root->total_ns = root->calls = 0;
+	for (size_t i = 1; i < t->nnodes; i++) {
+		count[t->nodes[i].parent + 1]++;
+		if (t->nodes[i].parent == HTML_NODE_ROOT)
+			root->total_ns += t->nodes[i].total_ns;
+	}
+	root->self_ns = 0;
+	for (size_t i = 1; i <= t->nnodes; i++)
+		count[i] += count[i - 1];
+	order = xmalloc((t->nnodes ? t->nnodes : 1) * sizeof(*order));
+	for (size_t i = 1; i < t->nnodes; i++)
+		order[count[t->nodes[i].parent]++] = (uint32_t)i;
+	/* count[p] is now the end of p's children; p's start is the end
+	 * of p - 1's. */
+	sort_tree = t;
+	for (size_t p = 0; p < t->nnodes; p++) {
+		uint32_t begin = p ? count[p - 1] : 0, end = count[p];
+		if (end - begin > 1)
+			qsort(order + begin, end - begin, sizeof(*order), compare_nodes);
+		t->nodes[p].first_child = begin < end ? order[begin] : NONE;
+		for (uint32_t k = begin; k < end; k++)
+			t->nodes[order[k]].next_sibling = k + 1 < end ? order[k + 1] : NONE;
+	}
+	free(order);
+	free(count);
+	html_tree_limit_calls(t, t->max_calls);
+	qsort(t->calls, t->ncalls, sizeof(*t->calls), compare_calls);
+	sort_tree = NULL;
+}

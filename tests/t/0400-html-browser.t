@@ -1,0 +1,69 @@
+#!/bin/sh
+# The HTML report in a real browser: Debian's headless Chromium driven by
+# playwright-core (tests/html/browser.js): no console error and no request
+# outside the file, the fixture's frames where report --json puts them,
+# zoom and Back, search, the top table equal to report --json, a 10 000-deep
+# recursion, hostile names shown as text, keyboard-only use, a golden
+# screenshot, a diff of a run against itself.  Skips, saying why, where
+# Chromium, Node.js or the npm registry is missing.
+. "$(dirname "$0")/lib.sh"
+
+HTML="$ROOT/tests/html"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+
+command -v node >/dev/null 2>&1 || skip_all "node is not installed (Debian package nodejs)"
+command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
+[ -x "$CHROMIUM" ] || skip_all "no Chromium at $CHROMIUM (Debian package chromium)"
+# playwright-core from the npm registry, as tests/html/package-lock.json pins it
+if ! (cd "$HTML" && node -e "require('playwright-core')") >/dev/null 2>&1; then
+	(cd "$HTML" && limited npm ci --no-audit --no-fund --loglevel=error) >npm.log 2>&1 ||
+		skip_all "cannot install playwright-core with npm ci: $(tail -n 1 npm.log)"
+fi
+
+flags=$HOOK_FLAGS_CYG
+# shellcheck disable=SC2086
+build_prog html_fixture fixture -O0 $flags
+# shellcheck disable=SC2086
+build_prog html_deep deep -O0 $flags
+# A binary whose name is markup, stripped: its functions are named after it.
+hostile='<img src=x onerror=alert(1)>'
+cp fixture "$hostile" && strip "$hostile"
+
+limited "$CS" record -o fixture.data -- ./fixture >/dev/null 2>&1
+ok $? "fixture recorded"
+"$CS" report -i fixture.data --json > fixture.json &&
+	"$CS" html -i fixture.data -o fixture.html >/dev/null
+ok $? "fixture: html written"
+"$CS" html -i fixture.data --base fixture.data -o diff.html >/dev/null
+ok $? "diff of the fixture against itself written"
+limited "$CS" record -o deep.data -- ./deep 10000 >/dev/null 2>&1 &&
+	"$CS" html -i deep.data -o deep.html >/dev/null
+ok $? "10 000-deep recursion recorded and written"
+limited "$CS" record -o hostile.data -- "./$hostile" >/dev/null 2>&1 &&
+	"$CS" report -i hostile.data --json > hostile.json &&
+	"$CS" html -i hostile.data -o hostile.html >/dev/null
+ok $? "hostile-named binary recorded and written"
+
+if [ "$TEST_FAILED" -ne 0 ]; then
+	plan "$TEST_COUNT"
+	done_testing
+fi
+LIMIT=240 limited env CHROMIUM="$CHROMIUM" node "$HTML/browser.js" "$WORK" "$TEST_COUNT" > browser.tap 2>browser.err
+cat browser.tap
+[ -s browser.err ] && sed 's/^/# /' browser.err
+counted=$(sed -n 's/^# counted \([0-9]*\) failed \([0-9]*\)$/\1 \2/p' browser.tap)
+if [ -z "$counted" ]; then
+	ok 1 "the browser tests ran to their end"
+else
+	set -- $counted
+	TEST_FAILED=$((TEST_FAILED + $2))
+	TEST_COUNT=$1
+fi
+# keep what a failure needs to be understood
+if [ "$TEST_FAILED" -ne 0 ]; then
+	keep=${TMPDIR:-/tmp}/callscope-0400-failed
+	rm -rf "$keep" && cp -r "$WORK" "$keep" && echo "# pages and screenshots kept in $keep"
+fi
+plan "$TEST_COUNT"
+done_testing

@@ -1,0 +1,112 @@
+#!/bin/sh
+# callscope html without a browser: the page is self-contained (no URL, no
+# external resource), the same bytes twice, under a strict
+# Content-Security-Policy whose hashes match the inline script and style,
+# names escaped; its data (read back by tests/html/decode.pl) holds the
+# numbers of report --json; budgets cut what they say; bad input fails
+# with one line.
+. "$(dirname "$0")/lib.sh"
+
+DECODE="$ROOT/tests/html/decode.pl"
+plan 24
+
+build_prog basic basic -O0 $HOOK_FLAGS_CYG
+limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
+"$CS" html -i b.data -o one.html > out.txt
+ok $? "html writes a page"
+grep -q "^wrote 'one.html': [0-9]* bytes" out.txt
+ok $? "and says what it wrote"
+"$CS" html -i b.data -o two.html >/dev/null
+cmp -s one.html two.html
+ok $? "two runs give the same bytes"
+"$CS" html -i b.data -o - > three.html
+cmp -s one.html three.html
+ok $? "-o - writes the same page to stdout"
+
+! grep -Eqi 'https?:|//[a-z0-9.-]+\.[a-z]{2,}/' one.html
+ok $? "no URL anywhere in the page"
+! grep -Eqi '<(link|img|iframe|object|embed)[ >]|<script[^>]* src=' one.html
+ok $? "no external resource: no link, img, iframe or script src"
+csp=$(sed -n 's/.*http-equiv="Content-Security-Policy" content="\([^"]*\)".*/\1/p' one.html)
+case "$csp" in
+"default-src 'none'; script-src 'sha256-"*) ok 0 "CSP: default-src 'none', scripts by hash" ;;
+*) ok 1 "CSP: default-src 'none', scripts by hash"; echo "# got: $csp" ;;
+esac
+# the hash of what is between <script> and </script> (and <style>), as CSP computes it
+hashes=$(perl -MDigest::SHA=sha256_base64 -0777 -ne '
+	m{<script>(.*?)</script>}s or die; my $s = sha256_base64($1) . "=";
+	m{<style>(.*?)</style>}s or die; my $c = sha256_base64($1) . "=";
+	print "$s $c\n"' one.html)
+set -- $hashes
+echo "$csp" | grep -qF "script-src 'sha256-$1'" && echo "$csp" | grep -qF "style-src 'sha256-$2'"
+ok $? "CSP: the hashes are those of the inline script and style"
+[ "$(grep -c '<script' one.html)" -eq 2 ] && grep -q '<script type="application/octet-stream" id="cs-data">' one.html
+ok $? "one inline script; the data is an inert block"
+
+perl "$DECODE" one.html > data.json
+ok $? "the data block decodes (raw deflate, then the container)"
+"$CS" report -i b.data --json > report.json
+jq -c '[.functions[] | {name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns}]' report.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) |
+	[.[] | {name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns}]' data.json > got.json
+cmp -s want.json got.json
+ok $? "the functions in the page equal report --json, in its order"
+[ "$(jq '.node_self_ns' data.json)" = "$(jq '[.functions[].self_ns] | add' report.json)" ]
+ok $? "the call paths' self times add up to the flat profile's"
+is "$(jq -r '.deflate' data.json)" compressed "the data is compressed"
+
+"$CS" html -i b.data -o stored.html --no-compress >/dev/null &&
+	[ "$(perl "$DECODE" stored.html | jq -r '.deflate')" = stored ] &&
+	[ "$(stat -c %s stored.html)" -gt "$(stat -c %s one.html)" ]
+ok $? "--no-compress: deflate stored blocks, a bigger page"
+
+"$CS" html -i b.data -o short.html --timeline-calls 100 >/dev/null
+calls=$(jq '.calls' report.json)
+kept=$(perl "$DECODE" short.html | jq '.meta.cuts.calls_kept')
+# calls as long as the 100th are kept all or none: at most 100
+[ "$kept" -le 100 ] && [ "$kept" -ge 50 ] && grep -q "the timeline shows $kept of $calls calls" short.html
+ok $? "--timeline-calls: the longest calls kept, at most 100, the cut counted in the banner"
+"$CS" html -i b.data -o cut.html --max-nodes 5 >/dev/null
+perl "$DECODE" cut.html > cut.json
+cut=$(jq '.cut_paths' cut.json)
+[ "$cut" -gt 0 ] && [ "$cut" -eq "$(jq '.meta.cuts.nodes_cut' cut.json)" ] &&
+	grep -q "$cut call paths of less than" cut.html &&
+	[ "$(jq '.node_self_ns' cut.json)" = "$(jq '.node_self_ns' data.json)" ]
+ok $? "--max-nodes: cut call paths folded into counted nodes, no time lost"
+
+"$CS" html -i b.data --base b.data -o diff.html >/dev/null &&
+	perl "$DECODE" diff.html > diff.json
+[ "$(jq '[.functions[] | select(.self_ns != .base_self_ns or .total_ns != .base_total_ns or .calls != .base_calls)] | length' diff.json)" -eq 0 ] &&
+	[ "$(jq '.functions | length' diff.json)" -gt 3 ]
+ok $? "--base with itself: every function's change is zero"
+
+# counters (record -e; software ones work everywhere)
+build_prog counters ct -O0 $HOOK_FLAGS_CYG
+limited "$CS" record -e page-faults,context-switches -o c.data -- ./ct 200 >/dev/null 2>&1
+"$CS" report -i c.data --json > c.json
+"$CS" html -i c.data -o c.html >/dev/null && perl "$DECODE" c.html > cd.json
+is "$(jq -c '[.meta.metrics[].label]' cd.json)" '["time","calls","page-faults","context-switches"]' \
+	"counters: offered as metrics under their names"
+jq -c '[.functions[] | {name, c1, c1_total, c2, c2_total}]' c.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, c1, c1_total, c2, c2_total}]' cd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.node_self_c1' cd.json)" = "$(jq '[.functions[].c1] | add' c.json)" ]
+ok $? "counters: self and +children equal report --json; the call paths add up"
+
+# a binary named like markup, stripped: its functions are named after it
+hostile='<img src=x onerror=alert(1)>'
+cp basic "$hostile" && strip "$hostile"
+limited "$CS" record -o h.data -- "./$hostile" >/dev/null 2>&1
+"$CS" html -i h.data -o h.html >/dev/null
+grep -qF '&lt;img src=x onerror=alert(1)&gt;+0x' h.html && ! grep -q '<img' h.html
+ok $? "names are escaped in the markup"
+
+"$CS" html -i missing.data -o x.html 2> err.txt
+is "$?:$(head -c 11 err.txt)" "1:callscope: " "a missing recording: exit 1 and one line"
+"$CS" html --max-size lots -i b.data 2> err.txt
+is "$?" 2 "a bad --max-size is a usage error"
+"$CS" html -i b.data -o no/such/dir/x.html 2> err.txt
+[ $? -eq 1 ] && grep -q "cannot write 'no/such/dir/x.html'" err.txt
+ok $? "an unwritable output: exit 1, the path named"
+(cd "$ROOT" && sh scripts/embed-html.sh --check)
+ok $? "report/html_assets.c is up to date with report/html/"
+done_testing
