@@ -34,6 +34,7 @@ TOOL_LIBS := -ldw -lelf -lm -lz
 
 RUNTIME_SRC := \
 	common/contract.c \
+	runtime/aggregate.c \
 	runtime/api.c \
 	runtime/calibrate.c \
 	runtime/counters.c \

@@ -289,12 +289,13 @@ fi
 # (call counts and where they came from).
 declare -A T BYTES CALLS CALLS_FROM UF_CALLS CS_CALLS CS_LOST RT NOTE KEPT
 # The rows of the first table: variant name, the binary it runs, the tool.
-VARIANTS=(plain gprof gprof-fentry hooks uftrace-pg uftrace-finstr callscope-pg callscope-fentry callscope-finstr callscope-flight)
+VARIANTS=(plain gprof gprof-fentry hooks uftrace-pg uftrace-finstr callscope-pg callscope-fentry callscope-finstr callscope-flight callscope-count)
 declare -A VBIN=(
 	[plain]=plain [gprof]=pg [gprof-fentry]=pgfentry [hooks]=hooks
 	[uftrace-pg]=pg [uftrace-finstr]=finstr
 	[callscope-pg]=pg [callscope-fentry]=pgfentry [callscope-finstr]=finstr
 	[callscope-flight]=pg
+	[callscope-count]=pg
 )
 declare -A VLABEL=(
 	[plain]="plain"
@@ -307,6 +308,7 @@ declare -A VLABEL=(
 	[callscope-fentry]="callscope record"
 	[callscope-finstr]="callscope record"
 	[callscope-flight]="callscope record --mode=flight (1M ring)"
+	[callscope-count]="callscope record --mode=count"
 )
 
 # run_variant WORKLOAD VARIANT: time it; record the data size and, for the
@@ -334,6 +336,7 @@ run_variant() {
 		[ "$CALLSCOPE_OK" = 1 ] || return 0
 		local mode=()
 		[ "$v" = callscope-flight ] && mode=(--mode=flight=1M)
+		[ "$v" = callscope-count ] && mode=(--mode=count)
 		t=$(best_of "$dir/callscope.data" "$dir" "$CALLSCOPE" record "${mode[@]}" \
 			-o "$dir/callscope.data" -- "${cmd[@]}") || t=""
 		if [ -n "$t" ] && [ -e "$dir/callscope.data" ]; then
@@ -341,7 +344,9 @@ run_variant() {
 			BYTES[$w,$v]=$(size_of "$dir/callscope.data")
 			# a ring keeps only the newest calls: its count is not the
 			# run's, but its bytes per call are over what it kept
-			if [ "$v" = callscope-flight ]; then
+			if [ "$v" = callscope-count ]; then
+				:	# the same calls as the trace, summed: nothing to count anew
+			elif [ "$v" = callscope-flight ]; then
 				counts=$(callscope_calls "$dir/callscope.data") && KEPT[$w]=${counts%% *}
 			elif counts=$(callscope_calls "$dir/callscope.data"); then
 				CS_CALLS[$w,$b]=${counts%% *}

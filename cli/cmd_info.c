@@ -114,7 +114,8 @@ int cmd_info(int argc, char **argv)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
-	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight" : "trace";
+	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
+			   : s->mode == DATA_MODE_COUNT ? "count" : "trace";
 
 	if (json) {
 		struct json j;
@@ -195,6 +196,8 @@ int cmd_info(int argc, char **argv)
 		printf("recorded:     %s\n", date);
 		printf("mode:         %s\n", s->mode == DATA_MODE_FLIGHT
 			       ? "flight (each thread kept its newest events)"
+			       : s->mode == DATA_MODE_COUNT
+			       ? "count (calls and time summed per call path in the program)"
 			       : "trace (every function entry and exit)");
 		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
 		printf("duration:     %s\n", format_duration(d1, (double)duration));

@@ -34,8 +34,10 @@ static const char usage_text[] =
 	"usage: callscope record [options] -- PROG [ARGS...]\n"
 	"\n"
 	"  -o, --output PATH     where to write the recording (default: callscope.data)\n"
-	"      --mode MODE       trace (every call, default) or flight[=SIZE]: keep only\n"
-	"                        the last SIZE bytes of events per thread (default 1M)\n"
+	"      --mode MODE       trace (every call, default); flight[=SIZE]: keep only\n"
+	"                        the last SIZE bytes of events per thread (default 1M);\n"
+	"                        count[=NODES]: sum calls per call path in the program,\n"
+	"                        in bounded memory (default 262144 paths per thread)\n"
 	"      --start-at FUNC   record nothing until FUNC is entered\n"
 	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
 	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
@@ -46,6 +48,7 @@ static const char usage_text[] =
 	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
+#define COUNT_DEFAULT (1u << 18)
 
 /* Finds PROG as execvp would; returns a malloc'd path or NULL. */
 static char *find_program(const char *prog)
@@ -144,14 +147,26 @@ static uint32_t parse_size(const char *option, const char *s)
 
 static void parse_mode(const char *s, struct contract *c)
 {
+	c->ring_bytes = 0;
+	c->count_nodes = 0;
 	if (!strcmp(s, "trace"))
-		c->ring_bytes = 0;
-	else if (!strcmp(s, "flight"))
+		return;
+	if (!strcmp(s, "count")) {
+		c->count_nodes = COUNT_DEFAULT;
+	} else if (!strncmp(s, "count=", 6)) {
+		char *end;
+		unsigned long v = strtoul(s + 6, &end, 10);
+		if (*end || v < CONTRACT_NODES_MIN || v > CONTRACT_NODES_MAX)
+			usage_die("--mode=count wants a number of call paths from %u to %u, not '%s'",
+				  CONTRACT_NODES_MIN, CONTRACT_NODES_MAX, s + 6);
+		c->count_nodes = (uint32_t)v;
+	} else if (!strcmp(s, "flight")) {
 		c->ring_bytes = FLIGHT_DEFAULT;
-	else if (!strncmp(s, "flight=", 7))
+	} else if (!strncmp(s, "flight=", 7)) {
 		c->ring_bytes = parse_size("--mode=flight", s + 7);
-	else
-		usage_die("--mode wants trace or flight[=SIZE], not '%s'", s);
+	} else {
+		usage_die("--mode wants trace, flight[=SIZE] or count[=NODES], not '%s'", s);
+	}
 }
 
 /*
@@ -330,7 +345,8 @@ int cmd_record(int argc, char **argv)
 	session.argc = prog_argc;
 	session.argv = prog_argv;
 	session.clock = contract.clock;
-	session.mode = contract.ring_bytes ? DATA_MODE_FLIGHT : DATA_MODE_TRACE;
+	session.mode = contract.ring_bytes ? DATA_MODE_FLIGHT
+		       : contract.count_nodes ? DATA_MODE_COUNT : DATA_MODE_TRACE;
 	session.mono_start = clock_mono_ns();
 	session.tsc_start = clock_tsc();
 

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "die.h"
+#include "sections.h"
 #include "report/replay.h"
 
 static const char usage_text[] =
@@ -130,6 +131,9 @@ int cmd_replay(int argc, char **argv)
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;
+	if (df.session.mode == DATA_MODE_COUNT)
+		die("'%s' was recorded with --mode=count, which sums calls per call path and keeps "
+		    "no history; record in trace or flight mode to replay", input);
 	struct profile *names = profile_new();
 	struct replay *r = replay_new(names);
 	struct replay_visitor v;

@@ -15,6 +15,7 @@
 #include "cli/find_function.h"
 #include "cli/load.h"
 #include "die.h"
+#include "model/aggregate.h"
 #include "xalloc.h"
 #include "model/cct.h"
 #include "report/tree.h"
@@ -111,6 +112,40 @@ static void tree_end(void *ctx, uint64_t t)
 	s->tb = NULL;
 }
 
+/* An aggregate-mode thread: its call paths are the tree's, summed in. */
+static void tree_aggregate(void *ctx, const struct thread_info *info,
+			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	struct tree_state *s = ctx;
+	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint32_t *path = xcalloc(n, sizeof(*path));
+
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) != 0)
+		goto done;
+	aggregate_times(nodes, n, inner, outer, total, child);
+	path[0] = CCT_ROOT;
+	for (size_t i = 1; i < n; i++) {
+		/* the <truncated> node is always there; show it only if used */
+		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
+			path[i] = path[nodes[i].parent];
+			continue;
+		}
+		path[i] = cct_child(s->t, path[nodes[i].parent], nodes[i].func);
+		struct cct_node *node = &s->t->nodes[path[i]];
+		node->calls += nodes[i].calls;
+		node->self[CCT_TIME] += total[i] - child[i];
+		node->total[CCT_TIME] += total[i];
+		node->virtual_returns += nodes[i].still_open;
+		s->t->calls += nodes[i].calls;
+	}
+	s->t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
+done:
+	free(total);
+	free(child);
+	free(path);
+}
+
 static double parse_pct(const char *value)
 {
 	char *end;
@@ -194,8 +229,11 @@ int cmd_tree(int argc, char **argv)
 		.note = tree_note,
 		.counters = tree_counters,
 	};
-	struct load_stats stats;
+	struct load_stats stats, more;
 	load_replay(&df, &filter, s.p, &v, &stats);
+	memset(&more, 0, sizeof(more));
+	load_aggregates(&df, &filter, s.p, tree_aggregate, &s, &more);
+	stats.salvaged |= more.salvaged;
 	if (!s.p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
 		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
 	if (o.sort.kind == TREE_SORT_METRIC && !cct_has_metric(s.t, o.sort.metric))

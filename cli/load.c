@@ -7,7 +7,9 @@
 #include "contract.h"
 #include "stream.h"
 #include "die.h"
+#include "formats/cursor.h"
 #include "formats/stream_reader.h"
+#include "model/aggregate.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -444,6 +446,9 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 		const struct data_thread *th = &df->threads[i];
 		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid))
 			continue;
+		/* aggregate-mode threads have no events: load_aggregates() */
+		if (th->flags & THREAD_CCT)
+			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);
 		replay_thread(df, th, f, names, is, v, stats);
@@ -453,6 +458,122 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 		addr_map_release(&images[i].funcs);
 	}
 	free(images);
+}
+
+/*
+ * Reads an aggregate-mode thread's call-path nodes, resolving their
+ * functions into NAMES.  Calls still running when the data ended are
+ * closed at the process's end (or the recording's).  Returns a malloc'd
+ * array, or NULL after a warning when the nodes are damaged.
+ */
+static struct aggregate_node *read_aggregate(const struct data_file *df,
+					     const struct data_thread *th,
+					     struct profile *names, struct image_symbols *is,
+					     size_t *n, uint64_t *end_units)
+{
+	const struct data_process *pr = data_file_process(df, th->pid, th->image);
+	const double unit = load_ns_per_unit(df);
+	struct aggregate_node *nodes;
+
+	*end_units = pr->ended ? pr->end_time
+		     : df->session.clock == CONTRACT_CLOCK_MONO ? df->session.mono_end
+								: df->session.tsc_end;
+	if (th->stream_len % CCT_RECORD_SIZE || th->stream_len < 2 * CCT_RECORD_SIZE) {
+		warning("thread %u of process %u: call-path nodes damaged (%zu bytes); "
+			"the thread is left out", th->tid, th->pid, th->stream_len);
+		return NULL;
+	}
+	*n = th->stream_len / CCT_RECORD_SIZE;
+	nodes = xcalloc(*n, sizeof(*nodes));
+	for (size_t i = 0; i < *n; i++) {
+		struct cursor c;
+		const uint8_t *rec = th->stream + i * CCT_RECORD_SIZE;
+		cursor_init(&c, rec, rec, rec + CCT_RECORD_SIZE);
+		uint64_t addr = cursor_u64(&c, "node");
+		uint32_t parent = cursor_u32(&c, "node");
+		cursor_u32(&c, "node");
+		cursor_u32(&c, "node");
+		uint32_t open = cursor_u32(&c, "node");
+		uint64_t calls = cursor_u64(&c, "node");
+		uint64_t total = cursor_u64(&c, "node");
+		uint64_t min = cursor_u64(&c, "node");
+		uint64_t max = cursor_u64(&c, "node");
+		uint64_t since = cursor_u64(&c, "node");
+		struct aggregate_node *a = &nodes[i];
+
+		if (i && parent >= i) {
+			warning("thread %u of process %u: call-path node %zu names a later parent; "
+				"the thread is left out", th->tid, th->pid, i);
+			free(nodes);
+			return NULL;
+		}
+		if (open && since && *end_units > since) {
+			total += *end_units - since;
+			calls += 1;
+			a->still_open = 1;
+		}
+		a->parent = i ? parent : 0;
+		a->calls = calls;
+		a->total_ns = (uint64_t)((double)total * unit + 0.5);
+		a->min_ns = (uint64_t)((double)min * unit + 0.5);
+		a->max_ns = (uint64_t)((double)max * unit + 0.5);
+		if (i == 0)
+			a->func = FUNC_NONE;
+		else if (addr == CCT_TRUNCATED_ADDR)
+			a->func = profile_intern_func(names, "<truncated>", "", 0, 0, NULL, 0);
+		else
+			a->func = resolve(names, is, addr);
+	}
+	return nodes;
+}
+
+void load_aggregates(const struct data_file *df, const struct load_filter *f,
+		     struct profile *names, aggregate_fn fn, void *ctx,
+		     struct load_stats *stats)
+{
+	struct image_symbols *images = NULL;
+	size_t nimages = 0, images_alloc = 0;
+	const double unit = load_ns_per_unit(df);
+
+	for (size_t i = 0; i < df->nthreads; i++) {
+		const struct data_thread *th = &df->threads[i];
+		const struct data_process *pr = data_file_process(df, th->pid, th->image);
+		struct thread_info info;
+		size_t n;
+		uint64_t end;
+
+		if (!(th->flags & THREAD_CCT) || (f->pid >= 0 && th->pid != f->pid) ||
+		    (f->tid >= 0 && th->tid != f->tid))
+			continue;
+		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
+						     th->pid, th->image, stats);
+		struct aggregate_node *nodes = read_aggregate(df, th, names, is, &n, &end);
+		if (!nodes) {
+			stats->salvaged = 1;
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		info.pid = th->pid;
+		info.image = th->image;
+		info.tid = th->tid;
+		info.flags = th->flags;
+		info.lost_events = th->lost_events;
+		info.start_ns = load_time_ns(df, th->start_time);
+		info.end_ns = load_time_ns(df, end);
+		fn(ctx, &info, nodes, n, pr->inner_x256 / 256.0 * unit, pr->outer_x256 / 256.0 * unit);
+		free(nodes);
+	}
+	for (size_t i = 0; i < nimages; i++) {
+		symtab_free(images[i].symtab);
+		addr_map_release(&images[i].funcs);
+	}
+	free(images);
+}
+
+static void add_to_profile(void *ctx, const struct thread_info *info,
+			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	profile_add_aggregate(ctx, info, nodes, n, inner, outer);
 }
 
 /* The visitor that builds the profile's numbers. */
@@ -511,6 +632,10 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 	for (size_t i = 0; i < df->ncounters; i++)
 		state.p->counter_names[i] = xstrdup(df->counters[i].name);
 	load_replay(df, f, state.p, &v, stats);
+	struct load_stats more;
+	memset(&more, 0, sizeof(more));
+	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
+	stats->salvaged |= more.salvaged;
 	profile_find_cycles(state.p);
 	return state.p;
 }

@@ -91,6 +91,20 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 		 struct profile *names, const struct replay_visitor *v,
 		 struct load_stats *stats);
 
+/*
+ * Aggregate-mode threads (record --mode=count) hold call paths, not
+ * events: load_replay() passes them by, and load_aggregates() hands each
+ * selected one to FN with its nodes (functions interned into NAMES) and
+ * the hooks' cost per call.
+ */
+struct aggregate_node;
+typedef void (*aggregate_fn)(void *ctx, const struct thread_info *info,
+			     const struct aggregate_node *nodes, size_t n,
+			     double inner_ns, double outer_ns);
+void load_aggregates(const struct data_file *df, const struct load_filter *f,
+		     struct profile *names, aggregate_fn fn, void *ctx,
+		     struct load_stats *stats);
+
 /* Parses the value of --pid or --tid; a bad one is a usage error. */
 int64_t load_parse_id(const char *option, const char *value);
 

@@ -154,6 +154,13 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				out->ncounters++;
 				used = (size_t)(colon + 1 - val) + n + (n < rest);
 			}
+		} else if (klen == 5 && !memcmp(p, "count", 5)) {
+			if (parse_u32(val, vlen, &out->count_nodes) ||
+			    out->count_nodes < CONTRACT_NODES_MIN ||
+			    out->count_nodes > CONTRACT_NODES_MAX) {
+				*why = "bad node count";
+				return -1;
+			}
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -261,6 +268,10 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append_u32(p, end, c->counters[i].type);
 		p = append(p, end, ":");
 		p = append_hex(p, end, c->counters[i].config);
+	}
+	if (c->count_nodes) {
+		p = append(p, end, ";count=");
+		p = append_u32(p, end, c->count_nodes);
 	}
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);

@@ -4,7 +4,7 @@
  * with contract_parse(), the only place that reads it.  The text is
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
- *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...];dir=PATH
+ *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -43,6 +43,8 @@ struct contract_range {
 };
 
 #define CONTRACT_COUNTERS_MAX 2
+#define CONTRACT_NODES_MIN 64
+#define CONTRACT_NODES_MAX (1u << 24)
 
 /* A perf_event counter: perf_event_attr's type and config. */
 struct contract_counter {
@@ -62,6 +64,7 @@ struct contract {
 	int one_pass;
 	uint32_t ncounters;
 	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
+	uint32_t count_nodes;	/* 0: events; else aggregate mode with this many nodes */
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

@@ -41,11 +41,37 @@ enum thread_flags {
 	THREAD_RING = 1 << 2,		/* flight recorder: the stream is the
 					 * last part of a ring and starts at a
 					 * SYNC record */
+	THREAD_CCT = 1 << 3,		/* aggregate mode: the section holds
+					 * call-path nodes, not events */
 };
+
+/*
+ * One call path of the aggregate mode (record --mode=count): the runtime
+ * keeps these in a file-backed array, the THREAD section holds them
+ * little-endian, CCT_RECORD_SIZE bytes each.  Node 0 is the root (no
+ * function); node 1 collects every path that no longer fit
+ * (addr CCT_TRUNCATED_ADDR).  A node's parent always has a lower index.
+ */
+struct cct_record {
+	uint64_t addr;		/* the function's runtime address, as hooks name it */
+	uint32_t parent;
+	uint32_t first_child;	/* 0: none */
+	uint32_t next_sibling;	/* 0: none */
+	uint32_t open;		/* activations still running */
+	uint64_t calls;		/* completed activations */
+	uint64_t total;		/* their inclusive time, clock units */
+	uint64_t min;		/* shortest and longest, clock units */
+	uint64_t max;
+	uint64_t open_since;	/* start of the running activation */
+};
+
+#define CCT_RECORD_SIZE 64
+#define CCT_TRUNCATED_ADDR 0xfffffffffffe0000ull
 
 enum data_mode {
 	DATA_MODE_TRACE = 1,
 	DATA_MODE_FLIGHT = 2,	/* each thread kept only its newest events */
+	DATA_MODE_COUNT = 3,	/* call paths aggregated in the process */
 };
 
 /*
@@ -87,7 +113,9 @@ struct thread_file_header {
  * whether their figures may be off.
  */
 #define THREAD_COUNTERS_MASK 0xffu
-#define THREAD_COUNTERS_MULTIPLEXED (1u << 8)	/* the kernel time-shared a counter */
+/* a counter was time-shared by the kernel, or a signal handler's hooks
+ * ran inside a hook: some figures are estimates */
+#define THREAD_COUNTERS_UNRELIABLE (1u << 8)
 #define THREAD_COUNTERS_BY_RDPMC (1u << 9)	/* read in user space, not read() */
 
 #define RING_SYNC_SLOTS 64

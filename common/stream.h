@@ -68,6 +68,9 @@ enum stream_special {
 	/* varint delta, varint signal number: the process received a fatal
 	 * signal; the innermost open call is where it happened */
 	STREAM_SIGNAL = 10,
+	/* reserved for the sampler (statistical profiling): its layout is
+	 * defined with runtime/sampler.c */
+	STREAM_SAMPLE = 11,
 };
 
 /*

@@ -378,7 +378,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (b->depth)
 			b->stack[b->depth - 1].child_c[c] += total_c;
 	}
-	if (p->threads[b->info_index].counter_info & THREAD_COUNTERS_MULTIPLEXED)
+	if (p->threads[b->info_index].counter_info & THREAD_COUNTERS_UNRELIABLE)
 		fn->counters_unreliable = 1;
 	if (f->counted) {
 		fn->calls++;

@@ -128,6 +128,6 @@ void counters_read(struct thread_state *t)
 			continue;
 		t->counter_now[i] = v[0];
 		if (v[1] != v[2] && t->hdr)
-			t->hdr->counter_info |= THREAD_COUNTERS_MULTIPLEXED;
+			t->hdr->counter_info |= THREAD_COUNTERS_UNRELIABLE;
 	}
 }

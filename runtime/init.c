@@ -117,6 +117,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	runtime_config.clock = contract.clock;
 	runtime_config.chunk_bytes = contract.chunk_bytes;
 	runtime_config.ring_bytes = contract.ring_bytes;
+	runtime_config.count_nodes = contract.count_nodes;
 	runtime_config.ncounters = contract.ncounters;
 	memcpy(runtime_config.counters, contract.counters, sizeof(contract.counters));
 	set_triggers(&contract);

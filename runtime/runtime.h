@@ -22,6 +22,11 @@ struct shadow_frame {
 	uint64_t addr;		/* address the hook named the function by */
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
+	/* aggregate mode only: the call path node, its parent, the start */
+	uint32_t node;
+	uint32_t parent_node;
+	uint64_t start;
+	int inherited;		/* opened before this process's stream began */
 };
 
 /* Slot of a thread's address -> small id table (open addressing). */
@@ -38,6 +43,13 @@ enum thread_status {
 };
 
 struct perf_event_mmap_page;
+
+/* A direct-mapped cache of (parent node, address) -> child node. */
+struct cct_cache_slot {
+	uint64_t addr;
+	uint32_t parent;
+	uint32_t node;
+};
 
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped */
@@ -82,6 +94,14 @@ struct thread_state {
 
 	void *altstack;		/* for fatal signals on a stack overflow */
 
+	/* aggregate mode (--mode=count): call-path nodes instead of events */
+	struct cct_record *nodes;	/* NULL in the event modes */
+	uint32_t node_cap;
+	uint32_t node_used;
+	uint32_t node_reserved;	/* nodes the file has space for */
+	uint32_t cur_node;	/* the path the thread is in */
+	struct cct_cache_slot *node_cache;
+
 	/* record -e: counters read at every entry and exit */
 	uint32_t ncounters;
 	int counter_rdpmc;	/* every counter readable with rdpmc */
@@ -107,6 +127,7 @@ struct runtime_config {
 	int one_pass;
 	uint32_t ncounters;
 	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
+	uint32_t count_nodes;	/* aggregate mode's node capacity, or 0 */
 	char dir[CONTRACT_PATH_MAX];
 };
 
@@ -161,6 +182,12 @@ HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t v
 struct sigaction;
 HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
 				  struct sigaction *old);
+
+/* aggregate.c: the aggregate mode's call-path nodes */
+HIDDEN int aggregate_open(struct thread_state *t);
+HIDDEN void aggregate_close(struct thread_state *t);
+HIDDEN void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now);
+HIDDEN void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64_t now);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

@@ -184,7 +184,19 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->win_base = NULL;
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
-	if (runtime_config.ring_bytes) {
+	if (runtime_config.count_nodes) {
+		if (aggregate_open(t) != 0) {
+			rt_warn("cannot reserve space for the call-path nodes", strerror(errno));
+			goto fail;
+		}
+		/* no stream: the event writers find no room and stay idle */
+		t->win_base = t->cur = t->end = NULL;
+		t->truncated = 1;
+		t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+		t->capturing = 1;
+		t->cur_node = 0;
+		return 0;
+	} else if (runtime_config.ring_bytes) {
 		t->hdr->flags |= THREAD_RING;
 		t->hdr->ring_bytes = runtime_config.ring_bytes;
 		if (map_ring(t, runtime_config.ring_bytes) != 0) {
@@ -224,6 +236,7 @@ fail:
 void thread_buffer_close(struct thread_state *t)
 {
 	counters_close(t);
+	aggregate_close(t);
 	if (t->win_base)
 		munmap(t->win_base, t->win_len);
 	t->ring_bytes = 0;
@@ -240,7 +253,7 @@ void thread_buffer_close(struct thread_state *t)
 /* Marks the end of the thread's stream: calls still open are closed here. */
 void thread_emit_end(struct thread_state *t)
 {
-	if (!t->hdr || !t->capturing ||
+	if (!t->hdr || !t->capturing || t->nodes ||
 	    (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
 	     thread_buffer_grow(t) != 0))
 		return;

@@ -73,6 +73,19 @@ static inline void count_lost(struct thread_state *t, uint64_t n)
 		t->hdr->lost_events += n;
 }
 
+/*
+ * A hook ran while another hook of the thread was under way: a signal
+ * handler's instrumented code.  Its events are dropped and counted, and
+ * the interrupted hook's counter readings include the handler's counts,
+ * so the thread's counters become "possibly incorrect".
+ */
+static void __attribute__((noinline)) reentered(struct thread_state *t, uint64_t lost)
+{
+	count_lost(t, lost);
+	if (t->ncounters && t->hdr)
+		t->hdr->counter_info |= THREAD_COUNTERS_UNRELIABLE;
+}
+
 /* Makes the record just written part of the stream. */
 static inline void commit(struct thread_state *t)
 {
@@ -182,6 +195,15 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
  * here; the flight recorder writes one every eighth of its ring, and a
  * resumed capture starts with one.
  */
+/* The frame at stack[depth] (just popped) has ended. */
+static inline void record_exit(struct thread_state *t, uint64_t now, int unwound)
+{
+	if (UNLIKELY(t->nodes))
+		aggregate_exit(t, &t->stack[t->depth], now);
+	else
+		emit_exit(t, now, unwound);
+}
+
 static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 {
 	uint32_t depth = (uint32_t)((int)t->depth + pending);
@@ -315,7 +337,7 @@ static inline uintptr_t close_dead_frames(struct thread_state *t, uintptr_t sp,
 		struct shadow_frame *f = &t->stack[--t->depth];
 		if (f->sp == sp && f->ret)
 			inherited = f->ret;
-		emit_exit(t, now, 1);
+		record_exit(t, now, 1);
 	}
 	return inherited;
 }
@@ -331,7 +353,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
 {
 	if (t->guard) {
-		count_lost(t, 2);
+		reentered(t, 2);
 		return;
 	}
 	t->guard = 1;
@@ -367,7 +389,10 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		if (LIKELY(real))
 			*ret_slot = (uintptr_t)callscope_return_trampoline;
 	}
-	emit_entry(t, addr, now);
+	if (UNLIKELY(t->nodes))
+		aggregate_enter(t, f, now);
+	else
+		emit_entry(t, addr, now);
 	t->guard = 0;
 }
 
@@ -386,7 +411,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	check_capture(t, now);
 	while (t->depth && t->stack[t->depth - 1].sp < slot) {
 		t->depth--;
-		emit_exit(t, now, 1);
+		record_exit(t, now, 1);
 	}
 	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot ||
 		     !t->stack[t->depth - 1].ret)) {
@@ -395,7 +420,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 		abort();
 	}
 	uintptr_t ret = t->stack[--t->depth].ret;
-	emit_exit(t, now, 0);
+	record_exit(t, now, 0);
 	t->guard = was_guarded;
 	return ret;
 }
@@ -408,7 +433,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 void trace_exit_named(struct thread_state *t, uint64_t addr)
 {
 	if (t->guard) {
-		count_lost(t, 1);
+		reentered(t, 1);
 		return;
 	}
 	if (UNLIKELY(t->overflow)) {
@@ -426,10 +451,10 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 	if (LIKELY(i)) {
 		while (t->depth > i) {
 			t->depth--;
-			emit_exit(t, now, 1);
+			record_exit(t, now, 1);
 		}
 		t->depth--;
-		emit_exit(t, now, 0);
+		record_exit(t, now, 0);
 	}
 	t->guard = 0;
 }

@@ -1,0 +1,48 @@
+/*
+ * Adding an aggregate-mode thread (record --mode=count) to a profile: the
+ * runtime summed each call path's calls and time in the process, so the
+ * numbers arrive per path, not per call.  The same rules as the replay
+ * apply (hooks' cost subtracted, recursion counted once in totals), summed
+ * over a path's calls instead of applied to each.
+ */
+#ifndef CALLSCOPE_MODEL_AGGREGATE_H
+#define CALLSCOPE_MODEL_AGGREGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/profile.h"
+
+/* One call path, its function already resolved. */
+struct aggregate_node {
+	uint32_t func;		/* FUNC_NONE for the root (node 0) */
+	uint32_t parent;	/* lower than this node's own index */
+	uint64_t calls;
+	uint64_t total_ns;	/* inclusive, summed over the path's calls */
+	uint64_t min_ns;	/* of one call; meaningful when calls > 0 */
+	uint64_t max_ns;
+	uint64_t still_open;	/* calls running when the data ended (closed there) */
+};
+
+/* Returns 0 if every node's parent is below it and its function below
+ * NFUNCS, else -1. */
+int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs);
+
+/*
+ * Each path's inclusive time with the hooks' cost subtracted (TOTAL) and
+ * its callees' part of it (CHILD), so self = TOTAL - CHILD; both arrays
+ * hold N values.  Node 0's total is what all its paths took.
+ */
+void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
+		     double outer_ns, uint64_t *total, uint64_t *child);
+
+/*
+ * Adds thread INFO's N nodes to P.  NODES[0] is the root.  INNER_NS and
+ * OUTER_NS are the hooks' cost per call as for profile_thread_begin().
+ * Returns -1 (adding nothing) if a node's parent is not below it.
+ */
+int profile_add_aggregate(struct profile *p, const struct thread_info *info,
+			  const struct aggregate_node *nodes, size_t n,
+			  double inner_ns, double outer_ns);
+
+#endif

@@ -1,0 +1,51 @@
+#!/bin/sh
+# --mode=count sums calls per call path inside the program: the same call
+# paths and counts as a full trace of the same run, in bounded memory,
+# surviving SIGKILL, with overflowing paths counted under <truncated>.
+. "$(dirname "$0")/lib.sh"
+
+plan 18
+# paths FILE: every call path of the tree with its calls, one per line
+paths() {
+	"$CS" tree -i "$1" --json | jq -r '
+		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
+		.tree.children[] | walk("")' | sort
+}
+for kind in PG FENTRY CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	for prog in basic cycle longjmp; do
+		# shellcheck disable=SC2086
+		build_prog $prog p -O2 $flags
+		limited "$CS" record -o t.data -- ./p >/dev/null 2>&1
+		limited "$CS" record --mode=count -o c.data -- ./p >/dev/null 2>&1
+		paths t.data > t.txt
+		paths c.data > c.txt
+		cmp -s t.txt c.txt
+		ok $? "$kind $prog: count mode has the trace's call paths and counts ($(wc -l < c.txt) paths)"
+	done
+	is "$("$CS" report -i c.data --json | jq '[.functions[].calls] | add')" \
+		"$("$CS" report -i t.data --json | jq '[.functions[].calls] | add')" "$kind: the same number of calls in all"
+done
+build_prog tree_deep deep -O2 -finstrument-functions
+limited "$CS" record --mode=count=64 -o d.data -- ./deep 300 >/dev/null 2>&1
+limited "$CS" record -o dt.data -- ./deep 300 >/dev/null 2>&1
+is "$(calls_of d.data '<truncated>' | awk '{ print ($1 > 0) }')" 1 "paths past 64 nodes are counted under <truncated>"
+is "$("$CS" report -i d.data --json | jq '[.functions[].calls] | add')" \
+	"$("$CS" report -i dt.data --json | jq '[.functions[].calls] | add')" "no call is lost to truncation"
+"$CS" info -i d.data | grep -q "^mode:         count"
+ok $? "info says count mode"
+"$CS" replay -i d.data >/dev/null 2>err.txt
+rc=$?
+ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "replay refuses count mode with one line"
+build_prog spin spin -O2 -pg
+rm -f fifo; mkfifo fifo
+limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
+rec=$!
+read -r pid < fifo
+kill -KILL "$pid"
+wait $rec
+calls=$(calls_of s.data tick)
+ok $(( calls < 10000 )) "SIGKILL: the calls counted before the kill are there ($calls)"
+is "$("$CS" report -i s.data --json | jq '[.functions[] | select(.name=="main") | .virtual_returns] | add')" 1 \
+	"SIGKILL: main, still running, is closed at the end"
+done_testing
