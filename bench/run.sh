@@ -31,7 +31,7 @@ UFTRACE_RECORD_OPTS=${UFTRACE_RECORD_OPTS:---no-libcall}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 KEEP_DATA=${KEEP_DATA:-0}
 
-# Budgets from the acceptance text.
+# The project's budgets for function tracing.
 BUDGET_NS_LUA=40      # callscope record: at most this many ns per call on lua
 BUDGET_RECORD=5       # uftrace record time / callscope record time, at least
 BUDGET_REPORT=10      # uftrace report time / callscope report time, at least
