@@ -163,7 +163,13 @@ HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			uintptr_t *ret_slot);
 HIDDEN uintptr_t trace_return(struct thread_state *t, uintptr_t slot);
 HIDDEN void trace_exit_named(struct thread_state *t, uint64_t addr);
-HIDDEN struct thread_state *trace_current(void);
+/* The calling thread's state: initial-exec TLS, one instruction away. */
+extern __thread struct thread_state runtime_thread
+	__attribute__((tls_model("initial-exec"))) HIDDEN;
+static inline struct thread_state *trace_current(void)
+{
+	return &runtime_thread;
+}
 
 /* thread_buffer.c: staging file of one thread (slow path only) */
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);

@@ -24,15 +24,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static __thread struct thread_state current
-	__attribute__((tls_model("initial-exec")));
+__thread struct thread_state runtime_thread __attribute__((tls_model("initial-exec")));
 
 struct capture_state capture_state = { 0, 1, 0 };
-
-struct thread_state *trace_current(void)
-{
-	return &current;
-}
 
 static inline void put_special(struct thread_state *t, unsigned subtype)
 {
@@ -196,7 +190,7 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
  * resumed capture starts with one.
  */
 /* The frame at stack[depth] (just popped) has ended. */
-static inline void record_exit(struct thread_state *t, uint64_t now, int unwound)
+static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now, int unwound)
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now);
