@@ -75,13 +75,23 @@
 	.cfi_adjust_cfa_offset -XMM_FRAME
 .endm
 
-	.globl	mcount
-	.type	mcount, @function
+/*
+ * An entry hook: SLOT_FROM_FRAME is the return-address slot's offset from
+ * %rsp once SAVE_INT has run (FRAME + 8 for __fentry__), or -1 to take it
+ * from the frame pointer (mcount runs after the prologue: 8(%rbp)).
+ */
+.macro ENTRY_HOOK name, slot_from_frame
+	.globl	\name
+	.type	\name, @function
 	.p2align 4
-mcount:
+\name:
 	.cfi_startproc
 	SAVE_INT
-	leaq	8(%rbp), %rdi		/* the function's return-address slot */
+	.if \slot_from_frame < 0
+	leaq	8(%rbp), %rdi
+	.else
+	leaq	\slot_from_frame(%rsp), %rdi
+	.endif
 	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
 	call	callscope_hook_enter
 	testl	%eax, %eax
@@ -89,38 +99,23 @@ mcount:
 2:	RESTORE_INT
 	ret
 1:	SAVE_XMM
+	.if \slot_from_frame < 0
 	leaq	8(%rbp), %rdi
+	.else
+	leaq	\slot_from_frame+XMM_FRAME(%rsp), %rdi
+	.endif
 	movq	FRAME+XMM_FRAME(%rsp), %rsi
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
 	.cfi_endproc
-	.size	mcount, .-mcount
+	.size	\name, .-\name
+.endm
 
+	ENTRY_HOOK mcount, -1
 	.globl	_mcount
 	.set	_mcount, mcount
-
-	.globl	__fentry__
-	.type	__fentry__, @function
-	.p2align 4
-__fentry__:
-	.cfi_startproc
-	SAVE_INT
-	leaq	FRAME+8(%rsp), %rdi	/* just above our return address */
-	movq	FRAME(%rsp), %rsi
-	call	callscope_hook_enter
-	testl	%eax, %eax
-	jnz	1f
-2:	RESTORE_INT
-	ret
-1:	SAVE_XMM
-	leaq	FRAME+XMM_FRAME+8(%rsp), %rdi
-	movq	FRAME+XMM_FRAME(%rsp), %rsi
-	call	callscope_hook_enter_slow
-	RESTORE_XMM
-	jmp	2b
-	.cfi_endproc
-	.size	__fentry__, .-__fentry__
+	ENTRY_HOOK __fentry__, FRAME+8
 
 /*
  * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
