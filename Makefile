@@ -37,10 +37,12 @@ RUNTIME_SRC := \
 	runtime/aggregate.c \
 	runtime/api.c \
 	runtime/calibrate.c \
+	runtime/control.c \
 	runtime/counters.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \
+	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread_buffer.c \

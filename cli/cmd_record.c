@@ -21,8 +21,10 @@
 
 #include "clock.h"
 #include "cli/commands.h"
+#include "cli/attach.h"
 #include "cli/events.h"
 #include "cli/instrumented.h"
+#include "cli/record_sampling.h"
 #include "cli/seal.h"
 #include "symbols/find.h"
 #include "contract.h"
@@ -41,11 +43,24 @@ static const char usage_text[] =
 	"      --start-at FUNC   record nothing until FUNC is entered\n"
 	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
 	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
+	"      --start-stopped   capture off until callscope_start() or 'callscope live'\n"
 	"  -e, --events C1[,C2]  also count these at every entry and exit (see\n"
 	"                        'callscope list'), e.g. -e page-faults,context-switches\n"
 	"      --skip-missing-events  go on without an event this machine cannot count\n"
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
-	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n";
+	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n"
+	"      --sample          also sample the program's stacks (the default, and the\n"
+	"                        only mode, for a program without hooks)\n"
+	"      --freq HZ         samples per second of each thread (default 999)\n"
+	"      --sample-clock K  cpu (each thread's CPU time, default) or wall (elapsed\n"
+	"                        time: blocked threads are sampled too)\n"
+	"      --only OBJ[,OBJ]  keep only samples in these objects (file names, e.g. libz)\n"
+	"      --pid PID         sample a running process instead (cpu-clock, no restart)\n"
+	"                        and print its flat profile; --duration SECONDS limits it\n"
+	"      --stack fp|dwarf  how samples find their callers: frame pointers (default)\n"
+	"                        or a copy of the stack unwound offline with DWARF\n"
+	"      --sample-source S perf (a task-clock event; the default, with the timer\n"
+	"                        where perf events are not allowed) or timer\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
 #define COUNT_DEFAULT (1u << 18)
@@ -240,14 +255,25 @@ int cmd_record(int argc, char **argv)
 		{ "start-at", required_argument, NULL, 'S' },
 		{ "stop-at", required_argument, NULL, 'E' },
 		{ "one-pass", no_argument, NULL, '1' },
+		{ "start-stopped", no_argument, NULL, 'Z' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "skip-missing-events", no_argument, NULL, 'M' },
+		{ "sample", no_argument, NULL, 'P' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "sample-clock", required_argument, NULL, 'W' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "stack", required_argument, NULL, 'K' },
+		{ "sample-source", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct record_sampling rs = { 0, SAMPLING_HZ_DEFAULT, 0, NULL, 0, 0, 0 };
 	const char *out_path = "callscope.data";
 	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
 	int skip_missing = 0;
+	const char *attach_pid = NULL, *attach_duration = NULL;
 	struct contract contract;
 	int force_clock = -1, opt;
 
@@ -270,12 +296,23 @@ int cmd_record(int argc, char **argv)
 		case 'S': start_at = optarg; break;
 		case 'E': stop_at = optarg; break;
 		case '1': contract.one_pass = 1; break;
+		case 'Z': contract.start_stopped = 1; break;
 		case 'e': events = optarg; break;
 		case 'M': skip_missing = 1; break;
+		case 'P': rs.asked = 1; break;
+		case 'F': rs.hz = record_sampling_hz(optarg); rs.explicit_option = 1; break;
+		case 'W': rs.wall = record_sampling_clock(optarg); rs.explicit_option = 1; break;
+		case 'O': rs.only = optarg; rs.explicit_option = 1; break;
+		case 'p': attach_pid = optarg; break;
+		case 'D': attach_duration = optarg; break;
+		case 'K': rs.dwarf = record_sampling_stack(optarg); rs.explicit_option = 1; break;
+		case 'Q': rs.timer = record_sampling_source(optarg); rs.explicit_option = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
+	if (attach_pid)
+		return attach_record(attach_pid, attach_duration, rs.hz);
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
@@ -289,12 +326,10 @@ int cmd_record(int argc, char **argv)
 	struct program_hooks hooks;
 	if (program_hooks_read(prog, &hooks) != 0)
 		exit(EXIT_FATAL);
-	if (!hooks.kinds)
-		die("'%s' carries no profiling hooks; rebuild it with -pg, -pg -mfentry or "
-		    "-finstrument-functions (e.g. cc -pg -O2 -g ...)", prog);
 	if (!hooks.dynamic)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
+	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));
@@ -357,6 +392,10 @@ int cmd_record(int argc, char **argv)
 	if (child == 0) {
 		set_preload(runtime);
 		setenv(CONTRACT_ENV, text, 1);
+		if (sample_env)
+			setenv(SAMPLING_ENV, sample_env, 1);
+		else
+			unsetenv(SAMPLING_ENV);
 		execv(prog, prog_argv);
 		fprintf(stderr, "callscope: cannot run '%s': %s\n", prog, strerror(errno));
 		_exit(127);
@@ -385,6 +424,7 @@ int cmd_record(int argc, char **argv)
 		res.threads, res.threads == 1 ? "" : "s", res.processes,
 		res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
 		res.lost_events ? "; some events were lost, see 'callscope info'" : "");
+	free(sample_env);
 	free(staging);
 	free(runtime);
 	free(prog);

@@ -13,9 +13,11 @@
 #include "cli/commands.h"
 #include "cli/histogram.h"
 #include "cli/load.h"
+#include "cli/sample_lines.h"
 #include "die.h"
 #include "json.h"
 #include "report/flat.h"
+#include "report/samples.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -29,7 +31,8 @@ static const char usage_text[] =
 	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
 	"      --thread      one profile per thread instead of one merged\n"
 	"      --stats       add the spread of call durations and the period between calls\n"
-	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n";
+	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n"
+	"      --lines       sampled runs: samples per source line\n";
 
 static void json_profile_fields(struct json *j, const struct profile *p,
 				const struct flat_options *o)
@@ -44,6 +47,8 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	json_kv_u64(j, "calls", p->calls);
 	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	if (p->samples)
+		report_samples_json_fields(j, p);
 	json_key(j, "functions");
 	report_flat_json_functions(j, p, o);
 }
@@ -60,13 +65,14 @@ int cmd_report(int argc, char **argv)
 		{ "thread", no_argument, NULL, 'T' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "histogram", required_argument, NULL, 'H' },
+		{ "lines", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
-	int json = 0, per_thread = 0, opt;
+	int json = 0, per_thread = 0, lines = 0, opt;
 	const char *histogram = NULL;
 
 	while ((opt = getopt_long(argc, argv, "i:s:h", longopts, NULL)) != -1) {
@@ -84,6 +90,7 @@ int cmd_report(int argc, char **argv)
 		case 'T': per_thread = 1; break;
 		case 'S': fo.stats = 1; break;
 		case 'H': histogram = optarg; break;
+		case 'L': lines = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -123,6 +130,13 @@ int cmd_report(int argc, char **argv)
 		if (!any)
 			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
 			    input);
+	}
+	if (lines) {
+		if (histogram || per_thread)
+			usage_die("--lines goes with neither --histogram nor --thread");
+		int status = sample_lines_report(&df, &filter, json);
+		data_file_release(&df);
+		return status;
 	}
 	if (histogram) {
 		int status = histogram_report(&df, &filter, histogram, json, input);
@@ -168,7 +182,16 @@ int cmd_report(int argc, char **argv)
 			fo.title = title;
 			if (i)
 				putchar('\n');
-			report_flat(stdout, p, &fo);
+			/* a sampled run leads with its samples; traced calls follow */
+			if (p->samples) {
+				if (title && !p->calls)
+					printf("%s\n", title);
+				report_samples(stdout, p);
+				if (p->calls)
+					putchar('\n');
+			}
+			if (p->calls || !p->samples)
+				report_flat(stdout, p, &fo);
 		}
 		free(title);
 		profile_free(p);

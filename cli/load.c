@@ -5,12 +5,15 @@
 #include <string.h>
 
 #include "contract.h"
+#include "sampling.h"
 #include "stream.h"
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
+#include "model/samples.h"
 #include "symbols/symtab.h"
+#include "symbols/unwind.h"
 #include "xalloc.h"
 
 enum signal_filter load_parse_signal_filter(const char *value)
@@ -144,7 +147,23 @@ struct image_symbols {
 	uint32_t pid, image;
 	struct symtab *symtab;
 	struct addr_map funcs;
+	const struct data_file *df;
+	struct unwinder *unwinder;	/* made at the first DWARF sample */
 };
+
+/* The image's DWARF unwinder, with every object the process had mapped. */
+static struct unwinder *image_unwinder(struct image_symbols *is)
+{
+	if (is->unwinder)
+		return is->unwinder;
+	is->unwinder = unwinder_new();
+	for (size_t i = 0; i < is->df->nobjects; i++) {
+		const struct data_object *o = &is->df->objects[i];
+		if (o->pid == is->pid && o->image == is->image)
+			unwinder_add_object(is->unwinder, o->path, o->load_bias);
+	}
+	return is->unwinder;
+}
 
 static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uint32_t image,
 				   struct load_stats *stats)
@@ -203,6 +222,8 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	is->image = image;
 	is->symtab = build_symtab(df, pid, image, stats);
 	addr_map_init(&is->funcs);
+	is->df = df;
+	is->unwinder = NULL;
 	return is;
 }
 
@@ -290,6 +311,66 @@ static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 		return;
 	}
 	tr->v->exit(tr->v->ctx, t - tr->shift, kind);
+}
+
+/*
+ * Resolves a sample's PC and return addresses and hands it to the visitor.
+ * A return address is looked up one byte back so a call at the very end
+ * of a function is charged to it, not to the next one.
+ */
+static void replay_sample(struct thread_replay *tr, const struct stream_event *ev,
+			  uint64_t t)
+{
+	uint32_t funcs[SAMPLING_STACK_MAX + 1];
+	uint64_t addrs[SAMPLING_STACK_MAX + 1];
+	struct replay_sample s;
+	struct symbol_info si;
+	const uint8_t *p = ev->frames;
+
+	memset(&s, 0, sizeof(s));
+	s.time_ns = t - tr->shift;
+	s.weight = ev->sample_weight;
+	s.missed = ev->sample_missed;
+	s.flags = ev->sample_flags;
+	s.funcs = funcs;
+	s.addrs = addrs;
+	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	addrs[0] = ev->addr;
+	s.n = 1;
+	if (!si.in_object) {
+		s.outside = 1;
+		funcs[0] = profile_intern_func(tr->names, "<outside>", "", 0, 0, NULL, 0);
+		tr->v->sample(tr->v->ctx, &s);
+		return;
+	}
+	s.file = si.file;
+	s.line = si.line;
+	funcs[0] = resolve(tr->names, tr->is, ev->addr);
+	uint64_t unwound[SAMPLING_STACK_MAX];
+	size_t nframes = ev->nframes;
+	if (ev->stack_copy) {
+		int truncated;
+		nframes = unwinder_unwind(image_unwinder(tr->is), ev->addr, ev->sample_sp,
+					  ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
+					  unwound, SAMPLING_STACK_MAX, &truncated);
+		if (truncated)
+			s.flags |= SAMPLE_TRUNCATED;
+	}
+	for (size_t i = 0; i < nframes; i++) {
+		uint64_t ret;
+		/* the reader checked every varint of the list */
+		if (ev->stack_copy)
+			ret = unwound[i];
+		else if (stream_get_varint(&p, p + 10, &ret))
+			break;
+		struct symbol_info ri;
+		symtab_lookup(tr->is->symtab, ret - 1, 0, &ri);
+		if (!ri.in_object)
+			break;
+		addrs[s.n] = ret;
+		funcs[s.n++] = resolve(tr->names, tr->is, ret - 1);
+	}
+	tr->v->sample(tr->v->ctx, &s);
 }
 
 /* The innermost call the visitor sees, for a note. */
@@ -380,6 +461,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		case EVENT_THREAD_END:
 			thread_ended = 1;
 			break;
+		case EVENT_SAMPLE:
+			if (v->sample && !tr.excluding)
+				replay_sample(&tr, &ev, t);
+			break;
 		case EVENT_STOP:
 			while (tr.depth)
 				exit_call(&tr, t, EXIT_STOPPED);
@@ -455,6 +540,7 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 	}
 	for (size_t i = 0; i < nimages; i++) {
 		symtab_free(images[i].symtab);
+		unwinder_free(images[i].unwinder);
 		addr_map_release(&images[i].funcs);
 	}
 	free(images);
@@ -565,6 +651,7 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 	}
 	for (size_t i = 0; i < nimages; i++) {
 		symtab_free(images[i].symtab);
+		unwinder_free(images[i].unwinder);
 		addr_map_release(&images[i].funcs);
 	}
 	free(images);
@@ -614,6 +701,12 @@ static void build_note(void *ctx, const struct replay_note *n)
 		profile_thread_overwritten(((struct build_state *)ctx)->b, n->value);
 }
 
+static void build_sample(void *ctx, const struct replay_sample *s)
+{
+	profile_add_sample(((struct build_state *)ctx)->p, s->funcs, s->n, s->weight, s->flags,
+			   s->outside, s->missed);
+}
+
 static void build_end(void *ctx, uint64_t t)
 {
 	struct build_state *s = ctx;
@@ -626,7 +719,8 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 {
 	struct build_state state = { profile_new(), NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
-					  build_exit, build_end, build_note, build_counters };
+					  build_exit, build_end, build_note, build_counters,
+					  build_sample, 0 };
 
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)

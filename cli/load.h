@@ -66,6 +66,26 @@ struct replay_note {
 	uint32_t func;		/* the innermost open call, or FUNC_NONE */
 };
 
+/*
+ * One sample of the statistical profiler (record --sample): the stack at
+ * the moment a thread's timer fired, innermost first.  FUNCS[0] holds the
+ * PC; the others the return addresses of the frame-pointer walk, cut
+ * where an address lies in no known object (a broken walk).
+ */
+struct replay_sample {
+	uint64_t time_ns;
+	uint64_t weight;	/* timer periods it stands for (1 + overrun) */
+	uint64_t missed;	/* samples the thread lost just before it */
+	uint64_t flags;		/* enum sample_flags of common/sampling.h */
+	const uint32_t *funcs;	/* borrowed, valid during the call */
+	const uint64_t *addrs;	/* runtime addresses: the PC, then returns */
+	size_t n;		/* at least 1: the PC */
+	int outside;		/* the PC lies in no known object (JIT, vdso):
+				 * FUNCS[0] is "<outside>" and n is 1 */
+	const char *file;	/* with sample_lines: the PC's source file or NULL */
+	int line;
+};
+
 struct replay_visitor {
 	void *ctx;
 	void (*thread_begin)(void *ctx, const struct thread_info *info, double inner_ns,
@@ -81,6 +101,10 @@ struct replay_visitor {
 	/* optional, for recordings with counters (record -e): their
 	 * absolute values, given just before each enter, open_frame and exit */
 	void (*counters)(void *ctx, const uint64_t values[2]);
+	/* optional: each sample (record --sample); with sample_lines set,
+	 * the PC's file and line are looked up too (slower) */
+	void (*sample)(void *ctx, const struct replay_sample *s);
+	int sample_lines;
 };
 
 /*

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	{ "merge", cmd_merge, "sum several runs of one program into one data file" },
 	{ "diff", cmd_diff, "per-function change in time and calls between two runs" },
 	{ "html", cmd_html, "one offline HTML page: flame graph, call tree, timeline, diff" },
+	{ "live", cmd_live, "control a running recorded program: list, start, stop, snapshot" },
+	{ "top", cmd_top, "a running recorded program's flat profile, refreshed" },
 };
 
 static void print_usage(FILE *out)

@@ -161,6 +161,8 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				*why = "bad node count";
 				return -1;
 			}
+		} else if (klen == 7 && !memcmp(p, "stopped", 7)) {
+			out->start_stopped = vlen == 1 && val[0] == '1';
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -273,6 +275,8 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";count=");
 		p = append_u32(p, end, c->count_nodes);
 	}
+	if (c->start_stopped)
+		p = append(p, end, ";stopped=1");
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

@@ -4,7 +4,7 @@
  * with contract_parse(), the only place that reads it.  The text is
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
- *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES];dir=PATH
+ *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -65,6 +65,7 @@ struct contract {
 	uint32_t ncounters;
 	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
 	uint32_t count_nodes;	/* 0: events; else aggregate mode with this many nodes */
+	int start_stopped;	/* record --start-stopped: capture begins off */
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

@@ -68,8 +68,11 @@ enum stream_special {
 	/* varint delta, varint signal number: the process received a fatal
 	 * signal; the innermost open call is where it happened */
 	STREAM_SIGNAL = 10,
-	/* reserved for the sampler (statistical profiling): its layout is
-	 * defined with runtime/sampler.c */
+	/* varint delta, varint flags (enum sample_flags of sampling.h),
+	 * varint weight (timer periods, >= 1), varint missed (samples the
+	 * thread lost before this one), varint PC, varint n (at most
+	 * SAMPLING_STACK_MAX), n x varint return address, innermost first:
+	 * one sample of the statistical profiler (runtime/sampler.c) */
 	STREAM_SAMPLE = 11,
 };
 

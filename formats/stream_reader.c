@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sampling.h"
 #include "stream.h"
 #include "xalloc.h"
 
@@ -139,6 +140,57 @@ static int read_note(struct stream_reader *r, const uint8_t *at, uint64_t subtyp
 	return 1;
 }
 
+/* A SAMPLE record: delta, flags, weight, missed, PC, n, n return addresses. */
+static int read_sample(struct stream_reader *r, const uint8_t *at, struct stream_event *ev)
+{
+	uint64_t delta, flags, weight, missed, pc, n, a;
+
+	if (stream_get_varint(&r->p, r->end, &delta) ||
+	    stream_get_varint(&r->p, r->end, &flags) ||
+	    stream_get_varint(&r->p, r->end, &weight) ||
+	    stream_get_varint(&r->p, r->end, &missed) ||
+	    stream_get_varint(&r->p, r->end, &pc) ||
+	    stream_get_varint(&r->p, r->end, &n))
+		return fail(r, at, "sample cut short");
+	if (n > SAMPLING_STACK_MAX || n > (uint64_t)(r->end - r->p))
+		return fail(r, at, "sample with an impossible stack depth");
+	if (weight == 0 || weight > UINT32_MAX)
+		return fail(r, at, "sample with an impossible weight");
+	ev->frames = r->p;
+	for (uint64_t i = 0; i < n; i++)
+		if (stream_get_varint(&r->p, r->end, &a))
+			return fail(r, at, "sample cut short");
+	ev->sample_sp = ev->sample_bp = 0;
+	ev->stack_copy = NULL;
+	ev->stack_copy_len = 0;
+	if (((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT) == SAMPLE_METHOD_DWARF) {
+		uint64_t sp, bp, len;
+		if (stream_get_varint(&r->p, r->end, &sp) ||
+		    stream_get_varint(&r->p, r->end, &bp) ||
+		    stream_get_varint(&r->p, r->end, &len))
+			return fail(r, at, "sample cut short");
+		if (len > SAMPLING_COPY_MAX || len > (uint64_t)(r->end - r->p))
+			return fail(r, at, "sample with an impossible stack copy");
+		ev->sample_sp = sp;
+		ev->sample_bp = bp;
+		ev->stack_copy = r->p;
+		ev->stack_copy_len = (size_t)len;
+		r->p += len;
+	}
+	if (add_delta(r, delta))
+		return fail(r, at, "time overflow");
+	ev->kind = EVENT_SAMPLE;
+	ev->time = r->time;
+	ev->addr = pc;
+	ev->id = 0;
+	ev->value = 0;
+	ev->sample_flags = flags;
+	ev->sample_weight = weight;
+	ev->sample_missed = missed;
+	ev->nframes = (uint32_t)n;
+	return 1;
+}
+
 int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 {
 	if (r->npending)
@@ -236,6 +288,8 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 		case STREAM_TASK:
 		case STREAM_SIGNAL:
 			return read_note(r, at, v >> 2, ev);
+		case STREAM_SAMPLE:
+			return read_sample(r, at, ev);
 		default:
 			return fail(r, at, "unknown special record");
 		}

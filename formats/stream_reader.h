@@ -22,6 +22,7 @@ enum stream_event_kind {
 	EVENT_MARK_STR,		/* text, text_len */
 	EVENT_TASK,		/* value */
 	EVENT_SIGNAL,		/* value: the signal number */
+	EVENT_SAMPLE,		/* addr: the PC; sample_*, frames */
 };
 
 struct stream_event {
@@ -35,6 +36,19 @@ struct stream_event {
 	/* the counters' absolute values after ENTRY, EXIT and EXIT_UNWOUND
 	 * (and OPEN_FRAME: those of the SYNC) */
 	uint64_t counters[2];
+	/* SAMPLE: enum sample_flags (common/sampling.h), the timer periods it
+	 * stands for, samples lost before it, and NFRAMES return addresses
+	 * (innermost first) as varints borrowed from the stream */
+	uint64_t sample_flags;
+	uint64_t sample_weight;
+	uint64_t sample_missed;
+	const uint8_t *frames;
+	uint32_t nframes;
+	/* SAMPLE with SAMPLE_METHOD_DWARF: the stack pointer, frame pointer
+	 * and a copy of the stack from sp (borrowed), else 0 and NULL */
+	uint64_t sample_sp, sample_bp;
+	const uint8_t *stack_copy;
+	size_t stack_copy_len;
 };
 
 struct stream_reader {

@@ -68,6 +68,12 @@ struct func {
 	uint64_t period_min_ns;	/* UINT64_MAX while periods is 0 */
 	uint64_t period_max_ns;
 	uint64_t period_sum_ns;
+
+	/* record --sample (model/samples.h): samples with F innermost, and
+	 * samples with F anywhere on the stack (once per sample, however
+	 * often F recurses), each weighted by the timer periods it stands for */
+	uint64_t self_samples;
+	uint64_t samples;
 };
 
 struct arc {
@@ -130,6 +136,18 @@ struct profile {
 
 	/* private: lookup tables */
 	struct profile_index *index;
+
+	/* record --sample: weighted samples in all; samples the threads could
+	 * not write; samples whose PC was in no known object (counted in
+	 * "<outside>" too); stacks cut at the depth limit; which stack
+	 * methods were seen (bit 1 << enum sample_method); wall-clock ones */
+	uint64_t samples;
+	uint64_t samples_lost;
+	uint64_t samples_outside;
+	uint64_t samples_truncated;
+	uint32_t sample_methods;
+	int samples_wall;
+	int samples_tick;	/* some came from a tick-grained CPU timer */
 };
 
 /* Returns a new empty profile; free it with profile_free(). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "model/samples.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -55,6 +56,8 @@ static int compare(const void *a, const void *b)
 			return ka < kb ? 1 : -1;
 		if (fa->calls != fb->calls)
 			return fa->calls < fb->calls ? 1 : -1;
+		if (fa->self_samples != fb->self_samples)
+			return fa->self_samples < fb->self_samples ? 1 : -1;
 	}
 	return strcmp(fa->name, fb->name);
 }
@@ -67,7 +70,8 @@ static uint32_t *sorted_functions(const struct profile *p, enum flat_sort s, siz
 
 	*n = 0;
 	for (size_t i = 0; i < p->nfuncs; i++)
-		if (p->funcs[i].calls || p->funcs[i].self_ns || p->funcs[i].virtual_returns)
+		if (p->funcs[i].calls || p->funcs[i].self_ns || p->funcs[i].virtual_returns ||
+		    p->funcs[i].samples)
 			order[(*n)++] = (uint32_t)i;
 	sort_profile = p;
 	sort_key = s;
@@ -176,7 +180,9 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "min_ns", fn->calls ? fn->min_ns : 0);
 		json_kv_u64(j, "avg_ns", avg_ns(fn));
 		json_kv_u64(j, "max_ns", fn->max_ns);
-		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all : 0);
+		/* a sampled-only run has no traced time: its share is the samples' */
+		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all
+						  : func_self_sample_pct(p, fn));
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
 		for (size_t c = 0; c < p->ncounters; c++) {
@@ -192,6 +198,12 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "period_min_ns", fn->periods ? fn->period_min_ns : 0);
 		json_kv_u64(j, "period_avg_ns", func_period_avg_ns(fn));
 		json_kv_u64(j, "period_max_ns", fn->period_max_ns);
+		if (p->samples) {
+			json_kv_u64(j, "samples", fn->samples);
+			json_kv_u64(j, "self_samples", fn->self_samples);
+			json_kv_double(j, "sample_self_pct", func_self_sample_pct(p, fn));
+			json_kv_double(j, "total_pct", func_total_sample_pct(p, fn));
+		}
 		json_object_end(j);
 	}
 	json_array_end(j);

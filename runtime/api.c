@@ -5,6 +5,7 @@
  */
 #include "callscope.h"
 #include "runtime.h"
+#include "control.h"
 #include "stream.h"
 
 #include <string.h>
@@ -34,4 +35,29 @@ EXPORT void callscope__mark_str(const char *text)
 EXPORT void callscope__task(uint32_t id)
 {
 	note(STREAM_TASK, id, NULL, 0);
+}
+
+EXPORT int callscope__start(void)
+{
+	return capture_set(1);
+}
+
+EXPORT int callscope__stop(void)
+{
+	return capture_set(0);
+}
+
+EXPORT int callscope__enabled(void)
+{
+	return capture_enabled();
+}
+
+EXPORT int callscope__flush(void)
+{
+	return capture_flush();
+}
+
+EXPORT int callscope__reset(void)
+{
+	return capture_reset();
 }

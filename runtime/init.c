@@ -8,6 +8,8 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "sampler.h"
+#include "control.h"
 
 #include <link.h>
 #include <pthread.h>
@@ -89,6 +91,7 @@ static void after_fork_child(void)
 		t->status = THREAD_OFF;
 		return;
 	}
+	control_after_fork();
 	if (t->status != THREAD_RECORDING)
 		return;
 	t->guard = 1;
@@ -121,6 +124,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	runtime_config.ncounters = contract.ncounters;
 	memcpy(runtime_config.counters, contract.counters, sizeof(contract.counters));
 	set_triggers(&contract);
+	if (contract.start_stopped)
+		capture_state.on = 0;
 	memcpy(runtime_config.dir, contract.dir, sizeof(runtime_config.dir));
 	runtime_config.pid = getpid();
 
@@ -133,4 +138,6 @@ __attribute__((constructor)) static void runtime_init(void)
 	atexit(process_exiting);
 	signals_install();
 	runtime_config.active = 1;
+	sampler_install();
+	control_start();
 }

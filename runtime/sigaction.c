@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "sampler.h"
 #include "stream.h"
 
 #include <dlfcn.h>
@@ -78,6 +79,8 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 
 	if (sig <= 0 || sig >= NSIG || !runtime_config.active)
 		return runtime_real_sigaction(sig, act, old);
+	if (sig == sampler_signal())
+		return sampler_sigaction(act, old);
 	previous = program_action[sig];
 	int was_wrapped = wrapped[sig];
 	if (act && has_handler(act)) {

@@ -25,7 +25,9 @@ build_prog basic plain -O2
 build_prog basic pg -O2 -pg
 
 one_line_error "missing program" "cannot find program 'no-such-prog'" "$CS" record -- no-such-prog
-one_line_error "not instrumented" "carries no profiling hooks; rebuild it with -pg" "$CS" record -- ./plain
+# without hooks a program is sampled (0600-*); statically linked, it cannot be
+build_prog basic static -O2 -static
+one_line_error "not instrumented, static" "is statically linked" "$CS" record -- ./static
 printf '#!/bin/sh\necho hi\n' > script.sh; chmod +x script.sh
 one_line_error "a script" "not an ELF executable" "$CS" record -- ./script.sh
 one_line_error "unwritable output" "cannot write 'no/such/dir/x.data'" "$CS" record -o no/such/dir/x.data -- ./pg

@@ -27,6 +27,7 @@ static void test_round_trip(void **state)
 	in.stops[0] = (struct contract_range){ 0x1200, 0x10 };
 	in.stops[1] = (struct contract_range){ 0xdeadbeef, 1 };
 	in.one_pass = 1;
+	in.start_stopped = 1;
 	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -39,6 +40,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.nstops, 2);
 	assert_int_equal(out.stops[1].addr, 0xdeadbeef);
 	assert_int_equal(out.one_pass, 1);
+	assert_int_equal(out.start_stopped, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 
@@ -54,6 +56,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.clock, CONTRACT_CLOCK_TSC);
 	assert_int_equal(c.has_start, 0);
 	assert_int_equal(c.nstops, 0);
+	assert_int_equal(c.start_stopped, 0);
 }
 
 static void test_refused(void **state)

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench/sampling.sh — the sampler against its peers on one workload
+# (bench/progs/sample_mix.c, about 0.5 s of CPU): wall-time overhead of
+# `callscope record` (frame pointers and --stack=dwarf), `perf record -F 999
+# -g` and gperftools' CPU profiler against a plain run, and the agreement
+# of callscope's top-10 self shares with perf's.  Prints Markdown.
+#
+# Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling), CALLSCOPE,
+# REPEAT (runs per measurement, the median is kept; default 7), ROUNDS.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-sampling}
+CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
+REPEAT=${REPEAT:-7}
+ROUNDS=${ROUNDS:-12000}
+BUDGET_OVERHEAD=3	# percent of a plain run, at 999 Hz
+BUDGET_AGREE=2		# percentage points per function against perf
+
+mkdir -p "$BENCH_DIR"
+cd "$BENCH_DIR"
+cc -O2 -g -fno-omit-frame-pointer -o mix "$HERE/progs/sample_mix.c"
+
+# median wall seconds of REPEAT runs of "$@"
+median() {
+	for _ in $(seq "$REPEAT"); do
+		s=$(date +%s.%N)
+		"$@" > /dev/null 2>&1
+		e=$(date +%s.%N)
+		echo "$e - $s" | bc -l
+	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.4f\n", a[int((NR + 1) / 2)] }'
+}
+
+plain=$(median ./mix "$ROUNDS")
+cs_fp=$(median "$CALLSCOPE" record -o cs.data -- ./mix "$ROUNDS")
+cc -O2 -o empty -x c - <<< 'int main(void) { return 0; }'
+cs_empty=$(median "$CALLSCOPE" record -o e.data -- ./empty)
+cs_dw=$(median "$CALLSCOPE" record --stack=dwarf -o csd.data -- ./mix "$ROUNDS")
+have_perf=0
+if command -v perf > /dev/null && perf record -e cpu-clock -F 999 -g -o p.data -- true > /dev/null 2>&1; then
+	have_perf=1
+	perf_t=$(median perf record -e cpu-clock -F 999 -g -o p.data -- ./mix "$ROUNDS")
+fi
+gp=/usr/lib/x86_64-linux-gnu/libprofiler.so
+have_gp=0
+if [ -e "$gp" ]; then
+	have_gp=1
+	gp_t=$(median env LD_PRELOAD="$gp" CPUPROFILE=gp.prof CPUPROFILE_FREQUENCY=999 ./mix "$ROUNDS")
+fi
+
+pct() { echo "($1 / $plain - 1) * 100" | bc -l | xargs printf "%+.1f"; }
+verdict() { awk -v o="$1" -v b="$2" 'BEGIN { print (o <= b ? "PASS" : "FAIL") }'; }
+
+echo "## Sampling: overhead at 999 Hz (median of $REPEAT runs, $(nproc) cores)"
+echo
+echo "| run | wall s | overhead % | budget ≤ ${BUDGET_OVERHEAD} % |"
+echo "| --- | --- | --- | --- |"
+echo "| plain | $plain | — | |"
+echo "| callscope record of an empty program (start-up and sealing) | $cs_empty | — | |"
+o=$(pct "$cs_fp"); echo "| callscope record (frame pointers) | $cs_fp | $o | $(verdict "$o" $BUDGET_OVERHEAD) |"
+o=$(pct "$cs_dw"); echo "| callscope record --stack=dwarf | $cs_dw | $o | $(verdict "$o" $BUDGET_OVERHEAD) |"
+[ $have_perf = 1 ] && echo "| perf record -e cpu-clock -F 999 -g | $perf_t | $(pct "$perf_t") | |"
+[ $have_gp = 1 ] && echo "| gperftools CPUPROFILE (999 Hz) | $gp_t | $(pct "$gp_t") | |"
+echo
+echo "Data size: callscope $(stat -c %s cs.data) bytes (fp), $(stat -c %s csd.data) bytes (dwarf)."
+
+if [ $have_perf = 1 ]; then
+	perf record -e cpu-clock -F 999 -g -o p.data -- ./mix "$ROUNDS" > /dev/null 2>&1
+	"$CALLSCOPE" record -o cs.data -- ./mix "$ROUNDS" > /dev/null 2>&1
+	perf report -i p.data --stdio --no-children --sort sym -F overhead,sym 2> /dev/null |
+		awk '/^ +[0-9.]+%/ { gsub("%", "", $1); print $NF, $1 }' | sort -k2,2 -gr | head -10 > perf.top
+	"$CALLSCOPE" report -i cs.data --json |
+		jq -r '.functions[] | select(.self_samples > 0) | "\(.name) \(.self_pct)"' > cs.top
+	echo
+	echo "## Top-10 self shares: callscope against perf (budget ±${BUDGET_AGREE} points)"
+	echo
+	echo "| function | perf % | callscope % | difference | verdict |"
+	echo "| --- | --- | --- | --- | --- |"
+	while read -r name p; do
+		c=$(awk -v n="$name" '$1 == n { print $2 }' cs.top)
+		c=${c:-0}
+		d=$(echo "$c - $p" | bc -l | xargs printf "%+.2f")
+		v=$(awk -v d="$d" -v b=$BUDGET_AGREE 'BEGIN { print ((d < 0 ? -d : d) <= b ? "PASS" : "FAIL") }')
+		printf "| %s | %.2f | %.2f | %s | %s |\n" "$name" "$p" "$c" "$d" "$v"
+	done < perf.top
+fi

@@ -1,0 +1,372 @@
+/*
+ * record --pid: attach to a running, unprepared process.  One cpu-clock
+ * sampling event per thread that exists at the start (threads created
+ * later are not followed), each with its own mapped ring; samples carry
+ * the IP and the user call chain.  At the end the addresses are resolved
+ * with the process's /proc/PID/maps and symbols/symtab.h, and a flat
+ * profile is printed: self samples (the function was running) and total
+ * samples (it was anywhere on the stack), hottest first.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/attach.h"
+#include "symbols/symtab.h"
+#include "die.h"
+#include "xalloc.h"
+
+#define RING_PAGES 16		/* data pages per thread, a power of two */
+#define MAX_THREADS 1024
+#define MAX_CHAIN 128
+
+struct ring {
+	int fd;
+	struct perf_event_mmap_page *page;
+	uint8_t *data;
+	uint64_t size;
+};
+
+/* Per address: samples with it innermost, and with it on the stack. */
+struct hit {
+	uint64_t addr;
+	uint64_t self;
+	uint64_t total;
+};
+
+struct attach {
+	struct ring rings[MAX_THREADS];
+	size_t nrings;
+	struct hit *hits;	/* open addressing, power-of-two size */
+	size_t hit_mask, nhits;
+	uint64_t samples, lost;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static struct hit *hit_of(struct attach *a, uint64_t addr)
+{
+	if (2 * (a->nhits + 1) > a->hit_mask + 1) {
+		size_t old_n = a->hit_mask + 1;
+		struct hit *old = a->hits;
+		a->hit_mask = old_n * 2 - 1;
+		a->hits = xmalloc((a->hit_mask + 1) * sizeof(*a->hits));
+		memset(a->hits, 0, (a->hit_mask + 1) * sizeof(*a->hits));
+		a->nhits = 0;
+		for (size_t i = 0; i < old_n; i++) {
+			if (!old[i].addr)
+				continue;
+			struct hit *h = hit_of(a, old[i].addr);
+			h->self = old[i].self;
+			h->total = old[i].total;
+		}
+		free(old);
+	}
+	size_t i = (size_t)(addr * 0x9e3779b97f4a7c15ull >> 20) & a->hit_mask;
+	while (a->hits[i].addr && a->hits[i].addr != addr)
+		i = (i + 1) & a->hit_mask;
+	if (!a->hits[i].addr) {
+		a->hits[i].addr = addr;
+		a->nhits++;
+	}
+	return &a->hits[i];
+}
+
+static int open_thread(struct attach *a, pid_t tid, unsigned hz)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.freq = 1;
+	attr.sample_freq = hz;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.exclude_callchain_kernel = 1;
+	attr.wakeup_events = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	long pagesz = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)pagesz * (1 + RING_PAGES);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	struct ring *r = &a->rings[a->nrings++];
+	r->fd = fd;
+	r->page = m;
+	r->data = (uint8_t *)m + pagesz;
+	r->size = (uint64_t)pagesz * RING_PAGES;
+	return 0;
+}
+
+static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
+{
+	uint64_t off = pos & (r->size - 1);
+	size_t first = len < r->size - off ? len : (size_t)(r->size - off);
+	memcpy(dst, r->data + off, first);
+	memcpy((uint8_t *)dst + first, r->data, len - first);
+}
+
+static void drain(struct attach *a, struct ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->page->data_tail;
+	uint64_t rec[3 + MAX_CHAIN + 8];
+
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		copy_out(r, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(rec)) {
+			copy_out(r, tail, rec, h.size);
+			/* header, ip, pid|tid, nr, ips[nr] */
+			uint64_t ip = rec[1], nr = rec[3];
+			size_t words = (h.size - sizeof(h)) / 8;
+			if (nr > words - 3)
+				nr = words - 3;
+			a->samples++;
+			hit_of(a, ip)->self++;
+			hit_of(a, ip)->total++;
+			int first = 1;
+			for (uint64_t i = 0; i < nr; i++) {
+				uint64_t pc = rec[4 + i];
+				/* context markers, and the IP itself heading the chain */
+				if (pc >= (uint64_t)PERF_CONTEXT_MAX)
+					continue;
+				if (first && (first = 0, pc == ip))
+					continue;
+				/* a return address points past its call */
+				hit_of(a, pc - 1)->total++;
+			}
+		} else if (h.type == PERF_RECORD_LOST) {
+			copy_out(r, tail, rec, h.size < sizeof(rec) ? h.size : sizeof(rec));
+			a->lost += rec[2];
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* Adds every mapped ELF object of PID to ST with its load bias. */
+static void load_maps(struct symtab *st, pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	char line[4096 + 256];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+		char perms[8];
+		int name_at = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &start, &end, perms, &off,
+			   &name_at) < 4 || !name_at || perms[2] != 'x' || line[name_at] != '/')
+			continue;
+		char *file = line + name_at;
+		file[strcspn(file, "\n")] = '\0';
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph[64];
+		struct symtab_segment segs[64];
+		size_t nseg = 0;
+		uint64_t bias = 0;
+		int found = 0;
+		if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) &&
+		    !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+		    eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum <= 64 &&
+		    pread(fd, ph, eh.e_phnum * sizeof(Elf64_Phdr), (off_t)eh.e_phoff) ==
+			    (ssize_t)(eh.e_phnum * sizeof(Elf64_Phdr))) {
+			for (int i = 0; i < eh.e_phnum; i++) {
+				if (ph[i].p_type != PT_LOAD)
+					continue;
+				segs[nseg++] = (struct symtab_segment){ ph[i].p_vaddr, ph[i].p_memsz,
+									ph[i].p_flags };
+				if (!found && (ph[i].p_offset & ~4095ull) == off) {
+					bias = start - (ph[i].p_vaddr & ~4095ull);
+					found = 1;
+				}
+			}
+		}
+		close(fd);
+		if (found)
+			symtab_add_object(st, file, bias, NULL, 0, segs, nseg);
+	}
+	fclose(f);
+}
+
+struct row {
+	const char *name;
+	uint64_t self, total;
+};
+
+static int by_self(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct row *)x)->name, ((const struct row *)y)->name);
+}
+
+static void report(struct attach *a, struct symtab *st, pid_t pid, double seconds)
+{
+	struct row *rows = xmalloc((a->nhits + 1) * sizeof(*rows));
+	size_t n = 0;
+
+	load_maps(st, pid);	/* objects loaded since the start */
+	for (size_t i = 0; i <= a->hit_mask; i++) {
+		if (!a->hits[i].addr)
+			continue;
+		struct symbol_info si;
+		symtab_lookup(st, a->hits[i].addr, 0, &si);
+		rows[n++] = (struct row){ si.name, a->hits[i].self, a->hits[i].total };
+	}
+	/* several addresses of one function become one row; total may then
+	 * count a recursive function more than once per sample */
+	qsort(rows, n, sizeof(*rows), by_name);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !strcmp(rows[m - 1].name, rows[i].name)) {
+			rows[m - 1].self += rows[i].self;
+			rows[m - 1].total += rows[i].total;
+		} else {
+			rows[m++] = rows[i];
+		}
+	}
+	qsort(rows, m, sizeof(*rows), by_self);
+	printf("# callscope record --pid %d: %llu samples in %.1f s; lost samples: %llu\n",
+	       (int)pid, (unsigned long long)a->samples, seconds, (unsigned long long)a->lost);
+	printf("%7s %10s %10s  %s\n", "% self", "self", "total", "function");
+	for (size_t i = 0; i < m; i++) {
+		if (!rows[i].self && !rows[i].total)
+			continue;
+		printf("%7.2f %10llu %10llu  %s\n",
+		       a->samples ? 100.0 * (double)rows[i].self / (double)a->samples : 0.0,
+		       (unsigned long long)rows[i].self, (unsigned long long)rows[i].total,
+		       rows[i].name);
+	}
+	free(rows);
+}
+
+static void explain_refusal(pid_t pid, int err)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int paranoid = 99;
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = 99;
+		fclose(f);
+	}
+	if (err == EACCES || err == EPERM)
+		die("cannot sample process %d: %s (kernel.perf_event_paranoid is %d; sampling "
+		    "another process needs it at 2 or lower and the same user, or "
+		    "CAP_PERFMON; inside a container the seccomp profile may forbid "
+		    "perf_event_open); or run the program under 'callscope record'",
+		    (int)pid, strerror(err), paranoid);
+	if (err == ENOSYS || err == ENOENT || err == EOPNOTSUPP)
+		die("cannot sample process %d: this kernel has no perf events (%s); run the "
+		    "program under 'callscope record' instead", (int)pid, strerror(err));
+	die("cannot sample process %d: %s", (int)pid, strerror(err));
+}
+
+int attach_record(const char *pid_text, const char *duration_text, unsigned hz)
+{
+	static struct attach a;
+	char *end;
+	long pid = strtol(pid_text, &end, 10);
+	double duration = 0;
+	char task_dir[64];
+
+	if (*end || end == pid_text || pid <= 0 || pid > 0x3fffffff)
+		usage_die("--pid wants a process id, not '%s'", pid_text);
+	if (duration_text) {
+		duration = strtod(duration_text, &end);
+		if (*end || end == duration_text || !(duration > 0) || duration > 1e7)
+			usage_die("--duration wants seconds above 0, not '%s'", duration_text);
+	}
+	snprintf(task_dir, sizeof(task_dir), "/proc/%ld/task", pid);
+	DIR *d = opendir(task_dir);
+	if (!d && errno == ENOENT)
+		die("cannot sample process %ld: there is no such process", pid);
+	if (!d)
+		die("cannot sample process %ld: %s", pid, strerror(errno));
+	struct dirent *e;
+	int first_err = 0;
+	while ((e = readdir(d)) && a.nrings < MAX_THREADS) {
+		long tid = strtol(e->d_name, &end, 10);
+		if (tid <= 0 || *end)
+			continue;
+		if (open_thread(&a, (pid_t)tid, hz) != 0 && !first_err)
+			first_err = errno;
+	}
+	closedir(d);
+	if (!a.nrings)
+		explain_refusal((pid_t)pid, first_err ? first_err : ESRCH);
+	a.hit_mask = 1023;
+	a.hits = xmalloc((a.hit_mask + 1) * sizeof(*a.hits));
+	memset(a.hits, 0, (a.hit_mask + 1) * sizeof(*a.hits));
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "callscope: sampling %zu thread%s of process %ld at %u Hz%s\n", a.nrings,
+		a.nrings == 1 ? "" : "s", pid, hz,
+		duration_text ? "" : "; interrupt (Ctrl-C) to stop");
+	/* the objects now, while the process surely lives */
+	struct symtab *st = symtab_new();
+	load_maps(st, (pid_t)pid);
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double elapsed = 0;
+	while (!interrupted && (!duration_text || elapsed < duration)) {
+		struct pollfd p = { a.rings[0].fd, POLLIN, 0 };
+		poll(&p, 1, 100);
+		for (size_t i = 0; i < a.nrings; i++)
+			drain(&a, &a.rings[i]);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		elapsed = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			break;
+	}
+	for (size_t i = 0; i < a.nrings; i++)
+		drain(&a, &a.rings[i]);
+	report(&a, st, (pid_t)pid, elapsed);
+	symtab_free(st);
+	return 0;
+}

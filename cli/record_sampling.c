@@ -1,0 +1,77 @@
+#include "cli/record_sampling.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+uint32_t record_sampling_hz(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > SAMPLING_HZ_MAX)
+		usage_die("--freq wants a number of samples per second from 1 to %u, not '%s'",
+			  SAMPLING_HZ_MAX, s);
+	return (uint32_t)v;
+}
+
+int record_sampling_clock(const char *s)
+{
+	if (!strcmp(s, "cpu"))
+		return 0;
+	if (!strcmp(s, "wall"))
+		return 1;
+	usage_die("--sample-clock wants cpu or wall, not '%s'", s);
+}
+
+int record_sampling_stack(const char *s)
+{
+	if (!strcmp(s, "fp"))
+		return 0;
+	if (!strcmp(s, "dwarf"))
+		return 1;
+	usage_die("--stack wants fp or dwarf, not '%s'", s);
+}
+
+int record_sampling_source(const char *s)
+{
+	if (!strcmp(s, "perf"))
+		return 0;
+	if (!strcmp(s, "timer"))
+		return 1;
+	usage_die("--sample-source wants perf or timer, not '%s'", s);
+}
+
+char *record_sampling_choose(const struct record_sampling *rs, const char *prog, int has_hooks,
+			     const struct contract *c)
+{
+	int sample = rs->asked || !has_hooks;
+
+	if (!sample) {
+		if (rs->explicit_option)
+			usage_die("'%s' carries profiling hooks, so it is traced: add --sample to "
+				  "sample it too", prog);
+		return NULL;
+	}
+	if (c->ring_bytes || c->count_nodes)
+		usage_die("sampling does not go with --mode=flight or --mode=count; %s",
+			  has_hooks ? "leave out --sample" : "rebuild the program with -pg to use them");
+	if (rs->only) {
+		if (!*rs->only || strlen(rs->only) >= SAMPLING_ONLY_MAX || strchr(rs->only, ';') ||
+		    rs->only[strlen(rs->only) - 1] == ',')
+			usage_die("--only wants object names separated by commas, not '%s'", rs->only);
+	}
+	if (has_hooks)
+		fprintf(stderr, "callscope: tracing '%s' and sampling it at %u Hz of %s time\n", prog,
+			rs->hz, rs->wall ? "wall" : "CPU");
+	else
+		fprintf(stderr, "callscope: '%s' carries no profiling hooks; sampling it at %u Hz "
+			"of %s time\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+	return xasprintf("hz=%u;clock=%s;stack=%s%s%s%s", rs->hz, rs->wall ? "wall" : "cpu",
+			 rs->dwarf ? "dwarf" : "fp", rs->timer ? ";source=timer" : "",
+			 rs->only ? ";only=" : "", rs->only ? rs->only : "");
+}

@@ -1,0 +1,35 @@
+#include "model/samples.h"
+
+#include "sampling.h"
+
+void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
+			uint64_t weight, uint64_t flags, int outside, uint64_t missed)
+{
+	p->samples += weight;
+	p->samples_lost += missed;
+	p->samples_outside += outside ? weight : 0;
+	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? 1 : 0;
+	p->sample_methods |= 1u << ((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT);
+	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
+	p->samples_tick |= (flags & SAMPLE_TICK_TIMER) != 0;
+	if (!n)
+		return;
+	p->funcs[funcs[0]].self_samples += weight;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < i && funcs[k] != funcs[i])
+			k++;
+		if (k == i)
+			p->funcs[funcs[i]].samples += weight;
+	}
+}
+
+double func_self_sample_pct(const struct profile *p, const struct func *f)
+{
+	return p->samples ? 100.0 * (double)f->self_samples / (double)p->samples : 0;
+}
+
+double func_total_sample_pct(const struct profile *p, const struct func *f)
+{
+	return p->samples ? 100.0 * (double)f->samples / (double)p->samples : 0;
+}

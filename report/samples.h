@@ -1,0 +1,27 @@
+/*
+ * The sampled profile (record --sample): functions by their share of the
+ * samples, self and with callees, beside the traced numbers when the run
+ * has both.  Every report says how many samples were lost, how many fell
+ * outside every known object, and how the stacks were found.
+ */
+#ifndef CALLSCOPE_REPORT_SAMPLES_H
+#define CALLSCOPE_REPORT_SAMPLES_H
+
+#include <stdio.h>
+
+#include "model/profile.h"
+
+/* The stack methods seen, e.g. "frame pointers", as a static string. */
+const char *report_samples_method(const struct profile *p);
+
+/* The summary lines (samples, lost, outside, truncated, method). */
+void report_samples_summary(FILE *out, const struct profile *p);
+
+/* The summary and one line per sampled function, most self samples first. */
+void report_samples(FILE *out, const struct profile *p);
+
+struct json;
+/* The profile-level sample fields, as key/value pairs of the open object. */
+void report_samples_json_fields(struct json *j, const struct profile *p);
+
+#endif

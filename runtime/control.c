@@ -1,0 +1,368 @@
+/*
+ * The control socket: `callscope live` talks to a running program through
+ * it.  One socket per process, DIR/PID.sock in a private 0700 directory
+ * (see common/control_proto.h), bound under a temporary name, made 0600
+ * and renamed into place, so no one ever sees it with looser rights.
+ *
+ * A thread of its own serves it, one connection at a time.  It is created
+ * with libc's pthread_create (not the runtime's stand-in that starts
+ * sampling) with every signal blocked, runs only runtime and libc code, so
+ * no hook ever fires on it and the program's signals stay the program's.
+ * Every peer's credentials are checked (same user or root), every message
+ * is length-capped and versioned, and a peer that stalls is dropped after
+ * CONTROL_TIMEOUT_S: nothing a client sends can stop the program.
+ */
+#define _GNU_SOURCE
+#include "control.h"
+#include "control_proto.h"
+#include "callscope.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct {
+	int fd;
+	pid_t owner;		/* the process that made the socket */
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	uint64_t tsc_start, mono_start, unix_start_ns;
+	char staging[CONTRACT_PATH_MAX + 1024];	/* absolute: clients have another cwd */
+} control = { -1, 0, "", 0, 0, 0, "" };
+
+int capture_set(int on)
+{
+	int expected = !on;
+
+	if (!runtime_config.active)
+		return CALLSCOPE_EINACTIVE;
+	/* the call-path mode keeps sums, not a stream a stop could cut */
+	if (runtime_config.count_nodes)
+		return CALLSCOPE_ENOTSUP;
+	if (!__atomic_compare_exchange_n(&capture_state.on, &expected, on, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return on ? CALLSCOPE_EALREADY_ON : CALLSCOPE_EALREADY_OFF;
+	__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
+	return CALLSCOPE_OK;
+}
+
+int capture_enabled(void)
+{
+	if (!runtime_config.active)
+		return CALLSCOPE_EINACTIVE;
+	return __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
+/* Records are written straight into shared file mappings and their
+ * thread's committed end is advanced after each: a reader already sees
+ * every whole record, so there is nothing to push out. */
+int capture_flush(void)
+{
+	return runtime_config.active ? CALLSCOPE_OK : CALLSCOPE_EINACTIVE;
+}
+
+/* Not yet: the data format has no record that discards a thread's past. */
+int capture_reset(void)
+{
+	return runtime_config.active ? CALLSCOPE_ENOTSUP : CALLSCOPE_EINACTIVE;
+}
+
+/* Makes (or accepts) DIR: ours, a directory, reachable by no one else. */
+static int private_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return -1;
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077))
+		return -1;
+	return 0;
+}
+
+static int socket_dir(char *buf, char *end)
+{
+	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
+	char *p;
+
+	if (xdg && xdg[0] == '/') {
+		p = rt_append(buf, end, xdg);
+		p = rt_append(p, end, "/callscope");
+		if (p && private_dir(buf) == 0)
+			return 0;
+	}
+	/* no usable $XDG_RUNTIME_DIR (unset, or a stale one from a login
+	 * the program outlived): the per-user directory in /tmp */
+	p = rt_append(buf, end, "/tmp/callscope-");
+	p = rt_append_u64(p, end, geteuid());
+	return p && private_dir(buf) == 0 ? 0 : -1;
+}
+
+static const char *mode_name(void)
+{
+	if (runtime_config.count_nodes)
+		return "count";
+	return runtime_config.ring_bytes ? "flight" : "trace";
+}
+
+static char *put_kv(char *p, char *end, const char *key, const char *value)
+{
+	p = rt_append(p, end, key);
+	p = rt_append(p, end, "=");
+	p = rt_append(p, end, value);
+	return rt_append(p, end, "\n");
+}
+
+static char *put_kv_u64(char *p, char *end, const char *key, uint64_t value)
+{
+	p = rt_append(p, end, key);
+	p = rt_append(p, end, "=");
+	p = rt_append_u64(p, end, value);
+	return rt_append(p, end, "\n");
+}
+
+/* What a client needs to list the process or seal a snapshot of it. */
+static char *put_status(char *p, char *end)
+{
+	p = put_kv_u64(p, end, "pid", (uint64_t)getpid());
+	p = put_kv(p, end, "program", program_invocation_name);
+	p = put_kv(p, end, "mode", mode_name());
+	p = put_kv(p, end, "state", capture_enabled() == 1 ? "on" : "off");
+	p = put_kv(p, end, "clock", runtime_config.clock == CONTRACT_CLOCK_MONO ? "mono" : "tsc");
+	p = put_kv_u64(p, end, "tsc_start", control.tsc_start);
+	p = put_kv_u64(p, end, "mono_start", control.mono_start);
+	p = put_kv_u64(p, end, "unix_start_ns", control.unix_start_ns);
+	return put_kv(p, end, "staging", control.staging);
+}
+
+static char *put_result(char *p, char *end, int rc)
+{
+	if (rc >= 0)
+		return rt_append(p, end, "ok\n");
+	p = rt_append(p, end, "error ");
+	p = rt_append(p, end, "-");
+	p = rt_append_u64(p, end, (uint64_t)-rc);
+	p = rt_append(p, end, " ");
+	p = rt_append(p, end, callscope_strerror(rc));
+	return rt_append(p, end, "\n");
+}
+
+static void reply(int fd, const char *text)
+{
+	uint8_t msg[CONTROL_HEADER + CONTROL_REPLY_MAX];
+	size_t len = strnlen(text, CONTROL_REPLY_MAX);
+
+	control_header_put(msg, (uint16_t)len);
+	memcpy(msg + CONTROL_HEADER, text, len);
+	/* MSG_NOSIGNAL: a client gone away must not raise SIGPIPE */
+	ssize_t ignored = send(fd, msg, CONTROL_HEADER + len, MSG_NOSIGNAL);
+	(void)ignored;
+}
+
+/* Reads exactly LEN bytes; -1 on a timeout, an error or the peer gone. */
+static int read_full(int fd, uint8_t *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = recv(fd, buf, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void serve(int fd)
+{
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	struct timeval tv = { CONTROL_TIMEOUT_S, 0 };
+	uint8_t head[CONTROL_HEADER];
+	char cmd[CONTROL_REQUEST_MAX];
+	char out[CONTROL_REPLY_MAX];
+	char *end = out + sizeof(out);
+	uint16_t len;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 ||
+	    (cred.uid != geteuid() && cred.uid != 0)) {
+		reply(fd, "error -6 permission denied: another user's process\n");
+		return;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (read_full(fd, head, sizeof(head)) != 0)
+		return;
+	switch (control_header_get(head, CONTROL_REQUEST_MAX, &len)) {
+	case -1: reply(fd, "error -7 not a callscope control message\n"); return;
+	case -2: reply(fd, "error -8 unsupported protocol version\n"); return;
+	case -3: reply(fd, "error -9 message too long\n"); return;
+	}
+	if (read_full(fd, (uint8_t *)cmd, len) != 0)
+		return;
+
+	char *p = out;
+	switch (control_command_of(cmd, len)) {
+	case CONTROL_STATUS:
+	case CONTROL_SNAPSHOT:
+		p = put_result(p, end, 0);
+		p = put_status(p, end);
+		break;
+	case CONTROL_START: p = put_result(p, end, capture_set(1)); break;
+	case CONTROL_STOP: p = put_result(p, end, capture_set(0)); break;
+	case CONTROL_FLUSH: p = put_result(p, end, capture_flush()); break;
+	case CONTROL_RESET: p = put_result(p, end, capture_reset()); break;
+	default: p = rt_append(p, end, "error -10 unknown command\n"); break;
+	}
+	if (!p)
+		p = rt_append(out, end, "error -11 answer too long\n");
+	reply(fd, out);
+}
+
+static void *control_main(void *arg)
+{
+	(void)arg;
+	/* should a hook ever run here, it finds a thread that records nothing */
+	trace_current()->status = THREAD_OFF;
+	for (;;) {
+		int fd = accept4(control.fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EBADF || errno == EINVAL || errno == ENOTSOCK)
+				return NULL;	/* the program closed our fd */
+			/* out of fds or memory: wait instead of spinning */
+			struct timespec pause = { 0, 100 * 1000 * 1000 };
+			if (errno != EINTR && errno != ECONNABORTED)
+				nanosleep(&pause, NULL);
+			continue;
+		}
+		serve(fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+/* At exit the socket goes; a forked child must not take its parent's. */
+static void control_remove(void)
+{
+	if (control.path[0] && control.owner == getpid())
+		unlink(control.path);
+}
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+				 void *);
+
+static void control_listen(void);
+
+void control_start(void)
+{
+	struct timespec now;
+
+	control.tsc_start = clock_tsc();
+	control.mono_start = clock_mono_ns();
+	clock_gettime(CLOCK_REALTIME, &now);
+	control.unix_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (runtime_config.dir[0] != '/') {
+		char *s = control.staging, *send = s + sizeof(control.staging);
+		if (!getcwd(s, sizeof(control.staging) - 1)) {
+			rt_warn("no control socket; 'callscope live' cannot reach this process", NULL);
+			return;
+		}
+		s = rt_append(s + strlen(s), send, "/");
+		s = rt_append(s, send, runtime_config.dir);
+		if (!s) {
+			rt_warn("no control socket; 'callscope live' cannot reach this process", NULL);
+			return;
+		}
+	} else {
+		memcpy(control.staging, runtime_config.dir, sizeof(runtime_config.dir));
+	}
+	control_listen();
+}
+
+/* The child of fork() has no control thread and must not hold its
+ * parent's socket: it gets its own, same session and staging directory. */
+void control_after_fork(void)
+{
+	if (control.fd < 0)
+		return;
+	close(control.fd);
+	control.fd = -1;
+	control.path[0] = '\0';
+	control_listen();
+}
+
+static void control_listen(void)
+{
+	static int exit_hooked;
+	struct sockaddr_un addr;
+	char dir[sizeof(addr.sun_path)], tmp[sizeof(addr.sun_path)];
+	char *end = dir + sizeof(dir);
+
+	if (socket_dir(dir, end) != 0)
+		goto fail;
+	pid_t pid = getpid();
+	char *p = rt_append(control.path, control.path + sizeof(control.path), dir);
+	p = rt_append(p, control.path + sizeof(control.path), "/");
+	p = rt_append_u64(p, control.path + sizeof(control.path), (uint64_t)pid);
+	p = rt_append(p, control.path + sizeof(control.path), ".sock");
+	char *q = rt_append(tmp, tmp + sizeof(tmp), dir);
+	q = rt_append(q, tmp + sizeof(tmp), "/.tmp-");
+	q = rt_append_u64(q, tmp + sizeof(tmp), (uint64_t)pid);
+	if (!p || !q)
+		goto fail;
+
+	control.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (control.fd < 0)
+		goto fail;
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	memcpy(addr.sun_path, tmp, strlen(tmp) + 1);
+	unlink(tmp);
+	if (bind(control.fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+	    chmod(tmp, 0600) != 0 || listen(control.fd, 8) != 0 ||
+	    rename(tmp, control.path) != 0) {
+		unlink(tmp);
+		goto fail;
+	}
+	control.owner = pid;
+
+	pthread_create_fn create = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	pthread_attr_t attr;
+	pthread_t thread;
+	sigset_t all, old;
+	int rc = -1;
+	sigfillset(&all);
+	if (create && pthread_attr_init(&attr) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		/* the thread inherits this mask: it takes none of the program's signals */
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		rc = create(&thread, &attr, control_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc != 0) {
+		unlink(control.path);
+		goto fail;
+	}
+	if (!exit_hooked)
+		atexit(control_remove);
+	exit_hooked = 1;
+	return;
+fail:
+	if (control.fd >= 0)
+		close(control.fd);
+	control.fd = -1;
+	control.path[0] = '\0';
+	rt_warn("no control socket; 'callscope live' cannot reach this process", NULL);
+}

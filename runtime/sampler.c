@@ -1,0 +1,574 @@
+/*
+ * The sampler: statistical profiling of any binary, instrumented or not.
+ *
+ * Each thread gets its own POSIX timer (timer_create with SIGEV_THREAD_ID)
+ * on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID), or on
+ * CLOCK_MONOTONIC for --sample-clock=wall, which delivers a real-time
+ * signal to that very thread.  A thread is thus sampled in proportion to
+ * the CPU it uses, with no helper thread and no perf_event permission
+ * (perf_event_open is often forbidden by perf_event_paranoid, and a
+ * software cpu-clock event would need a reader of its ring).  The kernel
+ * checks CPU-time timers at its tick, so at a rate above the tick one
+ * signal stands for several periods: the timer's overrun says how many,
+ * and each sample carries that weight.
+ *
+ * The handler is async-signal-safe: it reads the PC, stack pointer and
+ * frame pointer from the interrupted context, walks the frame-pointer
+ * chain (bounded, and checked against the thread's stack bounds, which
+ * are read when the thread starts, never in the handler), and appends a
+ * SAMPLE record to the thread's file-backed buffer.  A sample that cannot
+ * be written (the thread is inside a hook, its buffer is full, capture is
+ * off) is counted and the count travels with the next written sample.
+ *
+ * Threads the program starts later get their timer from the runtime's
+ * pthread_create, which wraps the start routine; a program without
+ * hooks would otherwise never tell the runtime a thread exists.  A forked
+ * child gets a fresh timer (timers are not inherited).
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+#include "sampler.h"
+#include "sampling.h"
+#include "stream.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define ONLY_RANGES_MAX 64
+#define TEXT_RANGES_MAX 256
+
+/* Per-thread sampler state; the handler reads nothing else but the
+ * thread's buffer. */
+struct sampler_thread {
+	int armed;
+	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
+	timer_t timer;
+	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
+	uint64_t missed;		/* samples not written since the last one */
+};
+
+static __thread struct sampler_thread sampler_tls
+	__attribute__((tls_model("initial-exec")));
+
+static struct {
+	int on;
+	int signo;
+	int wall;
+	uint64_t period_ns;
+	size_t nranges;
+	uintptr_t lo[ONLY_RANGES_MAX], hi[ONLY_RANGES_MAX];
+	/* the executable segments of every object loaded at start-up */
+	size_t ntext;
+	uintptr_t text_lo[TEXT_RANGES_MAX], text_hi[TEXT_RANGES_MAX];
+	struct sampling settings;
+} sampler;
+
+static pthread_key_t sampler_key;
+
+/* Appends a record the way trace.c's commit() does: the window end of a
+ * flight recorder never applies, the sampler is refused with a ring. */
+static void sample_commit(struct thread_state *t)
+{
+	t->hdr->events_written++;
+	__atomic_store_n(&t->hdr->committed_end,
+			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
+			 __ATOMIC_RELEASE);
+}
+
+static int in_only(uintptr_t pc)
+{
+	for (size_t i = 0; i < sampler.nranges; i++)
+		if (pc >= sampler.lo[i] && pc < sampler.hi[i])
+			return 1;
+	return 0;
+}
+
+/* Whether [ADDR - BEFORE, ADDR) lies in loaded code (readable). */
+static int in_text(uintptr_t addr, uintptr_t before)
+{
+	for (size_t i = 0; i < sampler.ntext; i++)
+		if (addr >= sampler.text_lo[i] + before && addr < sampler.text_hi[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the code before ADDR ends in a call instruction: E8 rel32, or
+ * FF /2 with a 1-, 2-, 5- or 6-byte operand.  Only then is a word found
+ * on the stack taken for a return address.
+ */
+static int after_call(uintptr_t addr)
+{
+	const uint8_t *b = (const uint8_t *)addr;
+
+	if (!in_text(addr, 7))
+		return 0;
+	if (b[-5] == 0xe8)
+		return 1;
+	for (int len = 2; len <= 7; len++)
+		if (b[-len] == 0xff && ((b[-len + 1] >> 3) & 7) == 2)
+			return 1;
+	return 0;
+}
+
+/*
+ * Walks the frame-pointer chain from FP, filling RETS with return
+ * addresses (innermost first).  Every frame must lie inside the thread's
+ * stack, above the previous one and aligned, so a binary built without
+ * frame pointers (whose rbp holds anything) stops the walk instead of
+ * faulting.
+ */
+static size_t walk_frames(const struct sampler_thread *s, uintptr_t fp, uintptr_t sp,
+			  uint64_t *rets, size_t max, int *truncated)
+{
+	size_t n = 0;
+
+	*truncated = 0;
+	if (!s->stack_hi)
+		return 0;
+	/* A function that set up no frame (a leaf, or one caught before its
+	 * prologue) still has its return address on top of the stack: the
+	 * chain from FP would skip its caller. */
+	if (sp >= s->stack_lo && sp + 8 <= s->stack_hi && !(sp & 7)) {
+		uintptr_t top = *(const uintptr_t *)sp;
+		if (after_call(top))
+			rets[n++] = top;
+	}
+	while (fp >= sp && fp >= s->stack_lo && fp + 16 <= s->stack_hi && !(fp & 7)) {
+		const uintptr_t *frame = (const uintptr_t *)fp;
+		uintptr_t ret = frame[1], next = frame[0];
+		/* a frame pointer that is really a data register stops here */
+		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0)))
+			break;
+		if (n == max) {
+			*truncated = 1;
+			break;
+		}
+		rets[n++] = ret;
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return n;
+}
+
+/*
+ * The program's own action for the sampler's signal (see
+ * sampler_sigaction()): signals that are not the sampler's (sent with
+ * kill or sigqueue) are handed to it.
+ */
+static struct sigaction program_action;
+
+static void forward_to_program(int sig, siginfo_t *info, void *context)
+{
+	const struct sigaction *a = &program_action;
+
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, info, context);
+	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
+		a->sa_handler(sig);
+}
+
+static void on_sample(int sig, siginfo_t *info, void *context)
+{
+	struct thread_state *t = trace_current();
+	struct sampler_thread *s = &sampler_tls;
+	const ucontext_t *uc = context;
+	uint64_t rets[SAMPLING_STACK_MAX];
+	int saved = errno, truncated;
+
+	(void)sig;
+	uint64_t weight = 1;
+	if (!s->armed) {
+		forward_to_program(sig, info, context);
+		goto out;
+	}
+	if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
+		/* the event stopped itself after one period: start the next */
+		ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+	} else if (s->perf_fd < 0 && info->si_code == SI_TIMER) {
+		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
+	} else {
+		forward_to_program(sig, info, context);
+		goto out;
+	}
+	if (t->status != THREAD_RECORDING || t->guard || !t->capturing || !t->hdr) {
+		s->missed += weight;
+		goto out;
+	}
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+	if (sampler.nranges && !in_only(pc))
+		goto out;	/* --only: not an object asked for; not a loss */
+	t->guard = 1;
+	size_t n, copy = 0;
+	unsigned method = s->stack_hi ? SAMPLE_METHOD_FP : SAMPLE_METHOD_PC;
+	if (sampler.settings.dwarf && s->stack_hi && sp >= s->stack_lo && sp < s->stack_hi) {
+		/* the unwinder finds every frame from the copy */
+		method = SAMPLE_METHOD_DWARF;
+		n = 0;
+		truncated = 0;
+		copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
+		copy &= ~(size_t)7;
+	} else {
+		n = walk_frames(s, fp, sp, rets, SAMPLING_STACK_MAX, &truncated);
+	}
+	size_t need = 8 * 10 + n * 10 + 3 * 10 + copy;
+	if ((size_t)(t->end - t->cur) < need &&
+	    (t->ring_bytes || t->truncated || thread_buffer_grow(t) != 0)) {
+		s->missed += weight;
+		t->guard = 0;
+		goto out;
+	}
+	uint64_t now = thread_now(t);
+	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
+	uint64_t flags = (sampler.wall ? SAMPLE_WALL : s->perf_fd < 0 ? SAMPLE_TICK_TIMER : 0) |
+			 (truncated ? SAMPLE_TRUNCATED : 0) |
+			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
+	if (now > t->last_time)
+		t->last_time = now;
+	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_SAMPLE << 2) | STREAM_SPECIAL);
+	t->cur = stream_put_varint(t->cur, delta);
+	t->cur = stream_put_varint(t->cur, flags);
+	t->cur = stream_put_varint(t->cur, weight);
+	t->cur = stream_put_varint(t->cur, s->missed);
+	t->cur = stream_put_varint(t->cur, pc);
+	t->cur = stream_put_varint(t->cur, n);
+	for (size_t i = 0; i < n; i++)
+		t->cur = stream_put_varint(t->cur, rets[i]);
+	if (method == SAMPLE_METHOD_DWARF) {
+		t->cur = stream_put_varint(t->cur, sp);
+		t->cur = stream_put_varint(t->cur, fp);
+		t->cur = stream_put_varint(t->cur, copy);
+		/* word by word: no vector registers in the runtime */
+		const uint64_t *from = (const uint64_t *)sp;
+		for (size_t i = 0; i < copy / 8; i++, t->cur += 8)
+			__builtin_memcpy(t->cur, &from[i], 8);
+	}
+	sample_commit(t);
+	s->missed = 0;
+	t->guard = 0;
+out:
+	errno = saved;
+}
+
+/* The calling thread's stack bounds, read outside any signal handler. */
+static void read_stack_bounds(struct sampler_thread *s)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+
+	s->stack_lo = s->stack_hi = 0;
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr && size) {
+		s->stack_lo = (uintptr_t)addr;
+		s->stack_hi = (uintptr_t)addr + size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/*
+ * CPU time by a perf_event task-clock counter that overflows every period:
+ * the kernel drives it by a high-resolution timer while the thread runs,
+ * so samples fall where the time goes even above the scheduler tick,
+ * which POSIX CPU-time timers cannot do.  The event disables itself after
+ * each overflow (event limit 1) and signals the thread; the handler
+ * re-arms it.  Returns the fd, or -1 when perf events are not allowed
+ * here (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ */
+static int open_task_clock(pid_t tid)
+{
+	struct perf_event_attr attr;
+	struct f_owner_ex owner = { F_OWNER_TID, tid };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = sampler.period_ns;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+	    fcntl(fd, F_SETSIG, sampler.signo) != 0 ||
+	    fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Starts sampling the calling thread: its buffer, its bounds, its timer. */
+static void sampler_thread_start(void)
+{
+	struct sampler_thread *s = &sampler_tls;
+	struct sigevent sev;
+	struct itimerspec its;
+
+	if (!sampler.on || s->armed || !runtime_thread_ready(trace_current()))
+		return;
+	read_stack_bounds(s);
+	s->missed = 0;
+	s->perf_fd = sampler.wall || sampler.settings.timer ? -1 : open_task_clock((pid_t)gettid());
+	if (s->perf_fd >= 0) {
+		s->armed = 1;
+		pthread_setspecific(sampler_key, s);
+		if (ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1) == 0)
+			return;
+		s->armed = 0;
+		close(s->perf_fd);
+		s->perf_fd = -1;
+	}
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = sampler.signo;
+	sev._sigev_un._tid = (pid_t)gettid();
+	if (timer_create(sampler.wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &sev,
+			 &s->timer) != 0) {
+		rt_warn("cannot create the sampling timer; this thread is not sampled",
+			strerror(errno));
+		return;
+	}
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_sec = (time_t)(sampler.period_ns / 1000000000u);
+	its.it_interval.tv_nsec = (long)(sampler.period_ns % 1000000000u);
+	its.it_value = its.it_interval;
+	s->missed = 0;
+	s->armed = 1;
+	pthread_setspecific(sampler_key, s);
+	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
+		s->armed = 0;
+		timer_delete(s->timer);
+	}
+}
+
+static void sampler_thread_stop(void *arg)
+{
+	struct sampler_thread *s = arg ? arg : &sampler_tls;
+
+	if (!s->armed)
+		return;
+	s->armed = 0;
+	if (s->perf_fd >= 0) {
+		ioctl(s->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+		close(s->perf_fd);
+		s->perf_fd = -1;
+	} else {
+		timer_delete(s->timer);
+	}
+}
+
+/* The runtime's pthread_create: the new thread starts sampling first. */
+struct start_args {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *sampled_start(void *p)
+{
+	struct start_args a = *(struct start_args *)p;
+
+	free(p);
+	sampler_thread_start();
+	void *ret = a.fn(a.arg);
+	sampler_thread_stop(NULL);
+	return ret;
+}
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+				 void *);
+
+EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			  void *(*fn)(void *), void *arg)
+{
+	static pthread_create_fn real;
+
+	if (!real) {
+		real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+		if (!real)
+			return EAGAIN;
+	}
+	if (!sampler.on)
+		return real(thread, attr, fn, arg);
+	struct start_args *a = malloc(sizeof(*a));
+	if (!a)
+		return real(thread, attr, fn, arg);
+	a->fn = fn;
+	a->arg = arg;
+	int rc = real(thread, attr, sampled_start, a);
+	if (rc != 0)
+		free(a);
+	return rc;
+}
+
+/* --only: the executable segments of the objects named. */
+static int only_matches(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *p = sampler.settings.only;
+
+	base = base ? base + 1 : path;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len && strlen(base) >= len && !strncmp(base, p, len) &&
+		    (base[len] == '\0' || base[len] == '.' || base[len] == '-'))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum && sampler.ntext < TEXT_RANGES_MAX; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		sampler.text_lo[sampler.ntext] = info->dlpi_addr + ph->p_vaddr;
+		sampler.text_hi[sampler.ntext] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		sampler.ntext++;
+	}
+	return 0;
+}
+
+static int collect_only(struct dl_phdr_info *info, size_t size, void *data)
+{
+	int *first = data;
+	const char *path = info->dlpi_name;
+	char self[256];
+
+	(void)size;
+	if (*first) {
+		/* the main program has no name here */
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		self[n > 0 ? n : 0] = '\0';
+		path = self;
+		*first = 0;
+	}
+	if (!path || !*path || !only_matches(path))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && sampler.nranges < ONLY_RANGES_MAX; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		sampler.lo[sampler.nranges] = info->dlpi_addr + ph->p_vaddr;
+		sampler.hi[sampler.nranges] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		sampler.nranges++;
+	}
+	return 0;
+}
+
+/* A real-time signal nobody handles yet, from the top: programs that use
+ * real-time signals tend to take them from SIGRTMIN up. */
+static int pick_signal(void)
+{
+	for (int sig = SIGRTMAX; sig > SIGRTMIN + 2; sig--) {
+		struct sigaction old;
+		if (runtime_real_sigaction(sig, NULL, &old) != 0)
+			continue;
+		if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			return sig;
+	}
+	return 0;
+}
+
+static void after_fork_child(void)
+{
+	/* the parent's timer is not ours; its event fd, copied, would
+	 * count the parent's thread: close it */
+	if (sampler_tls.armed && sampler_tls.perf_fd >= 0)
+		close(sampler_tls.perf_fd);
+	sampler_tls.armed = 0;
+	sampler_thread_start();
+}
+
+/* Called by the runtime's constructor once it records. */
+HIDDEN void sampler_install(void)
+{
+	const char *text = secure_getenv(SAMPLING_ENV), *why = NULL;
+	struct sigaction act;
+
+	if (!text || runtime_config.count_nodes || runtime_config.ring_bytes)
+		return;
+	if (sampling_parse(text, &sampler.settings, &why) != 0) {
+		rt_warn("ignoring " SAMPLING_ENV, why);
+		return;
+	}
+	sampler.wall = sampler.settings.wall;
+	sampler.period_ns = 1000000000u / sampler.settings.hz;
+	if (sampler.settings.only[0]) {
+		int first = 1;
+		dl_iterate_phdr(collect_only, &first);
+		if (!sampler.nranges) {
+			rt_warn("--only names no object of the program; nothing is sampled",
+				sampler.settings.only);
+			return;
+		}
+	}
+	dl_iterate_phdr(collect_text, NULL);
+	sampler.signo = pick_signal();
+	if (!sampler.signo) {
+		rt_warn("no free real-time signal for the sampler; nothing is sampled", "");
+		return;
+	}
+	if (pthread_key_create(&sampler_key, sampler_thread_stop) != 0)
+		return;
+	memset(&act, 0, sizeof(act));
+	act.sa_sigaction = on_sample;
+	/* SA_RESTART: a sampled read() or write() goes on; sleeps still end
+	 * early with EINTR under the wall clock (see docs/record.md) */
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0)
+		return;
+	sampler.on = 1;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	sampler_thread_start();
+}
+
+/* The signal the sampler took, or 0 when it is off. */
+HIDDEN int sampler_signal(void)
+{
+	return sampler.on ? sampler.signo : 0;
+}
+
+/*
+ * sigaction() on the sampler's signal: the program's action is kept and
+ * shown back to it, the sampler's handler stays installed and passes on
+ * whatever signal is not its own.  A default action is not emulated: a
+ * stray signal the program left at SIG_DFL is dropped instead of
+ * terminating it.
+ */
+HIDDEN int sampler_sigaction(const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction previous = program_action;
+
+	if (act)
+		program_action = *act;
+	if (old)
+		*old = previous;
+	return 0;
+}

@@ -1,0 +1,16 @@
+/* The sampler (sampler.c): statistical profiling, started by init.c. */
+#ifndef CALLSCOPE_RUNTIME_SAMPLER_H
+#define CALLSCOPE_RUNTIME_SAMPLER_H
+
+#include "runtime.h"
+
+/* Starts sampling when CALLSCOPE_SAMPLE asks for it: the calling (main)
+ * thread now, threads created later from pthread_create. */
+HIDDEN void sampler_install(void);
+/* The real-time signal the sampler took, or 0 when it is off. */
+HIDDEN int sampler_signal(void);
+/* sigaction() for that signal: keeps the program's action aside. */
+struct sigaction;
+HIDDEN int sampler_sigaction(const struct sigaction *act, struct sigaction *old);
+
+#endif

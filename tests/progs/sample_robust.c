@@ -1,0 +1,78 @@
+/*
+ * Hard cases for the sampler, one per mode:
+ *   deep    burn at the bottom of a 3000-deep recursion (stacks truncated)
+ *   fork    parent and child both burn CPU (each process sampled)
+ *   rtsig   handle every real-time signal itself, then raise each once:
+ *           the program's handlers must all run exactly once
+ *   block   burn with every signal blocked, then unblock
+ * Each prints "ok" (rtsig: "handled N of N") and exits 0.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile double sink;
+static volatile int handled;
+
+__attribute__((noinline)) void burn(long n)
+{
+	double x = 0;
+	for (long i = 0; i < n; i++)
+		x += (double)i * 0.5;
+	sink = x;
+}
+
+__attribute__((noinline)) int descend(int depth)
+{
+	if (depth == 0) {
+		burn(150000000);
+		return 0;
+	}
+	return descend(depth - 1) + 1;
+}
+
+static void on_rt(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "deep";
+
+	if (!strcmp(mode, "deep")) {
+		printf("%s\n", descend(3000) == 3000 ? "ok" : "wrong");
+	} else if (!strcmp(mode, "fork")) {
+		pid_t child = fork();
+		burn(100000000);
+		if (child == 0)
+			_exit(0);
+		int status;
+		waitpid(child, &status, 0);
+		printf("%s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "child failed");
+	} else if (!strcmp(mode, "rtsig")) {
+		struct sigaction act;
+		int n = 0;
+		memset(&act, 0, sizeof(act));
+		act.sa_handler = on_rt;
+		sigemptyset(&act.sa_mask);
+		for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+			sigaction(s, &act, NULL);
+		burn(100000000);
+		for (int s = SIGRTMIN; s <= SIGRTMAX; s++, n++)
+			raise(s);
+		printf("handled %d of %d\n", handled, n);
+	} else if (!strcmp(mode, "block")) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		burn(100000000);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
+		printf("ok\n");
+	}
+	return 0;
+}

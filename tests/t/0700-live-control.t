@@ -1,0 +1,73 @@
+#!/bin/sh
+# callscope live: a server-like program is listed, stopped, snapshotted,
+# started again; each snapshot holds what the program did while capture
+# was on and nothing of what it did while off; the program runs on and
+# exits with its own status.
+. "$(dirname "$0")/lib.sh"
+
+plan 17
+build_prog live_server srv -pg -O1
+mkdir -m 700 xdg
+XDG_RUNTIME_DIR="$WORK/xdg"
+export XDG_RUNTIME_DIR
+LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
+rec=$!
+# wait for the socket: the runtime makes it before main() runs
+i=0
+while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sock=$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)
+pid=$(basename "$sock" .sock)
+[ -S "$sock" ]
+ok $? "the control socket exists"
+is "$(stat -c %a "$sock") $(stat -c %a xdg/callscope)" "600 700" "socket 0600 in a 0700 directory"
+
+"$CS" live list > list.txt
+awk -v p="$pid" '$1 == p && $2 == "./srv" && $3 == "trace" && $4 == "on" { f = 1 } END { exit !f }' list.txt
+ok $? "live list shows the program, its mode and state"
+"$CS" live "$pid" status > st.txt
+grep -qx 'state=on' st.txt && grep -qx "pid=$pid" st.txt && grep -q '^events=[1-9]' st.txt
+ok $? "live status: on, with events"
+
+"$CS" live "$pid" stop
+ok $? "stop"
+"$CS" live "$pid" stop 2> again.txt
+is "$?" 1 "stop when stopped is an error"
+grep -q 'already off' again.txt
+ok $? "... that says why"
+grep -qx 'state=off' "$("$CS" live "$pid" status > st2.txt; echo st2.txt)"
+ok $? "status says off"
+
+# work_b only while stopped, then a snapshot
+echo b > mode
+sleep 1
+"$CS" live "$pid" snapshot -o s1.data 2> /dev/null
+ok $? "snapshot while stopped"
+a1=$(calls_of s1.data work_a)
+b1=$(calls_of s1.data work_b)
+[ "$a1" -gt 0 ] && [ "$b1" -eq 0 ]
+ok $? "snapshot 1 has work_a ($a1) and none of the work_b done while stopped ($b1)"
+
+"$CS" live "$pid" start
+ok $? "start"
+sleep 1
+"$CS" live "$pid" snapshot -o s2.data 2> /dev/null
+b2=$(calls_of s2.data work_b)
+a2=$(calls_of s2.data work_a)
+[ "$b2" -gt 0 ] && [ "$a2" -eq "$a1" ]
+ok $? "snapshot 2 adds work_b ($b2) done after start, work_a unchanged ($a2)"
+
+"$CS" live "$pid" flush
+ok $? "flush"
+"$CS" live "$pid" bogus 2> /dev/null
+is "$?" 2 "an unknown live command is a usage error"
+
+touch quit
+wait $rec
+is "$?" 7 "record passes the program's own exit status"
+is "$(cat out.txt)" "rounds many" "the program ran to its end"
+[ ! -e "$sock" ]
+ok $? "the socket is removed at exit"
+done_testing
