@@ -402,6 +402,25 @@ static void count_note(struct load_stats *stats, enum stream_event_kind k)
 }
 
 /*
+ * Where decoding starts in a stream that holds RESET records: right after
+ * the last one, where the runtime wrote a SYNC.  A damaged stream is
+ * decoded from the last reset found before the damage.
+ */
+static size_t after_last_reset(const struct data_thread *th, unsigned ncounters)
+{
+	struct stream_reader r;
+	struct stream_event ev;
+	size_t from = 0;
+
+	stream_reader_init(&r, th->stream, th->stream_len, th->start_time, ncounters);
+	while (stream_reader_next(&r, &ev) == 1)
+		if (ev.kind == EVENT_RESET)
+			from = (size_t)(r.p - r.start);
+	stream_reader_release(&r);
+	return from;
+}
+
+/*
  * Replays one thread's stream into V.  The stream's own small function ids
  * index a table of resolved functions, so each address is symbolized once
  * and each entry costs an array read.
@@ -436,7 +455,8 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	uint64_t end_ns = info.start_ns;
 
 	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
-	stream_reader_init(&r, th->stream, th->stream_len, th->start_time, ncounters);
+	size_t from = th->flags & THREAD_HAS_RESET ? after_last_reset(th, ncounters) : 0;
+	stream_reader_init(&r, th->stream + from, th->stream_len - from, th->start_time, ncounters);
 	while ((rc = stream_reader_next(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
@@ -457,6 +477,9 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			break;
 		case EVENT_EXIT_UNWOUND:
 			exit_call(&tr, t, EXIT_UNWOUND);
+			break;
+		case EVENT_RESET:
+			/* only the last reset matters, and decoding began after it */
 			break;
 		case EVENT_THREAD_END:
 			thread_ended = 1;
@@ -492,7 +515,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		warning("thread %u of process %u: data damaged at offset %llu (%s); "
 			"using the events before it",
 			th->tid, th->pid,
-			(unsigned long long)(th->stream_offset + r.error_offset), r.error);
+			(unsigned long long)(th->stream_offset + from + r.error_offset), r.error);
 		stats->salvaged = 1;
 	}
 	/* Calls still open close when the process ended, if it ended

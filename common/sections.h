@@ -43,6 +43,8 @@ enum thread_flags {
 					 * SYNC record */
 	THREAD_CCT = 1 << 3,		/* aggregate mode: the section holds
 					 * call-path nodes, not events */
+	THREAD_HAS_RESET = 1 << 4,	/* the stream holds a RESET record:
+					 * decode from the last one */
 };
 
 /*

@@ -74,6 +74,11 @@ enum stream_special {
 	 * SAMPLING_STACK_MAX), n x varint return address, innermost first:
 	 * one sample of the statistical profiler (runtime/sampler.c) */
 	STREAM_SAMPLE = 11,
+	/* varint delta: callscope_reset() or 'live PID reset'.  Everything
+	 * before it is discarded; a SYNC follows at once, from which
+	 * decoding starts again.  The thread's header flags say a stream
+	 * holds one (THREAD_HAS_RESET), so readers look for the last. */
+	STREAM_RESET = 12,
 };
 
 /*

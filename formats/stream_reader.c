@@ -112,7 +112,8 @@ static int read_note(struct stream_reader *r, const uint8_t *at, uint64_t subtyp
 
 	if (stream_get_varint(&r->p, r->end, &delta))
 		return fail(r, at, "record cut short");
-	if (subtype != STREAM_STOP && stream_get_varint(&r->p, r->end, &v))
+	if (subtype != STREAM_STOP && subtype != STREAM_RESET &&
+	    stream_get_varint(&r->p, r->end, &v))
 		return fail(r, at, "record cut short");
 	if (add_delta(r, delta))
 		return fail(r, at, "time overflow");
@@ -125,6 +126,7 @@ static int read_note(struct stream_reader *r, const uint8_t *at, uint64_t subtyp
 		ev->kind = EVENT_STOP;
 		r->need_sync = 1;
 		break;
+	case STREAM_RESET: ev->kind = EVENT_RESET; break;
 	case STREAM_MARK: ev->kind = EVENT_MARK; break;
 	case STREAM_TASK: ev->kind = EVENT_TASK; break;
 	case STREAM_SIGNAL: ev->kind = EVENT_SIGNAL; break;
@@ -283,6 +285,7 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 				return next_pending(r, ev);
 			continue;
 		case STREAM_STOP:
+		case STREAM_RESET:
 		case STREAM_MARK:
 		case STREAM_MARK_STR:
 		case STREAM_TASK:

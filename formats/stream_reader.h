@@ -23,6 +23,7 @@ enum stream_event_kind {
 	EVENT_TASK,		/* value */
 	EVENT_SIGNAL,		/* value: the signal number */
 	EVENT_SAMPLE,		/* addr: the PC; sample_*, frames */
+	EVENT_RESET,		/* everything before was discarded (callscope_reset) */
 };
 
 struct stream_event {

@@ -70,10 +70,20 @@ int capture_flush(void)
 	return runtime_config.active ? CALLSCOPE_OK : CALLSCOPE_EINACTIVE;
 }
 
-/* Not yet: the data format has no record that discards a thread's past. */
+/*
+ * Every thread writes a RESET record (and a SYNC to start again from) at
+ * its next hook; readers discard what came before.  The aggregate mode
+ * keeps sums, which cannot be taken apart: not there.
+ */
 int capture_reset(void)
 {
-	return runtime_config.active ? CALLSCOPE_ENOTSUP : CALLSCOPE_EINACTIVE;
+	if (!runtime_config.active)
+		return CALLSCOPE_EINACTIVE;
+	if (runtime_config.count_nodes)
+		return CALLSCOPE_ENOTSUP;
+	__atomic_add_fetch(&capture_state.reset_epoch, 1, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
+	return CALLSCOPE_OK;
 }
 
 /* Makes (or accepts) DIR: ours, a directory, reachable by no one else. */

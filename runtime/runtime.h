@@ -57,6 +57,7 @@ struct thread_state {
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
 	uint32_t epoch;		/* the capture epoch this thread last saw */
+	uint32_t reset_epoch;	/* the reset epoch likewise */
 	uint32_t tid;
 
 	/* the mapped write window of the staging file */
@@ -141,6 +142,7 @@ struct capture_state {
 	uint32_t epoch;
 	int on;
 	int start_armed;
+	uint32_t reset_epoch;	/* bumped by callscope_reset(), with epoch */
 };
 
 extern struct capture_state capture_state HIDDEN;

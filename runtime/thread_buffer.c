@@ -216,6 +216,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->gen++;
 	t->next_id = 1;
 	t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+	t->reset_epoch = __atomic_load_n(&capture_state.reset_epoch, __ATOMIC_ACQUIRE);
 	t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 	/* A ring is decoded from a SYNC, and a forked child's stream must
 	 * say which calls it begins inside of. */

@@ -257,7 +257,7 @@ void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 		t->cur = stream_put_varint(t->cur, len);
 		for (size_t i = 0; i < len; i++)
 			*t->cur++ = (uint8_t)text[i];
-	} else if (subtype != STREAM_STOP) {
+	} else if (subtype != STREAM_STOP && subtype != STREAM_RESET) {
 		t->cur = stream_put_varint(t->cur, value);
 	}
 	commit(t);
@@ -270,6 +270,17 @@ static void __attribute__((noinline)) capture_changed(struct thread_state *t, ui
 	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 
 	t->epoch = epoch;
+	uint32_t reset = __atomic_load_n(&capture_state.reset_epoch, __ATOMIC_ACQUIRE);
+	if (reset != t->reset_epoch) {
+		t->reset_epoch = reset;
+		/* forget the past: readers decode from the SYNC after this */
+		if (t->capturing && t->status == THREAD_RECORDING && !t->nodes) {
+			t->hdr->flags |= THREAD_HAS_RESET;
+			trace_emit_note(t, STREAM_RESET, 0, NULL, 0);
+			if (ensure_room(t, 0))
+				trace_emit_sync(t, now);
+		}
+	}
 	if (on == t->capturing)
 		return;
 	if (on) {

@@ -2,7 +2,8 @@
  * The in-program API in every state: prints each call's result so the
  * test can compare them with the documented codes.  Work done while
  * capture is off (hidden) must be absent from the profile; work done
- * while on (shown) present with its exact count.
+ * while on (shown) present with its exact count.  With "reset" as
+ * argument it then resets, and only what follows (after_reset) remains.
  */
 #include <stdio.h>
 
@@ -20,9 +21,14 @@ __attribute__((noinline)) static void shown(void)
 	sink += 2;
 }
 
+__attribute__((noinline)) static void after_reset(void)
+{
+	sink += 3;
+}
+
 #define SHOW(call) printf("%s %d\n", #call, call)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	SHOW(callscope_enabled());
 	for (int i = 0; i < 3; i++)
@@ -38,7 +44,11 @@ int main(void)
 	for (int i = 0; i < 4; i++)
 		shown();
 	SHOW(callscope_flush());
-	SHOW(callscope_reset());
+	if (argc > 1 && argv[1][0] == 'r') {
+		SHOW(callscope_reset());
+		for (int i = 0; i < 6; i++)
+			after_reset();
+	}
 	printf("strerror(-1) %s\n", callscope_strerror(-1));
 	printf("strerror(-3) %s\n", callscope_strerror(CALLSCOPE_EALREADY_ON));
 	printf("strerror(99) %s\n", callscope_strerror(99));

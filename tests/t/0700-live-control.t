@@ -5,7 +5,7 @@
 # exits with its own status.
 . "$(dirname "$0")/lib.sh"
 
-plan 17
+plan 19
 build_prog live_server srv -pg -O1
 mkdir -m 700 xdg
 XDG_RUNTIME_DIR="$WORK/xdg"
@@ -61,6 +61,16 @@ ok $? "snapshot 2 adds work_b ($b2) done after start, work_a unchanged ($a2)"
 
 "$CS" live "$pid" flush
 ok $? "flush"
+
+# reset: what came before is forgotten, work_b goes on being counted
+"$CS" live "$pid" reset
+ok $? "reset"
+sleep 1
+"$CS" live "$pid" snapshot -o s3.data 2> /dev/null
+a3=$(calls_of s3.data work_a)
+b3=$(calls_of s3.data work_b)
+[ "$a3" -eq 0 ] && [ "$b3" -gt 0 ] && [ "$b3" -lt "$((b2 * 3))" ]
+ok $? "after reset only the new work_b is there ($b3 calls, work_a $a3)"
 "$CS" live "$pid" bogus 2> /dev/null
 is "$?" 2 "an unknown live command is a usage error"
 
