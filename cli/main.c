@@ -32,13 +32,14 @@ static const struct command commands[] = {
 	{ "html", cmd_html, "one offline HTML page: flame graph, call tree, timeline, diff" },
 	{ "live", cmd_live, "control a running recorded program: list, start, stop, snapshot" },
 	{ "top", cmd_top, "a running recorded program's flat profile, refreshed" },
+	{ "annotate", cmd_annotate, "a sampled function's source lines and instructions with their samples" },
 };
 
 static void print_usage(FILE *out)
 {
 	fprintf(out, "usage: callscope <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'callscope <command> --help' describes a command's options.\n");
 }
 
