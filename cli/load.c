@@ -252,16 +252,17 @@ struct thread_replay {
 	uint32_t id_epoch;
 };
 
-static uint32_t entry_function(struct thread_replay *tr, const struct stream_reader *r,
+/* The function of an ENTRY decoded in id epoch EPOCH. */
+static uint32_t entry_function(struct thread_replay *tr, uint32_t epoch,
 			       const struct stream_event *ev)
 {
 	uint32_t fn;
 
-	if (__builtin_expect(r->id_epoch != tr->id_epoch, 0)) {
+	if (__builtin_expect(epoch != tr->id_epoch, 0)) {
 		/* ids started again at a SYNC: forget what they meant */
 		if (tr->by_id)
 			memset(tr->by_id, 0, tr->by_id_alloc * sizeof(*tr->by_id));
-		tr->id_epoch = r->id_epoch;
+		tr->id_epoch = epoch;
 	}
 	if (ev->id && ev->id < tr->by_id_alloc && tr->by_id[ev->id])
 		return tr->by_id[ev->id] - 1;
@@ -467,7 +468,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			v->counters(v->ctx, ev.counters);
 		switch (ev.kind) {
 		case EVENT_ENTRY:
-			enter_call(&tr, entry_function(&tr, &r, &ev), ev.addr, t, 0);
+			enter_call(&tr, entry_function(&tr, r.id_epoch, &ev), ev.addr, t, 0);
 			break;
 		case EVENT_OPEN_FRAME:
 			enter_call(&tr, resolve(names, is, ev.addr), ev.addr, t, 1);
