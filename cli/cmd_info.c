@@ -115,7 +115,8 @@ int cmd_info(int argc, char **argv)
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
 	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
-			   : s->mode == DATA_MODE_COUNT ? "count" : "trace";
+			   : s->mode == DATA_MODE_COUNT ? "count"
+			   : s->mode == DATA_MODE_SAMPLE ? "sample" : "trace";
 
 	if (json) {
 		struct json j;
@@ -198,6 +199,8 @@ int cmd_info(int argc, char **argv)
 			       ? "flight (each thread kept its newest events)"
 			       : s->mode == DATA_MODE_COUNT
 			       ? "count (calls and time summed per call path in the program)"
+			       : s->mode == DATA_MODE_SAMPLE
+			       ? "sample (timer samples of a program without hooks)"
 			       : "trace (every function entry and exit)");
 		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
 		printf("duration:     %s\n", format_duration(d1, (double)duration));

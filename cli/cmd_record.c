@@ -380,7 +380,8 @@ int cmd_record(int argc, char **argv)
 	session.argc = prog_argc;
 	session.argv = prog_argv;
 	session.clock = contract.clock;
-	session.mode = contract.ring_bytes ? DATA_MODE_FLIGHT
+	session.mode = !hooks.kinds ? DATA_MODE_SAMPLE
+		       : contract.ring_bytes ? DATA_MODE_FLIGHT
 		       : contract.count_nodes ? DATA_MODE_COUNT : DATA_MODE_TRACE;
 	session.mono_start = clock_mono_ns();
 	session.tsc_start = clock_tsc();

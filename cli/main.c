@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "html", cmd_html, "one offline HTML page: flame graph, call tree, timeline, diff" },
 	{ "live", cmd_live, "control a running recorded program: list, start, stop, snapshot" },
 	{ "top", cmd_top, "a running recorded program's flat profile, refreshed" },
+	{ "annotate", cmd_annotate, "a sampled function's source lines and instructions with their samples" },
 };
 
 static void print_usage(FILE *out)

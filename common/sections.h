@@ -73,7 +73,8 @@ struct cct_record {
 enum data_mode {
 	DATA_MODE_TRACE = 1,
 	DATA_MODE_FLIGHT = 2,	/* each thread kept only its newest events */
-	DATA_MODE_COUNT = 3,	/* call paths aggregated in the process */
+	DATA_MODE_COUNT = 3,	/* call paths summed in the program */
+	DATA_MODE_SAMPLE = 4,	/* timer samples only: the program had no hooks */
 };
 
 /*

@@ -25,6 +25,7 @@
 
 #include "die.h"
 #include "json.h"
+#include "model/samples.h"
 #include "xalloc.h"
 
 #define SEPARATOR "-----------------------------------------------\n"
@@ -622,6 +623,13 @@ static void report_json(FILE *out, const struct graph *g)
 		json_kv_u64(&j, "calls", e->calls);
 		json_kv_u64(&j, "self_calls", e->self_calls);
 		json_kv_u64(&j, "cycle", (uint64_t)fn->cycle);
+		if (p->samples) {
+			/* record --sample: the sampled shares beside the traced times */
+			json_kv_u64(&j, "samples", fn->samples);
+			json_kv_u64(&j, "self_samples", fn->self_samples);
+			json_kv_double(&j, "self_pct", func_self_sample_pct(p, fn));
+			json_kv_double(&j, "total_pct", func_total_sample_pct(p, fn));
+		}
 		json_object_end(&j);
 	}
 	json_array_end(&j);

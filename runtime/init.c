@@ -28,6 +28,8 @@ static void thread_finished(void *arg)
 	struct thread_state *t = arg;
 
 	signals_thread_end(t);
+	/* a sample arriving now must not interleave with the end record */
+	t->guard = 1;
 	thread_emit_end(t);
 	t->status = THREAD_OFF;
 	thread_buffer_close(t);

@@ -123,6 +123,23 @@ static int after_call(uintptr_t addr)
 	return 0;
 }
 
+extern char callscope_return_trampoline[] HIDDEN;
+
+/*
+ * Under -pg tracing a traced call's return address is the runtime's
+ * trampoline; the real one is on the shadow stack, in the frame whose
+ * return slot is SLOT.  Returns it, or RET when it is not the trampoline.
+ */
+static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintptr_t ret)
+{
+	if (ret != (uintptr_t)callscope_return_trampoline || !t->stack)
+		return ret;
+	for (uint32_t i = t->depth; i; i--)
+		if (t->stack[i - 1].sp == slot)
+			return t->stack[i - 1].ret;
+	return ret;
+}
+
 /*
  * Walks the frame-pointer chain from FP, filling RETS with return
  * addresses (innermost first).  Every frame must lie inside the thread's
@@ -130,8 +147,8 @@ static int after_call(uintptr_t addr)
  * frame pointers (whose rbp holds anything) stops the walk instead of
  * faulting.
  */
-static size_t walk_frames(const struct sampler_thread *s, uintptr_t fp, uintptr_t sp,
-			  uint64_t *rets, size_t max, int *truncated)
+static size_t walk_frames(const struct thread_state *t, const struct sampler_thread *s,
+			  uintptr_t fp, uintptr_t sp, uint64_t *rets, size_t max, int *truncated)
 {
 	size_t n = 0;
 
@@ -148,7 +165,7 @@ static size_t walk_frames(const struct sampler_thread *s, uintptr_t fp, uintptr_
 	}
 	while (fp >= sp && fp >= s->stack_lo && fp + 16 <= s->stack_hi && !(fp & 7)) {
 		const uintptr_t *frame = (const uintptr_t *)fp;
-		uintptr_t ret = frame[1], next = frame[0];
+		uintptr_t ret = real_return(t, fp + 8, frame[1]), next = frame[0];
 		/* a frame pointer that is really a data register stops here */
 		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0)))
 			break;
@@ -224,7 +241,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
 		copy &= ~(size_t)7;
 	} else {
-		n = walk_frames(s, fp, sp, rets, SAMPLING_STACK_MAX, &truncated);
+		n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, &truncated);
 	}
 	size_t need = 8 * 10 + n * 10 + 3 * 10 + copy;
 	if ((size_t)(t->end - t->cur) < need &&
@@ -255,8 +272,20 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		t->cur = stream_put_varint(t->cur, copy);
 		/* word by word: no vector registers in the runtime */
 		const uint64_t *from = (const uint64_t *)sp;
+		uint8_t *start = t->cur;
 		for (size_t i = 0; i < copy / 8; i++, t->cur += 8)
 			__builtin_memcpy(t->cur, &from[i], 8);
+		/* the unwinder must see the real return addresses, not the
+		 * trampoline that -pg tracing put in their slots */
+		for (uint32_t i = t->stack ? t->depth : 0; i; i--) {
+			const struct shadow_frame *f = &t->stack[i - 1];
+			if (f->sp < sp)
+				continue;
+			if (f->sp - sp + 8 > copy)
+				break;
+			if (f->ret)
+				__builtin_memcpy(start + (f->sp - sp), &f->ret, 8);
+		}
 	}
 	sample_commit(t);
 	s->missed = 0;

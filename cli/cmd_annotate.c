@@ -1,0 +1,325 @@
+/*
+ * callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC
+ *
+ * One sampled function up close: its source lines and its machine code
+ * (disassembled with capstone from the binary on disk), each with the
+ * samples whose PC fell on it, the hottest instruction marked.  Samples
+ * are matched to instructions by link-time address, so the binary must be
+ * the one that ran (its build ID is checked by the symbolizer).
+ */
+#include <capstone/capstone.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/find_function.h"
+#include "cli/load.h"
+#include "die.h"
+#include "symbols/symtab.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC\n"
+	"\n"
+	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"      --pid PID     only this process\n"
+	"      --tid TID     only this thread\n"
+	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n";
+
+/* Samples per link-time address of the function. */
+struct pc_count {
+	uint64_t addr;
+	uint64_t samples;
+};
+
+struct annotate_state {
+	const struct data_file *df;
+	const struct profile *p;
+	uint32_t func;
+	uint32_t pid, image;
+	struct pc_count *pcs;
+	size_t npcs, alloc;
+	uint64_t self;
+};
+
+static void on_begin(void *ctx, const struct thread_info *info, double a, double b)
+{
+	struct annotate_state *s = ctx;
+	(void)a, (void)b;
+	s->pid = info->pid;
+	s->image = info->image;
+}
+
+static void nop_func(void *ctx, uint32_t fn, uint64_t t)
+{
+	(void)ctx, (void)fn, (void)t;
+}
+
+static void nop_exit(void *ctx, uint64_t t, int kind)
+{
+	(void)ctx, (void)t, (void)kind;
+}
+
+static void nop_end(void *ctx, uint64_t t)
+{
+	(void)ctx, (void)t;
+}
+
+/* The load bias of the function's object in the current process image. */
+static int object_bias(const struct annotate_state *s, uint64_t pc, uint64_t *bias)
+{
+	const char *object = s->p->funcs[s->func].object;
+
+	for (size_t i = 0; i < s->df->nobjects; i++) {
+		const struct data_object *o = &s->df->objects[i];
+		if (o->pid != s->pid || o->image != s->image || strcmp(o->path, object))
+			continue;
+		for (size_t k = 0; k < o->nseg; k++)
+			if (pc - o->load_bias - o->segs[k].vaddr < o->segs[k].memsz) {
+				*bias = o->load_bias;
+				return 0;
+			}
+	}
+	return -1;
+}
+
+static void on_sample(void *ctx, const struct replay_sample *smp)
+{
+	struct annotate_state *s = ctx;
+	uint64_t bias;
+
+	if (smp->funcs[0] != s->func || object_bias(s, smp->addrs[0], &bias))
+		return;
+	uint64_t addr = smp->addrs[0] - bias;
+	s->self += smp->weight;
+	for (size_t i = 0; i < s->npcs; i++)
+		if (s->pcs[i].addr == addr) {
+			s->pcs[i].samples += smp->weight;
+			return;
+		}
+	ALLOC_GROW(s->pcs, s->npcs + 1, s->alloc);
+	s->pcs[s->npcs++] = (struct pc_count){ addr, smp->weight };
+}
+
+static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->npcs; i++)
+		if (s->pcs[i].addr == addr)
+			return s->pcs[i].samples;
+	return 0;
+}
+
+/* Copies [ADDR, ADDR + SIZE) of PATH's executable sections; malloc'd. */
+static uint8_t *read_code(const char *path, uint64_t addr, uint64_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint8_t *code = NULL;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size || sh.sh_size - (addr - sh.sh_addr) < size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < (addr - sh.sh_addr) + size)
+			break;
+		code = xmalloc(size);
+		memcpy(code, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), size);
+		break;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return code;
+}
+
+/* Line N of FILE without its newline, into BUF; "" when unreadable. */
+static const char *source_line(const char *file, int n, char *buf, size_t size)
+{
+	FILE *f = file ? fopen(file, "r") : NULL;
+	int at = 0;
+
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	while (fgets(buf, (int)size, f))
+		if (++at == n)
+			break;
+	fclose(f);
+	if (at != n)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+struct line_row {
+	const char *file;	/* borrowed from the symtab */
+	int line;
+	uint64_t samples;
+};
+
+static int by_line(const void *a, const void *b)
+{
+	const struct line_row *x = a, *y = b;
+	int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static struct symtab *object_symtab(const struct data_file *df, const char *path)
+{
+	struct symtab *st = symtab_new();
+
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		if (strcmp(o->path, path))
+			continue;
+		struct symtab_segment *segs = xcalloc(o->nseg + 1, sizeof(*segs));
+		for (size_t k = 0; k < o->nseg; k++) {
+			segs[k].vaddr = o->segs[k].vaddr;
+			segs[k].memsz = o->segs[k].memsz;
+			segs[k].flags = o->segs[k].flags;
+		}
+		/* bias 0: addresses are link-time here */
+		symtab_add_object(st, o->path, 0, o->build_id, o->build_id_len, segs, o->nseg);
+		free(segs);
+		break;
+	}
+	return st;
+}
+
+static void print_annotation(const struct data_file *df, const struct annotate_state *s,
+			     const char *input)
+{
+	const struct func *fn = &s->p->funcs[s->func];
+	uint64_t size = fn->size;
+	uint64_t hottest = 0, total = s->p->samples ? s->p->samples : 1;
+	char text[512];
+
+	for (size_t i = 0; i < s->npcs; i++) {
+		if (s->pcs[i].addr >= fn->addr && s->pcs[i].addr - fn->addr + 16 > size)
+			size = s->pcs[i].addr - fn->addr + 16;
+		if (s->pcs[i].samples > hottest)
+			hottest = s->pcs[i].samples;
+	}
+	printf("# %s in %s: %llu self samples (%.2f %% of %llu)\n", fn->name, fn->object,
+	       (unsigned long long)s->self, 100.0 * (double)s->self / (double)total,
+	       (unsigned long long)s->p->samples);
+	uint8_t *code = size ? read_code(fn->object, fn->addr, size) : NULL;
+	if (!code)
+		die("cannot read the code of '%s' from '%s'; the binary is needed as it ran "
+		    "when '%s' was recorded", fn->name, fn->object, input);
+	csh handle;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		die("cannot start the disassembler (capstone)");
+	cs_insn *insn;
+	size_t n = cs_disasm(handle, code, size, fn->addr, 0, &insn);
+	struct symtab *st = object_symtab(df, fn->object);
+	struct line_row *rows = xcalloc(n + 1, sizeof(*rows));
+	size_t nrows = 0;
+
+	/* source lines: every instruction's line, samples summed */
+	for (size_t i = 0; i < n; i++) {
+		struct symbol_info si;
+		symtab_lookup(st, insn[i].address, 1, &si);
+		uint64_t c = samples_at(s, insn[i].address);
+		size_t k = 0;
+		while (k < nrows && !(rows[k].line == si.line &&
+				      !strcmp(rows[k].file ? rows[k].file : "", si.file ? si.file : "")))
+			k++;
+		if (k == nrows)
+			rows[nrows++] = (struct line_row){ si.file, si.line, 0 };
+		rows[k].samples += c;
+	}
+	qsort(rows, nrows, sizeof(*rows), by_line);
+	printf("#\n# source lines\n%9s %7s  %s\n", "samples", "pct", "line");
+	for (size_t k = 0; k < nrows; k++) {
+		const char *base = rows[k].file ? strrchr(rows[k].file, '/') : NULL;
+		printf("%9llu %7.2f  %s:%d  %s\n", (unsigned long long)rows[k].samples,
+		       100.0 * (double)rows[k].samples / (double)total,
+		       base ? base + 1 : rows[k].file ? rows[k].file : "??", rows[k].line,
+		       source_line(rows[k].file, rows[k].line, text, sizeof(text)));
+	}
+	printf("#\n# instructions ('>' marks the hottest)\n%10s %7s  %-8s %s\n", "samples",
+	       "pct", "address", "instruction");
+	for (size_t i = 0; i < n; i++) {
+		struct symbol_info si;
+		uint64_t c = samples_at(s, insn[i].address);
+		symtab_lookup(st, insn[i].address, 1, &si);
+		const char *base = si.file ? strrchr(si.file, '/') : NULL;
+		snprintf(text, sizeof(text), "%s %s", insn[i].mnemonic, insn[i].op_str);
+		printf("%c%9llu %7.2f  %8llx %-40s %s:%d\n", c && c == hottest ? '>' : ' ',
+		       (unsigned long long)c, 100.0 * (double)c / (double)total,
+		       (unsigned long long)insn[i].address, text,
+		       base ? base + 1 : si.file ? si.file : "??", si.line);
+	}
+	if (n)
+		cs_free(insn, n);
+	cs_close(&handle);
+	free(rows);
+	symtab_free(st);
+	free(code);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "callscope.data";
+	struct load_filter filter = { -1, -1 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i': input = optarg; break;
+		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
+		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return EXIT_FATAL;
+	struct load_stats stats;
+	struct profile *p = load_profile(&df, &filter, &stats);
+	if (!p->samples)
+		die("'%s' holds no samples; record with --sample, or a program without hooks",
+		    input);
+	struct annotate_state s;
+	memset(&s, 0, sizeof(s));
+	s.df = &df;
+	s.p = p;
+	s.func = find_function(p, argv[optind], "annotate", input);
+	if (!p->funcs[s.func].self_samples)
+		die("'%s' has no samples of its own in '%s'; 'callscope report' lists the "
+		    "sampled functions", argv[optind], input);
+	const struct replay_visitor v = { &s, on_begin, nop_func, nop_func, nop_exit, nop_end,
+					  NULL, NULL, on_sample, 0 };
+	struct load_stats more;
+	load_replay(&df, &filter, p, &v, &more);
+	print_annotation(&df, &s, input);
+	free(s.pcs);
+	profile_free(p);
+	data_file_release(&df);
+	return stats.salvaged ? EXIT_SALVAGED : 0;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Frame-pointer stacks give the callers: spin() is called for 80 % of its
+# time from path_a() and 20 % from path_b(); report --lines puts the
+# samples on spin's loop.  Without frame pointers, --stack=dwarf finds the
+# same callers by DWARF unwinding.
+. "$(dirname "$0")/lib.sh"
+
+plan 10
+build_prog sample_hot st -O2 -fno-omit-frame-pointer
+limited "$CS" record -o s.data -- ./st stack > /dev/null 2>&1
+"$CS" report -i s.data --json > r.json
+pct() { jq --arg f "$1" "[.functions[] | select(.name == \$f) | .$2] | add // 0" r.json; }
+# the tick-grained fallback timer gives fewer distinct samples (see 0600)
+m=10
+[ "$(jq -r .sample_source r.json)" = tick-timer ] && m=15
+spin=$(pct spin self_pct)
+awk -v p="$spin" 'BEGIN { exit !(p >= 90) }'
+ok $? "spin has nearly all the self samples ($spin)"
+a=$(pct path_a total_pct)
+awk -v p="$a" -v m=$m 'BEGIN { exit !(p >= 80 - m && p <= 80 + m) }'
+ok $? "path_a's total_pct (from stacks) is 80 +- $m ($a)"
+b=$(pct path_b total_pct)
+awk -v p="$b" -v m=$m 'BEGIN { exit !(p >= 20 - m && p <= 20 + m) }'
+ok $? "path_b's total_pct is 20 +- $m ($b)"
+m=$(pct main total_pct)
+awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
+ok $? "main is on (nearly) every stack ($m)"
+is "$(jq -r .stack_method r.json)" "frame pointers" "the report names the stack method"
+"$CS" report -i s.data --lines --json > l.json
+is "$(jq -r '.lines[0].function' l.json)" spin "--lines: the hottest line is in spin"
+line=$(jq -r '.lines[0].line' l.json)
+sed -n "${line}p" "$PROGS/sample_hot.c" | grep -Eq "x \+=|for \(long i"
+ok $? "--lines: the hottest line is spin's loop (line $line)"
+
+build_prog sample_hot nofp -O2 -fomit-frame-pointer
+limited "$CS" record --stack=dwarf -o d.data -- ./nofp stack > /dev/null 2>&1
+"$CS" report -i d.data --json > r.json
+is "$(jq -r .stack_method r.json)" "DWARF unwinding" "--stack=dwarf: the report names the method"
+a=$(pct path_a total_pct)
+awk -v p="$a" -v m=$m 'BEGIN { exit !(p >= 80 - m && p <= 80 + m) }'
+ok $? "--stack=dwarf without frame pointers: path_a's total_pct is 80 +- $m ($a)"
+m=$(pct main total_pct)
+awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
+ok $? "--stack=dwarf: main is on (nearly) every stack ($m)"
+done_testing

@@ -1,0 +1,47 @@
+#!/bin/sh
+# record's sampling options: bad values are usage errors, --only narrows the
+# samples to chosen objects, --sample samples an instrumented binary beside
+# tracing it, and --freq sets the rate.
+. "$(dirname "$0")/lib.sh"
+
+plan 12
+build_prog sample_hot plain -O2
+"$CS" record --freq 0 -o x.data -- ./plain > /dev/null 2> err.txt
+is "$?" 2 "--freq 0 is a usage error"
+grep -q "^callscope: --freq wants" err.txt
+ok $? "and says what --freq wants"
+"$CS" record --sample-clock=sun -o x.data -- ./plain > /dev/null 2>&1
+is "$?" 2 "an unknown --sample-clock is a usage error"
+"$CS" record --mode=flight -o x.data -- ./plain > /dev/null 2> err.txt
+is "$?" 2 "sampling with --mode=flight is refused"
+
+limited "$CS" record --only=plain --freq 499 -o o.data -- ./plain flat 50 > /dev/null 2>&1
+"$CS" report -i o.data --json > o.json
+is "$(jq --arg o "$PWD/plain" '[.functions[] | select(.self_samples > 0 and .object != $o)] | length' o.json)" \
+	0 "--only: every sample lies in the object named"
+n=$(jq .samples o.json)
+# 50 rounds are about 0.03 s of CPU: at 499 Hz some 15 samples
+[ "$n" -ge 1 ] && [ "$n" -le 200 ]
+ok $? "--freq 499 gives a matching number of samples ($n)"
+
+build_prog sample_hot traced -O2 -pg
+limited "$CS" record --sample -o b.data -- ./traced flat 100 > /dev/null 2> err.txt
+grep -q "tracing './traced' and sampling it" err.txt
+ok $? "--sample on a binary with hooks: traced and sampled"
+"$CS" report -i b.data --json > b.json
+is "$(jq '[.functions[] | select(.name == "hot") | .calls] | add' b.json)" 100 \
+	"the traced calls are exact"
+[ "$(jq '[.functions[] | select(.name == "hot") | .self_samples] | add' b.json)" -ge 5 ]
+ok $? "and the same function has samples beside them"
+# -pg sends returns through the runtime's trampoline: the stacks must
+# still show the real callers
+m=$(jq '[.functions[] | select(.name == "main") | .total_pct] | add // 0' b.json)
+awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
+ok $? "traced and sampled: main is on every stack, past the return trampoline ($m)"
+is "$("$CS" graph -i b.data --json | jq '[.functions[] | select(.name == "hot") | .calls] | add')" 100 \
+	"graph --json keeps the exact calls"
+limited "$CS" record --sample --stack=dwarf -o bd.data -- ./traced flat 100 > /dev/null 2>&1
+m=$("$CS" graph -i bd.data --json | jq '[.functions[] | select(.name == "main") | .total_pct] | add // 0')
+awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
+ok $? "graph --json gains total_pct; DWARF stacks pass the trampoline too ($m)"
+done_testing

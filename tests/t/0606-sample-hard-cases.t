@@ -1,0 +1,40 @@
+#!/bin/sh
+# The sampler in hard cases: a 3000-deep stack (cut, and counted as
+# truncated), fork (both processes sampled), a program that handles every
+# real-time signal itself (its handlers still run exactly once per signal),
+# a program that blocks every signal.  None may crash or change the
+# program's output.
+. "$(dirname "$0")/lib.sh"
+
+plan 9
+build_prog sample_robust rb -O1 -fno-omit-frame-pointer
+limited "$CS" record -o deep.data -- ./rb deep > out.txt 2>/dev/null
+is "$?:$(cat out.txt)" "0:ok" "deep recursion: the program runs unharmed"
+"$CS" report -i deep.data --json > d.json
+n=$(jq .samples d.json)
+t=$(jq .truncated_stacks d.json)
+[ "$n" -gt 0 ] && [ "$t" -ge $((n * 9 / 10)) ]
+ok $? "deep recursion: the stacks are counted as truncated ($t of $n)"
+is "$(jq '[.functions[] | select(.name == "descend") | .total_pct] | add' d.json | cut -d. -f1)" 100 \
+	"deep recursion: descend counted once per sample, not once per frame"
+
+limited "$CS" record -o fork.data -- ./rb fork > out.txt 2>/dev/null
+is "$?:$(cat out.txt)" "0:ok" "fork: the program runs unharmed"
+is "$("$CS" report -i fork.data --thread --json | jq '[.threads[] | select((.samples // 0) > 10)] | length')" \
+	2 "fork: parent and child are both sampled"
+
+limited "$CS" record -o rt.data -- ./rb rtsig > out.txt 2>/dev/null
+rc=$?
+n=$(sed -n 's/^handled \([0-9]*\) of \([0-9]*\)$/\1 \2/p' out.txt)
+set -- $n
+[ "$rc" -eq 0 ] && [ -n "$n" ] && [ "$1" = "$2" ]
+ok $? "own real-time handlers: each ran once per signal raised ($(cat out.txt))"
+[ "$("$CS" report -i rt.data --json | jq .samples)" -ge 20 ]
+ok $? "own real-time handlers: the program is still sampled"
+
+limited "$CS" record -o blk.data -- ./rb block > out.txt 2>/dev/null
+is "$?:$(cat out.txt)" "0:ok" "all signals blocked: the program runs unharmed"
+"$CS" report -i blk.data > blk.txt
+grep -q "^# lost samples: " blk.txt
+ok $? "all signals blocked: the report still reads and shows lost samples"
+done_testing
