@@ -209,6 +209,16 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 	return fn;
 }
 
+static void images_free(struct image_symbols *images, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		symtab_free(images[i].symtab);
+		unwinder_free(images[i].unwinder);
+		addr_map_release(&images[i].funcs);
+	}
+	free(images);
+}
+
 static struct image_symbols *image_for(const struct data_file *df, struct image_symbols **images,
 				       size_t *n, size_t *alloc, uint32_t pid, uint32_t image,
 				       struct load_stats *stats)
@@ -562,12 +572,7 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 						     th->pid, th->image, stats);
 		replay_thread(df, th, f, names, is, v, stats);
 	}
-	for (size_t i = 0; i < nimages; i++) {
-		symtab_free(images[i].symtab);
-		unwinder_free(images[i].unwinder);
-		addr_map_release(&images[i].funcs);
-	}
-	free(images);
+	images_free(images, nimages);
 }
 
 /*
@@ -673,12 +678,7 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		fn(ctx, &info, nodes, n, pr->inner_x256 / 256.0 * unit, pr->outer_x256 / 256.0 * unit);
 		free(nodes);
 	}
-	for (size_t i = 0; i < nimages; i++) {
-		symtab_free(images[i].symtab);
-		unwinder_free(images[i].unwinder);
-		addr_map_release(&images[i].funcs);
-	}
-	free(images);
+	images_free(images, nimages);
 }
 
 static void add_to_profile(void *ctx, const struct thread_info *info,

@@ -45,9 +45,9 @@ static void publish(struct thread_state *t)
 
 int aggregate_open(struct thread_state *t)
 {
-	size_t bytes = (size_t)runtime_config.count_nodes * CCT_RECORD_SIZE;
+	size_t bytes = (size_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
 
-	t->node_cap = runtime_config.count_nodes;
+	t->node_cap = runtime_config.contract.count_nodes;
 	t->node_reserved = 0;
 	t->node_used = 0;
 	if (ftruncate(t->fd, (off_t)(THREAD_FILE_DATA_OFFSET + bytes)) != 0)

@@ -41,7 +41,7 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	t.gen = 1;
 	t.ring_end = (uint8_t *)UINTPTR_MAX;
 	/* with counters, what a call costs is mostly reading them */
-	if (runtime_config.ncounters)
+	if (runtime_config.contract.ncounters)
 		counters_open(&t);
 
 	for (int batch = 0; batch < BATCHES; batch++) {

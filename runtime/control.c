@@ -46,7 +46,7 @@ int capture_set(int on)
 	if (!runtime_config.active)
 		return CALLSCOPE_EINACTIVE;
 	/* the call-path mode keeps sums, not a stream a stop could cut */
-	if (runtime_config.count_nodes)
+	if (runtime_config.contract.count_nodes)
 		return CALLSCOPE_ENOTSUP;
 	if (!__atomic_compare_exchange_n(&capture_state.on, &expected, on, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -79,7 +79,7 @@ int capture_reset(void)
 {
 	if (!runtime_config.active)
 		return CALLSCOPE_EINACTIVE;
-	if (runtime_config.count_nodes)
+	if (runtime_config.contract.count_nodes)
 		return CALLSCOPE_ENOTSUP;
 	__atomic_add_fetch(&capture_state.reset_epoch, 1, __ATOMIC_ACQ_REL);
 	__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
@@ -119,9 +119,9 @@ static int socket_dir(char *buf, char *end)
 
 static const char *mode_name(void)
 {
-	if (runtime_config.count_nodes)
+	if (runtime_config.contract.count_nodes)
 		return "count";
-	return runtime_config.ring_bytes ? "flight" : "trace";
+	return runtime_config.contract.ring_bytes ? "flight" : "trace";
 }
 
 static char *put_kv(char *p, char *end, const char *key, const char *value)
@@ -147,7 +147,7 @@ static char *put_status(char *p, char *end)
 	p = put_kv(p, end, "program", program_invocation_name);
 	p = put_kv(p, end, "mode", mode_name());
 	p = put_kv(p, end, "state", capture_enabled() == 1 ? "on" : "off");
-	p = put_kv(p, end, "clock", runtime_config.clock == CONTRACT_CLOCK_MONO ? "mono" : "tsc");
+	p = put_kv(p, end, "clock", runtime_config.contract.clock == CONTRACT_CLOCK_MONO ? "mono" : "tsc");
 	p = put_kv_u64(p, end, "tsc_start", control.tsc_start);
 	p = put_kv_u64(p, end, "mono_start", control.mono_start);
 	p = put_kv_u64(p, end, "unix_start_ns", control.unix_start_ns);
@@ -281,20 +281,20 @@ void control_start(void)
 	control.mono_start = clock_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &now);
 	control.unix_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (runtime_config.dir[0] != '/') {
+	if (runtime_config.contract.dir[0] != '/') {
 		char *s = control.staging, *send = s + sizeof(control.staging);
 		if (!getcwd(s, sizeof(control.staging) - 1)) {
 			rt_warn("no control socket; 'callscope live' cannot reach this process", NULL);
 			return;
 		}
 		s = rt_append(s + strlen(s), send, "/");
-		s = rt_append(s, send, runtime_config.dir);
+		s = rt_append(s, send, runtime_config.contract.dir);
 		if (!s) {
 			rt_warn("no control socket; 'callscope live' cannot reach this process", NULL);
 			return;
 		}
 	} else {
-		memcpy(control.staging, runtime_config.dir, sizeof(runtime_config.dir));
+		memcpy(control.staging, runtime_config.contract.dir, sizeof(runtime_config.contract.dir));
 	}
 	control_listen();
 }

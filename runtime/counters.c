@@ -50,12 +50,12 @@ void counters_close(struct thread_state *t)
  */
 int counters_open(struct thread_state *t)
 {
-	uint32_t n = runtime_config.ncounters;
+	uint32_t n = runtime_config.contract.ncounters;
 	int rdpmc = 1;
 
 	t->ncounters = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		int fd = open_counter(&runtime_config.counters[i]);
+		int fd = open_counter(&runtime_config.contract.counters[i]);
 		if (fd < 0) {
 			int saved = errno;
 			for (uint32_t k = 0; k < i; k++)

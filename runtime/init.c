@@ -50,23 +50,18 @@ static int main_bias_of(struct dl_phdr_info *info, size_t size, void *out)
 	return 1;	/* the first object is the main program */
 }
 
-/* Trigger functions are named by link-time address in the main program. */
-static void set_triggers(const struct contract *c)
+/* Trigger functions are named by link-time address in the main program:
+ * moves them to where it is loaded. */
+static void set_triggers(struct contract *c)
 {
 	uint64_t bias = 0;
 
 	if (!c->has_start && !c->nstops)
 		return;
 	dl_iterate_phdr(main_bias_of, &bias);
-	runtime_config.has_start = c->has_start;
-	runtime_config.start = c->start;
-	runtime_config.start.addr += bias;
-	runtime_config.nstops = c->nstops;
-	for (uint32_t i = 0; i < c->nstops; i++) {
-		runtime_config.stops[i] = c->stops[i];
-		runtime_config.stops[i].addr += bias;
-	}
-	runtime_config.one_pass = c->one_pass;
+	c->start.addr += bias;
+	for (uint32_t i = 0; i < c->nstops; i++)
+		c->stops[i].addr += bias;
 	capture_state.start_armed = c->has_start;
 	capture_state.on = !c->has_start;
 }
@@ -108,27 +103,20 @@ __attribute__((constructor)) static void runtime_init(void)
 {
 	const char *why = NULL;
 	const char *text;
-	static struct contract contract;
+	struct contract *contract = &runtime_config.contract;
 
 	if (getauxval(AT_SECURE))
 		return;
 	text = secure_getenv(CONTRACT_ENV);
 	if (!text)
 		return;
-	if (contract_parse(text, &contract, &why) != 0) {
+	if (contract_parse(text, contract, &why) != 0) {
 		rt_warn("ignoring " CONTRACT_ENV, why);
 		return;
 	}
-	runtime_config.clock = contract.clock;
-	runtime_config.chunk_bytes = contract.chunk_bytes;
-	runtime_config.ring_bytes = contract.ring_bytes;
-	runtime_config.count_nodes = contract.count_nodes;
-	runtime_config.ncounters = contract.ncounters;
-	memcpy(runtime_config.counters, contract.counters, sizeof(contract.counters));
-	set_triggers(&contract);
-	if (contract.start_stopped)
+	set_triggers(contract);
+	if (contract->start_stopped)
 		capture_state.on = 0;
-	memcpy(runtime_config.dir, contract.dir, sizeof(runtime_config.dir));
 	runtime_config.pid = getpid();
 
 	calibrate_overhead(&overhead_inner_x256, &overhead_outer_x256);

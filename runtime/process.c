@@ -46,7 +46,7 @@ static int open_process_file(void)
 	char *end = path + sizeof(path);
 
 	for (uint32_t n = 0; n < 1000; n++) {
-		char *p = rt_append(path, end, runtime_config.dir);
+		char *p = rt_append(path, end, runtime_config.contract.dir);
 		p = rt_append(p, end, "/p-");
 		p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
 		p = rt_append(p, end, "-");
@@ -177,7 +177,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	sec_put_u32(&b, (uint32_t)runtime_config.pid);
 	sec_put_u32(&b, runtime_config.image);
 	sec_put_u32(&b, (uint32_t)parent);
-	sec_put_u32(&b, runtime_config.clock);
+	sec_put_u32(&b, runtime_config.contract.clock);
 	sec_put_u64(&b, runtime_now());
 	sec_put_u64(&b, clock_mono_ns());
 	sec_put_u32(&b, inner_x256);

@@ -112,24 +112,16 @@ struct thread_state {
 	uint64_t counter_last[CONTRACT_COUNTERS_MAX];	/* as the stream has them */
 };
 
-/* Process-wide settings, fixed once the constructor has run. */
+/*
+ * Process-wide settings, fixed once the constructor has run: the
+ * launcher's contract as parsed (trigger addresses moved to where the
+ * main program is loaded), and what the runtime found out itself.
+ */
 struct runtime_config {
 	int active;		/* 0: the runtime records nothing */
-	enum contract_clock clock;
-	uint32_t chunk_bytes;
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
-	uint32_t ring_bytes;	/* flight recorder ring size, or 0 */
-	/* triggers, as runtime addresses of the main executable */
-	int has_start;
-	struct contract_range start;
-	uint32_t nstops;
-	struct contract_range stops[CONTRACT_STOPS_MAX];
-	int one_pass;
-	uint32_t ncounters;
-	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
-	uint32_t count_nodes;	/* aggregate mode's node capacity, or 0 */
-	char dir[CONTRACT_PATH_MAX];
+	struct contract contract;
 };
 
 /*
@@ -228,7 +220,7 @@ HIDDEN void rt_warn(const char *msg, const char *detail);
 
 static inline uint64_t runtime_now(void)
 {
-	return clock_now(runtime_config.clock);
+	return clock_now(runtime_config.contract.clock);
 }
 
 /* The thread's event clock: real time less the profiler's pauses. */

@@ -540,7 +540,7 @@ HIDDEN void sampler_install(void)
 	const char *text = secure_getenv(SAMPLING_ENV), *why = NULL;
 	struct sigaction act;
 
-	if (!text || runtime_config.count_nodes || runtime_config.ring_bytes)
+	if (!text || runtime_config.contract.count_nodes || runtime_config.contract.ring_bytes)
 		return;
 	if (sampling_parse(text, &sampler.settings, &why) != 0) {
 		rt_warn("ignoring " SAMPLING_ENV, why);

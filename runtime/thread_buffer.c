@@ -61,7 +61,7 @@ void thread_state_free(struct thread_state *t)
 
 static int map_window(struct thread_state *t, uint64_t file_off)
 {
-	size_t len = runtime_config.chunk_bytes;
+	size_t len = runtime_config.contract.chunk_bytes;
 
 	if (posix_fallocate(t->fd, (off_t)file_off, (off_t)len) != 0)
 		return -1;
@@ -134,7 +134,7 @@ static int open_file(struct thread_state *t)
 	char *end = path + sizeof(path);
 
 	for (uint64_t n = 0; n < 1000; n++) {
-		char *p = rt_append(path, end, runtime_config.dir);
+		char *p = rt_append(path, end, runtime_config.contract.dir);
 		p = rt_append(p, end, "/t-");
 		p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
 		p = rt_append(p, end, "-");
@@ -174,7 +174,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->hdr->version = THREAD_FILE_VERSION;
 	t->hdr->pid = (uint32_t)runtime_config.pid;
 	t->hdr->tid = t->tid;
-	t->hdr->clock = runtime_config.clock;
+	t->hdr->clock = runtime_config.contract.clock;
 	t->hdr->image = runtime_config.image;
 	t->hdr->flags = flags;
 	t->paused = 0;
@@ -184,7 +184,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->win_base = NULL;
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
-	if (runtime_config.count_nodes) {
+	if (runtime_config.contract.count_nodes) {
 		if (aggregate_open(t) != 0) {
 			rt_warn("cannot reserve space for the call-path nodes", strerror(errno));
 			goto fail;
@@ -196,10 +196,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		t->capturing = 1;
 		t->cur_node = 0;
 		return 0;
-	} else if (runtime_config.ring_bytes) {
+	} else if (runtime_config.contract.ring_bytes) {
 		t->hdr->flags |= THREAD_RING;
-		t->hdr->ring_bytes = runtime_config.ring_bytes;
-		if (map_ring(t, runtime_config.ring_bytes) != 0) {
+		t->hdr->ring_bytes = runtime_config.contract.ring_bytes;
+		if (map_ring(t, runtime_config.contract.ring_bytes) != 0) {
 			rt_warn("cannot reserve space for a flight recorder ring", strerror(errno));
 			goto fail;
 		}
@@ -209,7 +209,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	}
 	t->cur = t->win_base;
 	t->truncated = 0;
-	if (runtime_config.ncounters && counters_open(t) == 0)
+	if (runtime_config.contract.ncounters && counters_open(t) == 0)
 		t->hdr->counter_info = t->ncounters |
 				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0);
 	/* ids are per stream: forget any a forked parent handed out */

@@ -310,14 +310,14 @@ static void __attribute__((noinline)) check_triggers(struct thread_state *t, uin
 {
 	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 
-	if (!on && capture_state.start_armed && in_range(&runtime_config.start, addr)) {
+	if (!on && capture_state.start_armed && in_range(&runtime_config.contract.start, addr)) {
 		__atomic_store_n(&capture_state.on, 1, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
 	} else if (on) {
-		for (uint32_t i = 0; i < runtime_config.nstops; i++) {
-			if (!in_range(&runtime_config.stops[i], addr))
+		for (uint32_t i = 0; i < runtime_config.contract.nstops; i++) {
+			if (!in_range(&runtime_config.contract.stops[i], addr))
 				continue;
-			if (runtime_config.one_pass)
+			if (runtime_config.contract.one_pass)
 				capture_state.start_armed = 0;
 			__atomic_store_n(&capture_state.on, 0, __ATOMIC_RELEASE);
 			__atomic_add_fetch(&capture_state.epoch, 1, __ATOMIC_ACQ_REL);
@@ -366,7 +366,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	uintptr_t inherited = 0;
 
 	read_counters(t);
-	if (UNLIKELY(runtime_config.has_start | runtime_config.nstops))
+	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
 		check_triggers(t, addr, now);
 	else
 		check_capture(t, now);
