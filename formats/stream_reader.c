@@ -36,8 +36,11 @@ static int fail(struct stream_reader *r, const uint8_t *at, const char *why)
 }
 
 /* Reads the counter increases that follow an entry's or exit's time. */
-static int read_counters(struct stream_reader *r, struct stream_event *ev)
+static inline int read_counters(struct stream_reader *r, struct stream_event *ev)
 {
+	/* without counters the event's values are not looked at */
+	if (!r->ncounters)
+		return 0;
 	for (unsigned i = 0; i < r->ncounters; i++) {
 		uint64_t d;
 		if (stream_get_varint(&r->p, r->end, &d))

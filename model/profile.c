@@ -390,11 +390,11 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		p->calls++;
 		p->threads[b->info_index].calls++;
 		p->overhead_q += b->call_q;
-		/* Welford: the deviation from the old mean times the one
-		 * from the new mean adds to the sum of squares exactly */
-		double d = (double)total - fn->call_mean_ns;
-		fn->call_mean_ns += d / (double)fn->calls;
-		fn->call_m2 += d * ((double)total - fn->call_mean_ns);
+		if (fn->calls == 1)
+			fn->call_shift_ns = (double)total;
+		double d = (double)total - fn->call_shift_ns;
+		fn->call_dev_sum += d;
+		fn->call_dev_sq_sum += d * d;
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
 	}
@@ -461,7 +461,11 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 
 double func_stddev_ns(const struct func *f)
 {
-	return f->calls && f->call_m2 > 0 ? sqrt(f->call_m2 / (double)f->calls) : 0;
+	if (!f->calls)
+		return 0;
+	double n = (double)f->calls;
+	double var = (f->call_dev_sq_sum - f->call_dev_sum * f->call_dev_sum / n) / n;
+	return var > 0 ? sqrt(var) : 0;
 }
 
 uint64_t func_period_avg_ns(const struct func *f)

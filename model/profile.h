@@ -55,12 +55,14 @@ struct func {
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
-	/* Spread of the inclusive time per call, kept by Welford's method
-	 * (a running mean and sum of squared deviations, in double) so a
-	 * small spread beside a large mean loses no precision; see
+	/* Spread of the inclusive time per call, kept as sums of the
+	 * deviations from the first call's time (and of their squares):
+	 * shifting by a typical value keeps a small spread beside a large
+	 * mean precise, and costs no division per call; see
 	 * func_stddev_ns(). */
-	double call_mean_ns;
-	double call_m2;
+	double call_shift_ns;
+	double call_dev_sum;
+	double call_dev_sq_sum;
 	/* The period: from the start of one call to the start of the next
 	 * call of the same function on the same thread, hooks' cost
 	 * subtracted like every time.  periods counts the intervals. */
