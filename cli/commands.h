@@ -21,6 +21,7 @@ int cmd_html(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_optimize(int argc, char **argv);
 
 /* Exit status of an analysis that had to salvage damaged data. */
 #define EXIT_SALVAGED 3

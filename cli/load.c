@@ -165,6 +165,17 @@ static struct unwinder *image_unwinder(struct image_symbols *is)
 	return is->unwinder;
 }
 
+/*
+ * The runtime itself is loaded into every recorded process but never
+ * profiled (its code is not instrumented): a rebuilt libcallscope.so is no
+ * reason to distrust the recording.
+ */
+static int is_runtime_library(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	return !strcmp(base ? base + 1 : path, "libcallscope.so");
+}
+
 static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uint32_t image,
 				   struct load_stats *stats)
 {
@@ -172,7 +183,7 @@ static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uin
 
 	for (size_t i = 0; i < df->nobjects; i++) {
 		const struct data_object *o = &df->objects[i];
-		if (o->pid != pid || o->image != image)
+		if (o->pid != pid || o->image != image || is_runtime_library(o->path))
 			continue;
 		struct symtab_segment *segs = xcalloc(o->nseg, sizeof(*segs));
 		for (size_t k = 0; k < o->nseg; k++) {

@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "live", cmd_live, "control a running recorded program: list, start, stop, snapshot" },
 	{ "top", cmd_top, "a running recorded program's flat profile, refreshed" },
 	{ "annotate", cmd_annotate, "a sampled function's source lines and instructions with their samples" },
+	{ "optimize", cmd_optimize, "link order for the instruction cache; --measure what it gained" },
 };
 
 static void print_usage(FILE *out)

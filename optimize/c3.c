@@ -1,0 +1,109 @@
+/*
+ * Call-chain clustering (C3), after Ottoni and Maher, "Optimizing Function
+ * Placement for Large-Scale Data-Center Applications", CGO 2017.
+ *
+ * Every hot group starts as a cluster of its own.  Taking groups hottest
+ * first, each one's cluster is appended to the cluster of its most
+ * frequent caller, so a callee lands right after its caller's chain,
+ * unless
+ *   - the merged cluster would be larger than the cache size (the paper
+ *     uses the page size; here the cap is the parameter), or
+ *   - the merged cluster's density (time per byte) would fall below an
+ *     eighth of the caller cluster's (the density rule that keeps a cold
+ *     callee from diluting a hot cluster; lld uses the same factor).
+ * Clusters are then laid out densest first.
+ */
+#include "optimize/optimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define C3_MAX_DENSITY_DEGRADATION 8
+
+static const struct opt_graph *heat_graph;
+
+static int by_heat(const void *x, const void *y)
+{
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct opt_group *a = &heat_graph->groups[i], *b = &heat_graph->groups[j];
+
+	if (a->heat != b->heat)
+		return a->heat > b->heat ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static double density(uint64_t heat, uint64_t size)
+{
+	return (double)heat / (double)(size ? size : 1);
+}
+
+void c3_layout(const struct opt_graph *g, const struct opt_params *p, struct opt_layout *out)
+{
+	size_t n = g->ngroups;
+	uint32_t *order = xcalloc(n + 1, sizeof(*order));
+	uint32_t *caller = xcalloc(n + 1, sizeof(*caller));
+	uint64_t *caller_calls = xcalloc(n + 1, sizeof(*caller_calls));
+	uint32_t *cluster_of = xcalloc(n + 1, sizeof(*cluster_of));
+	struct opt_cluster *cl = xcalloc(n + 1, sizeof(*cl));
+	size_t nhot = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		caller[i] = OPT_NONE;
+		cluster_of[i] = (uint32_t)i;
+		if (opt_group_hot(&g->groups[i])) {
+			order[nhot++] = (uint32_t)i;
+			opt_cluster_push(&cl[i], g, (uint32_t)i);
+		}
+	}
+	for (size_t i = 0; i < g->nedges; i++) {
+		const struct opt_edge *e = &g->edges[i];
+		if (!opt_group_hot(&g->groups[e->from]))
+			continue;
+		if (e->count > caller_calls[e->to] ||
+		    (e->count == caller_calls[e->to] && e->from < caller[e->to])) {
+			caller[e->to] = e->from;
+			caller_calls[e->to] = e->count;
+		}
+	}
+	heat_graph = g;
+	qsort(order, nhot, sizeof(*order), by_heat);
+	heat_graph = NULL;
+
+	for (size_t i = 0; i < nhot; i++) {
+		uint32_t f = order[i];
+		if (caller[f] == OPT_NONE)
+			continue;
+		uint32_t a = cluster_of[caller[f]], b = cluster_of[f];
+		if (a == b)
+			continue;
+		struct opt_cluster *ca = &cl[a], *cb = &cl[b];
+		if (p->cache_size && ca->size + cb->size > p->cache_size)
+			continue;
+		if (density(ca->heat + cb->heat, ca->size + cb->size) <
+		    density(ca->heat, ca->size) / C3_MAX_DENSITY_DEGRADATION)
+			continue;
+		for (size_t k = 0; k < cb->n; k++) {
+			cluster_of[cb->groups[k]] = a;
+			opt_cluster_push(ca, g, cb->groups[k]);
+		}
+		free(cb->groups);
+		memset(cb, 0, sizeof(*cb));
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		if (!cl[i].n)
+			continue;
+		struct opt_cluster *c = opt_layout_add(out);
+		*c = cl[i];
+	}
+	opt_layout_sort_by_density(g, out);
+	free(cl);
+	free(cluster_of);
+	free(caller_calls);
+	free(caller);
+	free(order);
+}

@@ -1,0 +1,170 @@
+#include "optimize/elf_funcs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "xalloc.h"
+
+void elf_funcs_release(struct elf_funcs *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->funcs[i].name);
+	free(t->funcs);
+	memset(t, 0, sizeof(*t));
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Aliases: the global name first, so it is the one kept. */
+	if (x->local != y->local)
+		return x->local - y->local;
+	return strcmp(x->name, y->name);
+}
+
+/* Returns the section (symbol table) of TYPE, or NULL. */
+static Elf_Scn *find_section(Elf *e, Elf64_Word type, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL)
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+int elf_funcs_load(const char *path, struct elf_funcs *out)
+{
+	size_t alloc = 0, shstrndx;
+	GElf_Shdr shdr;
+	int fd, rc = -1;
+	Elf *e = NULL;
+
+	memset(out, 0, sizeof(*out));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0) {
+		error("'%s' is not an ELF file; give the program's binary", path);
+		goto out;
+	}
+
+	/* Which section index is .text. */
+	size_t text_index = 0;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		const char *name;
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		name = elf_strptr(e, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".text") && shdr.sh_type == SHT_PROGBITS) {
+			text_index = elf_ndxscn(scn);
+			out->text_addr = shdr.sh_addr;
+			out->text_size = shdr.sh_size;
+		}
+	}
+
+	/* .dynsym alone names only exported functions: not enough to lay out. */
+	Elf_Scn *symscn = find_section(e, SHT_SYMTAB, &shdr);
+	if (!symscn || !shdr.sh_entsize) {
+		error("'%s' has no symbol table (.symtab); give the binary before it was stripped",
+		      path);
+		goto out;
+	}
+	Elf_Data *data = elf_getdata(symscn, NULL);
+	size_t nsyms = data ? data->d_size / shdr.sh_entsize : 0;
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		name = elf_strptr(e, shdr.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		ALLOC_GROW(out->funcs, out->n + 1, alloc);
+		struct elf_func *f = &out->funcs[out->n++];
+		f->name = xstrdup(name);
+		f->addr = sym.st_value;
+		f->size = sym.st_size;
+		f->local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		f->in_text = text_index && sym.st_shndx == text_index;
+	}
+	qsort(out->funcs, out->n, sizeof(*out->funcs), by_address);
+	rc = 0;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+struct elf_name_index {
+	const struct elf_funcs *t;
+	size_t *order;		/* function indices sorted by name, then address */
+};
+
+static const struct elf_funcs *sort_table;
+
+static int by_name(const void *a, const void *b)
+{
+	const struct elf_func *x = &sort_table->funcs[*(const size_t *)a];
+	const struct elf_func *y = &sort_table->funcs[*(const size_t *)b];
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+struct elf_name_index *elf_name_index_new(const struct elf_funcs *t)
+{
+	struct elf_name_index *ix = xcalloc(1, sizeof(*ix));
+
+	ix->t = t;
+	ix->order = xcalloc(t->n + 1, sizeof(*ix->order));
+	for (size_t i = 0; i < t->n; i++)
+		ix->order[i] = i;
+	sort_table = t;
+	qsort(ix->order, t->n, sizeof(*ix->order), by_name);
+	sort_table = NULL;
+	return ix;
+}
+
+void elf_name_index_free(struct elf_name_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->order);
+	free(ix);
+}
+
+size_t elf_name_lookup(const struct elf_name_index *ix, const char *name, const size_t **first)
+{
+	size_t lo = 0, hi = ix->t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix->t->funcs[ix->order[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < ix->t->n && !strcmp(ix->t->funcs[ix->order[end]].name, name))
+		end++;
+	*first = ix->order + lo;
+	return end - lo;
+}

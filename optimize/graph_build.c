@@ -1,0 +1,232 @@
+/*
+ * The optimizer's graph from a profile.  See graph_build.h.
+ *
+ * Every function of the binary's .text becomes a node, called or not, so
+ * that the layout knows what it leaves behind; aliases (several names at
+ * one address) are one node under the global name.  Profile functions are
+ * matched to nodes by address when the binary is the recorded file, by
+ * name when it is another build of it (the usual case: record an
+ * instrumented build, lay out the release build).  Profile functions the
+ * binary does not have are kept as stale nodes, and those of other
+ * objects as shared ones, so the warnings can name them with their calls.
+ */
+#include "optimize/graph_build.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "xalloc.h"
+
+int opt_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Index of the binary function starting at ADDR, or -1. */
+static long find_by_address(const struct elf_funcs *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->funcs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
+}
+
+/*
+ * The binary function called NAME, preferring one of SIZE bytes when
+ * static functions of several files share the name; -1 if none.
+ */
+static long find_by_name(const struct elf_funcs *t, const struct elf_name_index *ix,
+			 const char *name, uint64_t size, int *ambiguous)
+{
+	const size_t *first;
+	size_t n = elf_name_lookup(ix, name, &first);
+
+	*ambiguous = n > 1;
+	if (!n)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (t->funcs[first[k]].size == size)
+			return (long)first[k];
+	return (long)first[0];
+}
+
+struct builder {
+	const struct opt_build_input *in;
+	struct opt_graph *g;
+	struct elf_name_index *ix;
+	uint32_t *node_of;	/* binary function -> graph function, OPT_NONE if not code */
+};
+
+static void add_binary_functions(struct builder *b)
+{
+	const struct elf_funcs *t = b->in->binary;
+
+	b->node_of = xcalloc(t->n + 1, sizeof(*b->node_of));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct elf_func *f = &t->funcs[i];
+		b->node_of[i] = OPT_NONE;
+		if (!f->in_text)
+			continue;
+		if (i && t->funcs[i - 1].addr == f->addr && b->node_of[i - 1] != OPT_NONE) {
+			b->node_of[i] = b->node_of[i - 1];	/* an alias */
+			continue;
+		}
+		const size_t *first;
+		unsigned flags = OPT_UNCALLED;
+		if (f->local && elf_name_lookup(b->ix, f->name, &first) > 1)
+			flags |= OPT_AMBIGUOUS;
+		b->node_of[i] = opt_graph_add_func(b->g, f->name, b->in->binary_path, f->addr,
+						   f->size, flags);
+	}
+}
+
+/* The graph function for profile function PF, adding a stale or shared one. */
+static uint32_t node_for(struct builder *b, const struct func *pf, int *program_cache)
+{
+	const struct opt_build_input *in = b->in;
+	long k = -1;
+
+	if (!*program_cache)
+		*program_cache = opt_same_file(pf->object, in->program) ? 1 : 2;
+	if (*program_cache == 2)
+		return opt_graph_add_func(b->g, pf->name, pf->object, pf->addr, pf->size, OPT_SHARED);
+	if (in->same_file) {
+		k = find_by_address(in->binary, pf->addr);
+	} else {
+		int ambiguous;
+		k = find_by_name(in->binary, b->ix, pf->name, pf->size, &ambiguous);
+	}
+	if (k >= 0 && b->node_of[k] != OPT_NONE)
+		return b->node_of[k];
+	return opt_graph_add_func(b->g, pf->name, pf->object, 0, pf->size, OPT_STALE);
+}
+
+/* Functions that share an input section of the map form one group. */
+static void groups_from_map(struct builder *b)
+{
+	const struct link_map *m = b->in->map;
+	uint32_t *group_of = xcalloc(m->n + 1, sizeof(*group_of));
+
+	for (size_t i = 0; i < m->n; i++)
+		group_of[i] = OPT_NONE;
+	for (size_t i = 0; i < b->g->nfuncs; i++) {
+		struct opt_func *f = &b->g->funcs[i];
+		if (f->flags & (OPT_STALE | OPT_SHARED))
+			continue;
+		const struct link_section *s = link_map_find(m, f->addr);
+		if (!s)
+			continue;
+		size_t si = (size_t)(s - m->sections);
+		if (group_of[si] == OPT_NONE)
+			group_of[si] = opt_graph_add_group(b->g, s->name, s->file, s->addr, s->size);
+		opt_graph_assign(b->g, (uint32_t)i, group_of[si]);
+	}
+	free(group_of);
+}
+
+/*
+ * Functions that the object files define in one section form one group.
+ * Matched by name: a section joins only when all its functions are found.
+ */
+static void groups_from_objects(struct builder *b)
+{
+	const struct object_sections *os = b->in->objects;
+	const struct elf_funcs *t = b->in->binary;
+	uint32_t *members = NULL;
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < os->n; i++) {
+		const struct object_section *s = &os->sections[i];
+		size_t n = 0;
+		uint64_t lowest = UINT64_MAX;
+		for (size_t k = 0; k < s->nfuncs; k++) {
+			int ambiguous;
+			long at = find_by_name(t, b->ix, s->funcs[k], 0, &ambiguous);
+			if (at < 0 || ambiguous || b->node_of[at] == OPT_NONE ||
+			    b->g->funcs[b->node_of[at]].group != OPT_NONE)
+				break;
+			ALLOC_GROW(members, n + 1, alloc);
+			members[n++] = b->node_of[at];
+			if (t->funcs[at].addr < lowest)
+				lowest = t->funcs[at].addr;
+		}
+		if (!n || n != s->nfuncs)
+			continue;
+		/* Aliases name one node twice; assign each node once. */
+		uint32_t gr = opt_graph_add_group(b->g, s->name, s->file, lowest, s->size);
+		for (size_t k = 0; k < n; k++)
+			if (b->g->funcs[members[k]].group == OPT_NONE)
+				opt_graph_assign(b->g, members[k], gr);
+	}
+	free(members);
+}
+
+struct opt_graph *opt_graph_build(const struct opt_build_input *in)
+{
+	const struct profile *p = in->profile;
+	struct builder b = { in, opt_graph_new(), elf_name_index_new(in->binary), NULL };
+	uint32_t *node = xcalloc(p->nfuncs + 1, sizeof(*node));
+	int has_times = 0;
+
+	add_binary_functions(&b);
+	for (size_t i = 0; i < p->nfuncs && in->weight == OPT_WEIGHT_TIME; i++)
+		if (p->funcs[i].self_ns)
+			has_times = 1;
+
+	/* One answer per object path: is it the program? */
+	char **objects = NULL;
+	int *verdict = NULL;
+	size_t nobjects = 0, objects_alloc = 0, verdict_alloc = 0;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *pf = &p->funcs[i];
+		size_t k;
+		for (k = 0; k < nobjects && strcmp(objects[k], pf->object); k++)
+			;
+		if (k == nobjects) {
+			ALLOC_GROW(objects, nobjects + 1, objects_alloc);
+			ALLOC_GROW(verdict, nobjects + 1, verdict_alloc);
+			objects[nobjects] = pf->object;
+			verdict[nobjects++] = 0;
+		}
+		node[i] = node_for(&b, pf, &verdict[k]);
+		struct opt_func *f = &b.g->funcs[node[i]];
+		f->calls += pf->calls;
+		f->heat += has_times ? pf->self_ns : pf->calls;
+		if (f->calls || f->heat)
+			f->flags &= ~(unsigned)OPT_UNCALLED;
+	}
+	free(objects);
+	free(verdict);
+
+	for (size_t i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		if (a->caller == FUNC_NONE || a->caller >= p->nfuncs || a->callee >= p->nfuncs)
+			continue;
+		if (node[a->caller] != node[a->callee])
+			opt_graph_add_calls(b.g, node[a->caller], node[a->callee], a->count);
+	}
+	if (in->map)
+		groups_from_map(&b);
+	else if (in->objects)
+		groups_from_objects(&b);
+	opt_graph_finish(b.g);
+
+	free(node);
+	free(b.node_of);
+	elf_name_index_free(b.ix);
+	return b.g;
+}
