@@ -140,7 +140,8 @@ int cg_parse(const char *text, size_t len, struct cg_result *out, char *err, siz
 		return -1;
 	}
 	/* One entry per name: a function's lines come in blocks per source file. */
-	qsort(out->funcs, out->nfuncs, sizeof(*out->funcs), by_name);
+	if (out->nfuncs)	/* qsort wants an array, even of nothing */
+		qsort(out->funcs, out->nfuncs, sizeof(*out->funcs), by_name);
 	size_t m = 0;
 	for (size_t i = 0; i < out->nfuncs; i++) {
 		if (m && !strcmp(out->funcs[m - 1].name, out->funcs[i].name)) {
