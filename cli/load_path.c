@@ -3,16 +3,14 @@
  * recording, or a CodeScape .prf file (recognised by its ID string).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/load.h"
 #include "die.h"
 #include "formats/prf.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 int load_path_is_prf(const char *path)
@@ -32,24 +30,14 @@ int load_path_is_prf(const char *path)
 /* Reads PATH whole; dies with one line when it cannot. */
 static uint8_t *read_whole(const char *path, size_t *size)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
 
-	if (fd < 0)
-		die("cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		die("'%s' is not a regular file", path);
-	*size = (size_t)st.st_size;
-	uint8_t *buf = xmalloc(*size + 1);
-	size_t done = 0;
-	while (done < *size) {
-		ssize_t n = read(fd, buf + done, *size - done);
-		if (n <= 0)
-			die("cannot read '%s': %s", path, n ? strerror(errno) : "file shrank");
-		done += (size_t)n;
+	if (read_file(path, 0, &buf, size) != 0) {
+		if (errno == EINVAL)
+			die("'%s' is not a regular file", path);
+		die("cannot %s '%s': %s", errno == EIO ? "read" : "open", path, strerror(errno));
 	}
-	close(fd);
-	return buf;
+	return (uint8_t *)buf;
 }
 
 struct profile *load_profile_path(const char *path, int *salvaged)

@@ -9,16 +9,14 @@
 #include "formats/gmon.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 struct rd {
@@ -427,32 +425,20 @@ int gmon_parse(struct gmon *g, const char *name, const uint8_t *buf, size_t len,
 
 int gmon_load(struct gmon *g, const char *path, enum gmon_format format)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	char *buf;
+	size_t got;
+
+	if (read_file(path, 0, &buf, &got) != 0) {
 		if (errno == ENOENT)
 			return error("cannot open '%s': %s; run the program built with -pg first "
 				     "(it writes gmon.out when it exits)", path, strerror(errno));
-		return error("cannot open '%s': %s", path, strerror(errno));
+		if (errno == EINVAL)
+			return error("'%s' is not a regular file; give a gmon.out file", path);
+		return error("cannot %s '%s': %s", errno == EIO ? "read" : "open", path,
+			     strerror(errno));
 	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return error("'%s' is not a regular file; give a gmon.out file", path);
-	}
-	size_t len = (size_t)st.st_size;
-	uint8_t *buf = xmalloc(len ? len : 1);
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = read(fd, buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
 	char err[256];
-	int rc = gmon_parse(g, path, buf, got, format, err, sizeof(err));
+	int rc = gmon_parse(g, path, (const uint8_t *)buf, got, format, err, sizeof(err));
 	free(buf);
 	if (rc)
 		return error("'%s' is damaged: %s; profile the program again", path, err);

@@ -13,14 +13,12 @@
 #include "optimize/cachegrind.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 #define CG_MAX_EVENTS 64
@@ -157,30 +155,17 @@ int cg_parse(const char *text, size_t len, struct cg_result *out, char *err, siz
 
 int cg_load(const char *path, struct cg_result *out)
 {
-	struct stat st;
 	char err[128];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+	size_t size;
 
 	memset(out, 0, sizeof(*out));
-	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CG_MAX_FILE) {
-		close(fd);
-		return error("'%s' is not a cachegrind output file", path);
+	if (read_file(path, CG_MAX_FILE, &text, &size) != 0) {
+		if (errno == EINVAL || errno == EFBIG)
+			return error("'%s' is not a cachegrind output file", path);
+		return error("cannot %s '%s': %s", errno == EIO ? "read" : "open", path,
+			     strerror(errno));
 	}
-	size_t size = (size_t)st.st_size, got = 0;
-	char *text = xmalloc(size + 1);
-	while (got < size) {
-		ssize_t n = read(fd, text + got, size - got);
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-			free(text);
-			close(fd);
-			return error("cannot read '%s': %s", path, strerror(e));
-		}
-		got += (size_t)n;
-	}
-	close(fd);
 	int rc = cg_parse(text, size, out, err, sizeof(err));
 	free(text);
 	if (rc) {

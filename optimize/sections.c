@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 /* The largest map read: a map is text; anything larger is not one. */
@@ -297,32 +298,20 @@ int link_map_parse(const char *text, size_t len, struct link_map *out, char *err
 
 int link_map_load(const char *path, struct link_map *out)
 {
-	struct stat st;
 	char err[128];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+	size_t size;
 
 	memset(out, 0, sizeof(*out));
-	if (fd < 0)
+	if (read_file(path, LINK_MAP_MAX, &text, &size) != 0) {
+		if (errno == EINVAL || errno == EFBIG)
+			return error("'%s' is not a linker map (not a regular file of at most %u MiB)",
+				     path, LINK_MAP_MAX >> 20);
+		if (errno == EIO)
+			return error("cannot read the map '%s': %s", path, strerror(errno));
 		return error("cannot open the map '%s': %s; link with -Wl,-Map=%s to write it",
 			     path, strerror(errno), path);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > LINK_MAP_MAX) {
-		close(fd);
-		return error("'%s' is not a linker map (not a regular file of at most %u MiB)",
-			     path, LINK_MAP_MAX >> 20);
 	}
-	size_t size = (size_t)st.st_size, got = 0;
-	char *text = xmalloc(size + 1);
-	while (got < size) {
-		ssize_t n = read(fd, text + got, size - got);
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-			free(text);
-			close(fd);
-			return error("cannot read the map '%s': %s", path, strerror(e));
-		}
-		got += (size_t)n;
-	}
-	close(fd);
 	int rc = link_map_parse(text, size, out, err, sizeof(err));
 	free(text);
 	if (rc)
