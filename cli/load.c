@@ -14,6 +14,7 @@
 #include "model/samples.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 enum signal_filter load_parse_signal_filter(const char *value)
@@ -74,79 +75,11 @@ uint64_t load_time_ns(const struct data_file *df, uint64_t units)
 	return units_to_ns(session_origin(df), unit_fixed(df), units);
 }
 
-/* Runtime address -> function index, per process image. */
-struct addr_map {
-	uint64_t *keys;
-	uint32_t *values;
-	size_t mask, used;
-};
-
-static void addr_map_init(struct addr_map *m)
-{
-	m->mask = 1023;
-	m->used = 0;
-	m->keys = xcalloc(m->mask + 1, sizeof(*m->keys));
-	m->values = xcalloc(m->mask + 1, sizeof(*m->values));
-}
-
-static void addr_map_release(struct addr_map *m)
-{
-	free(m->keys);
-	free(m->values);
-}
-
-static size_t addr_hash(uint64_t a, size_t mask)
-{
-	return (size_t)((a * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-}
-
-static void addr_map_put(struct addr_map *m, uint64_t key, uint32_t value);
-
-static void addr_map_grow(struct addr_map *m)
-{
-	struct addr_map old = *m;
-
-	m->mask = m->mask * 2 + 1;
-	m->used = 0;
-	m->keys = xcalloc(m->mask + 1, sizeof(*m->keys));
-	m->values = xcalloc(m->mask + 1, sizeof(*m->values));
-	for (size_t i = 0; i <= old.mask; i++)
-		if (old.values[i])
-			addr_map_put(m, old.keys[i], old.values[i] - 1);
-	addr_map_release(&old);
-}
-
-static void addr_map_put(struct addr_map *m, uint64_t key, uint32_t value)
-{
-	size_t h = addr_hash(key, m->mask);
-	while (m->values[h] && m->keys[h] != key)
-		h = (h + 1) & m->mask;
-	if (!m->values[h])
-		m->used++;
-	m->keys[h] = key;
-	m->values[h] = value + 1;
-	if (m->used * 2 > m->mask)
-		addr_map_grow(m);
-}
-
-static int addr_map_get(const struct addr_map *m, uint64_t key, uint32_t *value)
-{
-	size_t h = addr_hash(key, m->mask);
-	while (m->values[h]) {
-		if (m->keys[h] == key) {
-			*value = m->values[h] - 1;
-			return 1;
-		}
-		h = (h + 1) & m->mask;
-	}
-	return 0;
-}
-
 /* What resolving one process image's addresses needs. */
 struct image_symbols {
 	uint32_t pid, image;
 	struct symtab *symtab;
-	struct addr_map funcs;
+	struct u64map funcs;	/* runtime address -> function */
 	const struct data_file *df;
 	struct unwinder *unwinder;	/* made at the first DWARF sample */
 };
@@ -204,19 +137,19 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 	uint32_t fn;
 	struct symbol_info si;
 
-	if (addr_map_get(&is->funcs, addr, &fn))
+	if (u64map_get(&is->funcs, addr, &fn))
 		return fn;
 	if (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX) {
 		char name[32];
 		snprintf(name, sizeof(name), "<signal %u>", (unsigned)(addr - SIGNAL_FRAME_BASE));
 		fn = profile_intern_func(p, name, "", 0, 0, NULL, 0);
-		addr_map_put(&is->funcs, addr, fn);
+		u64map_put(&is->funcs, addr, fn);
 		return fn;
 	}
 	symtab_lookup(is->symtab, addr, 0, &si);
 	fn = profile_intern_func(p, si.name, si.object ? si.object : "", si.start, si.size,
 				 NULL, 0);
-	addr_map_put(&is->funcs, addr, fn);
+	u64map_put(&is->funcs, addr, fn);
 	return fn;
 }
 
@@ -225,7 +158,7 @@ static void images_free(struct image_symbols *images, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		symtab_free(images[i].symtab);
 		unwinder_free(images[i].unwinder);
-		addr_map_release(&images[i].funcs);
+		u64map_release(&images[i].funcs);
 	}
 	free(images);
 }
@@ -242,7 +175,7 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	is->pid = pid;
 	is->image = image;
 	is->symtab = build_symtab(df, pid, image, stats);
-	addr_map_init(&is->funcs);
+	u64map_init(&is->funcs);
 	is->df = df;
 	is->unwinder = NULL;
 	return is;

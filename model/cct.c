@@ -10,22 +10,13 @@
 #include <string.h>
 
 #include "die.h"
+#include "u64map.h"
 #include "xalloc.h"
 
-/* Open addressing from (parent, func) to the child's index. */
+/* (parent, func) -> the child's index. */
 struct cct_index {
-	uint32_t *slots;	/* node index + 1, 0 = empty */
-	size_t mask;
+	struct u64map children;
 };
-
-static uint64_t hash_key(uint32_t parent, uint32_t func)
-{
-	uint64_t k = ((uint64_t)parent << 32) | func;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
 
 static void add_root(struct cct *t, uint32_t func)
 {
@@ -43,8 +34,7 @@ struct cct *cct_new(uint32_t root_func)
 {
 	struct cct *t = xcalloc(1, sizeof(*t));
 	t->index = xcalloc(1, sizeof(*t->index));
-	t->index->mask = 1023;
-	t->index->slots = xcalloc(t->index->mask + 1, sizeof(uint32_t));
+	u64map_init(&t->index->children);
 	t->metrics = 1u << CCT_TIME;
 	add_root(t, root_func);
 	return t;
@@ -55,44 +45,24 @@ void cct_free(struct cct *t)
 	if (!t)
 		return;
 	free(t->nodes);
-	free(t->index->slots);
+	u64map_release(&t->index->children);
 	free(t->index);
 	free(t);
 }
 
-static void rehash(struct cct *t)
-{
-	struct cct_index *ix = t->index;
-	size_t size = (ix->mask + 1) * 2;
-
-	free(ix->slots);
-	ix->slots = xcalloc(size, sizeof(uint32_t));
-	ix->mask = size - 1;
-	for (size_t i = 1; i < t->nnodes; i++) {
-		size_t h = hash_key(t->nodes[i].parent, t->nodes[i].func) & ix->mask;
-		while (ix->slots[h])
-			h = (h + 1) & ix->mask;
-		ix->slots[h] = (uint32_t)i + 1;
-	}
-}
-
 uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t func)
 {
-	struct cct_index *ix = t->index;
+	uint64_t key = u64map_pair(parent, func);
+	uint32_t id;
 
 	if (parent >= t->nnodes)
 		BUG("node %u not in the tree", parent);
-	size_t h = hash_key(parent, func) & ix->mask;
-	while (ix->slots[h]) {
-		const struct cct_node *n = &t->nodes[ix->slots[h] - 1];
-		if (n->parent == parent && n->func == func)
-			return ix->slots[h] - 1;
-		h = (h + 1) & ix->mask;
-	}
+	if (u64map_get(&t->index->children, key, &id))
+		return id;
 	if (t->nnodes >= CCT_NONE - 1)
 		die("more than %u call paths in one tree; select a thread with --tid", CCT_NONE - 1);
 	ALLOC_GROW(t->nodes, t->nnodes + 1, t->nodes_alloc);
-	uint32_t id = (uint32_t)t->nnodes++;
+	id = (uint32_t)t->nnodes++;
 	struct cct_node *n = &t->nodes[id];
 	struct cct_node *p = &t->nodes[parent];
 	memset(n, 0, sizeof(*n));
@@ -102,9 +72,7 @@ uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t func)
 	n->first_child = CCT_NONE;
 	n->next_sibling = p->first_child;
 	p->first_child = id;
-	ix->slots[h] = id + 1;
-	if (t->nnodes * 2 > ix->mask)
-		rehash(t);
+	u64map_put(&t->index->children, key, id);
 	return id;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 /* Open-addressing maps from (object, name) to function and (caller,
@@ -17,8 +18,7 @@
 struct profile_index {
 	uint32_t *func_slots;	/* index + 1, 0 = empty */
 	size_t func_mask;
-	uint32_t *arc_slots;
-	size_t arc_mask;
+	struct u64map arcs;	/* (caller, callee) -> arc */
 };
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -28,23 +28,13 @@ static uint64_t hash_str(const char *s, uint64_t h)
 	return h;
 }
 
-static uint64_t hash_arc(uint32_t caller, uint32_t callee)
-{
-	uint64_t k = ((uint64_t)caller << 32) | callee;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
-
 struct profile *profile_new(void)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
 	p->index = xcalloc(1, sizeof(*p->index));
 	p->index->func_mask = 1023;
 	p->index->func_slots = xcalloc(1024, sizeof(uint32_t));
-	p->index->arc_mask = 1023;
-	p->index->arc_slots = xcalloc(1024, sizeof(uint32_t));
+	u64map_init(&p->index->arcs);
 	return p;
 }
 
@@ -66,7 +56,7 @@ void profile_free(struct profile *p)
 	free(p->arcs);
 	free(p->threads);
 	free(p->index->func_slots);
-	free(p->index->arc_slots);
+	u64map_release(&p->index->arcs);
 	free(p->index);
 	free(p);
 }
@@ -126,42 +116,20 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	return (uint32_t)p->nfuncs - 1;
 }
 
-static void rehash_arcs(struct profile *p)
-{
-	struct profile_index *ix = p->index;
-	size_t size = (ix->arc_mask + 1) * 2;
-
-	free(ix->arc_slots);
-	ix->arc_slots = xcalloc(size, sizeof(uint32_t));
-	ix->arc_mask = size - 1;
-	for (size_t i = 0; i < p->narcs; i++) {
-		size_t h = hash_arc(p->arcs[i].caller, p->arcs[i].callee) & ix->arc_mask;
-		while (ix->arc_slots[h])
-			h = (h + 1) & ix->arc_mask;
-		ix->arc_slots[h] = (uint32_t)i + 1;
-	}
-}
-
 uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
 {
-	struct profile_index *ix = p->index;
-	size_t h = hash_arc(caller, callee) & ix->arc_mask;
+	uint64_t key = u64map_pair(caller, callee);
+	uint32_t index;
 
-	while (ix->arc_slots[h]) {
-		struct arc *a = &p->arcs[ix->arc_slots[h] - 1];
-		if (a->caller == caller && a->callee == callee)
-			return ix->arc_slots[h] - 1;
-		h = (h + 1) & ix->arc_mask;
-	}
+	if (u64map_get(&p->index->arcs, key, &index))
+		return index;
 	ALLOC_GROW(p->arcs, p->narcs + 1, p->arcs_alloc);
 	struct arc *a = &p->arcs[p->narcs];
 	memset(a, 0, sizeof(*a));
 	a->caller = caller;
 	a->callee = callee;
-	ix->arc_slots[h] = (uint32_t)++p->narcs;
-	if (p->narcs * 2 > ix->arc_mask)
-		rehash_arcs(p);
-	return (uint32_t)p->narcs - 1;
+	u64map_put(&p->index->arcs, key, (uint32_t)p->narcs);
+	return (uint32_t)p->narcs++;
 }
 
 /*
