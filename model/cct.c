@@ -5,6 +5,7 @@
  * nanosecond.
  */
 #include "model/cct.h"
+#include "model/hook_cost.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,20 +96,13 @@ struct cct_builder {
 	size_t depth, alloc;
 	/* hooks' cost per call, in 1/256 units of each metric: the part
 	 * inside the callee, and inside + outside */
-	uint64_t inner_q[CCT_NMETRICS];
-	uint64_t call_q[CCT_NMETRICS];
+	struct hook_cost cost[CCT_NMETRICS];	/* per call, for each metric */
 	uint64_t last[CCT_NMETRICS];	/* latest reading */
 };
 
-static uint64_t to_q(double v)
-{
-	return v > 0 ? (uint64_t)(v * 256 + 0.5) : 0;
-}
-
 void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer)
 {
-	b->inner_q[m] = to_q(inner);
-	b->call_q[m] = b->inner_q[m] + to_q(outer);
+	b->cost[m] = hook_cost_make(inner, outer);
 }
 
 struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
@@ -156,20 +150,8 @@ static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum cl
 	struct cct_node *n = &b->t->nodes[f->node];
 
 	for (int m = 0; m < CCT_NMETRICS; m++) {
-		uint64_t raw_q = (now[m] - f->start[m]) * 256;
-		uint64_t hooks_q = f->desc_calls * b->call_q[m];
-
-		/* An OPEN_FRAME's own entry came before the stream began:
-		 * only the hooks beneath it are inside its interval. */
-		if (f->counted)
-			hooks_q += b->inner_q[m];
-		uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
-
-		/* A subtracted estimate can leave less than the callees
-		 * took; they stand, and self is 0, so self + children still
-		 * equals total. */
-		if (total < f->child[m])
-			total = f->child[m];
+		uint64_t total = hook_cost_total(&b->cost[m], now[m] - f->start[m],
+						 f->desc_calls, f->counted, f->child[m]);
 		n->self[m] += total - f->child[m];
 		n->total[m] += total;
 		if (parent)

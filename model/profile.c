@@ -3,6 +3,7 @@
  * what each number means; the comments here say how it is kept exact.
  */
 #include "model/profile.h"
+#include "model/hook_cost.h"
 #include "sections.h"
 
 #include <math.h>
@@ -158,7 +159,7 @@ struct thread_builder {
 	size_t info_index;
 	double inner_ns, outer_ns;
 	/* the same costs in 1/256 ns, for integer arithmetic per call */
-	uint64_t inner_q, call_q;
+	struct hook_cost cost;
 	struct replay_frame *stack;
 	size_t depth, alloc;
 	/* per function: open activations and the outermost one's depth */
@@ -190,8 +191,7 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->p = p;
 	b->inner_ns = inner_ns > 0 ? inner_ns : 0;
 	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
-	b->inner_q = (uint64_t)(b->inner_ns * 256 + 0.5);
-	b->call_q = b->inner_q + (uint64_t)(b->outer_ns * 256 + 0.5);
+	b->cost = hook_cost_make(b->inner_ns, b->outer_ns);
 	b->last_ns = info->start_ns;
 	p->overhead_per_call_ns = b->inner_ns + b->outer_ns;
 	return b;
@@ -236,7 +236,7 @@ static void note_start(struct thread_builder *b, uint32_t func, uint64_t t)
 
 	if (b->last_start[func] != UINT64_MAX) {
 		uint64_t raw_q = (t - b->last_start[func]) * 256;
-		uint64_t hooks_q = (b->entries - b->last_entries[func] + 1) * b->call_q;
+		uint64_t hooks_q = (b->entries - b->last_entries[func] + 1) * b->cost.call_q;
 		uint64_t period = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
 
 		fn->periods++;
@@ -318,20 +318,8 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	struct profile *p = b->p;
 	struct replay_frame *f = &b->stack[--b->depth];
 	struct func *fn = &p->funcs[f->func];
-	uint64_t raw_q = (t - f->start_ns) * 256;
-	uint64_t hooks_q = f->desc_calls * b->call_q;
-
-	/* An OPEN_FRAME's own entry happened before the stream began, so
-	 * only the hooks beneath it are inside its interval. */
-	if (f->counted)
-		hooks_q += b->inner_q;
-	uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
-
-	/* Subtracting an estimated cost can leave less than the callees
-	 * took; the callees' figures stand and this call's self is 0, so
-	 * self + children still adds up to total at every level. */
-	if (total < f->child_ns)
-		total = f->child_ns;
+	uint64_t total = hook_cost_total(&b->cost, t - f->start_ns, f->desc_calls, f->counted,
+					 f->child_ns);
 	uint64_t self = total - f->child_ns;
 
 	b->active[f->func]--;
@@ -357,7 +345,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 			fn->max_ns = total;
 		p->calls++;
 		p->threads[b->info_index].calls++;
-		p->overhead_q += b->call_q;
+		p->overhead_q += b->cost.call_q;
 		if (fn->calls == 1)
 			fn->call_shift_ns = (double)total;
 		double d = (double)total - fn->call_shift_ns;

@@ -4,6 +4,7 @@
  * arithmetic, and the timeline's "longest calls" selection.
  */
 #include "report/html_tree.h"
+#include "model/hook_cost.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ struct html_tree_private {
 	/* the replay of the current thread */
 	struct tree_frame *stack;
 	size_t depth, stack_alloc;
-	uint64_t inner_q, call_q;	/* hook cost per call in 1/256 ns */
+	struct hook_cost cost;	/* the hooks' cost per call */
 	uint64_t last_ns;
 	uint64_t counters[2];	/* the latest absolute values */
 	uint32_t thread;
@@ -130,14 +131,8 @@ void html_tree_thread_begin(struct html_tree *t, const struct thread_info *info,
 	memset(th, 0, sizeof(*th));
 	th->info = *info;
 	pv->thread = (uint32_t)t->nthreads++;
-	/* The same rounding as profile_thread_begin(), so times agree to
-	 * the nanosecond with the flat profile. */
-	if (inner_ns < 0)
-		inner_ns = 0;
-	if (outer_ns < 0)
-		outer_ns = 0;
-	pv->inner_q = (uint64_t)(inner_ns * 256 + 0.5);
-	pv->call_q = pv->inner_q + (uint64_t)(outer_ns * 256 + 0.5);
+	/* the flat profile's own rule, so times agree to the nanosecond */
+	pv->cost = hook_cost_make(inner_ns, outer_ns);
 	pv->last_ns = info->start_ns;
 	pv->depth = 0;
 	pv->counters[0] = pv->counters[1] = 0;
@@ -287,20 +282,15 @@ static void record_call(struct html_tree *t, uint32_t node, uint64_t start, uint
 		html_tree_limit_calls(t, t->max_calls);
 }
 
-/* The arithmetic of model/profile.c's pop(), per call path. */
+/* model/profile.c's pop(), per call path. */
 static void pop(struct html_tree *t, uint64_t now)
 {
 	struct html_tree_private *pv = t->priv;
 	struct tree_frame *f = &pv->stack[--pv->depth];
 	struct html_node *n = &t->nodes[f->node];
-	uint64_t raw_q = (now - f->start_ns) * 256;
-	uint64_t hooks_q = f->desc_calls * pv->call_q;
+	uint64_t total = hook_cost_total(&pv->cost, now - f->start_ns, f->desc_calls, f->counted,
+					 f->child_ns);
 
-	if (f->counted)
-		hooks_q += pv->inner_q;
-	uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
-	if (total < f->child_ns)
-		total = f->child_ns;
 	n->self_ns += total - f->child_ns;
 	n->total_ns += total;
 	if (f->counted)
