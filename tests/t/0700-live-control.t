@@ -6,20 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 plan 19
-build_prog live_server srv -pg -O1
-mkdir -m 700 xdg
-XDG_RUNTIME_DIR="$WORK/xdg"
-export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
-rec=$!
-# wait for the socket: the runtime makes it before main() runs
-i=0
-while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sock=$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)
-pid=$(basename "$sock" .sock)
+start_live_server
 [ -S "$sock" ]
 ok $? "the control socket exists"
 is "$(stat -c %a "$sock") $(stat -c %a xdg/callscope)" "600 700" "socket 0600 in a 0700 directory"

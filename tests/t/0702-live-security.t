@@ -7,20 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 plan 12
-build_prog live_server srv -pg -O1
 cc -O1 -o raw "$PROGS/live_rawclient.c"
-mkdir -m 700 xdg
-XDG_RUNTIME_DIR="$WORK/xdg"
-export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
-rec=$!
-i=0
-while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sock=$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)
-pid=$(basename "$sock" .sock)
+start_live_server
 
 is "$(./raw "$sock" garbage)" "error -7 not a callscope control message" "garbage is answered"
 is "$(./raw "$sock" oversize)" "error -9 message too long" "an oversized length is refused"

@@ -3,18 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 plan 4
-build_prog live_server srv -pg -O1
-mkdir -m 700 xdg
-XDG_RUNTIME_DIR="$WORK/xdg"
-export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
-rec=$!
-i=0
-while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pid=$(basename "$(ls xdg/callscope/*.sock | head -n 1)" .sock)
+start_live_server
 # work_a in the first window, work_b only from inside the second on
 (sleep 1.3; echo b > mode) &
 LIMIT=30 limited "$CS" top "$pid" --interval 1 --count 3 > top.txt

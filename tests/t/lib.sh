@@ -72,3 +72,23 @@ done_testing() {
 	[ "$TEST_FAILED" -eq 0 ]
 	exit $?
 }
+
+# start_live_server: builds tests/progs/live_server.c with -pg, records it
+# in the background with a private XDG_RUNTIME_DIR, and waits for its
+# control socket.  Sets rec (the recorder's pid), sock and pid.
+start_live_server() {
+	build_prog live_server srv -pg -O1
+	mkdir -m 700 xdg
+	XDG_RUNTIME_DIR="$WORK/xdg"
+	export XDG_RUNTIME_DIR
+	LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
+	rec=$!
+	# the runtime makes the socket before main() runs
+	i=0
+	while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sock=$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)
+	pid=$(basename "$sock" .sock)
+}
