@@ -394,7 +394,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	struct stream_reader r;
 	struct stream_event ev;
 	struct replay_note note;
-	uint64_t records = 0;
+	uint64_t records = 0, events = 0;
 	int thread_ended = 0, rc;
 
 	memset(&info, 0, sizeof(info));
@@ -412,10 +412,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
 	size_t from = th->flags & THREAD_HAS_RESET ? after_last_reset(th, ncounters) : 0;
 	stream_reader_init(&r, th->stream + from, th->stream_len - from, th->start_time, ncounters);
-	while ((rc = stream_reader_next(&r, &ev)) == 1) {
+	while ((rc = stream_reader_next_quick(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
-		stats->events++;
+		events++;
 		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
 		if (ncounters && v->counters && ev.kind <= EVENT_OPEN_FRAME)
@@ -466,6 +466,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			break;
 		}
 	}
+	stats->events += events;
 	if (rc < 0) {
 		warning("thread %u of process %u: data damaged at offset %llu (%s); "
 			"using the events before it",
