@@ -348,10 +348,10 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 			fn->max_ns = total;
 		b->calls++;
 		if (fn->calls == 1)
-			fn->call_shift_ns = (double)total;
-		double d = (double)total - fn->call_shift_ns;
+			fn->call_shift_ns = total;
+		int64_t d = (int64_t)(total - fn->call_shift_ns);
 		fn->call_dev_sum += d;
-		fn->call_dev_sq_sum += d * d;
+		fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
 	}
@@ -418,9 +418,10 @@ double func_stddev_ns(const struct func *f)
 {
 	if (!f->calls)
 		return 0;
-	double n = (double)f->calls;
-	double var = (f->call_dev_sq_sum - f->call_dev_sum * f->call_dev_sum / n) / n;
-	return var > 0 ? sqrt(var) : 0;
+	long double n = (long double)f->calls;
+	long double sum = (long double)f->call_dev_sum;
+	long double var = ((long double)f->call_dev_sq_sum - sum * sum / n) / n;
+	return var > 0 ? (double)sqrtl(var) : 0;
 }
 
 uint64_t func_period_avg_ns(const struct func *f)
