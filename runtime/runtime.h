@@ -177,6 +177,10 @@ HIDDEN void thread_emit_end(struct thread_state *t);
 HIDDEN void trace_emit_sync(struct thread_state *t, uint64_t now);
 HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 			    const char *text, size_t len);
+/* Takes up a stop, start or reset made since the thread last looked (the
+ * hooks do so on every call); for the sampler, whose threads may run no
+ * hooks at all.  The caller holds the thread's guard. */
+HIDDEN void trace_check_capture(struct thread_state *t);
 
 /* sigaction.c: libc's own sigaction, past the runtime's stand-in */
 struct sigaction;

@@ -49,10 +49,11 @@ ok $? "snapshot 2 adds work_b ($b2) done after start, work_a unchanged ($a2)"
 "$CS" live "$pid" flush
 ok $? "flush"
 
-# reset: what came before is forgotten.  The program idles first and says
-# when it does, so no work runs after the reset: once the program's thread
-# has noticed the reset (at its next hook, within a round), a snapshot must
-# hold none of the earlier work, however the machine schedules it.
+# reset while stopped: what came before is forgotten.  The program idles
+# first and says when it does, so no work runs after the reset: once its
+# thread has noticed the reset (at its next hook, within a round), a
+# snapshot must hold none of the earlier work, however the machine
+# schedules it.  Then capture starts again and new work is counted.
 wait_seen() {
 	i=0
 	while [ $i -lt 200 ] && [ "$(cat seen 2> /dev/null)" != "$1" ]; do
@@ -62,8 +63,8 @@ wait_seen() {
 }
 echo i > mode
 wait_seen i
-"$CS" live "$pid" reset
-ok $? "reset"
+"$CS" live "$pid" stop && "$CS" live "$pid" reset
+ok $? "stop, then reset"
 i=0
 while :; do
 	"$CS" live "$pid" snapshot -o s3.data 2> /dev/null
@@ -73,6 +74,7 @@ while :; do
 	i=$((i + 1))
 done
 is "$left" "0 0" "after a reset none of the earlier work is left"
+"$CS" live "$pid" start
 echo b > mode
 wait_seen b
 sleep 0.5
