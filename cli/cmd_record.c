@@ -330,6 +330,7 @@ int cmd_record(int argc, char **argv)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
+	contract.sample_only = !hooks.kinds;
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));

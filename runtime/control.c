@@ -121,6 +121,8 @@ static const char *mode_name(void)
 {
 	if (runtime_config.contract.count_nodes)
 		return "count";
+	if (runtime_config.contract.sample_only)
+		return "sample";
 	return runtime_config.contract.ring_bytes ? "flight" : "trace";
 }
 

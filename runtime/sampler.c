@@ -17,8 +17,12 @@
  * chain (bounded, and checked against the thread's stack bounds, which
  * are read when the thread starts, never in the handler), and appends a
  * SAMPLE record to the thread's file-backed buffer.  A sample that cannot
- * be written (the thread is inside a hook, its buffer is full, capture is
- * off) is counted and the count travels with the next written sample.
+ * be written (the thread is inside a hook, its buffer is full) is counted
+ * and the count travels with the next written sample; while capture is
+ * off (stopped by the program, a trigger or `callscope live`) nothing is
+ * sampled and nothing is lost.  Each sample first takes up a stop, start
+ * or reset the thread has not seen, as every hook does: a thread of a
+ * program without hooks has no other moment to.
  *
  * Threads the program starts later get their timer from the runtime's
  * pthread_create, which wraps the start routine; a program without
@@ -221,10 +225,17 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		forward_to_program(sig, info, context);
 		goto out;
 	}
-	if (t->status != THREAD_RECORDING || t->guard || !t->capturing || !t->hdr) {
+	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;
 	}
+	/* A program without hooks learns of a stop, start or reset only
+	 * here.  A sample while capture is off is not taken, not lost. */
+	t->guard = 1;
+	trace_check_capture(t);
+	t->guard = 0;
+	if (!t->capturing)
+		goto out;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
