@@ -12,12 +12,7 @@ XDG_RUNTIME_DIR="$WORK/xdg"
 export XDG_RUNTIME_DIR
 LIMIT=60 limited "$CS" record -o s.data -- ./hot > /dev/null 2> err.txt &
 rec=$!
-i=0
-while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pid=$(basename "$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)" .sock)
+wait_live_socket
 samples() { "$CS" report -i "$1" --json | jq '.samples // 0'; }
 lost() { "$CS" report -i "$1" --json | jq '.lost_samples // 0'; }
 

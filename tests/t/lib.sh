@@ -83,7 +83,12 @@ start_live_server() {
 	export XDG_RUNTIME_DIR
 	LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
 	rec=$!
-	# the runtime makes the socket before main() runs
+	wait_live_socket
+}
+
+# wait_live_socket: waits (up to 10 s) for the first control socket in
+# xdg/callscope; the runtime makes it before main() runs.  Sets sock and pid.
+wait_live_socket() {
 	i=0
 	while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
 		sleep 0.1
