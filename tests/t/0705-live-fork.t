@@ -27,12 +27,7 @@ done
 ok $? "the two sockets are a parent's and its child's ($parent, $child)"
 # the child must have done some work before it is stopped (a loaded
 # machine may not have run it yet)
-events() { "$CS" live "$1" status | sed -n 's/^events=//p'; }
-i=0
-while [ $i -lt 100 ] && [ "$(events "$child")" -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+pid=$child wait_live_events 100
 "$CS" live "$child" stop
 ok $? "stop the child"
 "$CS" live "$parent" status | grep -qx 'state=on'

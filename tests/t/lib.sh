@@ -84,6 +84,19 @@ start_live_server() {
 	LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
 	rec=$!
 	wait_live_socket
+	wait_live_events 100
+}
+
+# wait_live_events N: waits (up to 5 s) until process $pid has recorded N
+# events, so that a test starts once the program is at work however late
+# a loaded machine runs it.
+wait_live_events() {
+	i=0
+	while [ $i -lt 100 ] &&
+		[ "$("$CS" live "$pid" status 2> /dev/null | sed -n 's/^events=//p')" -lt "$1" ] 2> /dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 }
 
 # wait_live_socket: waits (up to 10 s) for the first control socket in
