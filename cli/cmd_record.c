@@ -51,7 +51,8 @@ static const char usage_text[] =
 	"                        'callscope list'), e.g. -e page-faults,context-switches\n"
 	"      --skip-missing-events  go on without an event this machine cannot count\n"
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
-	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n"
+	"      --chunk BYTES     how much a thread buffer grows by (default 8M; 1M\n"
+	"                        when only sampling with frame pointers)\n"
 	"      --sample          also sample the program's stacks (the default, and the\n"
 	"                        only mode, for a program without hooks)\n"
 	"      --freq HZ         samples per second of each thread (default 999)\n"
@@ -302,7 +303,7 @@ int cmd_record(int argc, char **argv)
 
 	memset(&contract, 0, sizeof(contract));
 	contract.version = CONTRACT_VERSION;
-	contract.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+	contract.chunk_bytes = 0;	/* not given: chosen below */
 	while ((opt = getopt_long(argc, argv, "+o:e:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
@@ -355,6 +356,9 @@ int cmd_record(int argc, char **argv)
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
 	contract.sample_only = !hooks.kinds || idle_hooks;
+	if (!contract.chunk_bytes)
+		contract.chunk_bytes = contract.sample_only && !rs.dwarf ? RECORD_SAMPLING_CHUNK
+									 : CONTRACT_CHUNK_DEFAULT;
 	if (contract.sample_only && (start_at || stop_at))
 		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "
 			  "tracing; %s", hooks.kinds ? "leave out --mode=sample"
