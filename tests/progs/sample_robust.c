@@ -5,6 +5,8 @@
  *   rtsig   handle every real-time signal itself, then raise each once:
  *           the program's handlers must all run exactly once
  *   block   burn with every signal blocked, then unblock
+ *   exec    burn, then exec this program again in mode "fork": the new
+ *           image (same pid) is sampled by the runtime it loads
  * Each prints "ok" (rtsig: "handled N of N") and exits 0.
  */
 #include <signal.h>
@@ -66,6 +68,11 @@ int main(int argc, char **argv)
 		for (int s = SIGRTMIN; s <= SIGRTMAX; s++, n++)
 			raise(s);
 		printf("handled %d of %d\n", handled, n);
+	} else if (!strcmp(mode, "exec")) {
+		burn(100000000);
+		fflush(stdout);
+		execl("/proc/self/exe", argv[0], "fork", (char *)NULL);
+		printf("exec failed\n");
 	} else if (!strcmp(mode, "block")) {
 		sigset_t all;
 		sigfillset(&all);
