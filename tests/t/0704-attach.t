@@ -3,7 +3,7 @@
 # callscope) puts its hot function on top; errors are clear.
 . "$(dirname "$0")/lib.sh"
 
-plan 5
+plan 6
 cc -O1 -g -fno-omit-frame-pointer -o hot "$PROGS/live_hot.c"
 ./hot &
 prog=$!
@@ -27,6 +27,20 @@ else
 	want=$(awk -v t=$((after - before)) 'BEGIN { w = int(t / 100 * 999 / 2); print w < 10 ? 10 : w }')
 	[ -n "$n" ] && [ "$n" -ge "$want" ]
 	ok $? "samples follow the CPU the program used ($n for $((after - before))0 ms; at least $want)"
+fi
+# another user's process: refused, and the message says why
+if [ "$(id -u)" -ne 0 ] || ! setpriv --reuid=nobody --regid=nogroup --clear-groups true 2> /dev/null; then
+	skip "setpriv cannot switch to the user nobody here (needs root)"
+else
+	cp "$CS" "$WORK/cs"
+	chmod 755 "$WORK" "$WORK/cs"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$WORK/cs" record --pid "$prog" \
+		--duration 0.2 > /dev/null 2> other.txt
+	rc=$?
+	chmod 700 "$WORK"
+	[ $rc -ne 0 ] && [ "$(wc -l < other.txt)" -eq 1 ] &&
+		grep -q "cannot sample process $prog: it belongs to another user" other.txt
+	ok $? "another user's process: one line that says so ($rc)"
 fi
 touch quit
 wait $prog
