@@ -10,11 +10,7 @@ start_live_server
 # screen 4 holds work_b alone.
 LIMIT=30 limited "$CS" top "$pid" --interval 1 --count 4 > top.txt &
 top=$!
-i=0
-while [ $i -lt 300 ] && ! grep -q '^# callscope top' top.txt; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_for_line top.txt '^# callscope top'
 echo b > mode
 wait $top
 ok $? "top ran four screens and ended"

@@ -5,7 +5,7 @@
 # reset the earlier samples are gone.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 12
 cc -O1 -g -fno-omit-frame-pointer -o hot "$PROGS/live_hot.c"
 mkdir -m 700 xdg
 XDG_RUNTIME_DIR="$WORK/xdg"
@@ -58,6 +58,19 @@ top=$("$CS" report -i s5.data --json |
 	jq -r '[.functions[] | select(.self_samples > 0)] | max_by(.self_samples) | .name')
 [ "$(samples s5.data)" -gt 0 ] && [ "$top" = hot_loop ]
 ok $? "after start the new samples are there, hot_loop on top ($top)"
+# top on a sampled program: screens of samples; capture stopped once
+# screen 1 is out leaves screen 3 (a whole window later) empty
+LIMIT=30 limited "$CS" top "$pid" --interval 1 --count 3 > top.txt &
+top=$!
+wait_for_line top.txt '^# callscope top'
+"$CS" live "$pid" stop
+wait $top
+ok $? "top ran three screens"
+awk '/^# callscope top/ { n++; next } n == 1 && /samples/ { head = 1; next }
+     n == 1 && head && NF == 3 { print $3; exit }' top.txt | grep -qx hot_loop
+ok $? "top: screen 1 ranks by samples, hot_loop on top"
+grep '^# callscope top' top.txt | sed -n 3p | grep -q '; 0 functions ran$'
+ok $? "top: screen 3, after the stop, is empty: each screen is its window only"
 touch quit
 wait $rec
 is "$?" 0 "the program exits with its own status"

@@ -87,6 +87,16 @@ start_live_server() {
 	wait_live_events 100
 }
 
+# wait_for_line FILE REGEX: waits (up to 15 s) until FILE, which a
+# background command writes, has a line matching REGEX.
+wait_for_line() {
+	i=0
+	while [ $i -lt 300 ] && ! grep -q "$2" "$1" 2> /dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # wait_live_events N: waits (up to 5 s) until process $pid has recorded N
 # events, so that a test starts once the program is at work however late
 # a loaded machine runs it.
