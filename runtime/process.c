@@ -1,15 +1,18 @@
 /*
  * The process staging file p-PID-IMAGE.sec: a PROCESS section and one
  * OBJECT section per loaded object, written when the runtime starts, and a
- * PROCESS_END section at a normal exit.  Objects are described again at
- * exit and before every dlclose(), so an object the program loads with
- * dlopen() and closes again keeps its name in the recording.  Each section goes out in a single
+ * PROCESS_END section at a normal exit.  Objects loaded later (dlopen) are
+ * described as the control thread notices them (a few times a second, and
+ * before a snapshot), again at exit and before every dlclose(), so an
+ * object the program loads and closes again keeps its name in the
+ * recording.  Each section goes out in a single
  * write() so a crash leaves whole sections only.  Objects come from
  * dl_iterate_phdr, which gives the load bias and the build ID note from
  * memory: the analyzer checks it against the file on disk.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "sampler.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -213,6 +216,28 @@ void process_write_end(uint32_t reason)
 	/* objects loaded since start (dlopen) are described again; the
 	 * reader keeps one description per load address */
 	dl_iterate_phdr(write_object, NULL);
+}
+
+static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs))
+		*(unsigned long long *)data = info->dlpi_adds;
+	return 1;	/* every entry carries the same counter */
+}
+
+void process_objects_refresh(void)
+{
+	static unsigned long long seen;
+	unsigned long long loads = 0;
+
+	if (process_fd < 0)
+		return;
+	dl_iterate_phdr(count_loads, &loads);
+	if (loads == seen)
+		return;
+	seen = loads;
+	dl_iterate_phdr(write_object, NULL);
+	sampler_objects_loaded();
 }
 
 /*

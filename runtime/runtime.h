@@ -207,6 +207,10 @@ HIDDEN void signals_thread_end(struct thread_state *t);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* Describes the objects loaded since the last look (dlopen) and tells the
+ * sampler of them; cheap when nothing was loaded.  Never from a signal
+ * handler: it takes the loader's lock. */
+HIDDEN void process_objects_refresh(void);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);

@@ -1,11 +1,15 @@
 /*
- * sample_dlopen PLUGIN: loads PLUGIN (sample_plugin.c) with dlopen, burns
- * 75 % of its CPU in the plugin's plugin_hot and 25 % in own_work, and
- * closes the plugin before it ends, so the plugin is gone at exit.
- * Prints "closed RC" with dlclose's result.
+ * sample_dlopen PLUGIN [live]: loads PLUGIN (sample_plugin.c) with dlopen
+ * and waits 0.4 s (the runtime notices a load within a quarter second).
+ * Then it burns 75 % of its CPU in the plugin's plugin_outer/plugin_hot
+ * and 25 % in own_work, closes the plugin before it ends (so the plugin
+ * is gone at exit), and prints "closed RC" with dlclose's result.  With
+ * "live" it calls the plugin until the file "quit" appears instead.
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 static volatile double sink;
 
@@ -25,10 +29,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", dlerror());
 		return 1;
 	}
-	void (*hot)(long) = (void (*)(long))dlsym(h, "plugin_hot");
-	if (!hot)
+	void (*outer)(long) = (void (*)(long))dlsym(h, "plugin_outer");
+	if (!outer)
 		return 1;
-	hot(300000000);
+	usleep(400000);
+	if (argc > 2 && !strcmp(argv[2], "live")) {
+		while (access("quit", F_OK) != 0)
+			outer(1000000);
+		return 0;
+	}
+	outer(300000000);
 	own_work(100000000);
 	printf("closed %d\n", dlclose(h));
 	return 0;
