@@ -508,7 +508,8 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 	memset(stats, 0, sizeof(*stats));
 	for (size_t i = 0; i < df->nthreads; i++) {
 		const struct data_thread *th = &df->threads[i];
-		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid))
+		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid) ||
+		    (f->by_image && th->image != f->image))
 			continue;
 		/* aggregate-mode threads have no events: load_aggregates() */
 		if (th->flags & THREAD_CCT)
@@ -603,7 +604,7 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		uint64_t end;
 
 		if (!(th->flags & THREAD_CCT) || (f->pid >= 0 && th->pid != f->pid) ||
-		    (f->tid >= 0 && th->tid != f->tid))
+		    (f->tid >= 0 && th->tid != f->tid) || (f->by_image && th->image != f->image))
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);
