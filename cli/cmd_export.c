@@ -137,6 +137,12 @@ int cmd_export(int argc, char **argv)
 	struct export_data d;
 	outfile_open(&out, output);
 	export_data_load(&df, &filter, formats[fmt].tree, fmt == CHROME ? out.f : NULL, &d);
+	if (d.meta.samples_only && (fmt == CHROME || (fmt == FOLDED && value == FOLDED_CALLS))) {
+		outfile_abort(&out);
+		die("'%s' holds timer samples, not traced calls, so there is no %s to write; "
+		    "export it as pprof, folded, callgrind, gmon or prf", input,
+		    fmt == CHROME ? "call event" : "call count");
+	}
 	if (fmt == CALLGRIND || fmt == PPROF)
 		export_data_lines(&d, &df);
 	int rc = write_format((enum format)fmt, out.f, &d, value);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "model/samples.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -87,6 +88,29 @@ static void v_note(void *ctx, const struct replay_note *n)
 	default:
 		break;
 	}
+}
+
+/*
+ * A timer sample: counted in the profile and, when a tree is built, added
+ * to the node of its stack (outermost first) so the tree's writers see
+ * the samples' paths: in a samples-only recording the tree's time metric
+ * counts samples (see export_load.h).
+ */
+static void v_sample(void *ctx, const struct replay_sample *smp)
+{
+	struct both *s = ctx;
+
+	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
+			   smp->missed);
+	if (!s->t)
+		return;
+	uint32_t node = CCT_ROOT;
+	s->t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
+	for (size_t i = smp->n; i-- > 0;) {
+		node = cct_child(s->t, node, smp->funcs[i]);
+		s->t->nodes[node].total[CCT_TIME] += smp->weight;
+	}
+	s->t->nodes[node].self[CCT_TIME] += smp->weight;
 }
 
 static void v_end(void *ctx, uint64_t t)
@@ -193,7 +217,8 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		      FILE *chrome, struct export_data *out)
 {
 	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL };
-	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note };
+	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
+					  NULL, v_sample, 0 };
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
@@ -211,6 +236,7 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
 	profile_find_cycles(s.p);
 	out->p = s.p;
+	out->meta.samples_only = profile_samples_only(s.p);
 	out->tree = s.t;
 	out->cmd = command_line(df);
 	out->meta.cmd = out->cmd;

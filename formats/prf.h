@@ -146,7 +146,9 @@ void prf_name_set(struct prf_name *name, const char *s);
  * A trace profile of P: one function record per function that ran, and
  * the call-path tree T as nested call and return records.  Counter 1 is
  * elapsed time in ns (0x23); there is no counter 2; hits are calls.
- * UNIX_START_NS dates the header (UTC).
+ * A profile of timer samples alone (profile_samples_only()) becomes a
+ * statistical profile instead: hits are each function's own samples, T
+ * is not read.  UNIX_START_NS dates the header (UTC).
  */
 void prf_from_profile(const struct profile *p, const struct cct *t,
 		      uint64_t unix_start_ns, struct prf_file *out);

@@ -7,7 +7,9 @@
  * calls.  Each function's record holds its totals; the trace region holds
  * the call-path tree, one call record per path (with the path's calls,
  * inclusive and self time) closed by its return record after its
- * children.
+ * children.  A recording of timer samples alone is written as the
+ * guide's statistical profile (type 1): function records whose hits are
+ * the function's own samples, every counter value 0, no trace region.
  *
  * Reading: function records give the functions and their numbers; the
  * nesting of the trace records gives the call arcs, split into self and
@@ -22,6 +24,7 @@
 #include "die.h"
 #include "formats/prf.h"
 #include "model/cct_walk.h"
+#include "model/samples.h"
 #include "xalloc.h"
 
 static void fill_func(struct prf_func *r, const struct func *f)
@@ -101,9 +104,22 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
 	h->counter1 = PRF_COUNTER_ELAPSED;
 	h->counter2 = PRF_COUNTER_NONE;
 	h->hits = p->calls;
-	h->c1 = t->nodes[CCT_ROOT].total[CCT_TIME];
 
 	out->funcs = xcalloc(p->nfuncs + 1, sizeof(*out->funcs));
+	if (profile_samples_only(p)) {
+		h->type = PRF_STATISTICAL;
+		h->hits = p->samples;
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			const struct func *f = &p->funcs[i];
+			if (!f->self_samples)
+				continue;
+			struct prf_func *r = &out->funcs[out->nfuncs++];
+			fill_func(r, f);
+			r->hits = f->self_samples;
+		}
+		return;
+	}
+	h->c1 = t->nodes[CCT_ROOT].total[CCT_TIME];
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
 		h->c1_self += f->self_ns;
