@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "model/aggregate.h"
 #include "model/samples.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
@@ -15,6 +16,7 @@ struct both {
 	struct cct *t;
 	struct cct_builder *tb;
 	struct chrome_writer *cw;
+	uint64_t entered;	/* calls seen as events (aggregates have none) */
 };
 
 static void v_begin(void *ctx, const struct thread_info *info, double inner, double outer)
@@ -32,6 +34,7 @@ static void v_enter(void *ctx, uint32_t fn, uint64_t t)
 {
 	struct both *s = ctx;
 
+	s->entered++;
 	profile_enter(s->pb, fn, t);
 	if (s->tb)
 		cct_enter(s->tb, fn, t);
@@ -111,6 +114,16 @@ static void v_sample(void *ctx, const struct replay_sample *smp)
 		s->t->nodes[node].total[CCT_TIME] += smp->weight;
 	}
 	s->t->nodes[node].self[CCT_TIME] += smp->weight;
+}
+
+/* A thread of record --mode=count: call paths summed in the program. */
+static void v_aggregate(void *ctx, const struct thread_info *info,
+			const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	struct both *s = ctx;
+
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0 && s->t)
+		cct_add_aggregate(s->t, nodes, n, inner, outer);
 }
 
 static void v_end(void *ctx, uint64_t t)
@@ -232,6 +245,11 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		}
 	}
 	load_replay(df, f, s.p, &v, &out->stats);
+	struct load_stats more;
+	memset(&more, 0, sizeof(more));
+	load_aggregates(df, f, s.p, v_aggregate, &s, &more);
+	out->stats.salvaged |= more.salvaged;
+	out->call_events = s.entered;
 	if (s.cw)
 		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
 	profile_find_cycles(s.p);

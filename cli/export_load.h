@@ -19,11 +19,15 @@ struct export_data {
 	char *cmd;			/* owned, behind meta.cmd */
 	struct load_stats stats;
 	int chrome_failed;		/* writing the Chrome JSON failed (errno set) */
+	uint64_t call_events;		/* calls replayed one by one: the Chrome
+					 * JSON's events (none from samples or
+					 * from record --mode=count) */
 };
 
 /*
  * Replays the threads F selects from DF into OUT->p (and OUT->tree when
- * WANT_TREE), then finds cycles.  With CHROME not NULL, the calls are
+ * WANT_TREE), adds their call paths summed by record --mode=count, then
+ * finds cycles.  With CHROME not NULL, the calls are
  * also written there as Chrome trace JSON while they are replayed.  Timer
  * samples count in the profile (self_samples, samples) and, with a tree,
  * at the node of their stack: in a recording of samples alone
