@@ -17,7 +17,19 @@ struct both {
 	struct cct_builder *tb;
 	struct chrome_writer *cw;
 	uint64_t entered;	/* calls seen as events (aggregates have none) */
+	/* record -e: the tree takes time plus the counters' latest values */
+	int counted;
+	uint64_t values[CCT_NMETRICS];
 };
+
+static void v_counters(void *ctx, const uint64_t c[2])
+{
+	struct both *s = ctx;
+
+	profile_counters(s->pb, c);
+	s->values[CCT_C1] = c[0];
+	s->values[CCT_C2] = c[1];
+}
 
 static void v_begin(void *ctx, const struct thread_info *info, double inner, double outer)
 {
@@ -36,7 +48,10 @@ static void v_enter(void *ctx, uint32_t fn, uint64_t t)
 
 	s->entered++;
 	profile_enter(s->pb, fn, t);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_enter_values(s->tb, fn, s->values);
+	else if (s->tb)
 		cct_enter(s->tb, fn, t);
 	if (s->cw)
 		chrome_enter(s->cw, fn, t);
@@ -47,7 +62,10 @@ static void v_open(void *ctx, uint32_t fn, uint64_t t)
 	struct both *s = ctx;
 
 	profile_open_frame(s->pb, fn, t);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_open_frame_values(s->tb, fn, s->values);
+	else if (s->tb)
 		cct_open_frame(s->tb, fn, t);
 	if (s->cw)
 		chrome_open_frame(s->cw, fn, t);
@@ -58,7 +76,10 @@ static void v_exit(void *ctx, uint64_t t, int kind)
 	struct both *s = ctx;
 
 	profile_exit(s->pb, t, (enum exit_kind)kind);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
+	else if (s->tb)
 		cct_exit(s->tb, t, (enum exit_kind)kind);
 	if (s->cw)
 		chrome_exit(s->cw, t, (enum exit_kind)kind);
@@ -132,7 +153,10 @@ static void v_end(void *ctx, uint64_t t)
 
 	profile_thread_end(s->pb, t);
 	s->pb = NULL;
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_thread_end_values(s->tb, s->values);
+	else if (s->tb)
 		cct_thread_end(s->tb, t);
 	s->tb = NULL;
 	if (s->cw)
@@ -229,12 +253,20 @@ static const char *base_name(const char *path)
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out)
 {
-	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL };
+	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL,
+			  0, 0, { 0 } };
 	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
-					  NULL, v_sample, 0 };
+					  v_counters, v_sample, 0 };
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
+	s.counted = df->ncounters > 0;
+	s.p->ncounters = df->ncounters;
+	for (size_t i = 0; i < df->ncounters; i++) {
+		s.p->counter_names[i] = xstrdup(df->counters[i].name);
+		if (s.t)
+			s.t->metrics |= 1u << (CCT_C1 + i);
+	}
 	if (chrome) {
 		s.cw = chrome_writer_new(chrome, s.p);
 		for (size_t i = 0; i < df->nprocesses; i++) {

@@ -5,7 +5,7 @@
 # file is refused with one line naming the offset.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 11
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 limited "$CS" record -o w.data -- ./work 20 >/dev/null 2>&1
 "$CS" export -i w.data --format=prf -o w.prf
@@ -25,4 +25,13 @@ head -c 150 w.prf >bad.prf
 rc=$?
 [ $rc -ne 0 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'offset [0-9]* in ' err.txt
 ok $? "a truncated file: exit $rc, one line: $(cat err.txt)"
+
+# record -e: a counter the guide has no id for is named in one warning and
+# left out (counter 2 none); the times are still written
+limited "$CS" record -e page-faults -o e.data -- ./work 20 >/dev/null 2>&1
+"$CS" export -i e.data --format=prf -o e.prf 2>err.txt
+ok $? "a recording with a counter exports"
+[ "$(wc -l <err.txt)" -eq 1 ] && grep -q "counter 'page-faults' has no id" err.txt
+ok $? "one warning names the counter left out: $(cat err.txt)"
+is "$(od -An -tu1 -j70 -N1 e.prf | tr -d ' ')" 0 "counter 2 is none (header offset 56)"
 done_testing
