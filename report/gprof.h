@@ -136,7 +136,9 @@ const char *gprof_symtab_keep(struct gprof_symtab *st, char *s);
 size_t gprof_symtab_finalize(struct gprof_sym *syms, size_t n, uint64_t text_end);
 /* The function containing ADDR, or NULL, with gprof's lookup rules. */
 struct gprof_sym *gprof_lookup(struct gprof_sym *syms, size_t n, uint64_t addr);
-/* file:line of ADDR from DWARF; 0 and NULL when unknown. */
+/* file:line of ADDR from DWARF; 0 and NULL when unknown.  With FUNC, also
+ * the innermost function there (inlined or not) as DWARF names it, or
+ * NULL: the name gprof gives a line (BFD's find_nearest_line). */
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func);
 /* -l: replaces the table by one symbol per source line (functions kept). */

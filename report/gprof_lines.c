@@ -54,18 +54,31 @@ static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
 				continue;
 			if (addr < st->text_lo || addr >= st->text_hi)
 				continue;
+			/* of several rows at one address BFD answers with the
+			 * last: the others cover no byte */
+			Dwarf_Line *nl = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
+			Dwarf_Addr naddr;
+			if (nl && !dwarf_lineaddr(nl, &naddr) && naddr == addr)
+				continue;
 			const char *file = dwarf_linesrc(l, NULL, NULL);
 			struct gprof_sym *fn = gprof_lookup(st->funcs, st->nfuncs, addr);
 			if (!file || !fn)
 				continue;
-			if (prev.name && prev.line == lineno && prev.name == fn->name &&
+			/* a line is named by the function DWARF puts there, as
+			 * gprof names it: the static one -a left out of the
+			 * symbols, the one inlined there */
+			const char *name = fn->name, *dwname = NULL, *dwfile;
+			int dwline;
+			if (gprof_src_info(st, addr, &dwfile, &dwline, &dwname) && dwname)
+				name = dwname;
+			if (prev.name && prev.line == lineno && !strcmp(prev.name, name) &&
 			    !strcmp(prev.file, file))
 				continue;
 			ALLOC_GROW(out, n + 1, alloc);
 			struct gprof_sym *s = &out[n++];
 			memset(s, 0, sizeof(*s));
 			s->addr = addr;
-			s->name = fn->name;
+			s->name = name == fn->name ? fn->name : gprof_symtab_keep(st, xstrdup(name));
 			s->file = gprof_symtab_keep(st, xstrdup(file));
 			s->line = lineno;
 			s->is_static = fn->is_static;

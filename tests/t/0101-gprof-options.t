@@ -2,7 +2,8 @@
 # gprof's options and symspecs give the same output from callscope gprof
 # as from GNU gprof: output selection (-p -P -q -Q -C -i), filters with
 # symspecs (FUNC, FILE, FILE:FUNC, FILE:LINE, FROM/TO arcs, -n -N -k),
-# -z -a -T -w -m, and -l on unoptimized code; all on the same gmon.out.
+# -z -a -T -w -m, and -l (lines named as DWARF names them, inlined
+# functions too) at -O0 and -O2; all on the same gmon.out.
 # Also: -A annotates the source from DWARF, -s sums are written.
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +12,7 @@ if ! command -v gprof >/dev/null 2>&1; then
 	skip "GNU gprof not installed (binutils)"
 	exit 0
 fi
-plan 67
+plan 76
 cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 
 for case in "4 0" "13 2"; do
@@ -30,10 +31,7 @@ for case in "4 0" "13 2"; do
 		"-p$fn" "-q$fn" "-P$fn" "-Q$fn" "-n$fn" "-N$fn" "-k$fn/$sfn" \
 		"-qmain/$fn" "-Qmain/$fn" "-pp$s.c" "-pp$s.c:$fn" "-qp$s.c:$line" \
 		"-C$fn" "-Z$fn" "-e$fn" "-E$fn" "-f$fn" "-F$fn" "-p -q$fn -z" "-l -p -z" \
-		"--no-flat-profile"; do
-		case "$opt" in
-		-l*) [ "$O" = 0 ] || continue ;;	# line tables of optimized code: see docs/gprof.md
-		esac
+		"-l -q" "-a -l -p" "-L -l -p" "-l -C" "--no-flat-profile"; do
 		# shellcheck disable=SC2086
 		gprof -b $opt p gmon.out > want.txt 2> /dev/null
 		wrc=$?
