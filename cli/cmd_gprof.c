@@ -405,10 +405,11 @@ int cmd_gprof(int argc, char **argv)
 		gprof_print_index(stdout, &st, &o, &res);
 	}
 	if (style & STYLE_EXEC)
-		gprof_print_exec_counts(stdout, &st, &g, &f, &o);
+		gprof_print_exec_counts(stdout, &st, &g, &f, &o, &first);
 	int rc = 0;
 	if (style & STYLE_ANNO)
-		rc = gprof_print_annotated(stdout, &st, &g, &f, &o, &res) < 0 ? EXIT_FATAL : 0;
+		rc = gprof_print_annotated(stdout, &st, &g, &f, &o, &res, &first) < 0 ? EXIT_FATAL
+											: 0;
 
 	gprof_result_release(&res);
 	filters_release(&f);

@@ -197,13 +197,16 @@ void gprof_print_index(FILE *out, struct gprof_symtab *st, const struct gprof_op
 		       struct gprof_result *res);
 void gprof_print_name(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
 int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
-/* -A: annotated source of the files with profiled functions. */
+/* -A: annotated source of the files with profiled functions.  *FIRST
+ * as for the tables: a form feed before a file when output came before. */
 int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, const struct gprof_opts *o,
-			  struct gprof_result *res);
-/* -C: execution counts per function (from call counts; glibc writes no block counts). */
+			  struct gprof_result *res, int *first);
+/* -C: execution counts per function (from call counts; glibc writes no
+ * block counts), after a form feed when output came before (*FIRST). */
 void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gmon *g,
-			     const struct gprof_filters *f, const struct gprof_opts *o);
+			     const struct gprof_filters *f, const struct gprof_opts *o,
+			     int *first);
 
 /* -s: writes G (summed) to PATH as a GNU gmon.out whose bins never wrap. */
 int gprof_write_sum(const char *path, const struct gmon *g, struct gprof_symtab *st,

@@ -19,6 +19,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,167 @@
 #include "die.h"
 #include "xalloc.h"
 
+/*
+ * Every function-like symbol of .symtab in .text, whatever gprof's filters
+ * kept: what BFD names an address by when DWARF puts no function there
+ * (a clone's stray bytes are "f.constprop.0" to gprof).  Sorted by
+ * address; of equal addresses the later symbol wins, as in BFD.
+ */
+struct elf_name {
+	uint64_t addr;
+	size_t order;		/* in .symtab */
+	const char *name;	/* borrowed from the ELF data */
+};
+
+struct elf_names {
+	struct elf_name *a;
+	size_t n, alloc;
+};
+
+static int cmp_elf_name(const void *l, const void *r)
+{
+	const struct elf_name *x = l, *y = r;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void elf_names_load(const struct gprof_symtab *st, struct elf_names *en)
+{
+	Elf *elf = st->elf;
+	Elf_Scn *scn = NULL;
+
+	memset(en, 0, sizeof(*en));
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t count = data ? data->d_size / sh.sh_entsize : 0;
+		for (size_t i = 1; i < count; i++) {
+			GElf_Sym es;
+			if (!gelf_getsym(data, (int)i, &es))
+				continue;
+			int type = GELF_ST_TYPE(es.st_info);
+			if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+				continue;
+			if (es.st_value < st->text_lo || es.st_value >= st->text_hi)
+				continue;
+			const char *name = elf_strptr(elf, sh.sh_link, es.st_name);
+			if (!name || !*name)
+				continue;
+			ALLOC_GROW(en->a, en->n + 1, en->alloc);
+			en->a[en->n++] = (struct elf_name){ es.st_value, i, name };
+		}
+		break;
+	}
+	if (en->n)
+		qsort(en->a, en->n, sizeof(*en->a), cmp_elf_name);
+}
+
+/* The name of the last symbol at or below ADDR, or NULL. */
+static const char *elf_names_lookup(const struct elf_names *en, uint64_t addr)
+{
+	size_t lo = 0, hi = en->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (en->a[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? en->a[lo - 1].name : NULL;
+}
+
+static void elf_names_release(struct elf_names *en)
+{
+	free(en->a);
+}
+
+/* The growing table of line symbols, and the last one added. */
+struct line_table {
+	struct gprof_sym *syms;
+	size_t n, alloc;
+	struct gprof_sym prev;
+	struct elf_names names;
+};
+
+/*
+ * Adds the symbol of FILE:LINE at ADDR, named as gprof names it (BFD's
+ * find_nearest_line): by the function DWARF puts there (the static one -a
+ * left out of the symbols, the one inlined there), else by the nearest
+ * symbol below it.  Like gprof, a new symbol only where the line, file or
+ * name changes.
+ */
+static void add_line_sym(struct gprof_symtab *st, struct line_table *lt, uint64_t addr,
+			 const char *file, int line)
+{
+	struct gprof_sym *fn = gprof_lookup(st->funcs, st->nfuncs, addr);
+	if (!fn)
+		return;
+	const char *name = NULL, *dwfile;
+	int dwline;
+	if (!gprof_src_info(st, addr, &dwfile, &dwline, &name) || !name)
+		name = elf_names_lookup(&lt->names, addr);
+	if (!name)
+		name = fn->name;
+	if (lt->prev.name && lt->prev.line == line && !strcmp(lt->prev.name, name) &&
+	    !strcmp(lt->prev.file, file))
+		return;
+	ALLOC_GROW(lt->syms, lt->n + 1, lt->alloc);
+	struct gprof_sym *s = &lt->syms[lt->n++];
+	memset(s, 0, sizeof(*s));
+	s->addr = addr;
+	s->name = name == fn->name ? fn->name : gprof_symtab_keep(st, xstrdup(name));
+	s->file = gprof_symtab_keep(st, xstrdup(file));
+	s->line = line;
+	s->is_static = fn->is_static;
+	s->is_line = 1;
+	s->order = UINT32_MAX;
+	lt->prev = *s;
+}
+
+struct bounds {
+	uint64_t *a;
+	size_t n, alloc;
+};
+
+/* Where the functions and inlined calls under DIE start and end. */
+static void scope_bounds(Dwarf_Die *die, struct bounds *b)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				ALLOC_GROW(b->a, b->n + 2, b->alloc);
+				b->a[b->n++] = lo;
+				b->a[b->n++] = hi;
+			}
+		}
+		scope_bounds(&child, b);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_u64(const void *l, const void *r)
+{
+	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
+	return a < b ? -1 : a > b;
+}
+
 /* A malloc'd table of line symbols plus the function symbols, finalized. */
 static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
 {
-	struct gprof_sym *out = NULL, prev = { 0 };
-	size_t n = 0, alloc = 0;
+	struct line_table lt = { 0 };
 	Dwarf *dbg = st->dwarf;
+
+	elf_names_load(st, &lt.names);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
@@ -44,6 +200,13 @@ static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
 			off = next;
 			continue;
 		}
+		/* gprof asks about every byte, so a function inlined from the
+		 * middle of a row starts a symbol there: rows are split where
+		 * a function or inlined call begins or ends */
+		struct bounds b = { 0 };
+		scope_bounds(&cu, &b);
+		qsort(b.a, b.n, sizeof(*b.a), cmp_u64);
+		size_t bi = 0;
 		for (size_t i = 0; i < nlines; i++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, i);
 			Dwarf_Addr addr;
@@ -57,47 +220,36 @@ static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
 			/* of several rows at one address BFD answers with the
 			 * last: the others cover no byte */
 			Dwarf_Line *nl = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
-			Dwarf_Addr naddr;
-			if (nl && !dwarf_lineaddr(nl, &naddr) && naddr == addr)
+			Dwarf_Addr naddr = addr;
+			if (nl && (dwarf_lineaddr(nl, &naddr) || naddr == addr))
 				continue;
 			const char *file = dwarf_linesrc(l, NULL, NULL);
-			struct gprof_sym *fn = gprof_lookup(st->funcs, st->nfuncs, addr);
-			if (!file || !fn)
+			if (!file)
 				continue;
-			/* a line is named by the function DWARF puts there, as
-			 * gprof names it: the static one -a left out of the
-			 * symbols, the one inlined there */
-			const char *name = fn->name, *dwname = NULL, *dwfile;
-			int dwline;
-			if (gprof_src_info(st, addr, &dwfile, &dwline, &dwname) && dwname)
-				name = dwname;
-			if (prev.name && prev.line == lineno && !strcmp(prev.name, name) &&
-			    !strcmp(prev.file, file))
-				continue;
-			ALLOC_GROW(out, n + 1, alloc);
-			struct gprof_sym *s = &out[n++];
-			memset(s, 0, sizeof(*s));
-			s->addr = addr;
-			s->name = name == fn->name ? fn->name : gprof_symtab_keep(st, xstrdup(name));
-			s->file = gprof_symtab_keep(st, xstrdup(file));
-			s->line = lineno;
-			s->is_static = fn->is_static;
-			s->is_line = 1;
-			s->order = UINT32_MAX;
-			prev = *s;
+			add_line_sym(st, &lt, addr, file, lineno);
+			/* rows of one sequence ascend; a new sequence may not */
+			while (bi > 0 && b.a[bi - 1] > addr)
+				bi--;
+			while (bi < b.n && b.a[bi] <= addr)
+				bi++;
+			for (size_t k = bi; nl && k < b.n && b.a[k] < naddr; k++)
+				if (b.a[k] < st->text_hi)
+					add_line_sym(st, &lt, b.a[k], file, lineno);
 		}
+		free(b.a);
 		off = next;
 	}
-	ALLOC_GROW(out, n + st->nfuncs + 1, alloc);
+	ALLOC_GROW(lt.syms, lt.n + st->nfuncs + 1, lt.alloc);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		/* functions keep their end, as gprof copies them: one whose
 		 * range is empty (data_start past .text) is dropped again */
-		out[n] = st->funcs[i];
-		out[n].time = 0;
-		n++;
+		lt.syms[lt.n] = st->funcs[i];
+		lt.syms[lt.n].time = 0;
+		lt.n++;
 	}
-	*nout = gprof_symtab_finalize(out, n, st->text_hi);
-	return out;
+	elf_names_release(&lt.names);
+	*nout = gprof_symtab_finalize(lt.syms, lt.n, st->text_hi);
+	return lt.syms;
 }
 
 void gprof_make_line_syms(struct gprof_symtab *st, const struct gmon *g)
@@ -132,16 +284,21 @@ static int cmp_bb(const void *lp, const void *rp)
 }
 
 void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gmon *g,
-			     const struct gprof_filters *f, const struct gprof_opts *o)
+			     const struct gprof_filters *f, const struct gprof_opts *o,
+			     int *first)
 {
 	struct gprof_sym **sorted = xmalloc((st->n + 1) * sizeof(*sorted));
 	size_t len = 0;
 
 	(void)g;
+	if (!*first)
+		fputs("\f\n", out);
+	*first = 0;
+	/* every symbol, line symbols too, in gprof's table order: its
+	 * comparison is no total order (a symbol without a file compares by
+	 * address alone), so only the same input gives the same order */
 	for (size_t i = 0; i < st->n; i++) {
 		struct gprof_sym *s = &st->syms[i];
-		if (s->is_line)
-			continue;
 		if (in_table(f, GT_INCL_EXEC, GT_EXCL_EXEC, s->addr))
 			sorted[len++] = s;
 	}
@@ -193,6 +350,8 @@ static int annotate_file(FILE *out, const char *path, struct gprof_sym *lines, s
 			 const struct gprof_symtab *st, const struct gprof_filters *f,
 			 const struct gprof_opts *o, double hz)
 {
+	/* -y: a file of its own, which gprof begins with the source itself */
+	int named = !o->separate_files;
 	FILE *src = open_source(path, o);
 	if (!src) {
 		warning("cannot open the source '%s': %s; give its directory with -I", path,
@@ -219,7 +378,8 @@ static int annotate_file(FILE *out, const char *path, struct gprof_sym *lines, s
 		ls[fn->line].calls += fn->ncalls;
 	}
 	(void)f;
-	fprintf(out, "*** File %s:\n", path);
+	if (named)
+		fprintf(out, "*** File %s:\n", path);
 	fprintf(out, "%10s %12s\n", "seconds", "calls");
 	char *buf = NULL;
 	size_t cap = 0;
@@ -281,7 +441,7 @@ static int cmp_str(const void *a, const void *b)
 
 int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, const struct gprof_opts *o,
-			  struct gprof_result *res)
+			  struct gprof_result *res, int *first)
 {
 	size_t nlines;
 	struct gprof_sym *lines = line_syms(st, &nlines);
@@ -306,13 +466,20 @@ int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon 
 		files[nfiles++] = fn->file;
 	}
 	qsort(files, nfiles, sizeof(*files), cmp_str);
-	int first = 1;
+	int first_file = 1;
 	for (size_t i = 0; i < nfiles; i++) {
 		if (i && !strcmp(files[i], files[i - 1]))
 			continue;
-		if (!first)
-			fputs("\f\n", out);
-		first = 0;
+		/* as gprof: a blank line between files, a form feed after
+		 * any output (only on stdout: -y gives each file its own) */
+		if (!o->separate_files) {
+			if (!first_file)
+				fputc('\n', out);
+			first_file = 0;
+			if (!*first)
+				fputs("\f\n", out);
+			*first = 0;
+		}
 		FILE *dst = out;
 		char *name = NULL;
 		if (o->separate_files) {
