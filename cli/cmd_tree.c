@@ -122,6 +122,46 @@ static void tree_aggregate(void *ctx, const struct thread_info *info,
 		cct_add_aggregate(s->t, nodes, n, inner, outer);
 }
 
+/*
+ * Replays the threads FILTER selects from the recording INPUT into S's
+ * new profile and tree.  Returns 0, or -1 after one error line.
+ */
+static int tree_of_recording(const char *input, const struct load_filter *filter,
+			     struct tree_state *s, struct load_stats *stats)
+{
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return -1;
+
+	s->p = profile_new();
+	s->t = cct_new(FUNC_NONE);
+	s->counted = df.ncounters > 0;
+	s->p->ncounters = df.ncounters;
+	for (size_t i = 0; i < df.ncounters; i++) {
+		s->p->counter_names[i] = xstrdup(df.counters[i].name);
+		s->t->metrics |= 1u << (CCT_C1 + i);
+	}
+	const struct replay_visitor v = {
+		.ctx = s,
+		.thread_begin = tree_begin,
+		.enter = tree_enter,
+		.open_frame = tree_open,
+		.exit = tree_exit,
+		.thread_end = tree_end,
+		.note = tree_note,
+		.counters = tree_counters,
+	};
+	struct load_stats more;
+	load_replay(&df, filter, s->p, &v, stats);
+	memset(&more, 0, sizeof(more));
+	load_aggregates(&df, filter, s->p, tree_aggregate, s, &more);
+	stats->salvaged |= more.salvaged;
+	data_file_release(&df);
+	if (!s->p->nthreads && (filter->pid >= 0 || filter->tid >= 0))
+		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
+	return 0;
+}
+
 static double parse_pct(const char *value)
 {
 	char *end;
@@ -184,34 +224,17 @@ int cmd_tree(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
 
-	struct data_file df;
-	if (data_file_load(input, &df) != 0)
+	struct tree_state s = { NULL, NULL, NULL, NULL, 0, { 0 } };
+	struct load_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	if (load_path_is_prf(input)) {
+		/* a .prf file is one profile: no processes or threads to pick */
+		if (filter.pid >= 0 || filter.tid >= 0)
+			usage_die("'%s' is a .prf file: --pid and --tid do not apply", input);
+		s.p = load_prf_tree(input, &s.t);
+	} else if (tree_of_recording(input, &filter, &s, &stats) != 0) {
 		return EXIT_FATAL;
-
-	struct tree_state s = { profile_new(), cct_new(FUNC_NONE), NULL, NULL, 0, { 0 } };
-	s.counted = df.ncounters > 0;
-	s.p->ncounters = df.ncounters;
-	for (size_t i = 0; i < df.ncounters; i++) {
-		s.p->counter_names[i] = xstrdup(df.counters[i].name);
-		s.t->metrics |= 1u << (CCT_C1 + i);
 	}
-	const struct replay_visitor v = {
-		.ctx = &s,
-		.thread_begin = tree_begin,
-		.enter = tree_enter,
-		.open_frame = tree_open,
-		.exit = tree_exit,
-		.thread_end = tree_end,
-		.note = tree_note,
-		.counters = tree_counters,
-	};
-	struct load_stats stats, more;
-	load_replay(&df, &filter, s.p, &v, &stats);
-	memset(&more, 0, sizeof(more));
-	load_aggregates(&df, &filter, s.p, tree_aggregate, &s, &more);
-	stats.salvaged |= more.salvaged;
-	if (!s.p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
-		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
 	if (o.sort.kind == TREE_SORT_METRIC && !cct_has_metric(s.t, o.sort.metric))
 		die("'%s' recorded no counter to sort by; record with counters or sort by "
 		    "total, self, calls or name", input);
@@ -219,14 +242,14 @@ int cmd_tree(int argc, char **argv)
 	struct cct *shown = s.t;
 	if (o.focus)
 		shown = cct_focus(s.t, find_function(s.p, o.focus, "--focus", input));
-	if (!o.json && df.ncounters)
-		printf("# c1 = %s%s%s\n", df.counters[0].name, df.ncounters > 1 ? ", c2 = " : "",
-		       df.ncounters > 1 ? df.counters[1].name : "");
+	if (!o.json && s.p->ncounters)
+		printf("# c1 = %s%s%s\n", s.p->counter_names[0],
+		       s.p->ncounters > 1 ? ", c2 = " : "",
+		       s.p->ncounters > 1 ? s.p->counter_names[1] : "");
 	report_tree(stdout, shown, s.p, &o);
 	if (shown != s.t)
 		cct_free(shown);
 	cct_free(s.t);
 	profile_free(s.p);
-	data_file_release(&df);
 	return stats.salvaged ? EXIT_SALVAGED : 0;
 }
