@@ -141,11 +141,19 @@ struct gprof_sym *gprof_lookup(struct gprof_sym *syms, size_t n, uint64_t addr);
  * NULL: the name gprof gives a line (BFD's find_nearest_line). */
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func);
+/* A malloc'd table of line symbols plus the function symbols, finalized,
+ * as -l makes it; *NOUT gets its length. */
+struct gprof_sym *gprof_line_syms(struct gprof_symtab *st, size_t *nout);
 /* -l: replaces the table by one symbol per source line (functions kept). */
 void gprof_make_line_syms(struct gprof_symtab *st, const struct gmon *g);
 
 /* symspecs */
 int gprof_ranges_has(const struct gprof_ranges *t, uint64_t addr);
+/* Whether ADDR passes a table pair as gprof's sym_lookup tests do: in
+ * INCL, or INCL empty and not in EXCL. */
+struct gprof_filters;
+int gprof_table_accepts(const struct gprof_filters *f, enum gprof_table incl,
+			enum gprof_table excl, uint64_t addr);
 void gprof_ranges_release(struct gprof_ranges *t);
 /*
  * Adds to T the address ranges of the symbols SPEC matches (gprof's

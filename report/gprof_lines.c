@@ -8,8 +8,8 @@
  *       notation);
  *   -C  execution counts: gprof's "FILE:LINE: (FUNC:0xADDR) N executions"
  *       lines; glibc writes no basic-block counts, so these are calls;
- *   -A  annotated source: each source file with, per line, the seconds
- *       sampled there and, at each function's first line, its calls.
+ *   -A  annotated source: in gprof_annotate.c, from the line symbols
+ *       made here.
  *
  * gprof walks every byte of .text asking for its line; here each row of
  * the line table is taken once, which gives the same symbols far faster.
@@ -181,8 +181,7 @@ static int cmp_u64(const void *l, const void *r)
 	return a < b ? -1 : a > b;
 }
 
-/* A malloc'd table of line symbols plus the function symbols, finalized. */
-static struct gprof_sym *line_syms(struct gprof_symtab *st, size_t *nout)
+struct gprof_sym *gprof_line_syms(struct gprof_symtab *st, size_t *nout)
 {
 	struct line_table lt = { 0 };
 	Dwarf *dbg = st->dwarf;
@@ -256,16 +255,9 @@ void gprof_make_line_syms(struct gprof_symtab *st, const struct gmon *g)
 {
 	(void)g;
 	size_t n;
-	struct gprof_sym *syms = line_syms(st, &n);
+	struct gprof_sym *syms = gprof_line_syms(st, &n);
 	st->syms = syms;
 	st->n = n;
-}
-
-static int in_table(const struct gprof_filters *f, enum gprof_table incl, enum gprof_table excl,
-		    uint64_t addr)
-{
-	return gprof_ranges_has(&f->t[incl], addr) ||
-	       (f->t[incl].n == 0 && !gprof_ranges_has(&f->t[excl], addr));
 }
 
 static int cmp_bb(const void *lp, const void *rp)
@@ -299,7 +291,7 @@ void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gm
 	 * address alone), so only the same input gives the same order */
 	for (size_t i = 0; i < st->n; i++) {
 		struct gprof_sym *s = &st->syms[i];
-		if (in_table(f, GT_INCL_EXEC, GT_EXCL_EXEC, s->addr))
+		if (gprof_table_accepts(f, GT_INCL_EXEC, GT_EXCL_EXEC, s->addr))
 			sorted[len++] = s;
 	}
 	qsort(sorted, len, sizeof(*sorted), cmp_bb);
@@ -310,194 +302,4 @@ void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gm
 				s->file ? s->file : "<unknown>", s->line, s->name, s->addr, s->ncalls);
 	}
 	free(sorted);
-}
-
-/* ---- -A ---- */
-
-struct line_stat {
-	double seconds;
-	uint64_t calls;
-	int is_func_start;
-};
-
-static FILE *open_source(const char *path, const struct gprof_opts *o)
-{
-	FILE *f = fopen(path, "r");
-	if (f)
-		return f;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	for (size_t i = 0; i < o->nsearch_dirs; i++) {
-		char *p = xasprintf("%s/%s", o->search_dirs[i], base);
-		f = fopen(p, "r");
-		free(p);
-		if (f)
-			return f;
-	}
-	return NULL;
-}
-
-static int cmp_top(const void *a, const void *b, void *arg)
-{
-	const struct line_stat *ls = arg;
-	size_t l = *(const size_t *)a, r = *(const size_t *)b;
-	if (ls[l].calls != ls[r].calls)
-		return ls[l].calls < ls[r].calls ? 1 : -1;
-	return l < r ? -1 : l > r;
-}
-
-static int annotate_file(FILE *out, const char *path, struct gprof_sym *lines, size_t nlines,
-			 const struct gprof_symtab *st, const struct gprof_filters *f,
-			 const struct gprof_opts *o, double hz)
-{
-	/* -y: a file of its own, which gprof begins with the source itself */
-	int named = !o->separate_files;
-	FILE *src = open_source(path, o);
-	if (!src) {
-		warning("cannot open the source '%s': %s; give its directory with -I", path,
-			strerror(errno));
-		return 0;
-	}
-	int maxline = 0;
-	for (size_t i = 0; i < nlines; i++)
-		if (lines[i].file && !strcmp(lines[i].file, path) && lines[i].line > maxline)
-			maxline = lines[i].line;
-	for (size_t i = 0; i < st->nfuncs; i++)
-		if (st->funcs[i].file && !strcmp(st->funcs[i].file, path) &&
-		    st->funcs[i].line > maxline)
-			maxline = st->funcs[i].line;
-	struct line_stat *ls = xcalloc((size_t)maxline + 2, sizeof(*ls));
-	for (size_t i = 0; i < nlines; i++)
-		if (lines[i].file && !strcmp(lines[i].file, path))
-			ls[lines[i].line].seconds += lines[i].time / hz;
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		const struct gprof_sym *fn = &st->funcs[i];
-		if (!fn->file || strcmp(fn->file, path) || fn->line <= 0)
-			continue;
-		ls[fn->line].is_func_start = 1;
-		ls[fn->line].calls += fn->ncalls;
-	}
-	(void)f;
-	if (named)
-		fprintf(out, "*** File %s:\n", path);
-	fprintf(out, "%10s %12s\n", "seconds", "calls");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	int lineno = 0;
-	while ((got = getline(&buf, &cap, src)) >= 0) {
-		lineno++;
-		if (got && buf[got - 1] == '\n')
-			buf[got - 1] = '\0';
-		struct line_stat *s = lineno <= maxline ? &ls[lineno] : NULL;
-		char secs[32] = "", calls[32] = "";
-		if (s && s->seconds > 0)
-			snprintf(secs, sizeof(secs), "%.2f", s->seconds);
-		if (s && s->is_func_start) {
-			if (s->calls)
-				snprintf(calls, sizeof(calls), "%" PRIu64, s->calls);
-			else
-				strcpy(calls, "#####");
-		}
-		fprintf(out, "%10s %12s %s %s\n", secs, calls, *calls ? "->" : "  ", buf);
-	}
-	free(buf);
-	fclose(src);
-
-	/* the busiest lines, then a summary, as gprof closes a file */
-	size_t nexec = 0, nrun = 0;
-	uint64_t total = 0;
-	size_t *order = xmalloc(((size_t)maxline + 1) * sizeof(*order));
-	for (int i = 1; i <= maxline; i++)
-		if (ls[i].is_func_start) {
-			order[nexec++] = (size_t)i;
-			if (ls[i].calls)
-				nrun++;
-			total += ls[i].calls;
-		}
-	qsort_r(order, nexec, sizeof(*order), cmp_top, ls);
-	size_t top = (size_t)o->table_length < nexec ? (size_t)o->table_length : nexec;
-	fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", o->table_length);
-	for (size_t i = 0; i < top; i++)
-		if (ls[order[i]].calls)
-			fprintf(out, "%9zu %10" PRIu64 "\n", order[i], ls[order[i]].calls);
-	fprintf(out, "\nExecution Summary:\n\n");
-	fprintf(out, "%9zu   Executable lines in this file\n", nexec);
-	fprintf(out, "%9zu   Lines executed\n", nrun);
-	fprintf(out, "%9.2f   Percent of the file executed\n",
-		nexec ? 100.0 * (double)nrun / (double)nexec : 0.0);
-	fprintf(out, "\n%9" PRIu64 "   Total number of line executions\n", total);
-	fprintf(out, "%9.2f   Average executions per line\n",
-		nexec ? (double)total / (double)nexec : 0.0);
-	free(order);
-	free(ls);
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,
-			  const struct gprof_filters *f, const struct gprof_opts *o,
-			  struct gprof_result *res, int *first)
-{
-	size_t nlines;
-	struct gprof_sym *lines = line_syms(st, &nlines);
-	struct gprof_symtab tmp = *st;
-	tmp.syms = lines;
-	tmp.n = nlines;
-	/* samples per line: the same crediting as the flat profile, on lines */
-	struct gprof_result lres = { 0 };
-	struct gprof_filters none;
-	memset(&none, 0, sizeof(none));
-	gprof_assign_samples(&tmp, g, &none, &lres);
-
-	const char **files = NULL;
-	size_t nfiles = 0, alloc = 0;
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		const struct gprof_sym *fn = &st->funcs[i];
-		if (!fn->file || !in_table(f, GT_INCL_ANNO, GT_EXCL_ANNO, fn->addr))
-			continue;
-		if (o->ignore_zeros && fn->ncalls == 0 && fn->time == 0 && fn->self_calls == 0)
-			continue;
-		ALLOC_GROW(files, nfiles + 1, alloc);
-		files[nfiles++] = fn->file;
-	}
-	qsort(files, nfiles, sizeof(*files), cmp_str);
-	int first_file = 1;
-	for (size_t i = 0; i < nfiles; i++) {
-		if (i && !strcmp(files[i], files[i - 1]))
-			continue;
-		/* as gprof: a blank line between files, a form feed after
-		 * any output (only on stdout: -y gives each file its own) */
-		if (!o->separate_files) {
-			if (!first_file)
-				fputc('\n', out);
-			first_file = 0;
-			if (!*first)
-				fputs("\f\n", out);
-			*first = 0;
-		}
-		FILE *dst = out;
-		char *name = NULL;
-		if (o->separate_files) {
-			const char *base = strrchr(files[i], '/');
-			name = xasprintf("%s-ann", base ? base + 1 : files[i]);
-			dst = fopen(name, "w");
-			if (!dst) {
-				error("cannot create '%s': %s", name, strerror(errno));
-				free(name);
-				continue;
-			}
-		}
-		annotate_file(dst, files[i], lines, nlines, st, f, o, res->hz);
-		if (dst != out)
-			fclose(dst);
-		free(name);
-	}
-	free(files);
-	free(lines);
-	return 0;
 }

@@ -4,7 +4,8 @@
 # symspecs (FUNC, FILE, FILE:FUNC, FILE:LINE, FROM/TO arcs, -n -N -k),
 # -z -a -T -w -m, and -l (lines named as DWARF names them, inlined
 # functions too) at -O0 and -O2; all on the same gmon.out.
-# Also: -A annotates the source from DWARF, -s sums are written.
+# -A in gprof's layout (--compat=strict) with -t -m -x -J -y -I and
+# symspecs; callscope's own -A layout shows the calls from DWARF.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v gprof >/dev/null 2>&1; then
@@ -12,7 +13,7 @@ if ! command -v gprof >/dev/null 2>&1; then
 	skip "GNU gprof not installed (binutils)"
 	exit 0
 fi
-plan 76
+plan 96
 cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 
 for case in "4 0" "13 2"; do
@@ -31,7 +32,9 @@ for case in "4 0" "13 2"; do
 		"-p$fn" "-q$fn" "-P$fn" "-Q$fn" "-n$fn" "-N$fn" "-k$fn/$sfn" \
 		"-qmain/$fn" "-Qmain/$fn" "-pp$s.c" "-pp$s.c:$fn" "-qp$s.c:$line" \
 		"-C$fn" "-Z$fn" "-e$fn" "-E$fn" "-f$fn" "-F$fn" "-p -q$fn -z" "-l -p -z" \
-		"-l -q" "-a -l -p" "-L -l -p" "-l -C" "--no-flat-profile"; do
+		"-l -q" "-a -l -p" "-L -l -p" "-l -C" "--no-flat-profile" \
+		"-A" "-A -t 3" "-A -t 0" "-A -m 5000" "-A -x" "-J$fn" "-A$sfn" "-A -l -p" \
+		"-p -q -C -A"; do
 		# shellcheck disable=SC2086
 		gprof -b $opt p gmon.out > want.txt 2> /dev/null
 		wrc=$?
@@ -46,6 +49,21 @@ for case in "4 0" "13 2"; do
 		fi
 	done
 done
+
+# -y: the annotated source in FILE-ann files, as gprof writes them
+mkdir gnu ours
+(cd gnu && gprof -b -A -y ../p ../gmon.out > out.txt 2> /dev/null)
+(cd ours && "$CS" gprof -b --compat=strict -A -y ../p ../gmon.out > out.txt 2> /dev/null)
+[ -s gnu/p13.c-ann ] && cmp -s gnu/p13.c-ann ours/p13.c-ann && cmp -s gnu/out.txt ours/out.txt
+ok $? "-A -y: p13.c-ann and the output equal gprof's"
+# -I: the source found in another directory
+mkdir src
+mv p13.c src/
+gprof -b -A -I src p gmon.out > want.txt 2> /dev/null
+"$CS" gprof -b --compat=strict -A -I src p gmon.out > got.txt 2> /dev/null
+grep -q '^\*\*\* File' got.txt && cmp -s want.txt got.txt
+ok $? "-A -I: the moved source is found, output equals gprof's"
+mv src/p13.c .
 
 # -A: the source annotated with calls from DWARF lines (our own layout)
 "$CS" gprof -b -A p gmon.out > ann.txt
