@@ -13,7 +13,7 @@ if ! command -v gprof >/dev/null 2>&1; then
 	skip "GNU gprof not installed (binutils)"
 	exit 0
 fi
-plan 96
+plan 104
 cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 
 for case in "4 0" "13 2"; do
@@ -64,6 +64,41 @@ gprof -b -A -I src p gmon.out > want.txt 2> /dev/null
 grep -q '^\*\*\* File' got.txt && cmp -s want.txt got.txt
 ok $? "-A -I: the moved source is found, output equals gprof's"
 mv src/p13.c .
+
+# several source files: gprof's order of files (the last met first, which
+# the link order decides) and of execution counts
+mkdir multi
+cd multi || exit 1
+cat > a.c <<'EOF2'
+void bwork(int);
+static volatile unsigned long s;
+void awork(int n) { for (int i = 0; i < n * 1000; i++) s += i; if (n > 0) bwork(n - 1); }
+int main(void) { for (int k = 0; k < 3000; k++) awork(5); return 0; }
+EOF2
+cat > b.c <<'EOF2'
+void awork(int);
+static volatile unsigned long t;
+static void helper(int n) { for (int i = 0; i < n * 500; i++) t += i; }
+void bwork(int n) { helper(n); if (n > 1) awork(n - 2); }
+EOF2
+echo 'int unused_c(int x) { return x * 3; }' > c.c
+for build in "0 c.c b.c a.c" "2 a.c b.c c.c"; do
+	set -- $build
+	O=$1
+	shift
+	gcc -w -g -pg -O"$O" -o mf "$@"
+	rm -f gmon.out
+	limited ./mf
+	for opt in "-A" "-A -z" "-C" "-l -p -q -C"; do
+		# shellcheck disable=SC2086
+		gprof -b $opt mf gmon.out > want.txt 2> /dev/null
+		# shellcheck disable=SC2086
+		"$CS" gprof -b --compat=strict $opt mf gmon.out > got.txt 2> /dev/null
+		cmp -s want.txt got.txt
+		ok $? "three files linked as '$*' at -O$O: '$opt' equals gprof's"
+	done
+done
+cd .. || exit 1
 
 # -A: the source annotated with calls from DWARF lines (our own layout)
 "$CS" gprof -b -A p gmon.out > ann.txt
