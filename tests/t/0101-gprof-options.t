@@ -13,7 +13,7 @@ if ! command -v gprof >/dev/null 2>&1; then
 	skip "GNU gprof not installed (binutils)"
 	exit 0
 fi
-plan 104
+plan 110
 cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 
 for case in "4 0" "13 2"; do
@@ -34,7 +34,7 @@ for case in "4 0" "13 2"; do
 		"-C$fn" "-Z$fn" "-e$fn" "-E$fn" "-f$fn" "-F$fn" "-p -q$fn -z" "-l -p -z" \
 		"-l -q" "-a -l -p" "-L -l -p" "-l -C" "--no-flat-profile" \
 		"-A" "-A -t 3" "-A -t 0" "-A -m 5000" "-A -x" "-J$fn" "-A$sfn" "-A -l -p" \
-		"-p -q -C -A"; do
+		"-p -q -C -A" "-D" "-D -a -q" "--no-demangle"; do
 		# shellcheck disable=SC2086
 		gprof -b $opt p gmon.out > want.txt 2> /dev/null
 		wrc=$?
