@@ -148,8 +148,10 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t
 	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
-		/* the <truncated> node is always there; show it only if used */
-		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
+		/* the <truncated> node is always there; show it only if used
+		 * (and a node of no function is no path) */
+		if ((!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) ||
+		    nodes[i].func == FUNC_NONE) {
 			path[i] = path[nodes[i].parent];
 			continue;
 		}
