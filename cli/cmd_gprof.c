@@ -355,6 +355,9 @@ int cmd_gprof(int argc, char **argv)
 			return EXIT_FATAL;
 	if (o.line_granularity)
 		gprof_make_line_syms(&st, &g);
+	else if (g.has_bbs)
+		warning("the basic-block counts in the profile are left out; add -l to see them "
+			"with -C");
 
 	struct gprof_filters f;
 	build_filters(&st, &specs, &f);

@@ -210,6 +210,18 @@ int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gpr
 int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, const struct gprof_opts *o,
 			  struct gprof_result *res, int *first);
+/*
+ * Basic-block counts (BB_COUNT records, which only old compilers wrote)
+ * on the symbol of ST holding each block, as gprof keeps them with -l: up
+ * to GPROF_NBBS blocks per symbol (slots [i * GPROF_NBBS, +GPROF_NBBS) of
+ * symbol i, address 0 when free), a block met again summed into its slot,
+ * blocks past the tenth dropped.  Returns the malloc'd addresses and sets
+ * *CALLS to the malloc'd counts, or NULL for both when G has none or -l
+ * is off (gprof then ignores them).
+ */
+#define GPROF_NBBS 10
+uint64_t *gprof_bb_slots(const struct gprof_symtab *st, const struct gmon *g,
+			 const struct gprof_opts *o, uint64_t **calls);
 /* -C: execution counts per function (from call counts; glibc writes no
  * block counts), after a form feed when output came before (*FIRST). */
 void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gmon *g,

@@ -31,6 +31,18 @@ struct line_stat {
 	uint64_t calls;
 	int has_sym;		/* an annotated symbol starts on this line */
 	int is_func;		/* the first of them is a function */
+	const uint64_t *bb_addr, *bb_calls;	/* the first one's blocks, or NULL */
+	uint64_t addr;		/* where the first one starts */
+	int executed;		/* a count was shown on it (and, in callscope's
+				 * layout, not "#####") */
+};
+
+/* What the counts column says of a line, as gprof's annotate_with_count
+ * works it out; LAST_COUNT carries over from line to line, as there. */
+struct counts_text {
+	char text[GPROF_NBBS * 24 + 32];
+	int set;		/* a count is shown: gprof calls the line executed */
+	int below;		/* it is "#####" */
 };
 
 /* One source file to annotate and the key of gprof's order for it. */
@@ -74,35 +86,74 @@ static int annotated(const struct gprof_sym *s, const char *path, const struct g
 	       gprof_table_accepts(f, GT_INCL_ANNO, GT_EXCL_ANNO, s->addr);
 }
 
-/* The 16 columns gprof puts before each line. */
-static void gnu_annotation(FILE *out, const struct line_stat *s, unsigned long min_calls)
+/*
+ * The counts of line S: a function's calls, then its basic blocks' counts
+ * (-l with BB_COUNT records), "#####" when their sum is below MIN_CALLS;
+ * -x repeats the count still running on lines that start none.
+ */
+static void counts_of(struct counts_text *c, const struct line_stat *s, unsigned long min_calls,
+		      int all_lines, uint64_t *last_count)
 {
-	char text[48];
+	char *p = c->text, *end = c->text + sizeof(c->text);
+	uint64_t ncalls = 0, last_print = UINT64_MAX;
 
-	if (!s || !s->has_sym || !s->is_func) {
+	c->text[0] = '\0';
+	c->set = c->below = 0;
+	if (!s || !s->has_sym)
+		return;
+	if (s->is_func) {
+		p += snprintf(p, (size_t)(end - p), "%" PRIu64, s->calls);
+		*last_count = last_print = ncalls = s->calls;
+		c->set = 1;
+	} else if (all_lines && s->bb_addr && s->bb_addr[0] && s->bb_addr[0] > s->addr) {
+		p += snprintf(p, (size_t)(end - p), "%" PRIu64, *last_count);
+		last_print = ncalls = *last_count;
+		c->set = 1;
+	}
+	for (size_t i = 0; s->bb_addr && i < GPROF_NBBS && s->bb_addr[i]; i++) {
+		*last_count = s->bb_calls[i];
+		if (!c->set) {
+			ncalls = 0;
+			c->set = 1;
+		}
+		ncalls += *last_count;
+		if (all_lines && *last_count == last_print)
+			continue;
+		p += snprintf(p, (size_t)(end - p), "%s%" PRIu64, p > c->text ? "," : "",
+			      *last_count);
+		last_print = *last_count;
+	}
+	if (all_lines && p == c->text) {
+		p += snprintf(p, (size_t)(end - p), "%" PRIu64, *last_count);
+		c->set = 1;
+		ncalls = *last_count;
+	}
+	if (c->set && ncalls < min_calls) {
+		snprintf(c->text, sizeof(c->text), "#####");
+		c->below = 1;
+	}
+}
+
+/* The 16 columns gprof puts before each line. */
+static void gnu_annotation(FILE *out, const struct counts_text *c)
+{
+	char text[sizeof(c->text) + 8];
+
+	if (!c->set) {
 		fprintf(out, "%16s", "");
 		return;
 	}
-	if (s->calls < min_calls)
-		snprintf(text, sizeof(text), "##### -> ");
-	else
-		snprintf(text, sizeof(text), "%" PRIu64 " -> ", s->calls);
+	snprintf(text, sizeof(text), "%s -> ", c->text);
 	fprintf(out, "%16.16s", text);
 }
 
-static void own_annotation(FILE *out, const struct line_stat *s, unsigned long min_calls)
+static void own_annotation(FILE *out, const struct line_stat *s, const struct counts_text *c)
 {
-	char secs[32] = "", calls[32] = "";
+	char secs[32] = "";
 
 	if (s && s->seconds > 0)
 		snprintf(secs, sizeof(secs), "%.2f", s->seconds);
-	if (s && s->has_sym && s->is_func) {
-		if (s->calls < min_calls)
-			strcpy(calls, "#####");
-		else
-			snprintf(calls, sizeof(calls), "%" PRIu64, s->calls);
-	}
-	fprintf(out, "%10s %12s %s ", secs, calls, *calls ? "->" : "  ");
+	fprintf(out, "%10s %12s %s ", secs, c->set ? c->text : "", c->set ? "->" : "  ");
 }
 
 /*
@@ -113,6 +164,7 @@ static void own_annotation(FILE *out, const struct line_stat *s, unsigned long m
 static void annotate_file(FILE *out, const struct source *src, const struct gprof_sym *lines,
 			  size_t nlines, const struct gprof_symtab *st,
 			  const struct gprof_filters *f, const struct gprof_opts *o, double hz,
+			  const uint64_t *bb_addr, const uint64_t *bb_calls, uint64_t *last_count,
 			  int *first, int *first_file)
 {
 	const char *path = src->path;
@@ -138,8 +190,14 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 		if (!annotated(s, path, f))
 			continue;
 		struct line_stat *l = &ls[s->line];
-		if (!l->has_sym)
+		if (!l->has_sym) {
 			l->is_func = s->is_func;
+			l->addr = s->addr;
+			if (bb_addr) {
+				l->bb_addr = bb_addr + i * GPROF_NBBS;
+				l->bb_calls = bb_calls + i * GPROF_NBBS;
+			}
+		}
 		l->has_sym = 1;
 		l->calls += s->ncalls;
 	}
@@ -161,11 +219,15 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 	int lineno = 0;
 	while ((got = getline(&buf, &cap, in)) >= 0) {
 		lineno++;
-		const struct line_stat *s = lineno <= maxline ? &ls[lineno] : NULL;
+		struct line_stat *s = lineno <= maxline ? &ls[lineno] : NULL;
+		struct counts_text c;
+		counts_of(&c, s, min_calls, o->annotate_all_lines, last_count);
+		if (s)
+			s->executed = c.set && (o->strict || !c.below);
 		if (o->strict)
-			gnu_annotation(out, s, min_calls);
+			gnu_annotation(out, &c);
 		else
-			own_annotation(out, s, min_calls);
+			own_annotation(out, s, &c);
 		fwrite(buf, 1, (size_t)got, out);
 		if (!o->strict && (!got || buf[got - 1] != '\n'))
 			fputc('\n', out);
@@ -181,7 +243,7 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 			continue;
 		order[nsyms++] = (size_t)i;
 		nexec++;
-		if (ls[i].is_func && (o->strict || ls[i].calls >= min_calls))
+		if (ls[i].executed)
 			nrun++;
 	}
 	qsort_r(order, nsyms, sizeof(*order), cmp_top, ls);
@@ -265,6 +327,8 @@ int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon 
 	gprof_assign_samples(&tmp, g, &none, &lres);
 
 	struct source *src = sources(st, f, &nsrc);
+	uint64_t *bb_calls, *bb_addr = gprof_bb_slots(st, g, o, &bb_calls);
+	uint64_t last_count = 0;
 	int first_file = 1;
 	for (size_t i = 0; i < nsrc; i++) {
 		int wanted = o->strict ? src[i].calls > 0 : src[i].active;
@@ -282,12 +346,15 @@ int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon 
 				continue;
 			}
 		}
-		annotate_file(dst, &src[i], lines, nlines, st, f, o, res->hz, first, &first_file);
+		annotate_file(dst, &src[i], lines, nlines, st, f, o, res->hz, bb_addr, bb_calls,
+			      &last_count, first, &first_file);
 		if (dst != out)
 			fclose(dst);
 		free(name);
 	}
 	free(src);
+	free(bb_addr);
+	free(bb_calls);
 	gprof_result_release(&lres);
 	free(lines);
 	return 0;

@@ -275,14 +275,38 @@ static int cmp_bb(const void *lp, const void *rp)
 	return l->addr < r->addr ? -1 : l->addr > r->addr;
 }
 
+uint64_t *gprof_bb_slots(const struct gprof_symtab *st, const struct gmon *g,
+			 const struct gprof_opts *o, uint64_t **calls_out)
+{
+	*calls_out = NULL;
+	if (!g->nbbs || !o->line_granularity)
+		return NULL;
+	uint64_t *addr = xcalloc(st->n * GPROF_NBBS + 1, sizeof(*addr));
+	uint64_t *calls = xcalloc(st->n * GPROF_NBBS + 1, sizeof(*calls));
+	for (size_t k = 0; k < g->nbbs; k++) {
+		const struct gprof_sym *s = gprof_lookup(st->syms, st->n, g->bbs[k].addr);
+		if (!s || !g->bbs[k].addr)
+			continue;
+		size_t base = (size_t)(s - st->syms) * GPROF_NBBS;
+		for (size_t j = 0; j < GPROF_NBBS; j++)
+			if (!addr[base + j] || addr[base + j] == g->bbs[k].addr) {
+				addr[base + j] = g->bbs[k].addr;
+				calls[base + j] += g->bbs[k].count;
+				break;
+			}
+	}
+	*calls_out = calls;
+	return addr;
+}
+
 void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gmon *g,
 			     const struct gprof_filters *f, const struct gprof_opts *o,
 			     int *first)
 {
 	struct gprof_sym **sorted = xmalloc((st->n + 1) * sizeof(*sorted));
 	size_t len = 0;
+	uint64_t *bb_calls, *bb_addr = gprof_bb_slots(st, g, o, &bb_calls);
 
-	(void)g;
 	if (!*first)
 		fputs("\f\n", out);
 	*first = 0;
@@ -297,9 +321,18 @@ void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gm
 	qsort(sorted, len, sizeof(*sorted), cmp_bb);
 	for (size_t i = 0; i < len; i++) {
 		struct gprof_sym *s = sorted[i];
+		const char *file = s->file ? s->file : "<unknown>";
 		if (s->ncalls > 0 || !o->ignore_zeros)
-			fprintf(out, "%s:%d: (%s:0x%" PRIx64 ") %" PRIu64 " executions\n",
-				s->file ? s->file : "<unknown>", s->line, s->name, s->addr, s->ncalls);
+			fprintf(out, "%s:%d: (%s:0x%" PRIx64 ") %" PRIu64 " executions\n", file,
+				s->line, s->name, s->addr, s->ncalls);
+		size_t base = (size_t)(s - st->syms) * GPROF_NBBS;
+		for (size_t j = 0; bb_addr && j < GPROF_NBBS && bb_addr[base + j]; j++)
+			if (bb_calls[base + j] > 0 || !o->ignore_zeros)
+				fprintf(out, "%s:%d: (%s:0x%" PRIx64 ") %" PRIu64 " executions\n",
+					file, s->line, s->name, bb_addr[base + j],
+					bb_calls[base + j]);
 	}
+	free(bb_addr);
+	free(bb_calls);
 	free(sorted);
 }
