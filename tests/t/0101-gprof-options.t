@@ -13,7 +13,7 @@ if ! command -v gprof >/dev/null 2>&1; then
 	skip "GNU gprof not installed (binutils)"
 	exit 0
 fi
-plan 110
+plan 112
 cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 
 for case in "4 0" "13 2"; do
@@ -99,6 +99,20 @@ for build in "0 c.c b.c a.c" "2 a.c b.c c.c"; do
 	done
 done
 cd .. || exit 1
+
+# without -b: the same tables, explained in callscope's own words
+"$CS" gprof -b -p p gmon.out > brief.txt
+"$CS" gprof -p p gmon.out > full.txt
+[ "$(wc -l < full.txt)" -gt "$(wc -l < brief.txt)" ] &&
+	head -n "$(wc -l < brief.txt)" full.txt | cmp -s - brief.txt
+ok $? "without -b the flat profile is -b's, then an explanation"
+"$CS" gprof p gmon.out > full.txt
+gprof p gmon.out > gnu.txt
+grep -q "percentage of the total running time" gnu.txt &&
+	grep -q "This table describes the call tree" gnu.txt &&
+	! grep -q "percentage of the total running time" full.txt &&
+	! grep -q "This table describes the call tree" full.txt
+ok $? "the explanations are not gprof's text"
 
 # -A: the source annotated with calls from DWARF lines (our own layout)
 "$CS" gprof -b -A p gmon.out > ann.txt
