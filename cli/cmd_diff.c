@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "die.h"
+#include "model/samples.h"
 #include "report/diff.h"
 #include "xalloc.h"
 
@@ -59,7 +60,11 @@ int cmd_diff(int argc, char **argv)
 	struct profile *a = load_profile_path(o.name_a, &salvaged);
 	struct profile *b = load_profile_path(o.name_b, &salvaged);
 	struct diff d;
-	diff_build(a, b, &d);
+	if (diff_build(a, b, &d) != 0)
+		die("'%s' holds %s and '%s' %s: they have no unit in common; compare two "
+		    "sampled or two traced recordings", o.name_a,
+		    profile_samples_only(a) ? "timer samples" : "traced calls", o.name_b,
+		    profile_samples_only(b) ? "timer samples" : "traced calls");
 	report_diff(stdout, &d, &o);
 	diff_release(&d);
 	profile_free(a);

@@ -137,6 +137,17 @@ int cmd_export(int argc, char **argv)
 	struct export_data d;
 	outfile_open(&out, output);
 	export_data_load(&df, &filter, formats[fmt].tree, fmt == CHROME ? out.f : NULL, &d);
+	if (d.meta.samples_only && fmt == FOLDED && value == FOLDED_CALLS) {
+		outfile_abort(&out);
+		die("'%s' holds timer samples, not traced calls, so there are no call counts; "
+		    "give --value=self for the samples of each stack", input);
+	}
+	if (fmt == CHROME && !d.call_events && (d.meta.samples_only || d.p->calls)) {
+		outfile_abort(&out);
+		die("'%s' holds %s, not calls one by one, so there is no call event to write; "
+		    "export it as pprof, folded, callgrind, gmon or prf", input,
+		    d.meta.samples_only ? "timer samples" : "call paths summed by --mode=count");
+	}
 	if (fmt == CALLGRIND || fmt == PPROF)
 		export_data_lines(&d, &df);
 	int rc = write_format((enum format)fmt, out.f, &d, value);

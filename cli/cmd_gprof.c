@@ -75,14 +75,15 @@ static void usage(FILE *out)
 		"  -L                       print full source paths\n"
 		"  -s                       write the sum of the files to gmon.sum\n"
 		"  -i                       what each file holds\n"
-		"  -m N                     -C: only counts of at least N\n"
-		"  -t N                     -C: length of the top list\n"
+		"  -m N                     -A: counts below N shown as #####\n"
+		"  -t N                     -A: length of the top list\n"
 		"  -T                       BSD layout\n"
 		"  -w N                     output width (index)\n"
 		"  -x, -y                   -A: annotate every line / one file per source\n"
 		"  -I DIRS                  -A: where to look for sources (colon-separated)\n"
 		"  -O a|m|b|4               gmon.out layout: auto, GNU, old BSD, 4.4BSD\n"
-		"  --compat=strict          also reproduce gprof's documented bugs\n"
+		"  --compat=strict          also reproduce gprof's documented bugs, and\n"
+		"                           -A in gprof's own layout\n"
 		"\n"
 		"SPEC is FILE, FUNCTION, LINE, FILE:FUNCTION or FILE:LINE, as gprof's.\n");
 }
@@ -170,7 +171,8 @@ int cmd_gprof(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gprof_opts o = { .ignore_zeros = 1, .output_width = 80, .table_length = 10 };
+	struct gprof_opts o = { .ignore_zeros = 1, .output_width = 80, .table_length = 10,
+				.min_count = 1 };
 	struct specs specs = { 0 };
 	enum gmon_format format = GMON_FORMAT_AUTO;
 	int style = 0, user_specified = 0;
@@ -353,6 +355,9 @@ int cmd_gprof(int argc, char **argv)
 			return EXIT_FATAL;
 	if (o.line_granularity)
 		gprof_make_line_syms(&st, &g);
+	else if (g.has_bbs)
+		warning("the basic-block counts in the profile are left out; add -l to see them "
+			"with -C");
 
 	struct gprof_filters f;
 	build_filters(&st, &specs, &f);
@@ -405,10 +410,11 @@ int cmd_gprof(int argc, char **argv)
 		gprof_print_index(stdout, &st, &o, &res);
 	}
 	if (style & STYLE_EXEC)
-		gprof_print_exec_counts(stdout, &st, &g, &f, &o);
+		gprof_print_exec_counts(stdout, &st, &g, &f, &o, &first);
 	int rc = 0;
 	if (style & STYLE_ANNO)
-		rc = gprof_print_annotated(stdout, &st, &g, &f, &o, &res) < 0 ? EXIT_FATAL : 0;
+		rc = gprof_print_annotated(stdout, &st, &g, &f, &o, &res, &first) < 0 ? EXIT_FATAL
+											: 0;
 
 	gprof_result_release(&res);
 	filters_release(&f);

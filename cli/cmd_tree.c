@@ -117,33 +117,49 @@ static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
 {
 	struct tree_state *s = ctx;
-	uint64_t *total = xcalloc(n, sizeof(*total));
-	uint64_t *child = xcalloc(n, sizeof(*child));
-	uint32_t *path = xcalloc(n, sizeof(*path));
 
-	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) != 0)
-		goto done;
-	aggregate_times(nodes, n, inner, outer, total, child);
-	path[0] = CCT_ROOT;
-	for (size_t i = 1; i < n; i++) {
-		/* the <truncated> node is always there; show it only if used */
-		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
-			path[i] = path[nodes[i].parent];
-			continue;
-		}
-		path[i] = cct_child(s->t, path[nodes[i].parent], nodes[i].func);
-		struct cct_node *node = &s->t->nodes[path[i]];
-		node->calls += nodes[i].calls;
-		node->self[CCT_TIME] += total[i] - child[i];
-		node->total[CCT_TIME] += total[i];
-		node->virtual_returns += nodes[i].still_open;
-		s->t->calls += nodes[i].calls;
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0)
+		cct_add_aggregate(s->t, nodes, n, inner, outer);
+}
+
+/*
+ * Replays the threads FILTER selects from the recording INPUT into S's
+ * new profile and tree.  Returns 0, or -1 after one error line.
+ */
+static int tree_of_recording(const char *input, const struct load_filter *filter,
+			     struct tree_state *s, struct load_stats *stats)
+{
+	struct data_file df;
+	if (data_file_load(input, &df) != 0)
+		return -1;
+
+	s->p = profile_new();
+	s->t = cct_new(FUNC_NONE);
+	s->counted = df.ncounters > 0;
+	s->p->ncounters = df.ncounters;
+	for (size_t i = 0; i < df.ncounters; i++) {
+		s->p->counter_names[i] = xstrdup(df.counters[i].name);
+		s->t->metrics |= 1u << (CCT_C1 + i);
 	}
-	s->t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
-done:
-	free(total);
-	free(child);
-	free(path);
+	const struct replay_visitor v = {
+		.ctx = s,
+		.thread_begin = tree_begin,
+		.enter = tree_enter,
+		.open_frame = tree_open,
+		.exit = tree_exit,
+		.thread_end = tree_end,
+		.note = tree_note,
+		.counters = tree_counters,
+	};
+	struct load_stats more;
+	load_replay(&df, filter, s->p, &v, stats);
+	memset(&more, 0, sizeof(more));
+	load_aggregates(&df, filter, s->p, tree_aggregate, s, &more);
+	stats->salvaged |= more.salvaged;
+	data_file_release(&df);
+	if (!s->p->nthreads && (filter->pid >= 0 || filter->tid >= 0))
+		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
+	return 0;
 }
 
 static double parse_pct(const char *value)
@@ -208,34 +224,17 @@ int cmd_tree(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
 
-	struct data_file df;
-	if (data_file_load(input, &df) != 0)
+	struct tree_state s = { NULL, NULL, NULL, NULL, 0, { 0 } };
+	struct load_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	if (load_path_is_prf(input)) {
+		/* a .prf file is one profile: no processes or threads to pick */
+		if (filter.pid >= 0 || filter.tid >= 0)
+			usage_die("'%s' is a .prf file: --pid and --tid do not apply", input);
+		s.p = load_prf_tree(input, &s.t);
+	} else if (tree_of_recording(input, &filter, &s, &stats) != 0) {
 		return EXIT_FATAL;
-
-	struct tree_state s = { profile_new(), cct_new(FUNC_NONE), NULL, NULL, 0, { 0 } };
-	s.counted = df.ncounters > 0;
-	s.p->ncounters = df.ncounters;
-	for (size_t i = 0; i < df.ncounters; i++) {
-		s.p->counter_names[i] = xstrdup(df.counters[i].name);
-		s.t->metrics |= 1u << (CCT_C1 + i);
 	}
-	const struct replay_visitor v = {
-		.ctx = &s,
-		.thread_begin = tree_begin,
-		.enter = tree_enter,
-		.open_frame = tree_open,
-		.exit = tree_exit,
-		.thread_end = tree_end,
-		.note = tree_note,
-		.counters = tree_counters,
-	};
-	struct load_stats stats, more;
-	load_replay(&df, &filter, s.p, &v, &stats);
-	memset(&more, 0, sizeof(more));
-	load_aggregates(&df, &filter, s.p, tree_aggregate, &s, &more);
-	stats.salvaged |= more.salvaged;
-	if (!s.p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
-		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
 	if (o.sort.kind == TREE_SORT_METRIC && !cct_has_metric(s.t, o.sort.metric))
 		die("'%s' recorded no counter to sort by; record with counters or sort by "
 		    "total, self, calls or name", input);
@@ -243,14 +242,14 @@ int cmd_tree(int argc, char **argv)
 	struct cct *shown = s.t;
 	if (o.focus)
 		shown = cct_focus(s.t, find_function(s.p, o.focus, "--focus", input));
-	if (!o.json && df.ncounters)
-		printf("# c1 = %s%s%s\n", df.counters[0].name, df.ncounters > 1 ? ", c2 = " : "",
-		       df.ncounters > 1 ? df.counters[1].name : "");
+	if (!o.json && s.p->ncounters)
+		printf("# c1 = %s%s%s\n", s.p->counter_names[0],
+		       s.p->ncounters > 1 ? ", c2 = " : "",
+		       s.p->ncounters > 1 ? s.p->counter_names[1] : "");
 	report_tree(stdout, shown, s.p, &o);
 	if (shown != s.t)
 		cct_free(shown);
 	cct_free(s.t);
 	profile_free(s.p);
-	data_file_release(&df);
 	return stats.salvaged ? EXIT_SALVAGED : 0;
 }

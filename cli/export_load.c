@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "die.h"
+#include "model/aggregate.h"
+#include "model/samples.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -14,7 +16,20 @@ struct both {
 	struct cct *t;
 	struct cct_builder *tb;
 	struct chrome_writer *cw;
+	uint64_t entered;	/* calls seen as events (aggregates have none) */
+	/* record -e: the tree takes time plus the counters' latest values */
+	int counted;
+	uint64_t values[CCT_NMETRICS];
 };
+
+static void v_counters(void *ctx, const uint64_t c[2])
+{
+	struct both *s = ctx;
+
+	profile_counters(s->pb, c);
+	s->values[CCT_C1] = c[0];
+	s->values[CCT_C2] = c[1];
+}
 
 static void v_begin(void *ctx, const struct thread_info *info, double inner, double outer)
 {
@@ -31,8 +46,12 @@ static void v_enter(void *ctx, uint32_t fn, uint64_t t)
 {
 	struct both *s = ctx;
 
+	s->entered++;
 	profile_enter(s->pb, fn, t);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_enter_values(s->tb, fn, s->values);
+	else if (s->tb)
 		cct_enter(s->tb, fn, t);
 	if (s->cw)
 		chrome_enter(s->cw, fn, t);
@@ -43,7 +62,10 @@ static void v_open(void *ctx, uint32_t fn, uint64_t t)
 	struct both *s = ctx;
 
 	profile_open_frame(s->pb, fn, t);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_open_frame_values(s->tb, fn, s->values);
+	else if (s->tb)
 		cct_open_frame(s->tb, fn, t);
 	if (s->cw)
 		chrome_open_frame(s->cw, fn, t);
@@ -54,7 +76,10 @@ static void v_exit(void *ctx, uint64_t t, int kind)
 	struct both *s = ctx;
 
 	profile_exit(s->pb, t, (enum exit_kind)kind);
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
+	else if (s->tb)
 		cct_exit(s->tb, t, (enum exit_kind)kind);
 	if (s->cw)
 		chrome_exit(s->cw, t, (enum exit_kind)kind);
@@ -89,13 +114,49 @@ static void v_note(void *ctx, const struct replay_note *n)
 	}
 }
 
+/*
+ * A timer sample: counted in the profile and, when a tree is built, added
+ * to the node of its stack (outermost first) so the tree's writers see
+ * the samples' paths: in a samples-only recording the tree's time metric
+ * counts samples (see export_load.h).
+ */
+static void v_sample(void *ctx, const struct replay_sample *smp)
+{
+	struct both *s = ctx;
+
+	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
+			   smp->missed);
+	if (!s->t)
+		return;
+	uint32_t node = CCT_ROOT;
+	s->t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
+	for (size_t i = smp->n; i-- > 0;) {
+		node = cct_child(s->t, node, smp->funcs[i]);
+		s->t->nodes[node].total[CCT_TIME] += smp->weight;
+	}
+	s->t->nodes[node].self[CCT_TIME] += smp->weight;
+}
+
+/* A thread of record --mode=count: call paths summed in the program. */
+static void v_aggregate(void *ctx, const struct thread_info *info,
+			const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	struct both *s = ctx;
+
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0 && s->t)
+		cct_add_aggregate(s->t, nodes, n, inner, outer);
+}
+
 static void v_end(void *ctx, uint64_t t)
 {
 	struct both *s = ctx;
 
 	profile_thread_end(s->pb, t);
 	s->pb = NULL;
-	if (s->tb)
+	s->values[CCT_TIME] = t;
+	if (s->tb && s->counted)
+		cct_thread_end_values(s->tb, s->values);
+	else if (s->tb)
 		cct_thread_end(s->tb, t);
 	s->tb = NULL;
 	if (s->cw)
@@ -192,11 +253,20 @@ static const char *base_name(const char *path)
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out)
 {
-	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL };
-	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note };
+	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL,
+			  0, 0, { 0 } };
+	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
+					  v_counters, v_sample, 0 };
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
+	s.counted = df->ncounters > 0;
+	s.p->ncounters = df->ncounters;
+	for (size_t i = 0; i < df->ncounters; i++) {
+		s.p->counter_names[i] = xstrdup(df->counters[i].name);
+		if (s.t)
+			s.t->metrics |= 1u << (CCT_C1 + i);
+	}
 	if (chrome) {
 		s.cw = chrome_writer_new(chrome, s.p);
 		for (size_t i = 0; i < df->nprocesses; i++) {
@@ -207,10 +277,16 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		}
 	}
 	load_replay(df, f, s.p, &v, &out->stats);
+	struct load_stats more;
+	memset(&more, 0, sizeof(more));
+	load_aggregates(df, f, s.p, v_aggregate, &s, &more);
+	out->stats.salvaged |= more.salvaged;
+	out->call_events = s.entered;
 	if (s.cw)
 		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
 	profile_find_cycles(s.p);
 	out->p = s.p;
+	out->meta.samples_only = profile_samples_only(s.p);
 	out->tree = s.t;
 	out->cmd = command_line(df);
 	out->meta.cmd = out->cmd;

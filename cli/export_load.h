@@ -19,13 +19,20 @@ struct export_data {
 	char *cmd;			/* owned, behind meta.cmd */
 	struct load_stats stats;
 	int chrome_failed;		/* writing the Chrome JSON failed (errno set) */
+	uint64_t call_events;		/* calls replayed one by one: the Chrome
+					 * JSON's events (none from samples or
+					 * from record --mode=count) */
 };
 
 /*
  * Replays the threads F selects from DF into OUT->p (and OUT->tree when
- * WANT_TREE), then finds cycles.  With CHROME not NULL, the calls are
- * also written there as Chrome trace JSON while they are replayed.  OUT
- * borrows from DF: release OUT first.
+ * WANT_TREE), adds their call paths summed by record --mode=count, then
+ * finds cycles.  With CHROME not NULL, the calls are
+ * also written there as Chrome trace JSON while they are replayed.  Timer
+ * samples count in the profile (self_samples, samples) and, with a tree,
+ * at the node of their stack: in a recording of samples alone
+ * (meta.samples_only) the tree's CCT_TIME self and total are samples, not
+ * ns, and no node has calls.  OUT borrows from DF: release OUT first.
  */
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out);

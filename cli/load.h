@@ -148,6 +148,13 @@ int load_path_is_prf(const char *path);
  * worked around.  The caller frees it with profile_free().
  */
 struct profile *load_profile_path(const char *path, int *salvaged);
+/*
+ * The profile of the .prf file PATH and, with TREE not NULL, its
+ * calling-context tree; dies with one line when it cannot be read.  The
+ * caller frees both.
+ */
+struct cct;
+struct profile *load_prf_tree(const char *path, struct cct **tree);
 
 /* Nanoseconds per clock unit of the recording. */
 double load_ns_per_unit(const struct data_file *df);

@@ -40,19 +40,25 @@ static uint8_t *read_whole(const char *path, size_t *size)
 	return (uint8_t *)buf;
 }
 
+struct profile *load_prf_tree(const char *path, struct cct **tree)
+{
+	struct profile *p;
+	size_t size;
+	char err[256];
+	uint8_t *bytes = read_whole(path, &size);
+
+	if (prf_to_profile_tree(bytes, size, &p, tree, err, sizeof(err)) != 0)
+		die("'%s' is damaged: %s", path, err);
+	free(bytes);
+	return p;
+}
+
 struct profile *load_profile_path(const char *path, int *salvaged)
 {
 	struct profile *p;
 
-	if (load_path_is_prf(path)) {
-		size_t size;
-		char err[256];
-		uint8_t *bytes = read_whole(path, &size);
-		if (prf_to_profile(bytes, size, &p, err, sizeof(err)) != 0)
-			die("'%s' is damaged: %s", path, err);
-		free(bytes);
-		return p;
-	}
+	if (load_path_is_prf(path))
+		return load_prf_tree(path, NULL);
 	struct data_file df;
 	struct load_stats stats;
 	struct load_filter all = { -1, -1, SIGNAL_SEPARATE };

@@ -7,7 +7,8 @@
  * alone (the format's name compression), so the file stays small.
  *
  * Recordings hold no call sites: a call's source line is the caller's
- * first line.
+ * first line.  A recording of timer samples alone has one event,
+ * "samples": each function's self samples, and no calls.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,12 @@ static void share_ids(const struct profile *p, const char *(*get)(const struct f
 	free(table);
 }
 
+/* F's self cost in the file's one event. */
+static uint64_t self_cost(const struct func *f, const struct export_meta *m)
+{
+	return m->samples_only ? f->self_samples : f->self_ns;
+}
+
 int callgrind_write(FILE *out, const struct profile *p, const struct export_meta *m)
 {
 	size_t n = p->nfuncs ? p->nfuncs : 1;
@@ -92,7 +99,7 @@ int callgrind_write(FILE *out, const struct profile *p, const struct export_meta
 	share_ids(p, func_object, obj_slot);
 	share_ids(p, func_file, file_slot);
 	for (size_t i = 0; i < p->nfuncs; i++)
-		total += p->funcs[i].self_ns;
+		total += self_cost(&p->funcs[i], m);
 	for (size_t i = 0; i < p->narcs; i++)
 		if (p->arcs[i].caller != FUNC_NONE)
 			arcs[narcs++] = (uint32_t)i;
@@ -102,19 +109,20 @@ int callgrind_write(FILE *out, const struct profile *p, const struct export_meta
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: callscope\n");
 	if (m->cmd)
 		fprintf(out, "cmd: %s\n", m->cmd);
-	fprintf(out, "positions: line\nevents: ns\n"
-		     "summary: %llu\n", (unsigned long long)total);
+	fprintf(out, "positions: line\nevents: %s\n"
+		     "summary: %llu\n", m->samples_only ? "samples" : "ns",
+		(unsigned long long)total);
 
 	size_t a = 0;
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
-		if (!f->calls && !f->self_ns && !f->total_ns)
+		if (!f->calls && !f->self_ns && !f->total_ns && !f->self_samples)
 			continue;
 		fputc('\n', out);
 		put_name(out, "ob", &objs, func_object(f), obj_id, obj_slot[i]);
 		put_name(out, "fl", &files, func_file(f), file_id, file_slot[i]);
 		put_name(out, "fn", &fns, f->name, fn_id, i);
-		fprintf(out, "%d %llu\n", f->line, (unsigned long long)f->self_ns);
+		fprintf(out, "%d %llu\n", f->line, (unsigned long long)self_cost(f, m));
 		while (a < narcs && p->arcs[arcs[a]].caller < i)
 			a++;
 		for (; a < narcs && p->arcs[arcs[a]].caller == i; a++) {

@@ -35,6 +35,10 @@ struct export_meta {
 	uint64_t unix_start_ns;		/* wall-clock start, ns since the epoch */
 	const struct export_object *objects;
 	size_t nobjects;
+	/* a recording of timer samples without traced calls: the writers
+	 * count each function's self_samples (and the tree's CCT_TIME holds
+	 * samples), there are no calls or call arcs */
+	int samples_only;
 };
 
 /* The object record for PATH, or NULL. */

@@ -12,6 +12,11 @@
  *              A count over 32 bits is split over repeated records, which
  *              gprof sums as well.
  *
+ * A recording of timer samples alone has no calls and no times in ns: its
+ * histogram counts each function's samples at prof_rate 1 in the
+ * dimension "samples", which gprof prints in its headers ("Each sample
+ * counts as 1 samples", "cumulative samples"), and it has no CG_ARC.
+ *
  * gprof names only the symbols of the executable it is given, at their
  * link-time addresses: the main executable's functions are written there.
  * Functions of shared libraries (or of another program an exec started)
@@ -54,8 +59,18 @@ static int put(FILE *out, const void *p, size_t n)
 	return fwrite(p, 1, n, out) == n ? 0 : -1;
 }
 
+/* What the histogram counts: microseconds of self time, or samples. */
+struct hist_unit {
+	uint32_t rate;
+	const char *dimen;	/* at most 15 bytes */
+};
+
+static const struct hist_unit unit_us = { GMON_PROF_RATE, "seconds" };
+static const struct hist_unit unit_samples = { 1, "samples" };
+
 /* Histogram records for TICKS counts over [LO, HI), bins filled in turn. */
-static int write_hist(FILE *out, uint64_t lo, uint64_t hi, uint64_t ticks)
+static int write_hist(FILE *out, uint64_t lo, uint64_t hi, uint64_t ticks,
+		      const struct hist_unit *u)
 {
 	size_t nbins = (size_t)((hi - lo) / 4);
 	uint8_t h[1 + 8 + 8 + 4 + 4 + 15 + 1];
@@ -65,9 +80,9 @@ static int write_hist(FILE *out, uint64_t lo, uint64_t hi, uint64_t ticks)
 	put_u64(h + 1, lo);
 	put_u64(h + 9, hi);
 	put_u32(h + 17, (uint32_t)nbins);
-	put_u32(h + 21, GMON_PROF_RATE);
+	put_u32(h + 21, u->rate);
 	memset(h + 25, 0, 15);
-	memcpy(h + 25, "seconds", 7);
+	memcpy(h + 25, u->dimen, strlen(u->dimen));
 	h[40] = 's';
 	while (ticks) {
 		for (size_t i = 0; i < nbins; i++) {
@@ -110,6 +125,18 @@ static uint64_t ticks_of(uint64_t ns)
 	return (ns + 500000000u / GMON_PROF_RATE) / (1000000000u / GMON_PROF_RATE);
 }
 
+/* F's histogram counts in the unit M's recording gives. */
+static uint64_t hist_counts(const struct func *f, const struct export_meta *m)
+{
+	return m->samples_only ? f->self_samples : ticks_of(f->self_ns);
+}
+
+/* The self cost the warnings compare: ns, or samples. */
+static uint64_t self_cost(const struct func *f, const struct export_meta *m)
+{
+	return m->samples_only ? f->self_samples : f->self_ns;
+}
+
 /* Where F goes, or 0 when it cannot be placed (no object known). */
 static int place(const struct func *f, const struct export_meta *m, struct placed *pl)
 {
@@ -150,13 +177,13 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
 		where[i] = -1;
-		all_ns += f->self_ns;
-		if (!f->calls && !f->self_ns && !f->total_ns)
+		all_ns += self_cost(f, m);
+		if (!f->calls && !f->self_ns && !f->total_ns && !f->self_samples)
 			continue;
 		pl[n].func = (uint32_t)i;
 		if (!place(f, m, &pl[n])) {
 			dropped++;
-			dropped_ns += f->self_ns;
+			dropped_ns += self_cost(f, m);
 			continue;
 		}
 		n++;
@@ -169,7 +196,7 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 	for (size_t i = 0; i < n; i++) {
 		if (kept && pl[i].lo < pl[kept - 1].hi) {
 			dropped++;
-			dropped_ns += p->funcs[pl[i].func].self_ns;
+			dropped_ns += self_cost(&p->funcs[pl[i].func], m);
 			continue;
 		}
 		pl[kept++] = pl[i];
@@ -179,14 +206,15 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 		where[pl[i].func] = (int32_t)i;
 		if (!pl[i].main_exe) {
 			other++;
-			other_ns += p->funcs[pl[i].func].self_ns;
+			other_ns += self_cost(&p->funcs[pl[i].func], m);
 		}
 	}
 
 	if (put(out, header, sizeof(header)))
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		if (write_hist(out, pl[i].lo, pl[i].hi, ticks_of(p->funcs[pl[i].func].self_ns)))
+		if (write_hist(out, pl[i].lo, pl[i].hi, hist_counts(&p->funcs[pl[i].func], m),
+			       m->samples_only ? &unit_samples : &unit_us))
 			goto done;
 	for (size_t i = 0; i < p->narcs; i++) {
 		const struct arc *a = &p->arcs[i];
@@ -198,17 +226,18 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 	if (fflush(out) != 0 || ferror(out))
 		goto done;
 	rc = 0;
+	const char *cost = m->samples_only ? "samples" : "time";
 	if (other) {
 		double pct = all_ns ? 100.0 * (double)other_ns / (double)all_ns : 0;
 		warning("gprof cannot name the %zu function%s outside '%s' (%.1f%% of the self "
-			"time): %s time counts in gprof's total but no row or call shows %s",
+			"%s): %s %s counts in gprof's total but no row or call shows %s",
 			other, other == 1 ? "" : "s", m->main_exe ? m->main_exe : "the program", pct,
-			other == 1 ? "its" : "their", other == 1 ? "it" : "them");
+			cost, other == 1 ? "its" : "their", cost, other == 1 ? "it" : "them");
 	}
 	if (dropped) {
 		double pct = all_ns ? 100.0 * (double)dropped_ns / (double)all_ns : 0;
-		warning("%zu function%s of no known object (%.1f%% of the self time) %s left out "
-			"of the gmon.out", dropped, dropped == 1 ? "" : "s", pct,
+		warning("%zu function%s of no known object (%.1f%% of the self %s) %s left out "
+			"of the gmon.out", dropped, dropped == 1 ? "" : "s", pct, cost,
 			dropped == 1 ? "is" : "are");
 	}
 done:

@@ -9,6 +9,9 @@
  *   sample_type  [calls/count, time/nanoseconds]; time is the default
  *   sample       one per call path with calls or self time: its
  *                locations leaf first, values [calls, self ns]
+ *                (a recording of timer samples alone: sample_type
+ *                [samples/count], values [samples of that stack], as
+ *                pprof's own CPU profiles count)
  *   location     one per function (id = function number + 1), at its
  *                run-time address, with one line: the function's start
  *   function     name, file and first line where the DWARF told
@@ -127,6 +130,7 @@ static void value_type(struct bytebuf *b, uint32_t field, struct strings *st, co
 struct sample_walk {
 	struct bytebuf *profile;
 	struct bytebuf msg, packed;
+	int samples_only;	/* one value: the tree's CCT_TIME counts samples */
 };
 
 static void sample(void *ctx, const struct cct *t, uint32_t node)
@@ -139,7 +143,8 @@ static void sample(void *ctx, const struct cct *t, uint32_t node)
 	for (uint32_t k = node; k != CCT_ROOT; k = t->nodes[k].parent)
 		pb_varint(&w->packed, (uint64_t)t->nodes[k].func + 1);
 	pb_message(&w->msg, 1, &w->packed);
-	pb_varint(&w->packed, n->calls);
+	if (!w->samples_only)
+		pb_varint(&w->packed, n->calls);
 	pb_varint(&w->packed, n->self[CCT_TIME]);
 	pb_message(&w->msg, 2, &w->packed);
 	pb_message(w->profile, 2, &w->msg);
@@ -167,10 +172,15 @@ uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct
 	st.mask = 255;
 	st.slots = xcalloc(st.mask + 1, sizeof(*st.slots));
 	string_id(&st, "");
-	value_type(&prof, 1, &st, "calls", "count");
-	value_type(&prof, 1, &st, "time", "nanoseconds");
+	const char *kind = m->samples_only ? "samples" : "time";
+	if (m->samples_only) {
+		value_type(&prof, 1, &st, "samples", "count");
+	} else {
+		value_type(&prof, 1, &st, "calls", "count");
+		value_type(&prof, 1, &st, "time", "nanoseconds");
+	}
 
-	struct sample_walk w = { &prof, { 0 }, { 0 } };
+	struct sample_walk w = { &prof, { 0 }, { 0 }, m->samples_only };
 	cct_walk(t, sample, NULL, &w);
 	bytebuf_release(&w.msg);
 	bytebuf_release(&w.packed);
@@ -222,11 +232,14 @@ uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct
 	}
 	pb_uint(&prof, 9, m->unix_start_ns);
 	pb_uint(&prof, 10, p->wall_ns);
-	value_type(&prof, 11, &st, "time", "nanoseconds");
+	if (m->samples_only)
+		value_type(&prof, 11, &st, "samples", "count");
+	else
+		value_type(&prof, 11, &st, "time", "nanoseconds");
 	pb_uint(&prof, 12, 1);
 	if (m->cmd)
 		pb_uint(&prof, 13, string_id(&st, m->cmd));
-	pb_uint(&prof, 14, string_id(&st, "time"));
+	pb_uint(&prof, 14, string_id(&st, kind));
 	/* The string table goes last: every field above has added to it. */
 	bytebuf_add(&prof, st.out.p, st.out.len);
 

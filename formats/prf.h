@@ -139,14 +139,24 @@ int prf_write(FILE *out, const struct prf_file *f);
 /* The guide's name of counter ID, or NULL when callscope does not know it. */
 const char *prf_counter_name(uint8_t id);
 
+/*
+ * The guide's counter id for callscope's counter EVENT (a perf event name
+ * as record -e takes it: "instructions" -> 0x13), or PRF_COUNTER_NONE.
+ */
+uint8_t prf_counter_of_event(const char *event);
+
 /* Sets NAME to a copy of S. */
 void prf_name_set(struct prf_name *name, const char *s);
 
 /*
  * A trace profile of P: one function record per function that ran, and
  * the call-path tree T as nested call and return records.  Counter 1 is
- * elapsed time in ns (0x23); there is no counter 2; hits are calls.
- * UNIX_START_NS dates the header (UTC).
+ * elapsed time in ns (0x23); counter 2 is the first of P's counters
+ * (record -e) that has an id in the guide (prf_counter_of_event()), the
+ * others named in a warning; hits are calls.
+ * A profile of timer samples alone (profile_samples_only()) becomes a
+ * statistical profile instead: hits are each function's own samples, T
+ * is not read.  UNIX_START_NS dates the header (UTC).
  */
 void prf_from_profile(const struct profile *p, const struct cct *t,
 		      uint64_t unix_start_ns, struct prf_file *out);
@@ -155,8 +165,9 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
  * The profile of a parsed file: a new one the caller frees with
  * profile_free().  With TREE not NULL, *TREE gets the calling-context tree
  * of the trace records (numbered by the profile's functions; an empty one
- * for a statistical file), which the caller frees with cct_free().
- * Prints nothing.
+ * for a statistical file), which the caller frees with cct_free().  A
+ * trace file's counter 2 becomes the profile's (and the tree's) first
+ * counter.  Prints nothing.
  */
 struct profile *prf_file_to_profile(const struct prf_file *f, struct cct **tree);
 

@@ -2,18 +2,21 @@
  * Between the profile model and a CodeScape .prf file.
  *
  * Writing: a trace profile.  Counter 1 is elapsed time (0x23) in ns, with
- * the hooks' cost subtracted as in every report; recordings have no
- * second counter yet (0x00, values 0).  "Hits" of a trace profile are
- * calls.  Each function's record holds its totals; the trace region holds
+ * the hooks' cost subtracted as in every report; counter 2 is the first
+ * counter of the recording (record -e) that the guide has an id for
+ * (0x00, values 0, when none has).  "Hits" of a trace profile are calls.  Each function's record holds its totals; the trace region holds
  * the call-path tree, one call record per path (with the path's calls,
  * inclusive and self time) closed by its return record after its
- * children.
+ * children.  A recording of timer samples alone is written as the
+ * guide's statistical profile (type 1): function records whose hits are
+ * the function's own samples, every counter value 0, no trace region.
  *
  * Reading: function records give the functions and their numbers; the
  * nesting of the trace records gives the call arcs, split into self and
  * descendant time the way the model splits them (model/profile.h): a
  * nested activation of a function already on the path adds its self time
- * to the outermost one's arc, never its total.
+ * to the outermost one's arc, never its total.  Counter 2 becomes the
+ * profile's counter, named by its perf event where one maps onto it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #include "die.h"
 #include "formats/prf.h"
 #include "model/cct_walk.h"
+#include "model/samples.h"
 #include "xalloc.h"
 
 static void fill_func(struct prf_func *r, const struct func *f)
@@ -40,11 +44,68 @@ static void fill_func(struct prf_func *r, const struct func *f)
 	free(q);
 }
 
+/*
+ * callscope's counters (perf event names, record -e) that have an id in
+ * the guide's list.  Time is always counter 1 (0x23); the first of the
+ * recording's counters found here becomes counter 2.
+ */
+static const struct {
+	const char *event;
+	uint8_t id;
+} guide_counters[] = {
+	{ "instructions", PRF_COUNTER_INSN_EXEC },
+	{ "L1-icache-load-misses", PRF_COUNTER_ICACHE_MISS },
+};
+
+uint8_t prf_counter_of_event(const char *event)
+{
+	for (size_t i = 0; i < sizeof(guide_counters) / sizeof(guide_counters[0]); i++)
+		if (!strcmp(event, guide_counters[i].event))
+			return guide_counters[i].id;
+	return PRF_COUNTER_NONE;
+}
+
+/* The perf event name of the guide's counter ID, or NULL. */
+static const char *event_of_counter(uint8_t id)
+{
+	for (size_t i = 0; i < sizeof(guide_counters) / sizeof(guide_counters[0]); i++)
+		if (guide_counters[i].id == id)
+			return guide_counters[i].event;
+	return NULL;
+}
+
+/*
+ * Which of P's counters becomes counter 2 (-1: none), its id in *ID; the
+ * others are named in a warning, since the file has no room for them.
+ */
+static int pick_counter2(const struct profile *p, uint8_t *id)
+{
+	int chosen = -1;
+
+	*id = PRF_COUNTER_NONE;
+	for (size_t c = 0; c < p->ncounters && c < 2; c++) {
+		const char *name = p->counter_names[c] ? p->counter_names[c] : "?";
+		uint8_t cid = prf_counter_of_event(name);
+		if (cid == PRF_COUNTER_NONE)
+			warning("counter '%s' has no id in the .prf guide's list of counters: "
+				"it is left out of the .prf file", name);
+		else if (chosen >= 0)
+			warning("a .prf file holds one counter besides time: '%s' is left out "
+				"('%s' is counter 2)", name, p->counter_names[chosen]);
+		else {
+			chosen = (int)c;
+			*id = cid;
+		}
+	}
+	return chosen;
+}
+
 struct trace_walk {
 	const struct profile *p;
 	struct prf_file *out;
 	uint32_t next_number;
 	uint32_t *number;	/* per node: its call number */
+	int c2;			/* the profile's counter written as C2, or -1 */
 };
 
 static struct prf_trace *add_trace(struct prf_file *out)
@@ -67,6 +128,10 @@ static void trace_call(void *ctx, const struct cct *t, uint32_t node)
 	r->f.hits = n->calls;
 	r->f.c1 = n->total[CCT_TIME];
 	r->f.c1_self = n->self[CCT_TIME];
+	if (w->c2 >= 0) {
+		r->f.c2 = n->total[CCT_C1 + w->c2];
+		r->f.c2_self = n->self[CCT_C1 + w->c2];
+	}
 	if (n->virtual_returns || n->unwound)
 		r->f.attributes |= PRF_ATTR_SUSPECT;
 }
@@ -101,12 +166,30 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
 	h->counter1 = PRF_COUNTER_ELAPSED;
 	h->counter2 = PRF_COUNTER_NONE;
 	h->hits = p->calls;
-	h->c1 = t->nodes[CCT_ROOT].total[CCT_TIME];
 
 	out->funcs = xcalloc(p->nfuncs + 1, sizeof(*out->funcs));
+	if (profile_samples_only(p)) {
+		h->type = PRF_STATISTICAL;
+		h->hits = p->samples;
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			const struct func *f = &p->funcs[i];
+			if (!f->self_samples)
+				continue;
+			struct prf_func *r = &out->funcs[out->nfuncs++];
+			fill_func(r, f);
+			r->hits = f->self_samples;
+		}
+		return;
+	}
+	h->c1 = t->nodes[CCT_ROOT].total[CCT_TIME];
+	int c2 = pick_counter2(p, &h->counter2);
+	if (c2 >= 0)
+		h->c2 = t->nodes[CCT_ROOT].total[CCT_C1 + c2];
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
 		h->c1_self += f->self_ns;
+		if (c2 >= 0)
+			h->c2_self += f->counter_self[c2];
 		if (!f->calls && !f->self_ns && !f->total_ns)
 			continue;
 		struct prf_func *r = &out->funcs[out->nfuncs++];
@@ -114,9 +197,15 @@ void prf_from_profile(const struct profile *p, const struct cct *t,
 		r->hits = f->calls;
 		r->c1 = f->total_ns;
 		r->c1_self = f->self_ns;
+		if (c2 >= 0) {
+			r->c2 = f->counter_total[c2];
+			r->c2_self = f->counter_self[c2];
+			if (f->counters_unreliable)
+				r->attributes |= PRF_ATTR_SUSPECT;
+		}
 	}
 
-	struct trace_walk w = { p, out, 0, xcalloc(t->nnodes, sizeof(uint32_t)) };
+	struct trace_walk w = { p, out, 0, xcalloc(t->nnodes, sizeof(uint32_t)), c2 };
 	cct_walk(t, trace_call, trace_return, &w);
 	free(w.number);
 }
@@ -140,6 +229,7 @@ struct reader {
 	size_t nper;
 	struct frame *stack;
 	size_t depth, alloc;
+	int c2;			/* the file's counter 2 becomes counter 0 */
 };
 
 static uint32_t intern(struct reader *r, const struct prf_func *f)
@@ -196,11 +286,18 @@ static void call(struct reader *r, const struct prf_func *rec)
 		n->calls += rec->hits;
 		n->self[CCT_TIME] += rec->c1_self;
 		n->total[CCT_TIME] += rec->c1;
+		if (r->c2) {
+			n->self[CCT_C1] += rec->c2_self;
+			n->total[CCT_C1] += rec->c2;
+		}
 		if (rec->attributes & PRF_ATTR_SUSPECT)
 			n->virtual_returns++;
 		r->t->calls += rec->hits;
-		if (parent == CCT_ROOT)
+		if (parent == CCT_ROOT) {
 			r->t->nodes[CCT_ROOT].total[CCT_TIME] += rec->c1;
+			if (r->c2)
+				r->t->nodes[CCT_ROOT].total[CCT_C1] += rec->c2;
+		}
 	}
 	if (fr->outermost)
 		r->outer_depth[fn] = (uint32_t)r->depth;
@@ -213,6 +310,11 @@ static void call(struct reader *r, const struct prf_func *rec)
 		f->sum_call_ns += rec->c1;
 		if (fr->outermost)
 			f->total_ns += rec->c1;
+		if (r->c2) {
+			f->counter_self[0] += rec->c2_self;
+			if (fr->outermost)
+				f->counter_total[0] += rec->c2;
+		}
 	}
 }
 
@@ -241,6 +343,19 @@ struct profile *prf_file_to_profile(const struct prf_file *f, struct cct **tree)
 		*tree = r.t = cct_new(FUNC_NONE);
 	int trace = f->h.type == PRF_TRACE;
 
+	if (trace && f->h.counter2 != PRF_COUNTER_NONE) {
+		/* counter 2 comes back as the profile's counter, by its perf
+		 * event name where callscope maps one onto it */
+		const char *event = event_of_counter(f->h.counter2);
+		const char *guide = prf_counter_name(f->h.counter2);
+		r.c2 = 1;
+		r.p->ncounters = 1;
+		r.p->counter_names[0] = event ? xstrdup(event)
+				      : guide ? xstrdup(guide)
+				      : xasprintf("counter 0x%02x", f->h.counter2);
+		if (r.t)
+			r.t->metrics |= 1u << CCT_C1;
+	}
 	for (size_t i = 0; i < f->nfuncs; i++) {
 		const struct prf_func *rec = &f->funcs[i];
 		uint32_t fn = intern(&r, rec);
@@ -251,6 +366,11 @@ struct profile *prf_file_to_profile(const struct prf_file *f, struct cct **tree)
 			fp->self_ns += rec->c1_self;
 			fp->total_ns += rec->c1;
 			fp->sum_call_ns += rec->c1;
+			if (r.c2) {
+				fp->counter_self[0] += rec->c2_self;
+				fp->counter_total[0] += rec->c2;
+				fp->counters_unreliable |= (rec->attributes & PRF_ATTR_SUSPECT) != 0;
+			}
 		} else {
 			/* Only hits are valid: they stand in the self column. */
 			fp->self_ns += rec->hits;
@@ -312,11 +432,6 @@ int prf_to_profile_tree(const uint8_t *bytes, size_t n, struct profile **out, st
 		warning("counter 1 of this .prf profile is %s (0x%02x), not elapsed time: the "
 			"time columns show its counts",
 			name ? name : "a counter callscope does not know", f.h.counter1);
-	}
-	if (f.h.type == PRF_TRACE && f.h.counter2 != PRF_COUNTER_NONE) {
-		const char *name = prf_counter_name(f.h.counter2);
-		warning("counter 2 of this .prf profile (%s, 0x%02x) is not shown",
-			name ? name : "a counter callscope does not know", f.h.counter2);
 	}
 	prf_file_release(&f);
 	return 0;

@@ -137,3 +137,34 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	free(left);
 	return 0;
 }
+
+void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
+		       double inner_ns, double outer_ns)
+{
+	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint32_t *path = xcalloc(n, sizeof(*path));
+
+	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	path[0] = CCT_ROOT;
+	for (size_t i = 1; i < n; i++) {
+		/* the <truncated> node is always there; show it only if used
+		 * (and a node of no function is no path) */
+		if ((!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) ||
+		    nodes[i].func == FUNC_NONE) {
+			path[i] = path[nodes[i].parent];
+			continue;
+		}
+		path[i] = cct_child(t, path[nodes[i].parent], nodes[i].func);
+		struct cct_node *node = &t->nodes[path[i]];
+		node->calls += nodes[i].calls;
+		node->self[CCT_TIME] += total[i] - child[i];
+		node->total[CCT_TIME] += total[i];
+		node->virtual_returns += nodes[i].still_open;
+		t->calls += nodes[i].calls;
+	}
+	t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
+	free(total);
+	free(child);
+	free(path);
+}

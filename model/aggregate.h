@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/cct.h"
 #include "model/profile.h"
 
 /* One call path, its function already resolved. */
@@ -44,5 +45,14 @@ void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_
 int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			  const struct aggregate_node *nodes, size_t n,
 			  double inner_ns, double outer_ns);
+
+/*
+ * Adds the same N nodes to the calling-context tree T, path by path
+ * (after profile_add_aggregate() accepted them: their parents are
+ * checked there).  A path never entered (the runtime's <truncated> node
+ * when unused) adds no node.
+ */
+void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
+		       double inner_ns, double outer_ns);
 
 #endif

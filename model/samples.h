@@ -21,6 +21,15 @@
 void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 			uint64_t weight, uint64_t flags, int outside, uint64_t missed);
 
+/*
+ * Whether P holds timer samples and no traced call: a recording of a
+ * program without hooks.  Its writers then count samples, not ns.
+ */
+static inline int profile_samples_only(const struct profile *p)
+{
+	return p->calls == 0 && p->samples > 0;
+}
+
 /* F's share of all samples in percent: self, and with its callees. */
 double func_self_sample_pct(const struct profile *p, const struct func *f);
 double func_total_sample_pct(const struct profile *p, const struct func *f);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "model/samples.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -31,7 +32,18 @@ static int same_key(const struct diff_row *r, const struct func *f)
 
 static int ran(const struct func *f)
 {
-	return f->calls || f->self_ns || f->total_ns || f->virtual_returns;
+	return f->calls || f->self_ns || f->total_ns || f->virtual_returns || f->samples;
+}
+
+/* F's self and total in the diff's unit. */
+static uint64_t self_of(const struct diff *d, const struct func *f)
+{
+	return d->samples ? f->self_samples : f->self_ns;
+}
+
+static uint64_t total_of(const struct diff *d, const struct func *f)
+{
+	return d->samples ? f->samples : f->total_ns;
 }
 
 static uint64_t absdiff(uint64_t a, uint64_t b)
@@ -54,11 +66,14 @@ static int compare(const void *x, const void *y)
 	return c ? c : strcmp(a->object, b->object);
 }
 
-void diff_build(const struct profile *a, const struct profile *b, struct diff *d)
+int diff_build(const struct profile *a, const struct profile *b, struct diff *d)
 {
 	size_t cap = 16, alloc = 0;
 
 	memset(d, 0, sizeof(*d));
+	d->samples = profile_samples_only(a);
+	if (d->samples != profile_samples_only(b))
+		return -1;
 	while (cap < (a->nfuncs + b->nfuncs) * 2)
 		cap *= 2;
 	size_t *slots = xcalloc(cap, sizeof(*slots));	/* row index + 1 */
@@ -67,9 +82,9 @@ void diff_build(const struct profile *a, const struct profile *b, struct diff *d
 		for (size_t i = 0; i < p->nfuncs; i++) {
 			const struct func *f = &p->funcs[i];
 			if (side)
-				d->self_b += f->self_ns, d->calls_b += f->calls;
+				d->self_b += self_of(d, f), d->calls_b += f->calls;
 			else
-				d->self_a += f->self_ns, d->calls_a += f->calls;
+				d->self_a += self_of(d, f), d->calls_a += f->calls;
 			if (!ran(f))
 				continue;
 			size_t h = hash_key(f->name, f->object) & (cap - 1);
@@ -86,19 +101,20 @@ void diff_build(const struct profile *a, const struct profile *b, struct diff *d
 			struct diff_row *r = &d->rows[slots[h] - 1];
 			if (side) {
 				r->in_b = 1;
-				r->self_b += f->self_ns;
-				r->total_b += f->total_ns;
+				r->self_b += self_of(d, f);
+				r->total_b += total_of(d, f);
 				r->calls_b += f->calls;
 			} else {
 				r->in_a = 1;
-				r->self_a += f->self_ns;
-				r->total_a += f->total_ns;
+				r->self_a += self_of(d, f);
+				r->total_a += total_of(d, f);
 				r->calls_a += f->calls;
 			}
 		}
 	}
 	free(slots);
 	qsort(d->rows, d->nrows, sizeof(*d->rows), compare);
+	return 0;
 }
 
 void diff_release(struct diff *d)
@@ -133,6 +149,25 @@ static const char *signed_count(char buf[32], uint64_t a, uint64_t b)
 	return buf;
 }
 
+/* V in the diff's unit: a duration, or a count of samples. */
+static const char *amount(char buf[DURATION_BUF], const struct diff *d, uint64_t v)
+{
+	if (!d->samples)
+		return format_duration(buf, (double)v);
+	snprintf(buf, DURATION_BUF, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static const char *signed_amount(char buf[DURATION_BUF + 1], const struct diff *d, uint64_t a,
+				 uint64_t b)
+{
+	if (!d->samples)
+		return signed_duration(buf, a, b);
+	snprintf(buf, DURATION_BUF + 1, "%s%llu", a == b ? "" : b > a ? "+" : "-",
+		 (unsigned long long)absdiff(a, b));
+	return buf;
+}
+
 /* The change relative to A, or "new"/"gone". */
 static const char *relative(char buf[16], const struct diff_row *r)
 {
@@ -152,13 +187,17 @@ static const char *relative(char buf[16], const struct diff_row *r)
 static void report_json(FILE *out, const struct diff *d, const struct diff_options *o)
 {
 	struct json j;
+	const char *u = d->samples ? "samples" : "ns";
+	char k[32];
+#define KEY(what) (snprintf(k, sizeof(k), what, u), k)
 
 	json_init(&j, out);
 	json_object_begin(&j);
 	json_kv_string(&j, "a", o->name_a);
 	json_kv_string(&j, "b", o->name_b);
-	json_kv_u64(&j, "self_ns_a", d->self_a);
-	json_kv_u64(&j, "self_ns_b", d->self_b);
+	json_kv_string(&j, "unit", u);
+	json_kv_u64(&j, KEY("self_%s_a"), d->self_a);
+	json_kv_u64(&j, KEY("self_%s_b"), d->self_b);
 	json_kv_u64(&j, "calls_a", d->calls_a);
 	json_kv_u64(&j, "calls_b", d->calls_b);
 	json_kv_double(&j, "threshold_pct", o->threshold_pct);
@@ -172,13 +211,13 @@ static void report_json(FILE *out, const struct diff *d, const struct diff_optio
 		json_kv_string(&j, "name", r->name);
 		json_kv_string(&j, "object", r->object);
 		json_kv_string(&j, "status", !r->in_a ? "only_b" : !r->in_b ? "only_a" : "both");
-		json_kv_u64(&j, "self_ns_a", r->self_a);
-		json_kv_u64(&j, "self_ns_b", r->self_b);
-		json_key(&j, "self_ns_delta");
+		json_kv_u64(&j, KEY("self_%s_a"), r->self_a);
+		json_kv_u64(&j, KEY("self_%s_b"), r->self_b);
+		json_key(&j, KEY("self_%s_delta"));
 		json_i64(&j, (int64_t)(r->self_b - r->self_a));
-		json_kv_u64(&j, "total_ns_a", r->total_a);
-		json_kv_u64(&j, "total_ns_b", r->total_b);
-		json_key(&j, "total_ns_delta");
+		json_kv_u64(&j, KEY("total_%s_a"), r->total_a);
+		json_kv_u64(&j, KEY("total_%s_b"), r->total_b);
+		json_key(&j, KEY("total_%s_delta"));
 		json_i64(&j, (int64_t)(r->total_b - r->total_a));
 		json_kv_u64(&j, "calls_a", r->calls_a);
 		json_kv_u64(&j, "calls_b", r->calls_b);
@@ -189,6 +228,7 @@ static void report_json(FILE *out, const struct diff *d, const struct diff_optio
 	json_array_end(&j);
 	json_object_end(&j);
 	json_finish(&j);
+#undef KEY
 }
 
 void report_diff(FILE *out, const struct diff *d, const struct diff_options *o)
@@ -201,10 +241,19 @@ void report_diff(FILE *out, const struct diff *d, const struct diff_options *o)
 		report_json(out, d, o);
 		return;
 	}
-	fprintf(out, "# A: %s: %llu calls, %s self time in all\n", o->name_a,
-		(unsigned long long)d->calls_a, format_duration(a, (double)d->self_a));
-	fprintf(out, "# B: %s: %llu calls, %s self time in all\n", o->name_b,
-		(unsigned long long)d->calls_b, format_duration(b, (double)d->self_b));
+	if (d->samples) {
+		fprintf(out, "# A: %s: %llu samples in all\n", o->name_a,
+			(unsigned long long)d->self_a);
+		fprintf(out, "# B: %s: %llu samples in all\n", o->name_b,
+			(unsigned long long)d->self_b);
+		fprintf(out, "# self and total: a function's own samples, and the samples "
+			"with it on the stack\n");
+	} else {
+		fprintf(out, "# A: %s: %llu calls, %s self time in all\n", o->name_a,
+			(unsigned long long)d->calls_a, format_duration(a, (double)d->self_a));
+		fprintf(out, "# B: %s: %llu calls, %s self time in all\n", o->name_b,
+			(unsigned long long)d->calls_b, format_duration(b, (double)d->self_b));
+	}
 	fprintf(out, "#\n%13s %7s %12s %12s %13s %12s %12s %10s %10s %10s  %s\n", "self B-A",
 		"self%", "self A", "self B", "total B-A", "total A", "total B", "calls B-A",
 		"calls A", "calls B", "function");
@@ -215,10 +264,10 @@ void report_diff(FILE *out, const struct diff *d, const struct diff_options *o)
 			continue;
 		}
 		fprintf(out, "%13s %7s %12s %12s %13s %12s %12s %10s %10llu %10llu  %s\n",
-			signed_duration(c, r->self_a, r->self_b), relative(rel, r),
-			format_duration(a, (double)r->self_a), format_duration(b, (double)r->self_b),
-			signed_duration(g, r->total_a, r->total_b),
-			format_duration(e, (double)r->total_a), format_duration(f, (double)r->total_b),
+			signed_amount(c, d, r->self_a, r->self_b), relative(rel, r),
+			amount(a, d, r->self_a), amount(b, d, r->self_b),
+			signed_amount(g, d, r->total_a, r->total_b),
+			amount(e, d, r->total_a), amount(f, d, r->total_b),
 			signed_count(h, r->calls_a, r->calls_b), (unsigned long long)r->calls_a,
 			(unsigned long long)r->calls_b, r->name);
 	}

@@ -2,7 +2,10 @@
  * Comparing two profiles function by function: the change in self time,
  * total time and calls from A (the baseline) to B, largest change first.
  * Functions are matched by name and the file name of their object (not
- * the whole path, so runs built in different directories compare).
+ * the whole path, so runs built in different directories compare).  Two
+ * recordings of timer samples alone compare their samples instead: self
+ * and total are then a function's own samples and the samples with it on
+ * the stack, and there are no calls.
  */
 #ifndef CALLSCOPE_REPORT_DIFF_H
 #define CALLSCOPE_REPORT_DIFF_H
@@ -26,14 +29,16 @@ struct diff {
 	size_t nrows;
 	uint64_t self_a, self_b;	/* the profiles' summed self time */
 	uint64_t calls_a, calls_b;
+	int samples;		/* self and total count samples, not ns */
 };
 
 /*
  * Builds the rows (borrowing names from A and B, which must outlive D),
  * sorted by the absolute change in self time, then in total time, then
- * in calls, then by name.
+ * in calls, then by name.  Returns 0, or -1 when one profile holds
+ * samples alone and the other traced times: they have no common unit.
  */
-void diff_build(const struct profile *a, const struct profile *b, struct diff *d);
+int diff_build(const struct profile *a, const struct profile *b, struct diff *d);
 void diff_release(struct diff *d);
 
 struct diff_options {

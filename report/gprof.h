@@ -136,14 +136,24 @@ const char *gprof_symtab_keep(struct gprof_symtab *st, char *s);
 size_t gprof_symtab_finalize(struct gprof_sym *syms, size_t n, uint64_t text_end);
 /* The function containing ADDR, or NULL, with gprof's lookup rules. */
 struct gprof_sym *gprof_lookup(struct gprof_sym *syms, size_t n, uint64_t addr);
-/* file:line of ADDR from DWARF; 0 and NULL when unknown. */
+/* file:line of ADDR from DWARF; 0 and NULL when unknown.  With FUNC, also
+ * the innermost function there (inlined or not) as DWARF names it, or
+ * NULL: the name gprof gives a line (BFD's find_nearest_line). */
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func);
+/* A malloc'd table of line symbols plus the function symbols, finalized,
+ * as -l makes it; *NOUT gets its length. */
+struct gprof_sym *gprof_line_syms(struct gprof_symtab *st, size_t *nout);
 /* -l: replaces the table by one symbol per source line (functions kept). */
 void gprof_make_line_syms(struct gprof_symtab *st, const struct gmon *g);
 
 /* symspecs */
 int gprof_ranges_has(const struct gprof_ranges *t, uint64_t addr);
+/* Whether ADDR passes a table pair as gprof's sym_lookup tests do: in
+ * INCL, or INCL empty and not in EXCL. */
+struct gprof_filters;
+int gprof_table_accepts(const struct gprof_filters *f, enum gprof_table incl,
+			enum gprof_table excl, uint64_t addr);
 void gprof_ranges_release(struct gprof_ranges *t);
 /*
  * Adds to T the address ranges of the symbols SPEC matches (gprof's
@@ -195,13 +205,28 @@ void gprof_print_index(FILE *out, struct gprof_symtab *st, const struct gprof_op
 		       struct gprof_result *res);
 void gprof_print_name(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
 int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
-/* -A: annotated source of the files with profiled functions. */
+/* -A: annotated source of the files with profiled functions.  *FIRST
+ * as for the tables: a form feed before a file when output came before. */
 int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, const struct gprof_opts *o,
-			  struct gprof_result *res);
-/* -C: execution counts per function (from call counts; glibc writes no block counts). */
+			  struct gprof_result *res, int *first);
+/*
+ * Basic-block counts (BB_COUNT records, which only old compilers wrote)
+ * on the symbol of ST holding each block, as gprof keeps them with -l: up
+ * to GPROF_NBBS blocks per symbol (slots [i * GPROF_NBBS, +GPROF_NBBS) of
+ * symbol i, address 0 when free), a block met again summed into its slot,
+ * blocks past the tenth dropped.  Returns the malloc'd addresses and sets
+ * *CALLS to the malloc'd counts, or NULL for both when G has none or -l
+ * is off (gprof then ignores them).
+ */
+#define GPROF_NBBS 10
+uint64_t *gprof_bb_slots(const struct gprof_symtab *st, const struct gmon *g,
+			 const struct gprof_opts *o, uint64_t **calls);
+/* -C: execution counts per function (from call counts; glibc writes no
+ * block counts), after a form feed when output came before (*FIRST). */
 void gprof_print_exec_counts(FILE *out, struct gprof_symtab *st, const struct gmon *g,
-			     const struct gprof_filters *f, const struct gprof_opts *o);
+			     const struct gprof_filters *f, const struct gprof_opts *o,
+			     int *first);
 
 /* -s: writes G (summed) to PATH as a GNU gmon.out whose bins never wrap. */
 int gprof_write_sum(const char *path, const struct gmon *g, struct gprof_symtab *st,

@@ -20,13 +20,6 @@
 #define DFN_NAN 0
 #define DFN_BUSY (-1)
 
-static int in_table(const struct gprof_filters *f, enum gprof_table incl, enum gprof_table excl,
-		    uint64_t addr)
-{
-	return gprof_ranges_has(&f->t[incl], addr) ||
-	       (f->t[incl].n == 0 && !gprof_ranges_has(&f->t[excl], addr));
-}
-
 void gprof_assign_samples(struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, struct gprof_result *res)
 {
@@ -68,7 +61,7 @@ void gprof_assign_samples(struct gprof_symtab *st, const struct gmon *g,
 				uint64_t overlap = hi - lo;
 				if (overlap > 0) {
 					double credit = overlap * count_time / res->hist_scale;
-					if (in_table(f, GT_INCL_FLAT, GT_EXCL_FLAT, sym[j].addr))
+					if (gprof_table_accepts(f, GT_INCL_FLAT, GT_EXCL_FLAT, sym[j].addr))
 						sym[j].time += credit;
 					else
 						res->total_time -= credit;

@@ -27,6 +27,13 @@ static void ranges_add(struct gprof_ranges *t, uint64_t lo, uint64_t hi)
 	t->n++;
 }
 
+int gprof_table_accepts(const struct gprof_filters *f, enum gprof_table incl,
+			enum gprof_table excl, uint64_t addr)
+{
+	return gprof_ranges_has(&f->t[incl], addr) ||
+	       (f->t[incl].n == 0 && !gprof_ranges_has(&f->t[excl], addr));
+}
+
 int gprof_ranges_has(const struct gprof_ranges *t, uint64_t addr)
 {
 	for (size_t i = 0; i < t->n; i++)

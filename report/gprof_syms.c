@@ -176,13 +176,19 @@ int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, in
 	if (dwarf_lineno(l, &lineno) != 0 || !src || !lineno)
 		return 0;
 	if (func) {
+		/* the innermost function, an inlined one too, by the name of
+		 * its abstract origin: what BFD's find_nearest_line answers */
 		Dwarf_Die *scopes = NULL;
 		int n = dwarf_getscopes(&cu, addr, &scopes);
-		for (int i = 0; i < n; i++)
-			if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-				*func = dwarf_diename(&scopes[i]);
-				break;
-			}
+		for (int i = 0; i < n; i++) {
+			int tag = dwarf_tag(&scopes[i]);
+			Dwarf_Attribute attr;
+			if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+				continue;
+			if (dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr))
+				*func = dwarf_formstring(&attr);
+			break;
+		}
 		free(scopes);
 	}
 	*file = src;

@@ -3,7 +3,8 @@
  * `callscope gprof`: parse the input as a 64-bit little-endian and as a
  * 32-bit big-endian profile; when it parses, credit its histogram and
  * arcs to a made-up table of functions, find cycles, propagate time and
- * print every report to /dev/null.  Any input must end in a clean error
+ * print every report (execution counts with basic blocks too) to
+ * /dev/null.  Any input must end in a clean error
  * or a report, never a crash, a hang or a huge allocation.
  */
 #include <stdint.h>
@@ -63,6 +64,10 @@ static void analyse(const struct gmon *g)
 		gprof_print_graph(out, &st, &o, &res, &first);
 		gprof_print_index(out, &st, &o, &res);
 	}
+	/* -l -C: basic-block counts go to the symbols holding them */
+	struct gprof_opts lo = o;
+	lo.line_granularity = 1;
+	gprof_print_exec_counts(out, &st, g, &f, &lo, &first);
 	fclose(out);
 	gprof_result_release(&res);
 }

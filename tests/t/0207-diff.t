@@ -1,10 +1,10 @@
 #!/bin/sh
 # diff: per-function change from A to B in self time, total time and
 # calls, largest change in self time first; a recording against itself
-# shows zero everywhere.
+# shows zero everywhere.  Two sampled recordings compare their samples.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 12
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 limited "$CS" record -o a.data -- ./work 20 >/dev/null 2>&1
 limited "$CS" record -o b.data -- ./work 60 >/dev/null 2>&1
@@ -28,4 +28,23 @@ all=$(jq '.functions | length' d.json)
 shown=$("$CS" diff --json --threshold 10 a.data b.data | jq '.functions | length')
 [ "$shown" -ge 1 ] && [ "$shown" -lt "$all" ]
 ok $? "--threshold 10 hides the small changes ($shown of $all shown)"
+
+# two recordings of timer samples: their samples are compared
+build_prog sample_hot st -O2 -fno-omit-frame-pointer
+limited "$CS" record -o s1.data -- ./st stack >/dev/null 2>&1
+limited "$CS" record -o s2.data -- ./st stack >/dev/null 2>&1
+samples_of() {
+	"$CS" report -i "$1" --json | jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add // 0"
+}
+"$CS" diff --json s1.data s2.data >sd.json
+is "$(jq -r .unit sd.json)" samples "sampled recordings are compared in samples"
+is "$(jq '.functions[] | select(.name == "spin") | .self_samples_delta' sd.json)" \
+	"$(( $(samples_of s2.data spin self_samples) - $(samples_of s1.data spin self_samples) ))" \
+	"spin's change in self samples"
+is "$(jq '.functions[] | select(.name == "main") | .total_samples_b' sd.json)" \
+	"$(samples_of s2.data main samples)" "main's total: the samples with it on the stack"
+"$CS" diff s1.data a.data >/dev/null 2>err.txt
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'no unit in common' err.txt
+ok $? "samples against traced calls refused: exit $rc, one line"
 done_testing

@@ -418,6 +418,105 @@ static void test_profile_round_trip(void **state)
 	profile_free(p);
 }
 
+/* Returns the function named NAME in P (it must be there). */
+static const struct func *func_named(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!strcmp(p->funcs[i].name, name))
+			return &p->funcs[i];
+	fail_msg("no function '%s'", name);
+	return NULL;
+}
+
+/*
+ * record -e counters: the first one the guide has an id for is written as
+ * counter 2 (instructions -> 0x13) in the header, the function records and
+ * the trace records, and reads back as the profile's counter; one the
+ * guide lacks (page-faults) is left out.
+ */
+static void test_counters(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	struct cct *t = cct_new(FUNC_NONE);
+	p->ncounters = 2;
+	p->counter_names[0] = strdup("page-faults");
+	p->counter_names[1] = strdup("instructions");
+	t->metrics |= 1u << CCT_C1 | 1u << CCT_C2;
+	uint32_t m = profile_intern_func(p, "main", "/bin/prog", 0x1000, 0x40, NULL, 0);
+	uint32_t l = profile_intern_func(p, "leaf", "/bin/prog", 0x1040, 0x20, NULL, 0);
+	struct thread_info info = { .pid = 1, .tid = 1 };
+	struct thread_builder *pb = profile_thread_begin(p, &info, 0, 0);
+	struct cct_builder *tb = cct_thread_begin(t, 0, 0, 0);
+	/* time, page faults, instructions: main runs 100 instructions, leaf
+	 * 250 inside it, main 50 more */
+	static const uint64_t v[4][3] = { { 0, 0, 1000 }, { 10, 1, 1100 }, { 20, 1, 1350 },
+					  { 30, 2, 1400 } };
+	for (int i = 0; i < 4; i++) {
+		uint64_t c[2] = { v[i][1], v[i][2] };
+		profile_counters(pb, c);
+		if (i < 2) {
+			profile_enter(pb, i ? l : m, v[i][0]);
+			cct_enter_values(tb, i ? l : m, v[i]);
+		} else {
+			profile_exit(pb, v[i][0], EXIT_RETURN);
+			cct_exit_values(tb, v[i], EXIT_RETURN);
+		}
+	}
+	profile_thread_end(pb, 30);
+	cct_thread_end_values(tb, v[3]);
+	assert_int_equal(func_named(p, "main")->counter_total[1], 400);
+
+	struct prf_file f;
+	size_t len;
+	prf_from_profile(p, t, 0, &f);
+	uint8_t *b = prf_encode(&f, &len);
+	const uint8_t *h = b + 14;
+	assert_int_equal(h[55], PRF_COUNTER_ELAPSED);
+	assert_int_equal(h[56], PRF_COUNTER_INSN_EXEC);
+	assert_int_equal(le(h + 39, 8), 400);	/* C2 */
+	assert_int_equal(le(h + 47, 8), 400);	/* C2 minus children: all of it */
+	const uint8_t *fr = h + 89;		/* no overlays: main's record first */
+	assert_int_equal(le(fr + 77, 2), 4);
+	assert_memory_equal(fr + 79, "main", 4);
+	assert_int_equal(le(fr + 61, 8), 400);
+	assert_int_equal(le(fr + 69, 8), 150);
+	/* main's call record: C2 at 66, C2 minus children at 74 */
+	const uint8_t *tr = h + 89 + le(h + 77, 4);
+	assert_int_equal(tr[4], 0xFF);
+	assert_int_equal(le(tr + 66, 8), 400);
+	assert_int_equal(le(tr + 74, 8), 150);
+
+	struct profile *q;
+	struct cct *qt;
+	char err[256];
+	assert_int_equal(prf_to_profile_tree(b, len, &q, &qt, err, sizeof(err)), 0);
+	assert_int_equal(q->ncounters, 1);
+	assert_string_equal(q->counter_names[0], "instructions");
+	assert_int_equal(func_named(q, "main")->counter_total[0], 400);
+	assert_int_equal(func_named(q, "main")->counter_self[0], 150);
+	assert_int_equal(func_named(q, "leaf")->counter_self[0], 250);
+	assert_true(cct_has_metric(qt, CCT_C1));
+	assert_int_equal(qt->nodes[CCT_ROOT].total[CCT_C1], 400);
+
+	/* and the file it gives back is the same file */
+	struct prf_file g;
+	size_t len2;
+	prf_from_profile(q, qt, 0, &g);
+	uint8_t *b2 = prf_encode(&g, &len2);
+	assert_int_equal(len2, len);
+	assert_memory_equal(b2, b, len);
+
+	free(b2);
+	prf_file_release(&g);
+	cct_free(qt);
+	profile_free(q);
+	free(b);
+	prf_file_release(&f);
+	cct_free(t);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_statistical),
 		cmocka_unit_test(test_profile_round_trip),
+		cmocka_unit_test(test_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
