@@ -9,9 +9,12 @@ for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
 	build_prog sighandler sh -O2 $flags
-	limited "$CS" record -o s.data -- ./sh >/dev/null 2>&1
+	limited "$CS" record -o s.data -- ./sh >runs.txt 2>/dev/null
 	is "$?" 0 "$kind: sigaction gives the program its own handler back"
-	is "$(calls_of s.data '<signal 14>')" 20 "$kind: separate: 20 handler runs as <signal 14>"
+	# The timer may fire once more after busy() returns: the program
+	# prints how often its handler ran, at least 20.
+	runs=$(cat runs.txt)
+	is "$(calls_of s.data '<signal 14>')" "$runs" "$kind: separate: every handler run ($runs) is a <signal 14> call"
 	"$CS" graph -i s.data --json > g.json
 	is "$(jq -r '[.arcs[] | select(.callee=="on_alarm") | .caller] | unique | join(",")' g.json)" \
 		"<signal 14>" "$kind: separate: on_alarm is called by <signal 14>"
