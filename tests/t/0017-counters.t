@@ -2,9 +2,10 @@
 # record -e: counters read at every entry and exit, split into self and
 # +children like time.  Software counters work everywhere; hardware ones
 # are checked where the machine has them, and refused clearly where not.
+# Counts a signal handler disturbed are marked possibly incorrect.
 . "$(dirname "$0")/lib.sh"
 
-plan 19
+plan 27
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -28,6 +29,26 @@ for kind in PG CYG; do
 		"$kind: the same for context switches"
 	"$CS" info -i c.data | grep -q "counters:     page-faults, context-switches, read with"
 	ok $? "$kind: info says which counters and how they were read"
+	is "$(jq '[.functions[] | select(.counters_possibly_incorrect)] | length' r.json)" 0 \
+		"$kind: no signal, no time-sharing: nothing is marked possibly incorrect"
+
+	# shellcheck disable=SC2086
+	build_prog counters_signal cs -O2 $flags
+	limited "$CS" record -e page-faults -o s.data -- ./cs >/dev/null 2>&1
+	"$CS" report -i s.data --json > sr.json
+	if [ "$(jq '.lost_events' sr.json)" -gt 0 ]; then
+		is "$(jq '[.functions[] | select(.name == "tiny") | .counters_possibly_incorrect] | .[0]' sr.json)" \
+			true "$kind: a handler inside a hook marks tiny possibly incorrect in the report"
+		"$CS" tree -i s.data --json > st.json
+		is "$(jq '[.. | objects | select(.name? == "tiny") | .counters_possibly_incorrect] | .[0]' st.json)" \
+			true "$kind: and its node in the tree"
+		"$CS" tree -i s.data | grep -q "tiny \[counters possibly incorrect\]"
+		ok $? "$kind: the tree's text shows the mark"
+	else
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+	fi
 done
 "$CS" list --json > l.json
 is "$(jq '[.[] | select(.name == "page-faults") | .supported] | .[0]' l.json)" true "list: page-faults is supported"
