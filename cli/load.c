@@ -480,7 +480,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		if (pend > end_ns)
 			end_ns = pend;
 	}
-	/* a ring keeps the newest records: the rest were overwritten */
+	/* a ring keeps the newest records: the rest were overwritten.  The
+	 * runtime counted each SYNC as one record; the calls a SYNC reports
+	 * open are not records of their own. */
+	records += r.syncs;
 	if ((th->flags & THREAD_RING) && th->events_written > records && v->note) {
 		memset(&note, 0, sizeof(note));
 		note.kind = NOTE_OVERWRITTEN;

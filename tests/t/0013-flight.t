@@ -4,7 +4,7 @@
 # what it overwrote is counted everywhere.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 24
 calls() { "$CS" replay -i "$1" --json | jq -r '.threads[0].events[] | select(.kind=="call") | "\(.function) \(.depth)"'; }
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -24,5 +24,19 @@ for kind in PG FENTRY CYG; do
 	ok $(( over == 0 )) "$kind: info counts the overwritten events ($over)"
 	"$CS" report -i ring.data | grep -q "older events were overwritten"
 	ok $? "$kind: report says the ring overwrote events"
+	is "$("$CS" replay -i ring.data --json | jq '[.threads[].overwritten_events] | add')" "$over" \
+		"$kind: replay counts the same overwritten events"
+	# every event the full run wrote is either kept or counted as
+	# overwritten; the ring also wrote its periodic SYNC records, one
+	# per eighth of the ring, so the ring's count is a little higher
+	kept=$("$CS" info -i ring.data --json | jq .events)
+	all=$("$CS" info -i full.data --json | jq .events)
+	ok $(( kept + over < all || kept + over > all + all / 100 )) \
+		"$kind: kept ($kept) + overwritten ($over) covers the full run's $all events"
+	limited "$CS" record --mode=flight=64K -o small.data -- ./seq 10 >/dev/null 2>&1
+	is "$("$CS" info -i small.data --json | jq .overwritten_events)" 0 \
+		"$kind: a ring that never wrapped overwrote nothing"
+	"$CS" report -i small.data | grep -q "overwritten"
+	ok $(( $? == 0 )) "$kind: and the report does not say it did"
 done
 done_testing
