@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 18
+plan 19
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -37,6 +37,9 @@ ok $? "info says count mode"
 "$CS" replay -i d.data >/dev/null 2>err.txt
 rc=$?
 ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "replay refuses count mode with one line"
+limited "$CS" record --mode=count -e page-faults -o e.data -- ./deep 3 >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 2 || $(wc -l < err.txt) != 1 )) "counters, which count mode cannot keep, are refused in one line"
 build_prog spin spin -O2 -pg
 rm -f fifo; mkfifo fifo
 limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
