@@ -201,7 +201,7 @@ static void parse_events(const char *list, int skip_missing, struct contract *c,
 			usage_die("unknown event '%s'; 'callscope list' shows the events", name);
 		if (c->ncounters == CONTRACT_COUNTERS_MAX)
 			usage_die("-e takes at most %d events", CONTRACT_COUNTERS_MAX);
-		if (event_probe(e, why, sizeof(why)) != 0) {
+		if (event_probe(e, why, sizeof(why)) != EVENT_SUPPORTED) {
 			if (!skip_missing)
 				die("%s (or pass --skip-missing-events to record without it)", why);
 			warning("%s; recording without it", why);

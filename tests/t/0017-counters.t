@@ -5,7 +5,7 @@
 # Counts a signal handler disturbed are marked possibly incorrect.
 . "$(dirname "$0")/lib.sh"
 
-plan 27
+plan 29
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -52,6 +52,26 @@ for kind in PG CYG; do
 done
 "$CS" list --json > l.json
 is "$(jq '[.[] | select(.name == "page-faults") | .supported] | .[0]' l.json)" true "list: page-faults is supported"
+# an unprivileged user under perf_event_paranoid >= 2 is told why
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] &&
+	command -v setpriv >/dev/null && nobody "$CS" list >/dev/null 2>&1; then
+	is "$(nobody "$CS" list --json | jq -r '.[] | select(.name == "page-faults") | .state')" forbidden \
+		"list: another user is told page-faults is forbidden, not unsupported"
+	# the test's own directory is closed to other users
+	pub=$(mktemp -d /tmp/callscope-pub.XXXXXX)
+	chmod 755 "$pub"
+	build_prog counters "$pub/ct" -O2 -finstrument-functions
+	(cd / && nobody "$CS" record -e page-faults -o /dev/null/x -- "$pub/ct" 10) >/dev/null 2>err.txt
+	rc=$?
+	rm -rf "$pub"
+	ok $(( rc != 1 || $(wc -l < err.txt) != 1 || $(grep -c "perf_event_paranoid=" err.txt) != 1 )) \
+		"record -e as another user: one line naming perf_event_paranoid, exit 1"
+else
+	why="needs root, setpriv, a callscope other users can run and kernel.perf_event_paranoid >= 2"
+	skip "$why"
+	skip "$why"
+fi
 if [ "$(jq '[.[] | select(.name == "instructions") | .supported] | .[0]' l.json)" = true ]; then
 	build_prog counters ct -O2 -finstrument-functions
 	limited "$CS" record -e instructions -o i.data -- ./ct 10 >/dev/null 2>&1
