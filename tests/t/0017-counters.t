@@ -5,7 +5,7 @@
 # Counts a signal handler disturbed are marked possibly incorrect.
 . "$(dirname "$0")/lib.sh"
 
-plan 29
+plan 33
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -44,7 +44,15 @@ for kind in PG CYG; do
 			true "$kind: and its node in the tree"
 		"$CS" tree -i s.data | grep -q "tiny \[counters possibly incorrect\]"
 		ok $? "$kind: the tree's text shows the mark"
+		# the handler's calls dropped by the recursion guard are counted
+		lost=$(jq .lost_events sr.json)
+		is "$("$CS" info -i s.data --json | jq .lost_events) $(jq .lost_events st.json)" "$lost $lost" \
+			"$kind: info and tree count the $lost events the guard dropped, as report does"
+		is "$("$CS" replay -i s.data --json | jq '[.threads[].lost_events] | add')" "$lost" \
+			"$kind: and so does replay"
 	else
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
 		skip "$kind: no signal landed inside a hook this run"
 		skip "$kind: no signal landed inside a hook this run"
 		skip "$kind: no signal landed inside a hook this run"
