@@ -68,6 +68,28 @@ static const char *counter_method(const struct data_file *df)
 	return rdpmc ? "rdpmc (user space)" : "read() system calls";
 }
 
+/* Count mode's memory: the call-path nodes every thread kept, and the
+ * calls that found no room and went to "<truncated>". */
+struct count_memory {
+	uint64_t nodes, bytes, truncated_calls;
+};
+
+static struct count_memory count_memory(const struct data_file *df, const struct profile *p)
+{
+	struct count_memory m = { 0, 0, 0 };
+
+	for (size_t i = 0; i < df->nthreads; i++) {
+		if (!(df->threads[i].flags & THREAD_CCT))
+			continue;
+		m.nodes += df->threads[i].stream_len / CCT_RECORD_SIZE;
+		m.bytes += df->threads[i].stream_len;
+	}
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!strcmp(p->funcs[i].name, "<truncated>") && !*p->funcs[i].object)
+			m.truncated_calls += p->funcs[i].calls;
+	return m;
+}
+
 static void describe_exit(int status, char *buf, size_t size)
 {
 	if (WIFSIGNALED(status))
@@ -114,6 +136,7 @@ int cmd_info(int argc, char **argv)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
+	struct count_memory cm = count_memory(&df, p);
 	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
 			   : s->mode == DATA_MODE_COUNT ? "count"
 			   : s->mode == DATA_MODE_SAMPLE ? "sample" : "trace";
@@ -181,6 +204,11 @@ int cmd_info(int argc, char **argv)
 		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
 		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
 		json_kv_u64(&j, "file_bytes", df.size);
+		if (s->mode == DATA_MODE_COUNT) {
+			json_kv_u64(&j, "count_nodes", cm.nodes);
+			json_kv_u64(&j, "count_bytes", cm.bytes);
+			json_kv_u64(&j, "truncated_calls", cm.truncated_calls);
+		}
 		json_key(&j, "counters");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.ncounters; i++)
@@ -224,6 +252,10 @@ int cmd_info(int argc, char **argv)
 		if (s->mode == DATA_MODE_FLIGHT)
 			printf("overwritten:  %llu events (older than what the rings kept)\n",
 			       (unsigned long long)p->overwritten_events);
+		if (s->mode == DATA_MODE_COUNT)
+			printf("call paths:   %llu nodes in %llu bytes (the memory count mode used); "
+			       "%llu calls under <truncated>\n", (unsigned long long)cm.nodes,
+			       (unsigned long long)cm.bytes, (unsigned long long)cm.truncated_calls);
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);

@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 19
+plan 22
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -30,6 +30,8 @@ build_prog tree_deep deep -O2 -finstrument-functions
 limited "$CS" record --mode=count=64 -o d.data -- ./deep 300 >/dev/null 2>&1
 limited "$CS" record -o dt.data -- ./deep 300 >/dev/null 2>&1
 is "$(calls_of d.data '<truncated>' | awk '{ print ($1 > 0) }')" 1 "paths past 64 nodes are counted under <truncated>"
+is "$("$CS" info -i d.data --json | jq -c '[.count_nodes, .truncated_calls]')" \
+	"[64,$(calls_of d.data '<truncated>')]" "info reports the 64 nodes used and the calls under <truncated>"
 is "$("$CS" report -i d.data --json | jq '[.functions[].calls] | add')" \
 	"$("$CS" report -i dt.data --json | jq '[.functions[].calls] | add')" "no call is lost to truncation"
 "$CS" info -i d.data | grep -q "^mode:         count"
@@ -40,6 +42,15 @@ ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "replay refuses count mode with one
 limited "$CS" record --mode=count -e page-faults -o e.data -- ./deep 3 >/dev/null 2>err.txt
 rc=$?
 ok $(( rc != 2 || $(wc -l < err.txt) != 1 )) "counters, which count mode cannot keep, are refused in one line"
+# the memory count mode uses depends on the call paths, not on the run's length
+build_prog seq seq -O2 -finstrument-functions
+limited "$CS" record --mode=count -o short.data -- ./seq 1000 >/dev/null 2>&1
+limited "$CS" record --mode=count -o long.data -- ./seq 300000 >/dev/null 2>&1
+short=$("$CS" info -i short.data --json | jq -c '[.count_nodes, .count_bytes]')
+is "$("$CS" info -i long.data --json | jq -c '[.count_nodes, .count_bytes]')" "$short" \
+	"300 times the calls, the same memory ($short nodes, bytes)"
+"$CS" info -i long.data | grep -q "^call paths: .* nodes in .* bytes"
+ok $? "info's text says how much memory count mode used"
 build_prog spin spin -O2 -pg
 rm -f fifo; mkfifo fifo
 limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
