@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 22
+plan 24
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -51,6 +51,12 @@ is "$("$CS" info -i long.data --json | jq -c '[.count_nodes, .count_bytes]')" "$
 	"300 times the calls, the same memory ($short nodes, bytes)"
 "$CS" info -i long.data | grep -q "^call paths: .* nodes in .* bytes"
 ok $? "info's text says how much memory count mode used"
+for opt in --stats "--histogram b"; do
+	# shellcheck disable=SC2086
+	"$CS" report -i long.data $opt >/dev/null 2>err.txt
+	rc=$?
+	ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "report $opt, which needs single calls, refuses count mode in one line"
+done
 build_prog spin spin -O2 -pg
 rm -f fifo; mkfifo fifo
 limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
