@@ -14,6 +14,7 @@
  */
 #include "runtime.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,9 +46,18 @@ static void publish(struct thread_state *t)
 
 int aggregate_open(struct thread_state *t)
 {
-	size_t bytes = (size_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
+	uint64_t want = (uint64_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
+	/* the nodes a file size limit leaves room for: the file is sized
+	 * for all of them at once, and growing past the limit would raise
+	 * SIGXFSZ; paths past them go to "<truncated>" */
+	size_t bytes = (size_t)(rt_file_room(THREAD_FILE_DATA_OFFSET, want) / CCT_RECORD_SIZE *
+				CCT_RECORD_SIZE);
 
-	t->node_cap = runtime_config.contract.count_nodes;
+	if (bytes < 2 * CCT_RECORD_SIZE) {
+		errno = EFBIG;
+		return -1;
+	}
+	t->node_cap = (uint32_t)(bytes / CCT_RECORD_SIZE);
 	t->node_reserved = 0;
 	t->node_used = 0;
 	if (ftruncate(t->fd, (off_t)(THREAD_FILE_DATA_OFFSET + bytes)) != 0)

@@ -215,6 +215,7 @@ HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN uint64_t rt_file_room(uint64_t offset, uint64_t want);
 
 #include "clock.h"
 

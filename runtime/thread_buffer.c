@@ -4,7 +4,8 @@
  * kernel's page cache, so whatever was committed survives the program
  * crashing or being killed with SIGKILL.  Space is reserved with
  * posix_fallocate before a chunk is mapped, so a full disk ends recording
- * for the thread (counted as lost events) rather than raising SIGBUS.
+ * for the thread (counted as lost events) rather than raising SIGBUS; and
+ * never past the program's file size limit, which would raise SIGXFSZ.
  */
 #include "runtime.h"
 #include "stream.h"
@@ -63,6 +64,14 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 {
 	size_t len = runtime_config.contract.chunk_bytes;
 
+	/* under a file size limit, a shorter last window; none shorter than
+	 * the smallest chunk, which holds the largest record (a deep SYNC)
+	 * past the page the window starts in */
+	len = (size_t)rt_file_room(file_off, len) & ~(size_t)4095;
+	if (len < CONTRACT_CHUNK_MIN) {
+		errno = EFBIG;
+		return -1;
+	}
 	if (posix_fallocate(t->fd, (off_t)file_off, (off_t)len) != 0)
 		return -1;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd,
@@ -89,6 +98,10 @@ static int map_window(struct thread_state *t, uint64_t file_off)
  */
 static int map_ring(struct thread_state *t, uint64_t ring)
 {
+	if (rt_file_room(THREAD_FILE_DATA_OFFSET, ring) < ring) {
+		errno = EFBIG;
+		return -1;
+	}
 	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET, (off_t)ring) != 0)
 		return -1;
 	uint8_t *area = mmap(NULL, 2 * ring, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -162,6 +175,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		rt_warn("cannot create a thread buffer in the staging directory",
 			strerror(errno));
 		return -1;
+	}
+	if (rt_file_room(0, THREAD_FILE_DATA_OFFSET) < THREAD_FILE_DATA_OFFSET) {
+		rt_warn("cannot create a thread buffer", strerror(EFBIG));
+		goto fail;
 	}
 	if (posix_fallocate(t->fd, 0, THREAD_FILE_DATA_OFFSET) != 0)
 		goto fail;
