@@ -151,10 +151,15 @@ static uint32_t parse_size(const char *option, const char *s)
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || end == s)
 		usage_die("%s wants a size such as 4M, not '%s'", option, s);
-	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
+	unsigned shift = *end == 'k' || *end == 'K' ? 10
+			 : *end == 'm' || *end == 'M' ? 20
+			 : *end == 'g' || *end == 'G' ? 30 : 0;
+	if (shift)
+		end++;
+	/* checked before shifting, so a huge number cannot wrap into range */
+	if (v > (1ull << 30) >> shift)
+		usage_die("%s wants a multiple of 4K between 64K and 1G, not '%s'", option, s);
+	v <<= shift;
 	if (*end || v < (64u << 10) || v > (1u << 30) || (v & 4095))
 		usage_die("%s wants a multiple of 4K between 64K and 1G, not '%s'", option, s);
 	return (uint32_t)v;

@@ -4,7 +4,7 @@
 # what it overwrote is counted everywhere.
 . "$(dirname "$0")/lib.sh"
 
-plan 24
+plan 28
 calls() { "$CS" replay -i "$1" --json | jq -r '.threads[0].events[] | select(.kind=="call") | "\(.function) \(.depth)"'; }
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -38,5 +38,11 @@ for kind in PG FENTRY CYG; do
 		"$kind: a ring that never wrapped overwrote nothing"
 	"$CS" report -i small.data | grep -q "overwritten"
 	ok $(( $? == 0 )) "$kind: and the report does not say it did"
+done
+# sizes are parsed before the program is looked for: a good one gets as far
+# as the missing program (exit 1), a bad one is a usage error (exit 2)
+for size in 1G:1 64k:1 2G:2 17592186044417M:2; do
+	"$CS" record --mode=flight=${size%%:*} -o x.data -- ./no-such-program >/dev/null 2>&1
+	is "$?" "${size#*:}" "--mode=flight=${size%%:*} is $([ "${size#*:}" = 1 ] && echo accepted || echo refused)"
 done
 done_testing
