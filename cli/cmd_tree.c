@@ -117,33 +117,9 @@ static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
 {
 	struct tree_state *s = ctx;
-	uint64_t *total = xcalloc(n, sizeof(*total));
-	uint64_t *child = xcalloc(n, sizeof(*child));
-	uint32_t *path = xcalloc(n, sizeof(*path));
 
-	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) != 0)
-		goto done;
-	aggregate_times(nodes, n, inner, outer, total, child);
-	path[0] = CCT_ROOT;
-	for (size_t i = 1; i < n; i++) {
-		/* the <truncated> node is always there; show it only if used */
-		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
-			path[i] = path[nodes[i].parent];
-			continue;
-		}
-		path[i] = cct_child(s->t, path[nodes[i].parent], nodes[i].func);
-		struct cct_node *node = &s->t->nodes[path[i]];
-		node->calls += nodes[i].calls;
-		node->self[CCT_TIME] += total[i] - child[i];
-		node->total[CCT_TIME] += total[i];
-		node->virtual_returns += nodes[i].still_open;
-		s->t->calls += nodes[i].calls;
-	}
-	s->t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
-done:
-	free(total);
-	free(child);
-	free(path);
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0)
+		cct_add_aggregate(s->t, nodes, n, inner, outer);
 }
 
 static double parse_pct(const char *value)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "model/aggregate.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -100,6 +101,16 @@ static void v_end(void *ctx, uint64_t t)
 	s->tb = NULL;
 	if (s->cw)
 		chrome_thread_end(s->cw, t);
+}
+
+/* An aggregate-mode thread: its paths summed into the profile and tree. */
+static void v_aggregate(void *ctx, const struct thread_info *info,
+			const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	struct both *s = ctx;
+
+	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0 && s->t)
+		cct_add_aggregate(s->t, nodes, n, inner, outer);
 }
 
 const struct data_process *export_main_process(const struct data_file *df)
@@ -207,6 +218,10 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		}
 	}
 	load_replay(df, f, s.p, &v, &out->stats);
+	struct load_stats more;
+	memset(&more, 0, sizeof(more));
+	load_aggregates(df, f, s.p, v_aggregate, &s, &more);
+	out->stats.salvaged |= more.salvaged;
 	if (s.cw)
 		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
 	profile_find_cycles(s.p);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cct.h"
 #include "xalloc.h"
 
 static inline uint64_t sub_or_zero(uint64_t a, uint64_t b)
@@ -136,4 +137,32 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	free(stack);
 	free(left);
 	return 0;
+}
+
+void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
+		       double inner_ns, double outer_ns)
+{
+	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint32_t *path = xcalloc(n, sizeof(*path));
+
+	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	path[0] = CCT_ROOT;
+	for (size_t i = 1; i < n; i++) {
+		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
+			path[i] = path[nodes[i].parent];
+			continue;
+		}
+		path[i] = cct_child(t, path[nodes[i].parent], nodes[i].func);
+		struct cct_node *node = &t->nodes[path[i]];
+		node->calls += nodes[i].calls;
+		node->self[CCT_TIME] += total[i] - child[i];
+		node->total[CCT_TIME] += total[i];
+		node->virtual_returns += nodes[i].still_open;
+		t->calls += nodes[i].calls;
+	}
+	t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
+	free(total);
+	free(child);
+	free(path);
 }

@@ -45,4 +45,14 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			  const struct aggregate_node *nodes, size_t n,
 			  double inner_ns, double outer_ns);
 
+/*
+ * Adds the same thread's N nodes to tree T (built against the function
+ * table profile_add_aggregate() filled): each path's calls, self and total
+ * time, and its calls still running as virtual returns.  The <truncated>
+ * node, always present, becomes a path only if calls went to it.
+ */
+struct cct;
+void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
+		       double inner_ns, double outer_ns);
+
 #endif

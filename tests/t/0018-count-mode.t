@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 24
+plan 28
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -25,6 +25,10 @@ for kind in PG FENTRY CYG; do
 	done
 	is "$("$CS" report -i c.data --json | jq '[.functions[].calls] | add')" \
 		"$("$CS" report -i t.data --json | jq '[.functions[].calls] | add')" "$kind: the same number of calls in all"
+	"$CS" export -i c.data --format=folded --value=calls -o - | sort > c.folded
+	"$CS" export -i t.data --format=folded --value=calls -o - | sort > t.folded
+	[ -s c.folded ] && cmp -s c.folded t.folded
+	ok $? "$kind: exported call paths (folded, calls) are the trace's"
 done
 build_prog tree_deep deep -O2 -finstrument-functions
 limited "$CS" record --mode=count=64 -o d.data -- ./deep 300 >/dev/null 2>&1
@@ -51,6 +55,9 @@ is "$("$CS" info -i long.data --json | jq -c '[.count_nodes, .count_bytes]')" "$
 	"300 times the calls, the same memory ($short nodes, bytes)"
 "$CS" info -i long.data | grep -q "^call paths: .* nodes in .* bytes"
 ok $? "info's text says how much memory count mode used"
+"$CS" export -i long.data --format=chrome -o x.json >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "a Chrome timeline of count mode is refused in one line"
 for opt in --stats "--histogram b"; do
 	# shellcheck disable=SC2086
 	"$CS" report -i long.data $opt >/dev/null 2>err.txt
