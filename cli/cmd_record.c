@@ -350,6 +350,12 @@ int cmd_record(int argc, char **argv)
 		session.counter_types[i] = contract.counters[i].type;
 		session.counter_configs[i] = contract.counters[i].config;
 	}
+	/* count mode follows --start-at/--stop-at, but callscope_start() and
+	 * 'live start', the other ways out of --start-stopped, are not
+	 * offered there */
+	if (contract.start_stopped && contract.count_nodes && !start_at)
+		usage_die("--start-stopped does not go with --mode=count, where the program "
+			  "cannot start capture; give --start-at=FUNC instead");
 	if (contract.one_pass && !start_at)
 		usage_die("--one-pass needs --start-at");
 	if (start_at) {

@@ -139,27 +139,26 @@ static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 	return c;
 }
 
-void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
-{
-	uint32_t parent = t->cur_node;
-	uint32_t node = child(t, parent, f->addr);
-	struct cct_record *n = &t->nodes[node];
-
-	f->node = node;
-	f->parent_node = parent;
-	f->inherited = 0;
-	/* a truncated path's time counts in its outermost activation only */
-	f->start = node == TRUNCATED_NODE && parent == TRUNCATED_NODE ? UINT64_MAX : now;
-	if (f->start != UINT64_MAX && !n->open)
-		n->open_since = now;
-	n->open++;
-	t->cur_node = node;
-}
-
-void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64_t now)
+/* F's activation starts counting at NOW: its node has one more open. */
+static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
+	f->counted = 1;
+	/* a truncated path's time counts in its outermost activation only */
+	f->start = f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE ? UINT64_MAX
+										 : now;
+	if (f->start != UINT64_MAX && !n->open)
+		n->open_since = now;
+	n->open++;
+}
+
+/* F's activation stops counting at NOW: its call and time go to its node. */
+static void count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	struct cct_record *n = &t->nodes[f->node];
+
+	f->counted = 0;
 	n->calls += !f->inherited;
 	if (f->start != UINT64_MAX) {
 		uint64_t d = now > f->start ? now - f->start : 0;
@@ -171,5 +170,52 @@ void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64
 	}
 	if (n->open)
 		n->open--;
+}
+
+/*
+ * While capture is off (--start-at, --stop-at, callscope_stop()) the path
+ * is still followed, so that calls made once it is back on land on their
+ * true paths, but nothing is counted.
+ */
+void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	uint32_t parent = t->cur_node;
+
+	f->node = child(t, parent, f->addr);
+	f->parent_node = parent;
+	f->inherited = 0;
+	f->counted = 0;
+	t->cur_node = f->node;
+	if (t->capturing)
+		count_from(t, f, now);
+}
+
+void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	if (f->counted)
+		count_until(t, f, now);
 	t->cur_node = f->parent_node;
+}
+
+/*
+ * Capture stopped or resumed with calls open, as a trace would show it: a
+ * stop closes the counted ones there (their calls count, their time ends
+ * at the stop); a resume counts the open ones' time from then on, as
+ * calls already running (no call counted), like a SYNC's open frames.
+ */
+void aggregate_capture(struct thread_state *t, int on, uint64_t now)
+{
+	if (!on) {
+		for (uint32_t i = t->depth; i-- > 0;)
+			if (t->stack[i].counted)
+				count_until(t, &t->stack[i], now);
+		return;
+	}
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+		if (!f->counted) {
+			count_from(t, f, now);
+			f->inherited = 1;
+		}
+	}
 }

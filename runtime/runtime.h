@@ -26,7 +26,9 @@ struct shadow_frame {
 	uint32_t node;
 	uint32_t parent_node;
 	uint64_t start;
-	int inherited;		/* opened before this process's stream began */
+	int inherited;		/* opened before this process's stream began,
+				 * or before capture resumed: time, no call */
+	int counted;		/* capture was on: the node gets its numbers */
 };
 
 /* Slot of a thread's address -> small id table (open addressing). */
@@ -187,7 +189,8 @@ HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
 HIDDEN int aggregate_open(struct thread_state *t);
 HIDDEN void aggregate_close(struct thread_state *t);
 HIDDEN void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now);
-HIDDEN void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64_t now);
+HIDDEN void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now);
+HIDDEN void aggregate_capture(struct thread_state *t, int on, uint64_t now);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

@@ -202,6 +202,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
 	if (runtime_config.contract.count_nodes) {
+		/* capture may begin off (--start-at, --start-stopped): the
+		 * nodes count only what runs while it is on */
+		t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+		t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 		if (aggregate_open(t) != 0) {
 			rt_warn("cannot reserve space for the call-path nodes", strerror(errno));
 			goto fail;
@@ -209,9 +213,6 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		/* no stream: the event writers find no room and stay idle */
 		t->win_base = t->cur = t->end = NULL;
 		t->truncated = 1;
-		t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
-		t->capturing = 1;
-		t->cur_node = 0;
 		return 0;
 	} else if (runtime_config.contract.ring_bytes) {
 		t->hdr->flags |= THREAD_RING;

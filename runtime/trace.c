@@ -283,6 +283,12 @@ static void __attribute__((noinline)) capture_changed(struct thread_state *t, ui
 	}
 	if (on == t->capturing)
 		return;
+	if (t->nodes) {
+		/* count mode has no stream to write a STOP or SYNC into */
+		t->capturing = on;
+		aggregate_capture(t, on, now);
+		return;
+	}
 	if (on) {
 		t->capturing = 1;
 		if (t->status == THREAD_RECORDING && ensure_room(t, 0))
