@@ -569,9 +569,11 @@ static struct aggregate_node *read_aggregate(const struct data_file *df,
 			free(nodes);
 			return NULL;
 		}
-		if (open && since && *end_units > since) {
+		/* a call still running at the end is closed there, and counts
+		 * unless it was not a call of the recording */
+		if ((open & ~CCT_OPEN_NOT_A_CALL) && since && *end_units > since) {
 			total += *end_units - since;
-			calls += 1;
+			calls += !(open & CCT_OPEN_NOT_A_CALL);
 			a->still_open = 1;
 		}
 		a->parent = i ? parent : 0;

@@ -24,6 +24,8 @@
 #define CACHE_SLOTS 4096u	/* (parent, address) -> node cache */
 #define TRUNCATED_NODE 1u
 
+static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited);
+
 static int reserve(struct thread_state *t, uint32_t nodes)
 {
 	if (nodes > t->node_cap)
@@ -87,11 +89,8 @@ int aggregate_open(struct thread_state *t)
 	/* A forked child is inside its parent's calls: give them nodes of
 	 * its own.  They count their time here, not as calls. */
 	uint64_t now = thread_now(t);
-	for (uint32_t i = 0; i < t->depth; i++) {
-		struct shadow_frame *f = &t->stack[i];
-		aggregate_enter(t, f, now);
-		f->inherited = 1;
-	}
+	for (uint32_t i = 0; i < t->depth; i++)
+		enter(t, &t->stack[i], now, 1);
 	return 0;
 }
 
@@ -139,17 +138,27 @@ static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 	return c;
 }
 
-/* F's activation starts counting at NOW: its node has one more open. */
-static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+/*
+ * F's activation starts counting at NOW: its node has one more open.
+ * INHERITED: it began before (a forked child's frame, or a call running
+ * when capture resumed), so its time counts from now but not its call.
+ */
+static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now,
+		       int inherited)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
 	f->counted = 1;
+	f->inherited = inherited;
 	/* a truncated path's time counts in its outermost activation only */
 	f->start = f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE ? UINT64_MAX
 										 : now;
-	if (f->start != UINT64_MAX && !n->open)
+	if (f->start != UINT64_MAX && !(n->open & ~CCT_OPEN_NOT_A_CALL)) {
 		n->open_since = now;
+		/* the analyzer closes a running call at the end: it must
+		 * know not to count this one */
+		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
+	}
 	n->open++;
 }
 
@@ -163,21 +172,24 @@ static void count_until(struct thread_state *t, struct shadow_frame *f, uint64_t
 	if (f->start != UINT64_MAX) {
 		uint64_t d = now > f->start ? now - f->start : 0;
 		n->total += d;
-		if (d < n->min)
+		/* a part of a call is not a call's duration */
+		if (!f->inherited && d < n->min)
 			n->min = d;
-		if (d > n->max)
+		if (!f->inherited && d > n->max)
 			n->max = d;
 	}
-	if (n->open)
+	if (n->open & ~CCT_OPEN_NOT_A_CALL)
 		n->open--;
+	if (!(n->open & ~CCT_OPEN_NOT_A_CALL))
+		n->open = 0;
 }
 
 /*
- * While capture is off (--start-at, --stop-at, callscope_stop()) the path
- * is still followed, so that calls made once it is back on land on their
- * true paths, but nothing is counted.
+ * While capture is off (--start-at, --stop-at) the path is still
+ * followed, so that calls made once it is back on land on their true
+ * paths, but nothing is counted.
  */
-void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
 {
 	uint32_t parent = t->cur_node;
 
@@ -187,7 +199,12 @@ void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t no
 	f->counted = 0;
 	t->cur_node = f->node;
 	if (t->capturing)
-		count_from(t, f, now);
+		count_from(t, f, now, inherited);
+}
+
+void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	enter(t, f, now, 0);
 }
 
 void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
@@ -213,9 +230,7 @@ void aggregate_capture(struct thread_state *t, int on, uint64_t now)
 	}
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
-		if (!f->counted) {
-			count_from(t, f, now);
-			f->inherited = 1;
-		}
+		if (!f->counted)
+			count_from(t, f, now, 1);
 	}
 }

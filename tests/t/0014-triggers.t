@@ -4,7 +4,7 @@
 # program runs.
 . "$(dirname "$0")/lib.sh"
 
-plan 37
+plan 40
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
@@ -27,6 +27,13 @@ for kind in PG FENTRY CYG; do
 	cmp -s w.folded wc.folded
 	ok $? "$kind count: the window's call paths are the trace's"
 	is "$("$CS" info -i wc.data --json | jq .lost_events)" 0 "$kind count: stopping loses nothing"
+	# no stop: main, running when capture starts, is no call of either
+	limited "$CS" record --start-at=measured -o s.data -- ./ph >/dev/null 2>&1
+	limited "$CS" record --mode=count --start-at=measured -o sc.data -- ./ph >/dev/null 2>&1
+	"$CS" export -i s.data --format=folded --value=calls -o - | sort > s.folded
+	"$CS" export -i sc.data --format=folded --value=calls -o - | sort > sc.folded
+	[ -s s.folded ] && cmp -s s.folded sc.folded && [ "$(calls_of sc.data main)" = 0 ]
+	ok $? "$kind count: --start-at alone: the trace's paths, and main, already running, not a call"
 	limited "$CS" record --mode=count --start-at=measured --stop-at=cooldown --one-pass -o oc.data -- ./ph >/dev/null 2>&1
 	is "$(calls_of oc.data x)" 50 "$kind count: --one-pass keeps the first window only"
 	limited "$CS" record --mode=count --start-stopped -o sc.data -- ./ph >/dev/null 2>err.txt

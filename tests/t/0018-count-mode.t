@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 28
+plan 31
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -13,7 +13,7 @@ paths() {
 }
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
-	for prog in basic cycle longjmp; do
+	for prog in basic cycle longjmp fork; do
 		# shellcheck disable=SC2086
 		build_prog $prog p -O2 $flags
 		limited "$CS" record -o t.data -- ./p >/dev/null 2>&1
