@@ -581,6 +581,7 @@ static struct aggregate_node *read_aggregate(const struct data_file *df,
 		a->total_ns = (uint64_t)((double)total * unit + 0.5);
 		a->min_ns = (uint64_t)((double)min * unit + 0.5);
 		a->max_ns = (uint64_t)((double)max * unit + 0.5);
+		a->signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;
 		else if (addr == CCT_TRUNCATED_ADDR)
@@ -616,6 +617,8 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 			stats->salvaged = 1;
 			continue;
 		}
+		if (f->signals != SIGNAL_SEPARATE)
+			n = aggregate_filter_signals(nodes, n, f->signals == SIGNAL_EXCLUDE);
 		memset(&info, 0, sizeof(info));
 		info.pid = th->pid;
 		info.image = th->image;

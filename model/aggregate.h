@@ -22,7 +22,19 @@ struct aggregate_node {
 	uint64_t min_ns;	/* of one call; meaningful when calls > 0 */
 	uint64_t max_ns;
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
+	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
 };
+
+/*
+ * --signal-filter on a thread's nodes, as the replay applies it to calls.
+ * EXCLUDE: every "<signal N>" node goes with everything beneath it, and
+ * its time leaves the totals of the paths it interrupted.  Otherwise
+ * (none): the "<signal N>" nodes go, and what ran beneath them hangs from
+ * the path they interrupted, its time still in that path's.  NODES is
+ * compacted in place (parents still below children); returns the number
+ * of nodes left.
+ */
+size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int exclude);
 
 /* Returns 0 if every node's parent is below it and its function below
  * NFUNCS, else -1. */
