@@ -5,7 +5,7 @@
 # seeing its own handler.
 . "$(dirname "$0")/lib.sh"
 
-plan 26
+plan 34
 # total DATA FUNCTION [report options]: FUNCTION's total_ns.
 total() {
 	data=$1 fn=$2
@@ -52,5 +52,16 @@ for kind in PG CYG; do
 		is "$(arcs c.data $f)" "$(arcs s.data $f)" "$kind count: --signal-filter=$f gives the trace's arcs"
 	done
 	excluded c.data "$kind count"
+	# paths PARENT/CHILD of the tree under a filter, in both modes
+	tree_arcs() {
+		"$CS" tree -i "$1" --json --signal-filter="$2" |
+			jq -c '[.. | objects | select(has("children")) | .name as $p | .children[] | "\($p)/\(.name)"] | sort'
+	}
+	for d in s.data c.data; do
+		tree_arcs $d none | grep -q '"busy/on_alarm"' && ! tree_arcs $d none | grep -q signal
+		ok $? "$kind $d: tree --signal-filter=none hangs on_alarm from busy"
+		! tree_arcs $d exclude | grep -q 'on_alarm\|signal'
+		ok $? "$kind $d: tree --signal-filter=exclude leaves the handler out"
+	done
 done
 done_testing
