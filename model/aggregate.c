@@ -19,14 +19,17 @@ static int unused_truncated(const struct aggregate_node *nodes, size_t i)
 
 size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int exclude)
 {
+	if (n < 2)
+		return n;
+
 	/* where a node's children now hang: itself, or for a dropped
 	 * signal node, the path it interrupted (UINT32_MAX: all dropped) */
 	uint32_t *home = xcalloc(n, sizeof(*home));
 	uint32_t *moved = xcalloc(n, sizeof(*moved));
+	uint64_t *out = xcalloc(n, sizeof(*out));	/* handler time beneath */
 	size_t kept = 1;
 
-	/* first pass, on the original indices: what goes, and the time
-	 * taken out of the interrupted paths */
+	/* first pass, on the original indices: what goes */
 	for (size_t i = 1; i < n; i++) {
 		uint32_t up = home[nodes[i].parent];
 		home[i] = (uint32_t)i;
@@ -34,13 +37,18 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 			home[i] = UINT32_MAX;
 		} else if (nodes[i].signal && exclude) {
 			home[i] = UINT32_MAX;
-			for (uint32_t a = nodes[i].parent; a; a = nodes[a].parent)
-				nodes[a].total_ns = nodes[a].total_ns > nodes[i].total_ns
-						    ? nodes[a].total_ns - nodes[i].total_ns : 0;
+			out[nodes[i].parent] += nodes[i].total_ns;
 		} else if (nodes[i].signal) {
 			home[i] = up;
 		}
 	}
+	/* the excluded handlers' time leaves every path they interrupted:
+	 * children come after parents, so one backward pass sums it up */
+	for (size_t i = n - 1; exclude && i >= 1; i--) {
+		nodes[i].total_ns = nodes[i].total_ns > out[i] ? nodes[i].total_ns - out[i] : 0;
+		out[nodes[i].parent] += out[i];
+	}
+	free(out);
 	/* second pass: compact; a parent is always placed before its child */
 	for (size_t i = 1; i < n; i++) {
 		if (home[i] != i)
