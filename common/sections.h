@@ -126,6 +126,11 @@ struct thread_file_header {
  * ran inside a hook: some figures are estimates */
 #define THREAD_COUNTERS_UNRELIABLE (1u << 8)
 #define THREAD_COUNTERS_BY_RDPMC (1u << 9)	/* read in user space, not read() */
+/* bits 16-31: what reading the counters costs a call (at its entry and
+ * its exit), measured at start-up, in clock units (0: not measured;
+ * 65535: that or more); part of the hooks' cost the reports subtract */
+#define THREAD_COUNTERS_COST_SHIFT 16
+#define THREAD_COUNTERS_COST_MAX 0xffffu
 
 #define RING_SYNC_SLOTS 64
 

@@ -121,6 +121,8 @@ struct thread_state {
  */
 struct runtime_config {
 	int active;		/* 0: the runtime records nothing */
+	uint32_t counter_cost;	/* reading the counters at a call's entry and
+				 * exit, clock units (calibrate.c) */
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
 	struct contract contract;

@@ -229,7 +229,8 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->truncated = 0;
 	if (runtime_config.contract.ncounters && counters_open(t) == 0)
 		t->hdr->counter_info = t->ncounters |
-				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0);
+				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
+				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
 	/* ids are per stream: forget any a forked parent handed out */
 	t->gen++;
 	t->next_id = 1;

@@ -5,7 +5,7 @@
 # Counts a signal handler disturbed are marked possibly incorrect.
 . "$(dirname "$0")/lib.sh"
 
-plan 33
+plan 35
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -29,6 +29,11 @@ for kind in PG CYG; do
 		"$kind: the same for context switches"
 	"$CS" info -i c.data | grep -q "counters:     page-faults, context-switches, read with"
 	ok $? "$kind: info says which counters and how they were read"
+	# the cost of reading them was measured at start-up: a part of the
+	# hooks' cost (timed separately, so allow for noise)
+	cost=$("$CS" info -i c.data --json | jq '.counter_read_ns_per_call | floor')
+	all=$("$CS" info -i c.data --json | jq '.overhead_ns_per_call | floor')
+	ok $(( cost <= 0 || cost > 2 * all )) "$kind: reading the counters costs $cost ns of the $all ns a call's hooks cost"
 	is "$(jq '[.functions[] | select(.counters_possibly_incorrect)] | length' r.json)" 0 \
 		"$kind: no signal, no time-sharing: nothing is marked possibly incorrect"
 
