@@ -64,11 +64,16 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 
-all: $(O)/callscope $(O)/libcallscope.so
+all: $(O)/callscope $(O)/libcallscope.so $(O)/libcallscope-idle-hooks.so
 
 $(O)/libcallscope.so: $(RUNTIME_OBJ) runtime/exports.map
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RUNTIME_LDFLAGS) -o $@ $(RUNTIME_OBJ) -lpthread
+
+# record --mode=sample preloads it ahead of the runtime (see its source)
+$(O)/libcallscope-idle-hooks.so: $(O)/rt/runtime/arch/x86_64/idle_hooks.o
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -Wl,-z,noexecstack -o $@ $<
 
 $(O)/rt/%.o: %.c
 	@mkdir -p $(dir $@)

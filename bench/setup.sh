@@ -81,6 +81,8 @@ if ! have_deb_src; then
 	fi
 	rm -f "$tmp"
 	have_deb_src || die "found no Debian entry to derive a deb-src line from; add one by hand"
+	# the source indexes come with the next update, even if one ran above
+	apt_updated=0
 fi
 
 # Source indexes are fetched by 'apt-get update' only; ask apt whether it

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/attach.h"
@@ -282,6 +283,21 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	free(rows);
 }
 
+/* The owner of process PID, or -1 when it cannot be read. */
+static long process_owner(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) == 0 ? (long)st.st_uid : -1;
+}
+
+/*
+ * Why perf_event_open refused: another user's process, a paranoid
+ * setting that forbids perf events to users, or (neither) a container's
+ * seccomp filter.  One line each, with what to do.
+ */
 static void explain_refusal(pid_t pid, int err)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
@@ -291,12 +307,20 @@ static void explain_refusal(pid_t pid, int err)
 			paranoid = 99;
 		fclose(f);
 	}
-	if (err == EACCES || err == EPERM)
-		die("cannot sample process %d: %s (kernel.perf_event_paranoid is %d; sampling "
-		    "another process needs it at 2 or lower and the same user, or "
-		    "CAP_PERFMON; inside a container the seccomp profile may forbid "
-		    "perf_event_open); or run the program under 'callscope record'",
-		    (int)pid, strerror(err), paranoid);
+	if (err == EACCES || err == EPERM) {
+		long owner = process_owner(pid);
+		if (owner >= 0 && (uid_t)owner != geteuid() && geteuid() != 0)
+			die("cannot sample process %d: it belongs to another user (uid %ld); "
+			    "sampling it needs CAP_PERFMON (or root)", (int)pid, owner);
+		if (paranoid > 2 && geteuid() != 0)
+			die("cannot sample process %d: kernel.perf_event_paranoid is %d, which "
+			    "forbids perf events to users without CAP_PERFMON; set it to 2 "
+			    "(sysctl kernel.perf_event_paranoid=2) or run the program under "
+			    "'callscope record'", (int)pid, paranoid);
+		die("cannot sample process %d: %s (kernel.perf_event_paranoid is %d; inside a "
+		    "container the seccomp profile may forbid perf_event_open); run the program "
+		    "under 'callscope record' instead", (int)pid, strerror(err), paranoid);
+	}
 	if (err == ENOSYS || err == ENOENT || err == EOPNOTSUPP)
 		die("cannot sample process %d: this kernel has no perf events (%s); run the "
 		    "program under 'callscope record' instead", (int)pid, strerror(err));

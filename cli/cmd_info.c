@@ -243,7 +243,7 @@ int cmd_info(int argc, char **argv)
 			       : s->mode == DATA_MODE_COUNT
 			       ? "count (calls and time summed per call path in the program)"
 			       : s->mode == DATA_MODE_SAMPLE
-			       ? "sample (timer samples of a program without hooks)"
+			       ? "sample (timer samples only, no traced calls)"
 			       : "trace (every function entry and exit)");
 		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
 		printf("duration:     %s\n", format_duration(d1, (double)duration));

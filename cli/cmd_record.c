@@ -36,10 +36,13 @@ static const char usage_text[] =
 	"usage: callscope record [options] -- PROG [ARGS...]\n"
 	"\n"
 	"  -o, --output PATH     where to write the recording (default: callscope.data)\n"
-	"      --mode MODE       trace (every call, default); flight[=SIZE]: keep only\n"
-	"                        the last SIZE bytes of events per thread (default 1M);\n"
-	"                        count[=NODES]: sum calls per call path in the program,\n"
-	"                        in bounded memory (default 262144 paths per thread)\n"
+	"      --mode MODE       trace (every call; the default for a program with\n"
+	"                        hooks); sample (the default without hooks; a program\n"
+	"                        with hooks runs them idle); both (trace and sample);\n"
+	"                        flight[=SIZE]: trace, keeping only the last SIZE bytes\n"
+	"                        of events per thread (default 1M); count[=NODES]: sum\n"
+	"                        calls per call path in the program, in bounded memory\n"
+	"                        (default 262144 paths per thread)\n"
 	"      --start-at FUNC   record nothing until FUNC is entered\n"
 	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
 	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
@@ -48,7 +51,8 @@ static const char usage_text[] =
 	"                        'callscope list'), e.g. -e page-faults,context-switches\n"
 	"      --skip-missing-events  go on without an event this machine cannot count\n"
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
-	"      --chunk BYTES     how much a thread buffer grows by (default 8M)\n"
+	"      --chunk BYTES     how much a thread buffer grows by (default 8M; 1M\n"
+	"                        when only sampling with frame pointers)\n"
 	"      --sample          also sample the program's stacks (the default, and the\n"
 	"                        only mode, for a program without hooks)\n"
 	"      --freq HZ         samples per second of each thread (default 999)\n"
@@ -165,13 +169,18 @@ static uint32_t parse_size(const char *option, const char *s)
 	return (uint32_t)v;
 }
 
-static void parse_mode(const char *s, struct contract *c)
+static void parse_mode(const char *s, struct contract *c, struct record_sampling *rs)
 {
 	c->ring_bytes = 0;
 	c->count_nodes = 0;
-	if (!strcmp(s, "trace"))
-		return;
-	if (!strcmp(s, "count")) {
+	rs->mode = RECORD_MODE_AUTO;
+	if (!strcmp(s, "trace")) {
+		rs->mode = RECORD_MODE_TRACE;
+	} else if (!strcmp(s, "sample")) {
+		rs->mode = RECORD_MODE_SAMPLE;
+	} else if (!strcmp(s, "both")) {
+		rs->mode = RECORD_MODE_BOTH;
+	} else if (!strcmp(s, "count")) {
 		c->count_nodes = COUNT_DEFAULT;
 	} else if (!strncmp(s, "count=", 6)) {
 		char *end;
@@ -185,7 +194,8 @@ static void parse_mode(const char *s, struct contract *c)
 	} else if (!strncmp(s, "flight=", 7)) {
 		c->ring_bytes = parse_size("--mode=flight", s + 7);
 	} else {
-		usage_die("--mode wants trace, flight[=SIZE] or count[=NODES], not '%s'", s);
+		usage_die("--mode wants trace, sample, both, flight[=SIZE] or count[=NODES], not '%s'",
+			  s);
 	}
 }
 
@@ -242,6 +252,20 @@ static void resolve_stops(const char *prog, const char *list, struct contract *c
 }
 
 /* Prepends LIB to LD_PRELOAD, keeping what the user had. */
+/* The idle hooks' library (runtime/arch/x86_64/idle_hooks.S), which is
+ * installed beside the runtime; a malloc'd path the caller frees. */
+static char *idle_hooks_library(const char *runtime)
+{
+	char *copy = xstrdup(runtime);
+	char *path = xasprintf("%s/libcallscope-idle-hooks.so", dirname(copy));
+
+	free(copy);
+	if (access(path, R_OK) != 0)
+		die("cannot find '%s' beside the runtime: %s; --mode=sample needs it for a "
+		    "program with hooks", path, strerror(errno));
+	return path;
+}
+
 static void set_preload(const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -274,7 +298,7 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct record_sampling rs = { 0, SAMPLING_HZ_DEFAULT, 0, NULL, 0, 0, 0 };
+	struct record_sampling rs = { .hz = SAMPLING_HZ_DEFAULT };
 	const char *out_path = "callscope.data";
 	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
 	int skip_missing = 0;
@@ -284,7 +308,7 @@ int cmd_record(int argc, char **argv)
 
 	memset(&contract, 0, sizeof(contract));
 	contract.version = CONTRACT_VERSION;
-	contract.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+	contract.chunk_bytes = 0;	/* not given: chosen below */
 	while ((opt = getopt_long(argc, argv, "+o:e:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
@@ -297,7 +321,7 @@ int cmd_record(int argc, char **argv)
 				usage_die("--clock wants tsc or mono, not '%s'", optarg);
 			break;
 		case 'k': contract.chunk_bytes = parse_size("--chunk", optarg); break;
-		case 'm': parse_mode(optarg, &contract); break;
+		case 'm': parse_mode(optarg, &contract, &rs); break;
 		case 'S': start_at = optarg; break;
 		case 'E': stop_at = optarg; break;
 		case '1': contract.one_pass = 1; break;
@@ -335,6 +359,15 @@ int cmd_record(int argc, char **argv)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
+	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
+	contract.sample_only = !hooks.kinds || idle_hooks;
+	if (!contract.chunk_bytes)
+		contract.chunk_bytes = contract.sample_only && !rs.dwarf ? RECORD_SAMPLING_CHUNK
+									 : CONTRACT_CHUNK_DEFAULT;
+	if (contract.sample_only && (start_at || stop_at))
+		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "
+			  "tracing; %s", hooks.kinds ? "leave out --mode=sample"
+						: "rebuild the program with -pg");
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));
@@ -396,7 +429,7 @@ int cmd_record(int argc, char **argv)
 	session.argc = prog_argc;
 	session.argv = prog_argv;
 	session.clock = contract.clock;
-	session.mode = !hooks.kinds ? DATA_MODE_SAMPLE
+	session.mode = contract.sample_only ? DATA_MODE_SAMPLE
 		       : contract.ring_bytes ? DATA_MODE_FLIGHT
 		       : contract.count_nodes ? DATA_MODE_COUNT : DATA_MODE_TRACE;
 	session.mono_start = clock_mono_ns();
@@ -408,6 +441,12 @@ int cmd_record(int argc, char **argv)
 		die("cannot start '%s': %s", prog, strerror(errno));
 	if (child == 0) {
 		set_preload(runtime);
+		if (idle_hooks) {
+			/* ahead of the runtime, so the program's hooks bind to it */
+			char *idle = idle_hooks_library(runtime);
+			set_preload(idle);
+			free(idle);
+		}
 		setenv(CONTRACT_ENV, text, 1);
 		if (sample_env)
 			setenv(SAMPLING_ENV, sample_env, 1);

@@ -170,7 +170,11 @@ int cmd_report(int argc, char **argv)
 				continue;
 			f.pid = th->pid;
 			f.tid = th->tid;
-			title = xasprintf("## thread %u of process %u", th->tid, th->pid);
+			f.by_image = 1;
+			f.image = th->image;
+			title = th->image ? xasprintf("## thread %u of process %u, image %u (after "
+						      "exec)", th->tid, th->pid, th->image)
+					  : xasprintf("## thread %u of process %u", th->tid, th->pid);
 		}
 		struct load_stats stats;
 		struct profile *p = load_profile(&df, &f, &stats);
@@ -180,6 +184,7 @@ int cmd_report(int argc, char **argv)
 				json_object_begin(&j);
 				json_kv_u64(&j, "pid", (uint64_t)f.pid);
 				json_kv_u64(&j, "tid", (uint64_t)f.tid);
+				json_kv_u64(&j, "image", f.image);
 			}
 			json_profile_fields(&j, p, &fo);
 			if (per_thread)

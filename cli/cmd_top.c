@@ -36,12 +36,14 @@ struct top_entry {
 	char *key;		/* "name\tobject" */
 	uint64_t calls;
 	uint64_t self_ns;
+	uint64_t samples;	/* self samples */
 };
 
 struct top_row {
 	const struct func *f;
 	uint64_t calls;
 	uint64_t self_ns;
+	uint64_t samples;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -62,6 +64,8 @@ static int by_self_desc(const void *a, const void *b)
 	const struct top_row *x = a, *y = b;
 	if (x->self_ns != y->self_ns)
 		return x->self_ns < y->self_ns ? 1 : -1;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
 	if (x->calls != y->calls)
 		return x->calls < y->calls ? 1 : -1;
 	return strcmp(x->f->name, y->f->name);
@@ -88,33 +92,46 @@ static struct top_entry *entries_of(const struct profile *p, size_t *n)
 		e[i].key = func_key(&p->funcs[i]);
 		e[i].calls = p->funcs[i].calls;
 		e[i].self_ns = p->funcs[i].self_ns;
+		e[i].samples = p->funcs[i].self_samples;
 	}
 	*n = p->nfuncs;
 	qsort(e, *n, sizeof(*e), by_key);
 	return e;
 }
 
+/* NOW less THEN, or 0 when the counter seems to have gone back. */
+static uint64_t increase(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+/*
+ * One screen: each function's calls, self time and self samples in the
+ * window, hottest first.  A program that is only sampled has no times:
+ * its screen ranks and shares by samples instead.
+ */
 static void print_screen(pid_t pid, const struct profile *p, const struct top_entry *prev,
 			 size_t nprev, double seconds, int lines)
 {
 	struct top_row *rows = xmalloc((p->nfuncs + 1) * sizeof(*rows));
 	size_t n = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, total_samples = 0;
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
-		struct top_entry key = { func_key(f), 0, 0 };
+		struct top_entry key = { func_key(f), 0, 0, 0 };
 		const struct top_entry *old = bsearch(&key, prev, nprev, sizeof(*prev), by_key);
 		free(key.key);
 		/* each snapshot converts clock units with its own measured rate,
 		 * so a function idle in the window may seem to lose a few ns */
-		uint64_t calls = !old ? f->calls : f->calls > old->calls ? f->calls - old->calls : 0;
-		uint64_t self = !old ? f->self_ns
-			      : f->self_ns > old->self_ns ? f->self_ns - old->self_ns : 0;
-		if (!calls && self < 1000)
+		uint64_t calls = old ? increase(f->calls, old->calls) : f->calls;
+		uint64_t self = old ? increase(f->self_ns, old->self_ns) : f->self_ns;
+		uint64_t samples = old ? increase(f->self_samples, old->samples) : f->self_samples;
+		if (!calls && self < 1000 && !samples)
 			continue;
-		rows[n++] = (struct top_row){ f, calls, self };
+		rows[n++] = (struct top_row){ f, calls, self, samples };
 		total += self;
+		total_samples += samples;
 	}
 	qsort(rows, n, sizeof(*rows), by_self_desc);
 	time_t now = time(NULL);
@@ -125,12 +142,22 @@ static void print_screen(pid_t pid, const struct profile *p, const struct top_en
 		fputs("\033[H\033[2J", stdout);
 	printf("# callscope top: process %d, the %.1f s to %s; %zu function%s ran\n", (int)pid,
 	       seconds, when, n, n == 1 ? "" : "s");
-	printf("%7s %14s %12s  %s\n", "% self", "self", "calls", "function");
-	for (size_t i = 0; i < n && (int)i < lines; i++)
-		printf("%7.2f %11.3f ms %12llu  %s\n",
-		       total ? 100.0 * (double)rows[i].self_ns / (double)total : 0.0,
-		       (double)rows[i].self_ns / 1e6, (unsigned long long)rows[i].calls,
-		       rows[i].f->name);
+	int by_samples = !total && total_samples;
+	if (by_samples)
+		printf("%7s %10s  %s\n", "% self", "samples", "function");
+	else
+		printf("%7s %14s %12s  %s\n", "% self", "self", "calls", "function");
+	for (size_t i = 0; i < n && (int)i < lines; i++) {
+		if (by_samples)
+			printf("%7.2f %10llu  %s\n",
+			       100.0 * (double)rows[i].samples / (double)total_samples,
+			       (unsigned long long)rows[i].samples, rows[i].f->name);
+		else
+			printf("%7.2f %11.3f ms %12llu  %s\n",
+			       total ? 100.0 * (double)rows[i].self_ns / (double)total : 0.0,
+			       (double)rows[i].self_ns / 1e6, (unsigned long long)rows[i].calls,
+			       rows[i].f->name);
+	}
 	printf("\n");
 	fflush(stdout);
 	free(rows);

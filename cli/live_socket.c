@@ -275,7 +275,8 @@ int live_snapshot(pid_t pid, const char *reply, const char *out, int quiet)
 	s.mono_start = reply_u64(reply, "mono_start");
 	s.unix_start_ns = reply_u64(reply, "unix_start_ns");
 	s.clock = !strcmp(clock, "mono") ? CONTRACT_CLOCK_MONO : CONTRACT_CLOCK_TSC;
-	s.mode = !strcmp(mode, "flight") ? DATA_MODE_FLIGHT : DATA_MODE_TRACE;
+	s.mode = !strcmp(mode, "flight") ? DATA_MODE_FLIGHT
+		 : !strcmp(mode, "sample") ? DATA_MODE_SAMPLE : DATA_MODE_TRACE;
 	ssize_t n = readlink(cwd_link, cwd, sizeof(cwd) - 1);
 	cwd[n > 0 ? n : 0] = '\0';
 	s.cwd = cwd;

@@ -394,7 +394,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	struct stream_reader r;
 	struct stream_event ev;
 	struct replay_note note;
-	uint64_t records = 0;
+	uint64_t records = 0, events = 0;
 	int thread_ended = 0, rc;
 
 	memset(&info, 0, sizeof(info));
@@ -412,10 +412,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
 	size_t from = th->flags & THREAD_HAS_RESET ? after_last_reset(th, ncounters) : 0;
 	stream_reader_init(&r, th->stream + from, th->stream_len - from, th->start_time, ncounters);
-	while ((rc = stream_reader_next(&r, &ev)) == 1) {
+	while ((rc = stream_reader_next_quick(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
-		stats->events++;
+		events++;
 		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
 		if (ncounters && v->counters && ev.kind <= EVENT_OPEN_FRAME)
@@ -466,6 +466,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			break;
 		}
 	}
+	stats->events += events;
 	if (rc < 0) {
 		warning("thread %u of process %u: data damaged at offset %llu (%s); "
 			"using the events before it",
@@ -510,7 +511,8 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 	memset(stats, 0, sizeof(*stats));
 	for (size_t i = 0; i < df->nthreads; i++) {
 		const struct data_thread *th = &df->threads[i];
-		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid))
+		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid) ||
+		    (f->by_image && th->image != f->image))
 			continue;
 		/* aggregate-mode threads have no events: load_aggregates() */
 		if (th->flags & THREAD_CCT)
@@ -608,7 +610,7 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		uint64_t end;
 
 		if (!(th->flags & THREAD_CCT) || (f->pid >= 0 && th->pid != f->pid) ||
-		    (f->tid >= 0 && th->tid != f->tid))
+		    (f->tid >= 0 && th->tid != f->tid) || (f->by_image && th->image != f->image))
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);

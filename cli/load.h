@@ -23,6 +23,10 @@ enum signal_filter {
 struct load_filter {
 	int64_t pid;		/* -1: every process */
 	int64_t tid;		/* -1: every thread */
+	/* nonzero: only threads of process image IMAGE (an exec starts a new
+	 * image with the same pid and tid) */
+	int by_image;
+	uint32_t image;
 	enum signal_filter signals;
 };
 

@@ -46,15 +46,24 @@ int record_sampling_source(const char *s)
 	usage_die("--sample-source wants perf or timer, not '%s'", s);
 }
 
+int record_sampling_idle_hooks(const struct record_sampling *rs, int has_hooks)
+{
+	return has_hooks && rs->mode == RECORD_MODE_SAMPLE;
+}
+
 char *record_sampling_choose(const struct record_sampling *rs, const char *prog, int has_hooks,
 			     const struct contract *c)
 {
-	int sample = rs->asked || !has_hooks;
+	int sample = rs->asked || !has_hooks || rs->mode == RECORD_MODE_SAMPLE ||
+		     rs->mode == RECORD_MODE_BOTH;
 
+	if (!has_hooks && (rs->mode == RECORD_MODE_TRACE || rs->mode == RECORD_MODE_BOTH))
+		usage_die("'%s' carries no profiling hooks, so it cannot be traced; rebuild it "
+			  "with -pg or -finstrument-functions, or use --mode=sample", prog);
 	if (!sample) {
 		if (rs->explicit_option)
 			usage_die("'%s' carries profiling hooks, so it is traced: add --sample to "
-				  "sample it too", prog);
+				  "sample it too, or use --mode=sample", prog);
 		return NULL;
 	}
 	if (c->ring_bytes || c->count_nodes)
@@ -65,7 +74,10 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		    rs->only[strlen(rs->only) - 1] == ',')
 			usage_die("--only wants object names separated by commas, not '%s'", rs->only);
 	}
-	if (has_hooks)
+	if (record_sampling_idle_hooks(rs, has_hooks))
+		fprintf(stderr, "callscope: sampling '%s' at %u Hz of %s time; its profiling hooks "
+			"stay idle (--mode=sample)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+	else if (has_hooks)
 		fprintf(stderr, "callscope: tracing '%s' and sampling it at %u Hz of %s time\n", prog,
 			rs->hz, rs->wall ? "wall" : "CPU");
 	else

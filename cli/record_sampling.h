@@ -1,7 +1,8 @@
 /*
  * record's sampling options (--sample, --freq, --sample-clock, --only) and
  * the choice between tracing and sampling: a program with hooks is traced
- * (and sampled too with --sample), one without is sampled.
+ * (and sampled too with --sample or --mode=both), one without is sampled;
+ * --mode=sample samples either kind and leaves the hooks idle.
  */
 #ifndef CALLSCOPE_CLI_RECORD_SAMPLING_H
 #define CALLSCOPE_CLI_RECORD_SAMPLING_H
@@ -11,7 +12,25 @@
 #include "contract.h"
 #include "sampling.h"
 
+/* What --mode asked for; flight and count are kinds of tracing. */
+enum record_mode {
+	RECORD_MODE_AUTO = 0,	/* no --mode, or flight/count: by the binary */
+	RECORD_MODE_TRACE,	/* --mode=trace */
+	RECORD_MODE_SAMPLE,	/* --mode=sample */
+	RECORD_MODE_BOTH,	/* --mode=both */
+};
+
+/*
+ * A thread's buffer chunk when a run only samples with frame pointers.
+ * Every chunk is reserved and faulted in up front (so a hook never takes
+ * a page fault), which for the 8M default costs a thread several ms at
+ * start; samples need some 50 bytes each, so 1M lasts a thread about 20 s
+ * at 999 Hz before it grows.
+ */
+#define RECORD_SAMPLING_CHUNK (1u << 20)
+
 struct record_sampling {
+	enum record_mode mode;
 	int asked;		/* --sample */
 	uint32_t hz;
 	int wall;
@@ -33,9 +52,14 @@ int record_sampling_source(const char *s);
  * Decides whether PROG (HAS_HOOKS: it carries profiling hooks) is sampled,
  * says so on stderr, and returns the CALLSCOPE_SAMPLE value as a malloc'd
  * string the caller frees, or NULL when it is not sampled.  Dies with one
- * line when the options do not go together.
+ * line when the options do not go together (tracing a program without
+ * hooks, sampling with flight or count).
  */
 char *record_sampling_choose(const struct record_sampling *rs, const char *prog, int has_hooks,
 			     const struct contract *c);
+
+/* Whether PROG's hooks must be left idle: --mode=sample on a program
+ * that has them. */
+int record_sampling_idle_hooks(const struct record_sampling *rs, int has_hooks);
 
 #endif

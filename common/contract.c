@@ -163,6 +163,8 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 			}
 		} else if (klen == 7 && !memcmp(p, "stopped", 7)) {
 			out->start_stopped = vlen == 1 && val[0] == '1';
+		} else if (klen == 6 && !memcmp(p, "sample", 6)) {
+			out->sample_only = vlen == 1 && val[0] == '1';
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -277,6 +279,8 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 	}
 	if (c->start_stopped)
 		p = append(p, end, ";stopped=1");
+	if (c->sample_only)
+		p = append(p, end, ";sample=1");
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

@@ -4,12 +4,15 @@
  * with contract_parse(), the only place that reads it.  The text is
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
- *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1];dir=PATH
+ *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
+ *     [;sample=1];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
  * link-time address + size in hex.  ev names up to two perf_event counters
- * (decimal type, hex config) read at every entry and exit.  dir comes last and runs to the end of
+ * (decimal type, hex config) read at every entry and exit.  sample says
+ * the run is sampled only (the program has no hooks), which the control
+ * socket reports as its mode.  dir comes last and runs to the end of
  * the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
@@ -66,6 +69,7 @@ struct contract {
 	struct contract_counter counters[CONTRACT_COUNTERS_MAX];
 	uint32_t count_nodes;	/* 0: events; else aggregate mode with this many nodes */
 	int start_stopped;	/* record --start-stopped: capture begins off */
+	int sample_only;	/* sampled only: the program has no hooks */
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

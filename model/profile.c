@@ -153,6 +153,21 @@ struct replay_frame {
 	uint64_t child_c[2];
 };
 
+/* What replay keeps per function of a thread: one record, so a call
+ * touches one cache line of it. */
+struct func_replay {
+	uint32_t active;	/* open activations */
+	uint32_t outer_depth;	/* the outermost one's depth */
+	/* the arc of the most recent caller, which is most often the next
+	 * one's too (a cache in front of the arc table) */
+	uint32_t last_caller;
+	uint32_t last_arc;
+	/* when the latest call began (UINT64_MAX: none yet) and how many
+	 * calls had begun by then, for the period between consecutive calls */
+	uint64_t last_start;
+	uint64_t last_entries;
+};
+
 struct thread_builder {
 	struct profile *p;
 	uint64_t counters[2];	/* current values, from profile_counters() */
@@ -162,20 +177,11 @@ struct thread_builder {
 	struct hook_cost cost;
 	struct replay_frame *stack;
 	size_t depth, alloc;
-	/* per function: open activations and the outermost one's depth */
-	uint32_t *active;
-	uint32_t *outer_depth;
-	/* per callee: the arc of its most recent caller, which is most
-	 * often the next one's too (a cache in front of the arc table) */
-	uint32_t *last_caller;
-	uint32_t *last_arc;
-	/* per function: when its latest call on this thread began
-	 * (UINT64_MAX: none yet) and how many calls had begun by then,
-	 * for the period between consecutive calls */
-	uint64_t *last_start;
-	uint64_t *last_entries;
+	struct func_replay *funcs;	/* indexed by function */
+	size_t nfuncs;
 	uint64_t entries;	/* counted calls begun so far */
-	size_t nactive;
+	uint64_t calls;		/* counted calls ended so far */
+	int counters_unreliable;	/* the thread's counters are suspect */
 	uint64_t last_ns;
 };
 
@@ -193,28 +199,24 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
 	b->cost = hook_cost_make(b->inner_ns, b->outer_ns);
 	b->last_ns = info->start_ns;
+	b->counters_unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 	p->overhead_per_call_ns = b->inner_ns + b->outer_ns;
 	return b;
 }
 
-static void grow_active(struct thread_builder *b, uint32_t func)
+static struct func_replay *func_replay(struct thread_builder *b, uint32_t func)
 {
-	if (func < b->nactive)
-		return;
-	size_t n = b->nactive ? b->nactive : 64;
-	while (n <= func)
-		n *= 2;
-	b->active = xrealloc(b->active, n * sizeof(*b->active));
-	b->outer_depth = xrealloc(b->outer_depth, n * sizeof(*b->outer_depth));
-	b->last_caller = xrealloc(b->last_caller, n * sizeof(*b->last_caller));
-	b->last_arc = xrealloc(b->last_arc, n * sizeof(*b->last_arc));
-	memset(b->active + b->nactive, 0, (n - b->nactive) * sizeof(*b->active));
-	memset(b->outer_depth + b->nactive, 0, (n - b->nactive) * sizeof(*b->outer_depth));
-	memset(b->last_arc + b->nactive, 0xff, (n - b->nactive) * sizeof(*b->last_arc));
-	b->last_start = xrealloc(b->last_start, n * sizeof(*b->last_start));
-	b->last_entries = xrealloc(b->last_entries, n * sizeof(*b->last_entries));
-	memset(b->last_start + b->nactive, 0xff, (n - b->nactive) * sizeof(*b->last_start));
-	b->nactive = n;
+	if (__builtin_expect(func >= b->nfuncs, 0)) {
+		size_t n = b->nfuncs ? b->nfuncs : 64;
+		while (n <= func)
+			n *= 2;
+		b->funcs = xrealloc(b->funcs, n * sizeof(*b->funcs));
+		for (size_t i = b->nfuncs; i < n; i++)
+			b->funcs[i] = (struct func_replay){ .last_arc = UINT32_MAX,
+							    .last_start = UINT64_MAX };
+		b->nfuncs = n;
+	}
+	return &b->funcs[func];
 }
 
 static uint64_t clamp_time(struct thread_builder *b, uint64_t t)
@@ -230,13 +232,14 @@ static uint64_t clamp_time(struct thread_builder *b, uint64_t t)
  * on this thread loses the hooks' cost of every call begun in between and
  * of that previous call's own hooks, as inclusive times do.
  */
-static void note_start(struct thread_builder *b, uint32_t func, uint64_t t)
+static void note_start(struct thread_builder *b, struct func_replay *fr, uint32_t func,
+		       uint64_t t)
 {
 	struct func *fn = &b->p->funcs[func];
 
-	if (b->last_start[func] != UINT64_MAX) {
-		uint64_t raw_q = (t - b->last_start[func]) * 256;
-		uint64_t hooks_q = (b->entries - b->last_entries[func] + 1) * b->cost.call_q;
+	if (fr->last_start != UINT64_MAX) {
+		uint64_t raw_q = (t - fr->last_start) * 256;
+		uint64_t hooks_q = (b->entries - fr->last_entries + 1) * b->cost.call_q;
 		uint64_t period = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
 
 		fn->periods++;
@@ -247,15 +250,15 @@ static void note_start(struct thread_builder *b, uint32_t func, uint64_t t)
 			fn->period_max_ns = period;
 	}
 	b->entries++;
-	b->last_start[func] = t;
-	b->last_entries[func] = b->entries;
+	fr->last_start = t;
+	fr->last_entries = b->entries;
 }
 
 static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
 {
 	if (func >= b->p->nfuncs)
 		BUG("function %u not interned", func);
-	grow_active(b, func);
+	struct func_replay *fr = func_replay(b, func);
 	ALLOC_GROW(b->stack, b->depth + 1, b->alloc);
 	struct replay_frame *f = &b->stack[b->depth];
 	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
@@ -269,19 +272,19 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 	f->desc_calls = 0;
 	f->same_self_ns = 0;
 	f->counted = counted;
-	f->outermost = b->active[func] == 0;
+	f->outermost = fr->active == 0;
 	f->arc = UINT32_MAX;
 	if (counted) {
-		if (b->last_arc[func] == UINT32_MAX || b->last_caller[func] != caller) {
-			b->last_arc[func] = profile_intern_arc(b->p, caller, func);
-			b->last_caller[func] = caller;
+		if (fr->last_arc == UINT32_MAX || fr->last_caller != caller) {
+			fr->last_arc = profile_intern_arc(b->p, caller, func);
+			fr->last_caller = caller;
 		}
-		f->arc = b->last_arc[func];
-		note_start(b, func, t);
+		f->arc = fr->last_arc;
+		note_start(b, fr, func, t);
 	}
 	if (f->outermost)
-		b->outer_depth[func] = (uint32_t)b->depth;
-	b->active[func]++;
+		fr->outer_depth = (uint32_t)b->depth;
+	fr->active++;
 	b->depth++;
 }
 
@@ -322,7 +325,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 					 f->child_ns);
 	uint64_t self = total - f->child_ns;
 
-	b->active[f->func]--;
+	b->funcs[f->func].active--;
 	fn->self_ns += self;
 	for (size_t c = 0; c < p->ncounters; c++) {
 		uint64_t total_c = b->counters[c] > f->start_c[c] ? b->counters[c] - f->start_c[c] : 0;
@@ -334,7 +337,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (b->depth)
 			b->stack[b->depth - 1].child_c[c] += total_c;
 	}
-	if (p->threads[b->info_index].counter_info & THREAD_COUNTERS_UNRELIABLE)
+	if (b->counters_unreliable)
 		fn->counters_unreliable = 1;
 	if (f->counted) {
 		fn->calls++;
@@ -343,14 +346,12 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 			fn->min_ns = total;
 		if (total > fn->max_ns)
 			fn->max_ns = total;
-		p->calls++;
-		p->threads[b->info_index].calls++;
-		p->overhead_q += b->cost.call_q;
+		b->calls++;
 		if (fn->calls == 1)
-			fn->call_shift_ns = (double)total;
-		double d = (double)total - fn->call_shift_ns;
+			fn->call_shift_ns = total;
+		int64_t d = (int64_t)(total - fn->call_shift_ns);
 		fn->call_dev_sum += d;
-		fn->call_dev_sq_sum += d * d;
+		fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
 	}
@@ -367,7 +368,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 			a->child_ns += total > same_self ? total - same_self : 0;
 		}
 	} else {
-		b->stack[b->outer_depth[f->func]].same_self_ns += self;
+		b->stack[b->funcs[f->func].outer_depth].same_self_ns += self;
 	}
 	if (f->arc != UINT32_MAX)
 		p->arcs[f->arc].count++;
@@ -399,18 +400,16 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 
 	while (b->depth)
 		pop(b, t, CLOSE_VIRTUAL);
+	info->calls += b->calls;
+	b->p->calls += b->calls;
+	b->p->overhead_q += b->calls * b->cost.call_q;
 	info->end_ns = t;
 	if (t - info->start_ns > b->p->wall_ns)
 		b->p->wall_ns = t - info->start_ns;
 	b->p->lost_events += info->lost_events;
 	b->p->overwritten_events += info->overwritten_events;
 	free(b->stack);
-	free(b->active);
-	free(b->outer_depth);
-	free(b->last_caller);
-	free(b->last_arc);
-	free(b->last_start);
-	free(b->last_entries);
+	free(b->funcs);
 	b->p->overhead_ns = (b->p->overhead_q + 128) / 256;
 	free(b);
 }
@@ -419,9 +418,10 @@ double func_stddev_ns(const struct func *f)
 {
 	if (!f->calls)
 		return 0;
-	double n = (double)f->calls;
-	double var = (f->call_dev_sq_sum - f->call_dev_sum * f->call_dev_sum / n) / n;
-	return var > 0 ? sqrt(var) : 0;
+	long double n = (long double)f->calls;
+	long double sum = (long double)f->call_dev_sum;
+	long double var = ((long double)f->call_dev_sq_sum - sum * sum / n) / n;
+	return var > 0 ? (double)sqrtl(var) : 0;
 }
 
 uint64_t func_period_avg_ns(const struct func *f)

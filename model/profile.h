@@ -56,14 +56,14 @@ struct func {
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
-	/* Spread of the inclusive time per call, kept as sums of the
-	 * deviations from the first call's time (and of their squares):
-	 * shifting by a typical value keeps a small spread beside a large
-	 * mean precise, and costs no division per call; see
-	 * func_stddev_ns(). */
-	double call_shift_ns;
-	double call_dev_sum;
-	double call_dev_sq_sum;
+	/* Spread of the inclusive time per call, kept as exact integer sums
+	 * of the deviations from the first call's time (and of their
+	 * squares): shifting by a typical value keeps a small spread beside
+	 * a large mean precise, and integers cost no division and no
+	 * floating-point latency per call; see func_stddev_ns(). */
+	uint64_t call_shift_ns;
+	__int128 call_dev_sum;
+	unsigned __int128 call_dev_sq_sum;
 	/* The period: from the start of one call to the start of the next
 	 * call of the same function on the same thread, hooks' cost
 	 * subtracted like every time.  periods counts the intervals. */

@@ -32,6 +32,7 @@ struct row {
 	uint32_t depth;
 	uint8_t kind;
 	uint8_t end;
+	uint8_t begun_before;	/* open when the recorded window began */
 	uint32_t text;		/* MARK_STR: offset into the thread's text pool */
 	uint32_t text_len;
 };
@@ -114,6 +115,17 @@ static void on_enter(void *ctx, uint32_t func, uint64_t t)
 	push_call(ctx, func, t);
 }
 
+/* A call already running where the data begins (the oldest sync record of
+ * a ring, or a forked child's inherited calls): its start time is only
+ * where the window begins, and its earlier callees are not in the data. */
+static void on_open_frame(void *ctx, uint32_t func, uint64_t t)
+{
+	struct replay *r = ctx;
+
+	push_call(r, func, t);
+	current(r)->rows[current(r)->nrows - 1].begun_before = 1;
+}
+
 static void on_exit_(void *ctx, uint64_t t, int kind)
 {
 	struct replay *r = ctx;
@@ -170,7 +182,7 @@ void replay_visitor_init(struct replay *r, struct replay_visitor *v)
 	v->ctx = r;
 	v->thread_begin = on_begin;
 	v->enter = on_enter;
-	v->open_frame = on_enter;
+	v->open_frame = on_open_frame;
 	v->exit = on_exit_;
 	v->thread_end = on_end;
 	v->note = on_note;
@@ -243,9 +255,10 @@ static void print_text_row(FILE *out, const struct replay *r, const struct threa
 	snprintf(when, sizeof(when), "%.9f", (double)row->start_ns / 1e9);
 	switch (row->kind) {
 	case ROW_CALL:
-		fprintf(out, "%14s %12s  %*s%s%s\n", when,
+		fprintf(out, "%14s %12s  %*s%s%s%s\n", when,
 			format_duration(dur, (double)(row->end_ns - row->start_ns)), indent, "",
-			func_name(r, row->func), end_text((enum row_end)row->end));
+			func_name(r, row->func), end_text((enum row_end)row->end),
+			row->begun_before ? "  [began before the recorded window]" : "");
 		break;
 	case ROW_MARK:
 		fprintf(out, "%14s %12s  %*s[mark %llu]\n", when, "", indent, "",
@@ -296,6 +309,10 @@ static void print_json_row(struct json *j, const struct replay *r, const struct 
 		json_kv_string(j, "function", func_name(r, row->func));
 		json_kv_u64(j, "duration_ns", row->end_ns - row->start_ns);
 		json_kv_string(j, "end", ends[row->end]);
+		if (row->begun_before) {
+			json_key(j, "begun_before");
+			json_bool(j, 1);
+		}
 	} else if (row->kind == ROW_MARK_STR) {
 		char *s = xstrndup(th->text + row->text, row->text_len);
 		json_kv_string(j, "text", s);

@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -121,6 +122,8 @@ static const char *mode_name(void)
 {
 	if (runtime_config.contract.count_nodes)
 		return "count";
+	if (runtime_config.contract.sample_only)
+		return "sample";
 	return runtime_config.contract.ring_bytes ? "flight" : "trace";
 }
 
@@ -223,8 +226,11 @@ static void serve(int fd)
 
 	char *p = out;
 	switch (control_command_of(cmd, len)) {
-	case CONTROL_STATUS:
 	case CONTROL_SNAPSHOT:
+		/* the snapshot must name what the program has loaded by now */
+		process_objects_refresh();
+		/* fall through */
+	case CONTROL_STATUS:
 		p = put_result(p, end, 0);
 		p = put_status(p, end);
 		break;
@@ -239,12 +245,29 @@ static void serve(int fd)
 	reply(fd, out);
 }
 
+/* How often the control thread looks for newly loaded objects. */
+#define OBJECTS_POLL_MS 250
+
+/*
+ * Serves the socket, and between clients looks a few times a second for
+ * objects the program has loaded (dlopen): described early, they keep
+ * their names even if the program is killed, and the sampler's stack walk
+ * accepts their code.
+ */
 static void *control_main(void *arg)
 {
 	(void)arg;
 	/* should a hook ever run here, it finds a thread that records nothing */
 	trace_current()->status = THREAD_OFF;
 	for (;;) {
+		struct pollfd ready = { control.fd, POLLIN, 0 };
+		int n = poll(&ready, 1, OBJECTS_POLL_MS);
+		if (n == 0 || (n < 0 && errno == EINTR)) {
+			process_objects_refresh();
+			continue;
+		}
+		if (n > 0 && (ready.revents & POLLNVAL))
+			return NULL;	/* the program closed our fd */
 		int fd = accept4(control.fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EBADF || errno == EINVAL || errno == ENOTSOCK)

@@ -1,14 +1,20 @@
 /*
  * The process staging file p-PID-IMAGE.sec: a PROCESS section and one
  * OBJECT section per loaded object, written when the runtime starts, and a
- * PROCESS_END section at a normal exit.  Each section goes out in a single
+ * PROCESS_END section at a normal exit.  Objects loaded later (dlopen) are
+ * described as the control thread notices them (a few times a second, and
+ * before a snapshot), again at exit and before every dlclose(), so an
+ * object the program loads and closes again keeps its name in the
+ * recording.  Each section goes out in a single
  * write() so a crash leaves whole sections only.  Objects come from
  * dl_iterate_phdr, which gives the load bias and the build ID note from
  * memory: the analyzer checks it against the file on disk.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "sampler.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -210,4 +216,50 @@ void process_write_end(uint32_t reason)
 	/* objects loaded since start (dlopen) are described again; the
 	 * reader keeps one description per load address */
 	dl_iterate_phdr(write_object, NULL);
+}
+
+static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs))
+		*(unsigned long long *)data = info->dlpi_adds;
+	return 1;	/* every entry carries the same counter */
+}
+
+void process_objects_refresh(void)
+{
+	static unsigned long long seen;
+	unsigned long long loads = 0;
+
+	if (process_fd < 0)
+		return;
+	dl_iterate_phdr(count_loads, &loads);
+	if (loads == seen)
+		return;
+	seen = loads;
+	dl_iterate_phdr(write_object, NULL);
+	sampler_objects_loaded();
+}
+
+/*
+ * The runtime's dlclose: describes every loaded object first, while the
+ * one about to go is still there, or the samples taken in it would fall
+ * outside any known object.  (dlopen is not wrapped: glibc finds the
+ * caller's RUNPATH and namespace from its return address, which a wrapper
+ * would replace with the runtime's.)
+ */
+EXPORT int dlclose(void *handle)
+{
+	static int (*real)(void *);
+
+	if (!real) {
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+		if (!real)
+			return -1;
+	}
+	if (runtime_config.active && process_fd >= 0) {
+		int saved = errno;
+		dl_iterate_phdr(write_object, NULL);
+		errno = saved;
+	}
+	return real(handle);
 }

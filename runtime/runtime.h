@@ -181,6 +181,10 @@ HIDDEN void thread_emit_end(struct thread_state *t);
 HIDDEN void trace_emit_sync(struct thread_state *t, uint64_t now);
 HIDDEN void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 			    const char *text, size_t len);
+/* Takes up a stop, start or reset made since the thread last looked (the
+ * hooks do so on every call); for the sampler, whose threads may run no
+ * hooks at all.  The caller holds the thread's guard. */
+HIDDEN void trace_check_capture(struct thread_state *t);
 
 /* sigaction.c: libc's own sigaction, past the runtime's stand-in */
 struct sigaction;
@@ -208,6 +212,10 @@ HIDDEN void signals_thread_end(struct thread_state *t);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* Describes the objects loaded since the last look (dlopen) and tells the
+ * sampler of them; cheap when nothing was loaded.  Never from a signal
+ * handler: it takes the loader's lock. */
+HIDDEN void process_objects_refresh(void);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);

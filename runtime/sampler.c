@@ -17,8 +17,12 @@
  * chain (bounded, and checked against the thread's stack bounds, which
  * are read when the thread starts, never in the handler), and appends a
  * SAMPLE record to the thread's file-backed buffer.  A sample that cannot
- * be written (the thread is inside a hook, its buffer is full, capture is
- * off) is counted and the count travels with the next written sample.
+ * be written (the thread is inside a hook, its buffer is full) is counted
+ * and the count travels with the next written sample; while capture is
+ * off (stopped by the program, a trigger or `callscope live`) nothing is
+ * sampled and nothing is lost.  Each sample first takes up a stop, start
+ * or reset the thread has not seen, as every hook does: a thread of a
+ * program without hooks has no other moment to.
  *
  * Threads the program starts later get their timer from the runtime's
  * pthread_create, which wraps the start routine; a program without
@@ -72,6 +76,11 @@ static struct {
 	/* the executable segments of every object loaded at start-up */
 	size_t ntext;
 	uintptr_t text_lo[TEXT_RANGES_MAX], text_hi[TEXT_RANGES_MAX];
+	/* those of objects loaded since (dlopen), appended by the control
+	 * thread and published by nknown: a return address there is taken
+	 * as one, but the code is never read, as the object may be closed */
+	size_t nknown;
+	uintptr_t known_lo[TEXT_RANGES_MAX], known_hi[TEXT_RANGES_MAX];
 	struct sampling settings;
 } sampler;
 
@@ -89,7 +98,9 @@ static void sample_commit(struct thread_state *t)
 
 static int in_only(uintptr_t pc)
 {
-	for (size_t i = 0; i < sampler.nranges; i++)
+	size_t n = __atomic_load_n(&sampler.nranges, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; i < n; i++)
 		if (pc >= sampler.lo[i] && pc < sampler.hi[i])
 			return 1;
 	return 0;
@@ -100,6 +111,17 @@ static int in_text(uintptr_t addr, uintptr_t before)
 {
 	for (size_t i = 0; i < sampler.ntext; i++)
 		if (addr >= sampler.text_lo[i] + before && addr < sampler.text_hi[i])
+			return 1;
+	return 0;
+}
+
+/* Whether ADDR lies in code loaded after start-up. */
+static int in_known(uintptr_t addr)
+{
+	size_t n = __atomic_load_n(&sampler.nknown, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; i < n; i++)
+		if (addr >= sampler.known_lo[i] && addr < sampler.known_hi[i])
 			return 1;
 	return 0;
 }
@@ -167,7 +189,7 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 		const uintptr_t *frame = (const uintptr_t *)fp;
 		uintptr_t ret = real_return(t, fp + 8, frame[1]), next = frame[0];
 		/* a frame pointer that is really a data register stops here */
-		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0)))
+		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0) && !in_known(ret)))
 			break;
 		if (n == max) {
 			*truncated = 1;
@@ -221,14 +243,21 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		forward_to_program(sig, info, context);
 		goto out;
 	}
-	if (t->status != THREAD_RECORDING || t->guard || !t->capturing || !t->hdr) {
+	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;
 	}
+	/* A program without hooks learns of a stop, start or reset only
+	 * here.  A sample while capture is off is not taken, not lost. */
+	t->guard = 1;
+	trace_check_capture(t);
+	t->guard = 0;
+	if (!t->capturing)
+		goto out;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
-	if (sampler.nranges && !in_only(pc))
+	if (sampler.settings.only[0] && !in_only(pc))
 		goto out;	/* --only: not an object asked for; not a loss */
 	t->guard = 1;
 	size_t n, copy = 0;
@@ -510,6 +539,48 @@ static int collect_only(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+/* Appends [LO, HI) to a table of up to TEXT_RANGES_MAX or ONLY_RANGES_MAX
+ * entries that signal handlers read: entry first, then the count. */
+static void publish_range(uintptr_t *los, uintptr_t *his, size_t *n, size_t max,
+			  uintptr_t lo, uintptr_t hi)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (los[i] == lo)
+			return;
+	if (*n >= max)
+		return;
+	los[*n] = lo;
+	his[*n] = hi;
+	__atomic_store_n(n, *n + 1, __ATOMIC_RELEASE);
+}
+
+static int collect_loaded(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+		if (in_text(lo, 0))
+			continue;	/* loaded at start-up */
+		publish_range(sampler.known_lo, sampler.known_hi, &sampler.nknown,
+			      TEXT_RANGES_MAX, lo, hi);
+		if (sampler.settings.only[0] && info->dlpi_name && *info->dlpi_name &&
+		    only_matches(info->dlpi_name))
+			publish_range(sampler.lo, sampler.hi, &sampler.nranges, ONLY_RANGES_MAX,
+				      lo, hi);
+	}
+	return 0;
+}
+
+void sampler_objects_loaded(void)
+{
+	if (sampler.on)
+		dl_iterate_phdr(collect_loaded, NULL);
+}
+
 /* A real-time signal nobody handles yet, from the top: programs that use
  * real-time signals tend to take them from SIGRTMIN up. */
 static int pick_signal(void)
@@ -551,11 +622,9 @@ HIDDEN void sampler_install(void)
 	if (sampler.settings.only[0]) {
 		int first = 1;
 		dl_iterate_phdr(collect_only, &first);
-		if (!sampler.nranges) {
-			rt_warn("--only names no object of the program; nothing is sampled",
-				sampler.settings.only);
-			return;
-		}
+		if (!sampler.nranges)
+			rt_warn("--only names no object loaded at start; only one of that name "
+				"loaded later (dlopen) will be sampled", sampler.settings.only);
 	}
 	dl_iterate_phdr(collect_text, NULL);
 	sampler.signo = pick_signal();

@@ -7,6 +7,9 @@
 /* Starts sampling when CALLSCOPE_SAMPLE asks for it: the calling (main)
  * thread now, threads created later from pthread_create. */
 HIDDEN void sampler_install(void);
+/* Objects were loaded (dlopen): their code becomes known to the stack
+ * walk, and --only matches them.  Not from a signal handler. */
+HIDDEN void sampler_objects_loaded(void);
 /* The real-time signal the sampler took, or 0 when it is off. */
 HIDDEN int sampler_signal(void);
 /* sigaction() for that signal: keeps the program's action aside. */

@@ -263,6 +263,42 @@ void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 	commit(t);
 }
 
+/*
+ * A reset forgets the past: readers decode from the thread's last RESET
+ * record on, so it must be written even while capture is off, or a
+ * stop, reset, snapshot would still show what came before.  While off the
+ * RESET goes alone (the SYNC that starts the stream again comes when
+ * capture resumes); a flight recorder's ring, read from its SYNCs, takes
+ * the reset up only then, as does a thread whose buffer is full.
+ */
+static void take_reset(struct thread_state *t, uint64_t now)
+{
+	uint32_t reset = __atomic_load_n(&capture_state.reset_epoch, __ATOMIC_ACQUIRE);
+
+	if (reset == t->reset_epoch)
+		return;
+	if (t->status != THREAD_RECORDING || t->nodes) {
+		t->reset_epoch = reset;
+		return;
+	}
+	if (t->capturing) {
+		t->reset_epoch = reset;
+		t->hdr->flags |= THREAD_HAS_RESET;
+		trace_emit_note(t, STREAM_RESET, 0, NULL, 0);
+		if (ensure_room(t, 0))
+			trace_emit_sync(t, now);
+		return;
+	}
+	if (t->ring_bytes || ((size_t)(t->end - t->cur) < 2 * STREAM_RECORD_MAX &&
+			      (t->truncated || thread_buffer_grow(t) != 0)))
+		return;
+	t->reset_epoch = reset;
+	t->hdr->flags |= THREAD_HAS_RESET;
+	put_special(t, STREAM_RESET);
+	t->cur = stream_put_varint(t->cur, take_delta(t, now));
+	commit(t);
+}
+
 /* The process-wide capture state changed since this thread last looked. */
 static void __attribute__((noinline)) capture_changed(struct thread_state *t, uint64_t now)
 {
@@ -270,30 +306,23 @@ static void __attribute__((noinline)) capture_changed(struct thread_state *t, ui
 	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 
 	t->epoch = epoch;
-	uint32_t reset = __atomic_load_n(&capture_state.reset_epoch, __ATOMIC_ACQUIRE);
-	if (reset != t->reset_epoch) {
-		t->reset_epoch = reset;
-		/* forget the past: readers decode from the SYNC after this */
-		if (t->capturing && t->status == THREAD_RECORDING && !t->nodes) {
-			t->hdr->flags |= THREAD_HAS_RESET;
-			trace_emit_note(t, STREAM_RESET, 0, NULL, 0);
-			if (ensure_room(t, 0))
-				trace_emit_sync(t, now);
-		}
-	}
-	if (on == t->capturing)
-		return;
 	if (t->nodes) {
-		/* count mode has no stream to write a STOP or SYNC into */
-		t->capturing = on;
-		aggregate_capture(t, on, now);
+		/* count mode has no stream to write a STOP or SYNC into (nor a
+		 * RESET: take_reset() only notes it) */
+		take_reset(t, now);
+		if (on != t->capturing) {
+			t->capturing = on;
+			aggregate_capture(t, on, now);
+		}
 		return;
 	}
-	if (on) {
+	if (on && !t->capturing) {
 		t->capturing = 1;
 		if (t->status == THREAD_RECORDING && ensure_room(t, 0))
 			trace_emit_sync(t, now);
-	} else {
+	}
+	take_reset(t, now);
+	if (!on && t->capturing) {
 		trace_emit_note(t, STREAM_STOP, 0, NULL, 0);
 		t->capturing = 0;
 	}
@@ -303,6 +332,11 @@ static inline void check_capture(struct thread_state *t, uint64_t now)
 {
 	if (UNLIKELY(t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED)))
 		capture_changed(t, now);
+}
+
+void trace_check_capture(struct thread_state *t)
+{
+	check_capture(t, thread_now(t));
 }
 
 static inline int in_range(const struct contract_range *r, uint64_t addr)

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/native.h"
@@ -13,6 +14,29 @@
 #include "model/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The inline decoder must see exactly the events, and the error at the
+ * same offset, that the full one does. */
+static void check_quick_decoder(const struct data_thread *th)
+{
+	unsigned n = th->counter_info & THREAD_COUNTERS_MASK;
+	struct stream_reader full, quick;
+	struct stream_event a, b;
+	int ra, rb;
+
+	stream_reader_init(&full, th->stream, th->stream_len, th->start_time, n);
+	stream_reader_init(&quick, th->stream, th->stream_len, th->start_time, n);
+	do {
+		ra = stream_reader_next(&full, &a);
+		rb = stream_reader_next_quick(&quick, &b);
+		if (ra != rb || full.p != quick.p ||
+		    (ra == 1 && (a.kind != b.kind || a.time != b.time || a.addr != b.addr)) ||
+		    (ra < 0 && full.error_offset != quick.error_offset))
+			abort();
+	} while (ra == 1);
+	stream_reader_release(&full);
+	stream_reader_release(&quick);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			stream_reader_release(&r);
 			profile_thread_end(b, t);
+			check_quick_decoder(&df.threads[i]);
 		}
 		profile_find_cycles(p);
 		profile_free(p);

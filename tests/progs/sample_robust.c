@@ -5,6 +5,10 @@
  *   rtsig   handle every real-time signal itself, then raise each once:
  *           the program's handlers must all run exactly once
  *   block   burn with every signal blocked, then unblock
+ *   calls   five million calls of a tiny function: built with hooks, most
+ *           of the time is spent in the hooks, where samples are lost
+ *   exec    burn, then exec this program again in mode "fork": the new
+ *           image (same pid) is sampled by the runtime it loads
  * Each prints "ok" (rtsig: "handled N of N") and exits 0.
  */
 #include <signal.h>
@@ -23,6 +27,11 @@ __attribute__((noinline)) void burn(long n)
 	for (long i = 0; i < n; i++)
 		x += (double)i * 0.5;
 	sink = x;
+}
+
+__attribute__((noinline)) void tiny(long i)
+{
+	sink += (double)i;
 }
 
 __attribute__((noinline)) int descend(int depth)
@@ -66,6 +75,15 @@ int main(int argc, char **argv)
 		for (int s = SIGRTMIN; s <= SIGRTMAX; s++, n++)
 			raise(s);
 		printf("handled %d of %d\n", handled, n);
+	} else if (!strcmp(mode, "calls")) {
+		for (long i = 0; i < 5000000; i++)
+			tiny(i);
+		printf("ok\n");
+	} else if (!strcmp(mode, "exec")) {
+		burn(100000000);
+		fflush(stdout);
+		execl("/proc/self/exe", argv[0], "fork", (char *)NULL);
+		printf("exec failed\n");
 	} else if (!strcmp(mode, "block")) {
 		sigset_t all;
 		sigfillset(&all);

@@ -83,7 +83,35 @@ start_live_server() {
 	export XDG_RUNTIME_DIR
 	LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
 	rec=$!
-	# the runtime makes the socket before main() runs
+	wait_live_socket
+	wait_live_events 100
+}
+
+# wait_for_line FILE REGEX: waits (up to 15 s) until FILE, which a
+# background command writes, has a line matching REGEX.
+wait_for_line() {
+	i=0
+	while [ $i -lt 300 ] && ! grep -q "$2" "$1" 2> /dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_live_events N: waits (up to 5 s) until process $pid has recorded N
+# events, so that a test starts once the program is at work however late
+# a loaded machine runs it.
+wait_live_events() {
+	i=0
+	while [ $i -lt 100 ] &&
+		[ "$("$CS" live "$pid" status 2> /dev/null | sed -n 's/^events=//p')" -lt "$1" ] 2> /dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_live_socket: waits (up to 10 s) for the first control socket in
+# xdg/callscope; the runtime makes it before main() runs.  Sets sock and pid.
+wait_live_socket() {
 	i=0
 	while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do
 		sleep 0.1

@@ -28,6 +28,7 @@ static void test_round_trip(void **state)
 	in.stops[1] = (struct contract_range){ 0xdeadbeef, 1 };
 	in.one_pass = 1;
 	in.start_stopped = 1;
+	in.sample_only = 1;
 	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -41,6 +42,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.stops[1].addr, 0xdeadbeef);
 	assert_int_equal(out.one_pass, 1);
 	assert_int_equal(out.start_stopped, 1);
+	assert_int_equal(out.sample_only, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 
@@ -57,6 +59,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.has_start, 0);
 	assert_int_equal(c.nstops, 0);
 	assert_int_equal(c.start_stopped, 0);
+	assert_int_equal(c.sample_only, 0);
 }
 
 static void test_refused(void **state)
