@@ -68,6 +68,42 @@ static const char *counter_method(const struct data_file *df)
 	return rdpmc ? "rdpmc (user space)" : "read() system calls";
 }
 
+/* Count mode's memory: the call-path nodes every thread kept, and the
+ * calls that found no room and went to "<truncated>". */
+struct count_memory {
+	uint64_t nodes, bytes, truncated_calls;
+};
+
+static struct count_memory count_memory(const struct data_file *df, const struct profile *p)
+{
+	struct count_memory m = { 0, 0, 0 };
+
+	for (size_t i = 0; i < df->nthreads; i++) {
+		if (!(df->threads[i].flags & THREAD_CCT))
+			continue;
+		m.nodes += df->threads[i].stream_len / CCT_RECORD_SIZE;
+		m.bytes += df->threads[i].stream_len;
+	}
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!strcmp(p->funcs[i].name, "<truncated>") && !*p->funcs[i].object)
+			m.truncated_calls += p->funcs[i].calls;
+	return m;
+}
+
+/* What reading the counters cost a call, as the runtime measured it at
+ * start-up (the largest of the threads'), in ns; 0 if not known. */
+static double counter_cost_ns(const struct data_file *df)
+{
+	uint32_t units = 0;
+
+	for (size_t i = 0; i < df->nthreads; i++) {
+		uint32_t u = df->threads[i].counter_info >> THREAD_COUNTERS_COST_SHIFT;
+		if (u > units)
+			units = u;
+	}
+	return units * load_ns_per_unit(df);
+}
+
 static void describe_exit(int status, char *buf, size_t size)
 {
 	if (WIFSIGNALED(status))
@@ -114,6 +150,7 @@ int cmd_info(int argc, char **argv)
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
+	struct count_memory cm = count_memory(&df, p);
 	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
 			   : s->mode == DATA_MODE_COUNT ? "count"
 			   : s->mode == DATA_MODE_SAMPLE ? "sample" : "trace";
@@ -181,12 +218,18 @@ int cmd_info(int argc, char **argv)
 		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
 		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
 		json_kv_u64(&j, "file_bytes", df.size);
+		if (s->mode == DATA_MODE_COUNT) {
+			json_kv_u64(&j, "count_nodes", cm.nodes);
+			json_kv_u64(&j, "count_bytes", cm.bytes);
+			json_kv_u64(&j, "truncated_calls", cm.truncated_calls);
+		}
 		json_key(&j, "counters");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.ncounters; i++)
 			json_string(&j, df.counters[i].name);
 		json_array_end(&j);
 		json_kv_string(&j, "counter_read", counter_method(&df));
+		json_kv_double(&j, "counter_read_ns_per_call", counter_cost_ns(&df));
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
@@ -224,13 +267,22 @@ int cmd_info(int argc, char **argv)
 		if (s->mode == DATA_MODE_FLIGHT)
 			printf("overwritten:  %llu events (older than what the rings kept)\n",
 			       (unsigned long long)p->overwritten_events);
+		if (s->mode == DATA_MODE_COUNT)
+			printf("call paths:   %llu nodes in %llu bytes (the memory count mode used); "
+			       "%llu calls under <truncated>\n", (unsigned long long)cm.nodes,
+			       (unsigned long long)cm.bytes, (unsigned long long)cm.truncated_calls);
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));
-		if (df.ncounters)
+		if (df.ncounters && counter_cost_ns(&df) > 0)
+			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
+			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",
+			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df),
+			       format_duration(d1, counter_cost_ns(&df)));
+		else if (df.ncounters)
 			printf("counters:     %s%s%s, read with %s (its cost is in the overhead above)\n",
 			       df.counters[0].name, df.ncounters > 1 ? ", " : "",
 			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df));

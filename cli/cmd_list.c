@@ -3,7 +3,8 @@
  *
  * The counters `record -e` can read, and whether this machine can read
  * each (software counters work everywhere; hardware ones need a CPU and a
- * kernel that expose them).
+ * kernel that expose them), or why not: no such counter here, or
+ * forbidden to this user by kernel.perf_event_paranoid.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -38,18 +39,19 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < event_table_len; i++) {
 		const struct event_desc *e = &event_table[i];
 		char why[256];
-		int ok = event_probe(e, why, sizeof(why)) == 0;
+		enum event_state state = event_probe(e, why, sizeof(why));
 		if (json) {
 			json_object_begin(&j);
 			json_kv_string(&j, "name", e->name);
 			json_kv_string(&j, "counts", e->what);
 			json_key(&j, "supported");
-			json_bool(&j, ok);
-			if (!ok)
+			json_bool(&j, state == EVENT_SUPPORTED);
+			json_kv_string(&j, "state", event_state_name(state));
+			if (state != EVENT_SUPPORTED)
 				json_kv_string(&j, "why", why);
 			json_object_end(&j);
 		} else {
-			printf("%-26s %-14s %s\n", e->name, ok ? "supported" : "not supported", e->what);
+			printf("%-26s %-14s %s\n", e->name, event_state_name(state), e->what);
 		}
 	}
 	if (json) {

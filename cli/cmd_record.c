@@ -155,10 +155,15 @@ static uint32_t parse_size(const char *option, const char *s)
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || end == s)
 		usage_die("%s wants a size such as 4M, not '%s'", option, s);
-	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
+	unsigned shift = *end == 'k' || *end == 'K' ? 10
+			 : *end == 'm' || *end == 'M' ? 20
+			 : *end == 'g' || *end == 'G' ? 30 : 0;
+	if (shift)
+		end++;
+	/* checked before shifting, so a huge number cannot wrap into range */
+	if (v > (1ull << 30) >> shift)
+		usage_die("%s wants a multiple of 4K between 64K and 1G, not '%s'", option, s);
+	v <<= shift;
 	if (*end || v < (64u << 10) || v > (1u << 30) || (v & 4095))
 		usage_die("%s wants a multiple of 4K between 64K and 1G, not '%s'", option, s);
 	return (uint32_t)v;
@@ -211,7 +216,7 @@ static void parse_events(const char *list, int skip_missing, struct contract *c,
 			usage_die("unknown event '%s'; 'callscope list' shows the events", name);
 		if (c->ncounters == CONTRACT_COUNTERS_MAX)
 			usage_die("-e takes at most %d events", CONTRACT_COUNTERS_MAX);
-		if (event_probe(e, why, sizeof(why)) != 0) {
+		if (event_probe(e, why, sizeof(why)) != EVENT_SUPPORTED) {
 			if (!skip_missing)
 				die("%s (or pass --skip-missing-events to record without it)", why);
 			warning("%s; recording without it", why);
@@ -366,6 +371,11 @@ int cmd_record(int argc, char **argv)
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));
+	/* count mode's call-path nodes hold calls and times, no counts: the
+	 * counters would be read at every call and then shown as zeros */
+	if (events && contract.count_nodes)
+		usage_die("-e cannot be combined with --mode=count, whose call paths keep "
+			  "times only; record counters in trace or flight mode");
 	if (events)
 		parse_events(events, skip_missing, &contract, &session);
 	session.ncounters = contract.ncounters;
@@ -373,6 +383,12 @@ int cmd_record(int argc, char **argv)
 		session.counter_types[i] = contract.counters[i].type;
 		session.counter_configs[i] = contract.counters[i].config;
 	}
+	/* count mode follows --start-at/--stop-at, but callscope_start() and
+	 * 'live start', the other ways out of --start-stopped, are not
+	 * offered there */
+	if (contract.start_stopped && contract.count_nodes && !start_at)
+		usage_die("--start-stopped does not go with --mode=count, where the program "
+			  "cannot start capture; give --start-at=FUNC instead");
 	if (contract.one_pass && !start_at)
 		usage_die("--one-pass needs --start-at");
 	if (start_at) {

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "cli/commands.h"
+#include "cli/find_function.h"
 #include "cli/load.h"
 #include "die.h"
 #include "sections.h"
@@ -28,7 +29,7 @@ static const char usage_text[] =
 	"      --last N           only the last N lines of each thread\n"
 	"      --time-range A-B   only what started between A and B (e.g. 10ms-2s)\n"
 	"      --depth N          only N levels of nesting\n"
-	"      --filter FUNC      only FUNC's calls and what they called\n"
+	"      --filter FUNC      only FUNC's calls and what they called (NAME or OBJECT:NAME)\n"
 	"      --min-duration T   leave out calls shorter than T (e.g. 1us)\n"
 	"      --json             machine-readable output (see docs/replay.md)\n";
 
@@ -98,7 +99,8 @@ int cmd_replay(int argc, char **argv)
 	};
 	const char *input = "callscope.data";
 	struct load_filter filter = { -1, -1 };
-	struct replay_filter rf = { -1, 0, 0, 0, NULL, 0, 0 };
+	struct replay_filter rf = { -1, 0, 0, 0, -1, 0, 0 };
+	const char *function = NULL;	/* --filter's SYMSPEC */
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -109,7 +111,7 @@ int cmd_replay(int argc, char **argv)
 		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
 		case 'l': rf.last = parse_count("--last", optarg); break;
 		case 'd': rf.max_depth = (int64_t)parse_count("--depth", optarg); break;
-		case 'f': rf.function = optarg; break;
+		case 'f': function = optarg; break;
 		case 'm': rf.min_duration_ns = parse_time("--min-duration", optarg); break;
 		case 'j': rf.json = 1; break;
 		case 'r': {
@@ -119,6 +121,9 @@ int cmd_replay(int argc, char **argv)
 			*dash = '\0';
 			rf.from_ns = *optarg ? parse_time("--time-range", optarg) : 0;
 			rf.to_ns = dash[1] ? parse_time("--time-range", dash + 1) : 0;
+			if (rf.to_ns && rf.from_ns > rf.to_ns)
+				usage_die("--time-range ends before it begins: '%s-%s'", optarg,
+					  dash + 1);
 			break;
 		}
 		case 'h': fputs(usage_text, stdout); return 0;
@@ -143,6 +148,8 @@ int cmd_replay(int argc, char **argv)
 	load_replay(&df, &filter, names, &v, &stats);
 	if (!stats.events && !df.nthreads)
 		warning("'%s' holds no calls", input);
+	if (function)
+		rf.function = find_function(names, function, "--filter", input);
 	replay_print(stdout, r, &rf, process_ending, &df);
 	replay_free(r);
 	profile_free(names);

@@ -1,6 +1,7 @@
 /*
  * callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]
  *                [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]
+ *                [--signal-filter=F]
  *
  * The calling-context tree.  One replay feeds two models: the profile
  * (function names, calls, losses and hook cost for the header) and the
@@ -23,6 +24,7 @@
 static const char usage_text[] =
 	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
 	"                      [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]\n"
+	"                      [--signal-filter=F]\n"
 	"\n"
 	"  -i, --input PATH      recording to read (default: callscope.data)\n"
 	"  -t, --threshold PCT   hide call paths below PCT % of the root's total\n"
@@ -31,7 +33,8 @@ static const char usage_text[] =
 	"  -s, --sort COLUMN     order of children: total (default), self, calls, name\n"
 	"      --json            machine-readable output (see docs/tree.md)\n"
 	"      --pid PID         only this process\n"
-	"      --tid TID         only this thread\n";
+	"      --tid TID         only this thread\n"
+	"      --signal-filter F signal handlers: separate (default), exclude or none\n";
 
 /* The visitor: every event goes to both builders. */
 struct tree_state {
@@ -193,6 +196,7 @@ int cmd_tree(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'T' },
+		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -217,6 +221,7 @@ int cmd_tree(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'P': filter.pid = load_parse_id("--pid", optarg); break;
 		case 'T': filter.tid = load_parse_id("--tid", optarg); break;
+		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

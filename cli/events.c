@@ -60,7 +60,17 @@ static int paranoid_level(void)
 	return level;
 }
 
-int event_probe(const struct event_desc *e, char *why, size_t size)
+const char *event_state_name(enum event_state state)
+{
+	switch (state) {
+	case EVENT_SUPPORTED: return "supported";
+	case EVENT_UNSUPPORTED: return "not supported";
+	case EVENT_FORBIDDEN: return "forbidden";
+	default: return "unavailable";
+	}
+}
+
+enum event_state event_probe(const struct event_desc *e, char *why, size_t size)
 {
 	struct perf_event_attr attr;
 
@@ -72,7 +82,7 @@ int event_probe(const struct event_desc *e, char *why, size_t size)
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
-		return 0;
+		return EVENT_SUPPORTED;
 	}
 	switch (errno) {
 	case ENOENT:
@@ -82,13 +92,13 @@ int event_probe(const struct event_desc *e, char *why, size_t size)
 		snprintf(why, size, "'%s' is not supported on this machine (no such %s counter); "
 			 "see 'callscope list'", e->name,
 			 e->type == PERF_TYPE_SOFTWARE ? "software" : "hardware");
-		break;
+		return EVENT_UNSUPPORTED;
 	case EACCES:
 	case EPERM:
 		snprintf(why, size, "'%s' is forbidden by kernel.perf_event_paranoid=%d; run as root, "
 			 "or lower it with 'sysctl kernel.perf_event_paranoid=1'",
 			 e->name, paranoid_level());
-		break;
+		return EVENT_FORBIDDEN;
 	case ENOSYS:
 		snprintf(why, size, "this kernel has no perf_event_open, so '%s' cannot be read",
 			 e->name);
@@ -96,5 +106,5 @@ int event_probe(const struct event_desc *e, char *why, size_t size)
 	default:
 		snprintf(why, size, "cannot open '%s': %s", e->name, strerror(errno));
 	}
-	return -1;
+	return EVENT_UNAVAILABLE;
 }

@@ -481,7 +481,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 		if (pend > end_ns)
 			end_ns = pend;
 	}
-	/* a ring keeps the newest records: the rest were overwritten */
+	/* a ring keeps the newest records: the rest were overwritten.  The
+	 * runtime counted each SYNC as one record; the calls a SYNC reports
+	 * open are not records of their own. */
+	records += r.syncs;
 	if ((th->flags & THREAD_RING) && th->events_written > records && v->note) {
 		memset(&note, 0, sizeof(note));
 		note.kind = NOTE_OVERWRITTEN;
@@ -568,9 +571,11 @@ static struct aggregate_node *read_aggregate(const struct data_file *df,
 			free(nodes);
 			return NULL;
 		}
-		if (open && since && *end_units > since) {
+		/* a call still running at the end is closed there, and counts
+		 * unless it was not a call of the recording */
+		if ((open & ~CCT_OPEN_NOT_A_CALL) && since && *end_units > since) {
 			total += *end_units - since;
-			calls += 1;
+			calls += !(open & CCT_OPEN_NOT_A_CALL);
 			a->still_open = 1;
 		}
 		a->parent = i ? parent : 0;
@@ -578,6 +583,7 @@ static struct aggregate_node *read_aggregate(const struct data_file *df,
 		a->total_ns = (uint64_t)((double)total * unit + 0.5);
 		a->min_ns = (uint64_t)((double)min * unit + 0.5);
 		a->max_ns = (uint64_t)((double)max * unit + 0.5);
+		a->signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;
 		else if (addr == CCT_TRUNCATED_ADDR)
@@ -613,6 +619,8 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 			stats->salvaged = 1;
 			continue;
 		}
+		if (f->signals != SIGNAL_SEPARATE)
+			n = aggregate_filter_signals(nodes, n, f->signals == SIGNAL_EXCLUDE);
 		memset(&info, 0, sizeof(info));
 		info.pid = th->pid;
 		info.image = th->image;

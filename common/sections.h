@@ -59,13 +59,19 @@ struct cct_record {
 	uint32_t parent;
 	uint32_t first_child;	/* 0: none */
 	uint32_t next_sibling;	/* 0: none */
-	uint32_t open;		/* activations still running */
+	uint32_t open;		/* activations still running, and
+				 * CCT_OPEN_NOT_A_CALL */
 	uint64_t calls;		/* completed activations */
 	uint64_t total;		/* their inclusive time, clock units */
 	uint64_t min;		/* shortest and longest, clock units */
 	uint64_t max;
 	uint64_t open_since;	/* start of the running activation */
 };
+
+/* In cct_record.open: the oldest running activation is not a call of
+ * the recording (a forked child's inherited frame, or a call already
+ * running when capture resumed): its time counts, its call does not. */
+#define CCT_OPEN_NOT_A_CALL (1u << 31)
 
 #define CCT_RECORD_SIZE 64
 #define CCT_TRUNCATED_ADDR 0xfffffffffffe0000ull
@@ -120,6 +126,11 @@ struct thread_file_header {
  * ran inside a hook: some figures are estimates */
 #define THREAD_COUNTERS_UNRELIABLE (1u << 8)
 #define THREAD_COUNTERS_BY_RDPMC (1u << 9)	/* read in user space, not read() */
+/* bits 16-31: what reading the counters costs a call (at its entry and
+ * its exit), measured at start-up, in clock units (0: not measured;
+ * 65535: that or more); part of the hooks' cost the reports subtract */
+#define THREAD_COUNTERS_COST_SHIFT 16
+#define THREAD_COUNTERS_COST_MAX 0xffffu
 
 #define RING_SYNC_SLOTS 64
 

@@ -284,6 +284,7 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 		case STREAM_SYNC:
 			if (read_sync(r, at))
 				return -1;
+			r->syncs++;
 			if (r->npending)
 				return next_pending(r, ev);
 			continue;

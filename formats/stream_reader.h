@@ -67,6 +67,9 @@ struct stream_reader {
 	uint32_t id_epoch;	/* bumped whenever ids start again (SYNC) */
 	const uint8_t *pending;	/* addresses of a SYNC still to report */
 	uint64_t npending;
+	uint64_t syncs;		/* SYNC records read: each is one record the
+				 * runtime counted, though it yields no event
+				 * of its own */
 	const char *error;	/* set when next() returned -1 */
 	size_t error_offset;	/* from the start of the stream */
 };

@@ -3,11 +3,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cct.h"
 #include "xalloc.h"
 
 static inline uint64_t sub_or_zero(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
+}
+
+/* Node 1 is "<truncated>", always there; it is a path only once used. */
+static int unused_truncated(const struct aggregate_node *nodes, size_t i)
+{
+	return i == 1 && !nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open;
+}
+
+size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int exclude)
+{
+	if (n < 2)
+		return n;
+
+	/* where a node's children now hang: itself, or for a dropped
+	 * signal node, the path it interrupted (UINT32_MAX: all dropped) */
+	uint32_t *home = xcalloc(n, sizeof(*home));
+	uint32_t *moved = xcalloc(n, sizeof(*moved));
+	uint64_t *out = xcalloc(n, sizeof(*out));	/* handler time beneath */
+	size_t kept = 1;
+
+	/* first pass, on the original indices: what goes */
+	for (size_t i = 1; i < n; i++) {
+		uint32_t up = home[nodes[i].parent];
+		home[i] = (uint32_t)i;
+		if (up == UINT32_MAX) {
+			home[i] = UINT32_MAX;
+		} else if (nodes[i].signal && exclude) {
+			home[i] = UINT32_MAX;
+			out[nodes[i].parent] += nodes[i].total_ns;
+		} else if (nodes[i].signal) {
+			home[i] = up;
+		}
+	}
+	/* the excluded handlers' time leaves every path they interrupted:
+	 * children come after parents, so one backward pass sums it up */
+	for (size_t i = n - 1; exclude && i >= 1; i--) {
+		nodes[i].total_ns = nodes[i].total_ns > out[i] ? nodes[i].total_ns - out[i] : 0;
+		out[nodes[i].parent] += out[i];
+	}
+	free(out);
+	/* second pass: compact; a parent is always placed before its child */
+	for (size_t i = 1; i < n; i++) {
+		if (home[i] != i)
+			continue;
+		struct aggregate_node a = nodes[i];
+		a.parent = moved[home[a.parent]];
+		moved[i] = (uint32_t)kept;
+		nodes[kept++] = a;
+	}
+	free(home);
+	free(moved);
+	return kept;
 }
 
 int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs)
@@ -80,7 +133,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			continue;
 		}
 		left[i] = 1;
-		if (a->func != FUNC_NONE) {
+		if (a->func != FUNC_NONE && !unused_truncated(nodes, i)) {
 			struct func *f = &p->funcs[a->func];
 			uint64_t self = total[i] - child[i];
 			int outermost = active[a->func] == 0;
@@ -148,10 +201,7 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t
 	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
-		/* the <truncated> node is always there; show it only if used
-		 * (and a node of no function is no path) */
-		if ((!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) ||
-		    nodes[i].func == FUNC_NONE) {
+		if (unused_truncated(nodes, i) || nodes[i].func == FUNC_NONE) {
 			path[i] = path[nodes[i].parent];
 			continue;
 		}

@@ -23,7 +23,19 @@ struct aggregate_node {
 	uint64_t min_ns;	/* of one call; meaningful when calls > 0 */
 	uint64_t max_ns;
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
+	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
 };
+
+/*
+ * --signal-filter on a thread's nodes, as the replay applies it to calls.
+ * EXCLUDE: every "<signal N>" node goes with everything beneath it, and
+ * its time leaves the totals of the paths it interrupted.  Otherwise
+ * (none): the "<signal N>" nodes go, and what ran beneath them hangs from
+ * the path they interrupted, its time still in that path's.  NODES is
+ * compacted in place (parents still below children); returns the number
+ * of nodes left.
+ */
+size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int exclude);
 
 /* Returns 0 if every node's parent is below it and its function below
  * NFUNCS, else -1. */
@@ -47,11 +59,13 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			  double inner_ns, double outer_ns);
 
 /*
- * Adds the same N nodes to the calling-context tree T, path by path
- * (after profile_add_aggregate() accepted them: their parents are
- * checked there).  A path never entered (the runtime's <truncated> node
- * when unused) adds no node.
+ * Adds the same thread's N nodes to tree T (built against the function
+ * table profile_add_aggregate() filled, which checked their parents):
+ * each path's calls, self and total time, and its calls still running as
+ * virtual returns.  The <truncated> node, always present, becomes a path
+ * only if calls went to it; a node of no function is no path.
  */
+struct cct;
 void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
 		       double inner_ns, double outer_ns);
 

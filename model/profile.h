@@ -48,7 +48,8 @@ struct func {
 
 	/* record -e: counter C (0 or 1) in the function itself and in its
 	 * outermost activations with callees, like self_ns and total_ns;
-	 * counters_unreliable when a thread's counter was time-shared */
+	 * counters_unreliable when a thread's counter was time-shared, or a
+	 * hook's reading was taken while a signal handler interrupted it */
 	uint64_t counter_self[2];
 	uint64_t counter_total[2];
 	int counters_unreliable;

@@ -5,6 +5,7 @@
 
 #include "json.h"
 #include "model/samples.h"
+#include "report/marks.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -156,8 +157,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
 			     "process ended (virtual returns)\n");
 	if (unreliable)
-		fprintf(out, "#\n# [counters possibly incorrect]: the kernel time-shared a counter "
-			     "while it ran, so its counts are estimates\n");
+		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
 	free(order);
 }
 

@@ -194,7 +194,7 @@ static const char *func_name(const struct replay *r, uint32_t f)
 }
 
 /* Marks which rows pass the filters; returns how many. */
-static size_t select_rows(const struct replay *r, const struct thread_rows *th,
+static size_t select_rows(const struct thread_rows *th,
 			  const struct replay_filter *f, uint8_t *keep)
 {
 	size_t kept = 0;
@@ -204,11 +204,11 @@ static size_t select_rows(const struct replay *r, const struct thread_rows *th,
 		const struct row *row = &th->rows[i];
 		int64_t depth = row->depth;
 		keep[i] = 0;
-		if (f->function) {
+		if (f->function >= 0) {
 			if (inside >= 0 && depth <= inside)
 				inside = -1;
 			if (inside < 0 && row->kind == ROW_CALL &&
-			    !strcmp(func_name(r, row->func), f->function))
+			    row->func == (uint64_t)f->function)
 				inside = depth;
 			if (inside < 0)
 				continue;
@@ -339,7 +339,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 	for (size_t t = 0; t < r->nthreads; t++) {
 		const struct thread_rows *th = &r->threads[t];
 		uint8_t *keep = xmalloc(th->nrows + 1);
-		size_t kept = select_rows(r, th, f, keep);
+		size_t kept = select_rows(th, f, keep);
 		int signalled = 0;
 		uint32_t base = UINT32_MAX;
 

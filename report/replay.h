@@ -17,7 +17,8 @@ struct replay_filter {
 	int64_t max_depth;		/* -1: all */
 	uint64_t min_duration_ns;	/* calls shorter are left out */
 	uint64_t from_ns, to_ns;	/* start-time window; to_ns 0 = no end */
-	const char *function;		/* only this function's calls and what they call */
+	int64_t function;		/* only this function's calls and what they call;
+					 * an index into NAMES, -1: all */
 	uint64_t last;			/* only the last N lines of each thread; 0 = all */
 	int json;
 };

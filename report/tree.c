@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "report/marks.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -211,6 +212,15 @@ static double pct_of_root(const struct walk *w, const struct cct_node *n)
 	return w->root_total ? 100.0 * (double)n->total[CCT_TIME] / (double)w->root_total : 0;
 }
 
+/* Whether the tree shows counters and N's function's counts are only
+ * estimates (a counter time-shared, or a hook's reading taken while a
+ * signal handler interrupted it): the reports show these as doubtful. */
+static int counters_doubtful(const struct walk *w, const struct cct_node *n)
+{
+	return n->func != FUNC_NONE && w->names->funcs[n->func].counters_unreliable &&
+	       (cct_has_metric(w->t, CCT_C1) || cct_has_metric(w->t, CCT_C2));
+}
+
 static void print_value(FILE *out, int is_time, uint64_t v)
 {
 	char buf[DURATION_BUF];
@@ -237,9 +247,10 @@ static void text_enter(struct walk *w, uint32_t id, size_t index)
 	fprintf(walk_out, "  %*s", (int)indent * 2, "");
 	if (n->depth > INDENT_MAX)
 		fprintf(walk_out, "[%u] ", n->depth);
-	fprintf(walk_out, "%s%s\n", node_name(w->t, w->names, id),
+	fprintf(walk_out, "%s%s%s\n", node_name(w->t, w->names, id),
 		n->virtual_returns ? " [still running at the end]"
-				   : n->unwound ? " [left by longjmp/unwinding]" : "");
+				   : n->unwound ? " [left by longjmp/unwinding]" : "",
+		counters_doubtful(w, n) ? " [counters possibly incorrect]" : "");
 }
 
 static void text_leave(struct walk *w, uint32_t id)
@@ -280,10 +291,12 @@ static void print_text(FILE *out, struct walk *w)
 	walk_out = out;
 	walk_tree(w, text_enter, text_leave);
 
-	int marked = 0;
-	for (size_t i = 0; i < w->t->nnodes && !marked; i++)
-		marked = w->t->nodes[i].virtual_returns != 0;
-	if (marked || w->o->threshold_pct > 0 || w->o->depth >= 0)
+	int marked = 0, doubtful = 0;
+	for (size_t i = 0; i < w->t->nnodes; i++) {
+		marked |= w->t->nodes[i].virtual_returns != 0;
+		doubtful |= counters_doubtful(w, &w->t->nodes[i]);
+	}
+	if (marked || doubtful || w->o->threshold_pct > 0 || w->o->depth >= 0)
 		fprintf(out, "#\n");
 	if (w->o->threshold_pct > 0)
 		fprintf(out, "# %llu call path%s below %.2f%% of the root hidden (--threshold)\n",
@@ -296,6 +309,8 @@ static void print_text(FILE *out, struct walk *w)
 	if (marked)
 		fprintf(out, "# [still running at the end]: calls closed when the thread or "
 			     "process ended (virtual returns)\n");
+	if (doubtful)
+		fprintf(out, "# %s\n", COUNTERS_DOUBTFUL_NOTE);
 }
 
 /* Strings and doubles through the JSON writer, for its escaping; the
@@ -339,6 +354,8 @@ static void json_enter(struct walk *w, uint32_t id, size_t index)
 		fprintf(out, ",\"virtual_returns\":%llu", (unsigned long long)n->virtual_returns);
 	if (n->unwound)
 		fprintf(out, ",\"unwound\":%llu", (unsigned long long)n->unwound);
+	if (counters_doubtful(w, n))
+		fputs(",\"counters_possibly_incorrect\":true", out);
 	fputs(",\"children\":[", out);
 }
 

@@ -14,6 +14,7 @@
  */
 #include "runtime.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -22,6 +23,8 @@
 #define RESERVE_STEP 16384u	/* nodes reserved at a time: 1 MiB */
 #define CACHE_SLOTS 4096u	/* (parent, address) -> node cache */
 #define TRUNCATED_NODE 1u
+
+static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited);
 
 static int reserve(struct thread_state *t, uint32_t nodes)
 {
@@ -45,9 +48,18 @@ static void publish(struct thread_state *t)
 
 int aggregate_open(struct thread_state *t)
 {
-	size_t bytes = (size_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
+	uint64_t want = (uint64_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
+	/* the nodes a file size limit leaves room for: the file is sized
+	 * for all of them at once, and growing past the limit would raise
+	 * SIGXFSZ; paths past them go to "<truncated>" */
+	size_t bytes = (size_t)(rt_file_room(THREAD_FILE_DATA_OFFSET, want) / CCT_RECORD_SIZE *
+				CCT_RECORD_SIZE);
 
-	t->node_cap = runtime_config.contract.count_nodes;
+	if (bytes < 2 * CCT_RECORD_SIZE) {
+		errno = EFBIG;
+		return -1;
+	}
+	t->node_cap = (uint32_t)(bytes / CCT_RECORD_SIZE);
 	t->node_reserved = 0;
 	t->node_used = 0;
 	if (ftruncate(t->fd, (off_t)(THREAD_FILE_DATA_OFFSET + bytes)) != 0)
@@ -77,11 +89,8 @@ int aggregate_open(struct thread_state *t)
 	/* A forked child is inside its parent's calls: give them nodes of
 	 * its own.  They count their time here, not as calls. */
 	uint64_t now = thread_now(t);
-	for (uint32_t i = 0; i < t->depth; i++) {
-		struct shadow_frame *f = &t->stack[i];
-		aggregate_enter(t, f, now);
-		f->inherited = 1;
-	}
+	for (uint32_t i = 0; i < t->depth; i++)
+		enter(t, &t->stack[i], now, 1);
 	return 0;
 }
 
@@ -129,37 +138,99 @@ static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 	return c;
 }
 
-void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
-{
-	uint32_t parent = t->cur_node;
-	uint32_t node = child(t, parent, f->addr);
-	struct cct_record *n = &t->nodes[node];
-
-	f->node = node;
-	f->parent_node = parent;
-	f->inherited = 0;
-	/* a truncated path's time counts in its outermost activation only */
-	f->start = node == TRUNCATED_NODE && parent == TRUNCATED_NODE ? UINT64_MAX : now;
-	if (f->start != UINT64_MAX && !n->open)
-		n->open_since = now;
-	n->open++;
-	t->cur_node = node;
-}
-
-void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64_t now)
+/*
+ * F's activation starts counting at NOW: its node has one more open.
+ * INHERITED: it began before (a forked child's frame, or a call running
+ * when capture resumed), so its time counts from now but not its call.
+ */
+static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now,
+		       int inherited)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
+	f->counted = 1;
+	f->inherited = inherited;
+	/* a truncated path's time counts in its outermost activation only */
+	f->start = f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE ? UINT64_MAX
+										 : now;
+	if (f->start != UINT64_MAX && !(n->open & ~CCT_OPEN_NOT_A_CALL)) {
+		n->open_since = now;
+		/* the analyzer closes a running call at the end: it must
+		 * know not to count this one */
+		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
+	}
+	n->open++;
+}
+
+/* F's activation stops counting at NOW: its call and time go to its node. */
+static void count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	struct cct_record *n = &t->nodes[f->node];
+
+	f->counted = 0;
 	n->calls += !f->inherited;
 	if (f->start != UINT64_MAX) {
 		uint64_t d = now > f->start ? now - f->start : 0;
 		n->total += d;
-		if (d < n->min)
+		/* a part of a call is not a call's duration */
+		if (!f->inherited && d < n->min)
 			n->min = d;
-		if (d > n->max)
+		if (!f->inherited && d > n->max)
 			n->max = d;
 	}
-	if (n->open)
+	if (n->open & ~CCT_OPEN_NOT_A_CALL)
 		n->open--;
+	if (!(n->open & ~CCT_OPEN_NOT_A_CALL))
+		n->open = 0;
+}
+
+/*
+ * While capture is off (--start-at, --stop-at) the path is still
+ * followed, so that calls made once it is back on land on their true
+ * paths, but nothing is counted.
+ */
+static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+{
+	uint32_t parent = t->cur_node;
+
+	f->node = child(t, parent, f->addr);
+	f->parent_node = parent;
+	f->inherited = 0;
+	f->counted = 0;
+	t->cur_node = f->node;
+	if (t->capturing)
+		count_from(t, f, now, inherited);
+}
+
+void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	enter(t, f, now, 0);
+}
+
+void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	if (f->counted)
+		count_until(t, f, now);
 	t->cur_node = f->parent_node;
+}
+
+/*
+ * Capture stopped or resumed with calls open, as a trace would show it: a
+ * stop closes the counted ones there (their calls count, their time ends
+ * at the stop); a resume counts the open ones' time from then on, as
+ * calls already running (no call counted), like a SYNC's open frames.
+ */
+void aggregate_capture(struct thread_state *t, int on, uint64_t now)
+{
+	if (!on) {
+		for (uint32_t i = t->depth; i-- > 0;)
+			if (t->stack[i].counted)
+				count_until(t, &t->stack[i], now);
+		return;
+	}
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+		if (!f->counted)
+			count_from(t, f, now, 1);
+	}
 }

@@ -20,6 +20,30 @@ static struct thread_file_header scratch_header;
 static struct func_slot scratch_slots[64];
 static struct shadow_frame scratch_stack[16];
 
+/*
+ * What reading the counters alone costs a call (two readings: entry and
+ * exit), fastest batch, in clock units: so that `info` can say how much
+ * of the hooks' cost is the counters'.
+ */
+static uint32_t counter_cost(struct thread_state *t)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int batch = 0; batch < BATCHES; batch++) {
+		uint64_t start = runtime_now();
+		for (int i = 0; i < CALLS_PER_BATCH / 4; i++) {
+			counters_read(t);
+			counters_read(t);
+		}
+		uint64_t took = runtime_now() - start;
+		if (took < best)
+			best = took;
+	}
+	best /= CALLS_PER_BATCH / 4;
+	return (uint32_t)(best < 1 ? 1 : best > THREAD_COUNTERS_COST_MAX ? THREAD_COUNTERS_COST_MAX
+									 : best);
+}
+
 void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 {
 	struct thread_state t;
@@ -60,6 +84,8 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 			best_inner = inner;
 		}
 	}
+	if (t.ncounters)
+		runtime_config.counter_cost = counter_cost(&t);
 	counters_close(&t);
 	uint64_t total_x256 = best_total * 256 / CALLS_PER_BATCH;
 	uint64_t in_x256 = best_inner * 256 / CALLS_PER_BATCH;

@@ -90,8 +90,13 @@ static inline uint64_t rdpmc(uint32_t counter)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* The kernel's protocol for reading a counter from its mapped page. */
-static uint64_t read_mapped(volatile struct perf_event_mmap_page *pc)
+/*
+ * The kernel's protocol for reading a counter from its mapped page.
+ * *SHARED is set when the page's enabled and running times differ: the
+ * kernel has time-shared the counter (both advance together while it is
+ * on the PMU, so only multiplexing sets them apart).
+ */
+static uint64_t read_mapped(volatile struct perf_event_mmap_page *pc, int *shared)
 {
 	uint32_t seq, idx;
 	uint64_t count;
@@ -101,6 +106,7 @@ static uint64_t read_mapped(volatile struct perf_event_mmap_page *pc)
 		__asm__ volatile("" ::: "memory");
 		idx = pc->index;
 		count = (uint64_t)pc->offset;
+		*shared = pc->time_enabled != pc->time_running;
 		if (pc->cap_user_rdpmc && idx) {
 			unsigned width = pc->pmc_width;
 			uint64_t pmc = rdpmc(idx - 1);
@@ -119,7 +125,10 @@ void counters_read(struct thread_state *t)
 	for (uint32_t i = 0; i < t->ncounters; i++) {
 #if defined(__x86_64__)
 		if (t->counter_rdpmc) {
-			t->counter_now[i] = read_mapped(t->counter_page[i]);
+			int shared;
+			t->counter_now[i] = read_mapped(t->counter_page[i], &shared);
+			if (UNLIKELY(shared) && t->hdr)
+				t->hdr->counter_info |= THREAD_COUNTERS_UNRELIABLE;
 			continue;
 		}
 #endif

@@ -26,7 +26,9 @@ struct shadow_frame {
 	uint32_t node;
 	uint32_t parent_node;
 	uint64_t start;
-	int inherited;		/* opened before this process's stream began */
+	int inherited;		/* opened before this process's stream began,
+				 * or before capture resumed: time, no call */
+	int counted;		/* capture was on: the node gets its numbers */
 };
 
 /* Slot of a thread's address -> small id table (open addressing). */
@@ -119,6 +121,8 @@ struct thread_state {
  */
 struct runtime_config {
 	int active;		/* 0: the runtime records nothing */
+	uint32_t counter_cost;	/* reading the counters at a call's entry and
+				 * exit, clock units (calibrate.c) */
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
 	struct contract contract;
@@ -191,7 +195,8 @@ HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
 HIDDEN int aggregate_open(struct thread_state *t);
 HIDDEN void aggregate_close(struct thread_state *t);
 HIDDEN void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now);
-HIDDEN void aggregate_exit(struct thread_state *t, const struct shadow_frame *f, uint64_t now);
+HIDDEN void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now);
+HIDDEN void aggregate_capture(struct thread_state *t, int on, uint64_t now);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);
@@ -223,6 +228,7 @@ HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN uint64_t rt_file_room(uint64_t offset, uint64_t want);
 
 #include "clock.h"
 

@@ -4,7 +4,8 @@
  * kernel's page cache, so whatever was committed survives the program
  * crashing or being killed with SIGKILL.  Space is reserved with
  * posix_fallocate before a chunk is mapped, so a full disk ends recording
- * for the thread (counted as lost events) rather than raising SIGBUS.
+ * for the thread (counted as lost events) rather than raising SIGBUS; and
+ * never past the program's file size limit, which would raise SIGXFSZ.
  */
 #include "runtime.h"
 #include "stream.h"
@@ -63,6 +64,14 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 {
 	size_t len = runtime_config.contract.chunk_bytes;
 
+	/* under a file size limit, a shorter last window; none shorter than
+	 * the smallest chunk, which holds the largest record (a deep SYNC)
+	 * past the page the window starts in */
+	len = (size_t)rt_file_room(file_off, len) & ~(size_t)4095;
+	if (len < CONTRACT_CHUNK_MIN) {
+		errno = EFBIG;
+		return -1;
+	}
 	if (posix_fallocate(t->fd, (off_t)file_off, (off_t)len) != 0)
 		return -1;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd,
@@ -89,6 +98,10 @@ static int map_window(struct thread_state *t, uint64_t file_off)
  */
 static int map_ring(struct thread_state *t, uint64_t ring)
 {
+	if (rt_file_room(THREAD_FILE_DATA_OFFSET, ring) < ring) {
+		errno = EFBIG;
+		return -1;
+	}
 	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET, (off_t)ring) != 0)
 		return -1;
 	uint8_t *area = mmap(NULL, 2 * ring, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -163,6 +176,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 			strerror(errno));
 		return -1;
 	}
+	if (rt_file_room(0, THREAD_FILE_DATA_OFFSET) < THREAD_FILE_DATA_OFFSET) {
+		rt_warn("cannot create a thread buffer", strerror(EFBIG));
+		goto fail;
+	}
 	if (posix_fallocate(t->fd, 0, THREAD_FILE_DATA_OFFSET) != 0)
 		goto fail;
 	void *h = mmap(NULL, THREAD_FILE_DATA_OFFSET, PROT_READ | PROT_WRITE,
@@ -185,6 +202,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
 	if (runtime_config.contract.count_nodes) {
+		/* capture may begin off (--start-at, --start-stopped): the
+		 * nodes count only what runs while it is on */
+		t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+		t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 		if (aggregate_open(t) != 0) {
 			rt_warn("cannot reserve space for the call-path nodes", strerror(errno));
 			goto fail;
@@ -192,9 +213,6 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		/* no stream: the event writers find no room and stay idle */
 		t->win_base = t->cur = t->end = NULL;
 		t->truncated = 1;
-		t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
-		t->capturing = 1;
-		t->cur_node = 0;
 		return 0;
 	} else if (runtime_config.contract.ring_bytes) {
 		t->hdr->flags |= THREAD_RING;
@@ -211,7 +229,8 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->truncated = 0;
 	if (runtime_config.contract.ncounters && counters_open(t) == 0)
 		t->hdr->counter_info = t->ncounters |
-				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0);
+				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
+				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
 	/* ids are per stream: forget any a forked parent handed out */
 	t->gen++;
 	t->next_id = 1;

@@ -306,6 +306,16 @@ static void __attribute__((noinline)) capture_changed(struct thread_state *t, ui
 	int on = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 
 	t->epoch = epoch;
+	if (t->nodes) {
+		/* count mode has no stream to write a STOP or SYNC into (nor a
+		 * RESET: take_reset() only notes it) */
+		take_reset(t, now);
+		if (on != t->capturing) {
+			t->capturing = on;
+			aggregate_capture(t, on, now);
+		}
+		return;
+	}
 	if (on && !t->capturing) {
 		t->capturing = 1;
 		if (t->status == THREAD_RECORDING && ensure_room(t, 0))

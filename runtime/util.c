@@ -1,7 +1,9 @@
 /* Small async-signal-safe helpers: no stdio, no allocation. */
 #include "runtime.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 char *rt_append(char *p, char *end, const char *s)
@@ -51,4 +53,25 @@ void rt_warn(const char *msg, const char *detail)
 	*p++ = '\n';
 	ssize_t ignored = write(STDERR_FILENO, line, (size_t)(p - line));
 	(void)ignored;
+}
+
+/*
+ * How many bytes, from OFFSET, a staging file may grow by under the
+ * program's RLIMIT_FSIZE, at most WANT.  Growing a file past the limit
+ * raises SIGXFSZ, which would kill the program; callers take what fits,
+ * and when nothing does (0, errno EFBIG) stop recording and count what is
+ * lost instead.  Read at each growth, as the program may change it.
+ */
+uint64_t rt_file_room(uint64_t offset, uint64_t want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    offset + want <= (uint64_t)rl.rlim_cur)
+		return want;
+	if (offset >= (uint64_t)rl.rlim_cur) {
+		errno = EFBIG;
+		return 0;
+	}
+	return (uint64_t)rl.rlim_cur - offset;
 }

@@ -1,13 +1,15 @@
 /*
- * A SIGALRM handler that runs handler_work() 20 times while busy() is
- * interrupted; busy() itself spins.  For --signal-filter.
+ * A SIGALRM handler that runs handler_work() at least 20 times while busy()
+ * is interrupted; busy() itself spins.  For --signal-filter.  The timer can
+ * fire once more between busy() returning and the handler being ignored,
+ * so the program prints how many times its handler really ran.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 
-static volatile int ticks;
+static volatile sig_atomic_t ticks;
 static volatile long sink;
 
 __attribute__((noinline)) void handler_work(void)

@@ -1,16 +1,17 @@
 #!/bin/sh
-# Crash history: whatever ends the process, the replay ends at the call
-# that was running, with the signal named; every thread's last events of a
-# program killed mid-run are there.  In trace and flight mode.
+# Crash history: whatever ends the process (SIGSEGV, abort, SIGBUS, SIGFPE,
+# SIGILL, SIGKILL, _exit), the replay ends at the call that was running,
+# with the signal named; every thread's last events of a program killed
+# mid-run are there.  In trace and flight mode.
 . "$(dirname "$0")/lib.sh"
 
-plan 32
+plan 64
 for mode in trace flight=64K; do
 	for kind in PG CYG; do
 		eval flags=\$HOOK_FLAGS_$kind
 		# shellcheck disable=SC2086
 		build_prog crash cr -O2 $flags
-		for how in segv:SIGSEGV abort:SIGABRT; do
+		for how in segv:SIGSEGV abort:SIGABRT bus:SIGBUS fpe:SIGFPE ill:SIGILL; do
 			m=${how%%:*}
 			sig=${how#*:}
 			limited "$CS" record --mode=$mode -o c.data -- ./cr $m >/dev/null 2>&1
@@ -26,6 +27,12 @@ for mode in trace flight=64K; do
 		ok $? "$mode $kind kill: replay says the process was killed by signal 9"
 		tail -n 2 r.txt | grep -q "last_call"
 		ok $? "$mode $kind kill: last_call is among the last lines"
+		limited "$CS" record --mode=$mode -o c.data -- ./cr _exit >/dev/null 2>&1
+		"$CS" replay -i c.data --last 3 > r.txt
+		tail -n 1 r.txt | grep -q "ended without exiting normally"
+		ok $? "$mode $kind _exit: replay ends saying the process did not exit normally"
+		grep "finish" r.txt | grep -q "still running" && grep "last_call" r.txt | grep -qv "still running"
+		ok $? "$mode $kind _exit: finish was running, last_call had ended"
 	done
 	build_prog threads_spin ts -O2 -finstrument-functions
 	rm -f fifo; mkfifo fifo

@@ -4,7 +4,7 @@
 # what it overwrote is counted everywhere.
 . "$(dirname "$0")/lib.sh"
 
-plan 15
+plan 31
 # The calls that began inside the recorded window: a ring starts at a sync
 # record, and the calls open there began before it (their earlier callees
 # were overwritten), so they are left out of the comparison.
@@ -30,5 +30,25 @@ for kind in PG FENTRY CYG; do
 	ok $(( over == 0 )) "$kind: info counts the overwritten events ($over)"
 	"$CS" report -i ring.data | grep -q "older events were overwritten"
 	ok $? "$kind: report says the ring overwrote events"
+	is "$("$CS" replay -i ring.data --json | jq '[.threads[].overwritten_events] | add')" "$over" \
+		"$kind: replay counts the same overwritten events"
+	# every event the full run wrote is either kept or counted as
+	# overwritten; the ring also wrote its periodic SYNC records, one
+	# per eighth of the ring, so the ring's count is a little higher
+	kept=$("$CS" info -i ring.data --json | jq .events)
+	all=$("$CS" info -i full.data --json | jq .events)
+	ok $(( kept + over < all || kept + over > all + all / 100 )) \
+		"$kind: kept ($kept) + overwritten ($over) covers the full run's $all events"
+	limited "$CS" record --mode=flight=64K -o small.data -- ./seq 10 >/dev/null 2>&1
+	is "$("$CS" info -i small.data --json | jq .overwritten_events)" 0 \
+		"$kind: a ring that never wrapped overwrote nothing"
+	"$CS" report -i small.data | grep -q "overwritten"
+	ok $(( $? == 0 )) "$kind: and the report does not say it did"
+done
+# sizes are parsed before the program is looked for: a good one gets as far
+# as the missing program (exit 1), a bad one is a usage error (exit 2)
+for size in 1G:1 64k:1 2G:2 17592186044417M:2; do
+	"$CS" record --mode=flight=${size%%:*} -o x.data -- ./no-such-program >/dev/null 2>&1
+	is "$?" "${size#*:}" "--mode=flight=${size%%:*} is $([ "${size#*:}" = 1 ] && echo accepted || echo refused)"
 done
 done_testing

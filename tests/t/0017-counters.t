@@ -2,9 +2,10 @@
 # record -e: counters read at every entry and exit, split into self and
 # +children like time.  Software counters work everywhere; hardware ones
 # are checked where the machine has them, and refused clearly where not.
+# Counts a signal handler disturbed are marked possibly incorrect.
 . "$(dirname "$0")/lib.sh"
 
-plan 19
+plan 35
 fn() { jq --arg f "$2" "[.functions[] | select(.name == \$f) | .$3] | add" "$1"; }
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
@@ -28,9 +29,62 @@ for kind in PG CYG; do
 		"$kind: the same for context switches"
 	"$CS" info -i c.data | grep -q "counters:     page-faults, context-switches, read with"
 	ok $? "$kind: info says which counters and how they were read"
+	# the cost of reading them was measured at start-up: a part of the
+	# hooks' cost (timed separately, so allow for noise)
+	cost=$("$CS" info -i c.data --json | jq '.counter_read_ns_per_call | floor')
+	all=$("$CS" info -i c.data --json | jq '.overhead_ns_per_call | floor')
+	ok $(( cost <= 0 || cost > 2 * all )) "$kind: reading the counters costs $cost ns of the $all ns a call's hooks cost"
+	is "$(jq '[.functions[] | select(.counters_possibly_incorrect)] | length' r.json)" 0 \
+		"$kind: no signal, no time-sharing: nothing is marked possibly incorrect"
+
+	# shellcheck disable=SC2086
+	build_prog counters_signal cs -O2 $flags
+	limited "$CS" record -e page-faults -o s.data -- ./cs >/dev/null 2>&1
+	"$CS" report -i s.data --json > sr.json
+	if [ "$(jq '.lost_events' sr.json)" -gt 0 ]; then
+		is "$(jq '[.functions[] | select(.name == "tiny") | .counters_possibly_incorrect] | .[0]' sr.json)" \
+			true "$kind: a handler inside a hook marks tiny possibly incorrect in the report"
+		"$CS" tree -i s.data --json > st.json
+		is "$(jq '[.. | objects | select(.name? == "tiny") | .counters_possibly_incorrect] | .[0]' st.json)" \
+			true "$kind: and its node in the tree"
+		"$CS" tree -i s.data | grep -q "tiny \[counters possibly incorrect\]"
+		ok $? "$kind: the tree's text shows the mark"
+		# the handler's calls dropped by the recursion guard are counted
+		lost=$(jq .lost_events sr.json)
+		is "$("$CS" info -i s.data --json | jq .lost_events) $(jq .lost_events st.json)" "$lost $lost" \
+			"$kind: info and tree count the $lost events the guard dropped, as report does"
+		is "$("$CS" replay -i s.data --json | jq '[.threads[].lost_events] | add')" "$lost" \
+			"$kind: and so does replay"
+	else
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+		skip "$kind: no signal landed inside a hook this run"
+	fi
 done
 "$CS" list --json > l.json
 is "$(jq '[.[] | select(.name == "page-faults") | .supported] | .[0]' l.json)" true "list: page-faults is supported"
+# an unprivileged user under perf_event_paranoid >= 2 is told why
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] &&
+	command -v setpriv >/dev/null && nobody "$CS" list >/dev/null 2>&1; then
+	is "$(nobody "$CS" list --json | jq -r '.[] | select(.name == "page-faults") | .state')" forbidden \
+		"list: another user is told page-faults is forbidden, not unsupported"
+	# the test's own directory is closed to other users
+	pub=$(mktemp -d /tmp/callscope-pub.XXXXXX)
+	chmod 755 "$pub"
+	build_prog counters "$pub/ct" -O2 -finstrument-functions
+	(cd / && nobody "$CS" record -e page-faults -o /dev/null/x -- "$pub/ct" 10) >/dev/null 2>err.txt
+	rc=$?
+	rm -rf "$pub"
+	ok $(( rc != 1 || $(wc -l < err.txt) != 1 || $(grep -c "perf_event_paranoid=" err.txt) != 1 )) \
+		"record -e as another user: one line naming perf_event_paranoid, exit 1"
+else
+	why="needs root, setpriv, a callscope other users can run and kernel.perf_event_paranoid >= 2"
+	skip "$why"
+	skip "$why"
+fi
 if [ "$(jq '[.[] | select(.name == "instructions") | .supported] | .[0]' l.json)" = true ]; then
 	build_prog counters ct -O2 -finstrument-functions
 	limited "$CS" record -e instructions -o i.data -- ./ct 10 >/dev/null 2>&1

@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 18
+plan 31
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -13,7 +13,7 @@ paths() {
 }
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
-	for prog in basic cycle longjmp; do
+	for prog in basic cycle longjmp fork; do
 		# shellcheck disable=SC2086
 		build_prog $prog p -O2 $flags
 		limited "$CS" record -o t.data -- ./p >/dev/null 2>&1
@@ -25,11 +25,17 @@ for kind in PG FENTRY CYG; do
 	done
 	is "$("$CS" report -i c.data --json | jq '[.functions[].calls] | add')" \
 		"$("$CS" report -i t.data --json | jq '[.functions[].calls] | add')" "$kind: the same number of calls in all"
+	"$CS" export -i c.data --format=folded --value=calls -o - | sort > c.folded
+	"$CS" export -i t.data --format=folded --value=calls -o - | sort > t.folded
+	[ -s c.folded ] && cmp -s c.folded t.folded
+	ok $? "$kind: exported call paths (folded, calls) are the trace's"
 done
 build_prog tree_deep deep -O2 -finstrument-functions
 limited "$CS" record --mode=count=64 -o d.data -- ./deep 300 >/dev/null 2>&1
 limited "$CS" record -o dt.data -- ./deep 300 >/dev/null 2>&1
 is "$(calls_of d.data '<truncated>' | awk '{ print ($1 > 0) }')" 1 "paths past 64 nodes are counted under <truncated>"
+is "$("$CS" info -i d.data --json | jq -c '[.count_nodes, .truncated_calls]')" \
+	"[64,$(calls_of d.data '<truncated>')]" "info reports the 64 nodes used and the calls under <truncated>"
 is "$("$CS" report -i d.data --json | jq '[.functions[].calls] | add')" \
 	"$("$CS" report -i dt.data --json | jq '[.functions[].calls] | add')" "no call is lost to truncation"
 "$CS" info -i d.data | grep -q "^mode:         count"
@@ -37,6 +43,27 @@ ok $? "info says count mode"
 "$CS" replay -i d.data >/dev/null 2>err.txt
 rc=$?
 ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "replay refuses count mode with one line"
+limited "$CS" record --mode=count -e page-faults -o e.data -- ./deep 3 >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 2 || $(wc -l < err.txt) != 1 )) "counters, which count mode cannot keep, are refused in one line"
+# the memory count mode uses depends on the call paths, not on the run's length
+build_prog seq seq -O2 -finstrument-functions
+limited "$CS" record --mode=count -o short.data -- ./seq 1000 >/dev/null 2>&1
+limited "$CS" record --mode=count -o long.data -- ./seq 300000 >/dev/null 2>&1
+short=$("$CS" info -i short.data --json | jq -c '[.count_nodes, .count_bytes]')
+is "$("$CS" info -i long.data --json | jq -c '[.count_nodes, .count_bytes]')" "$short" \
+	"300 times the calls, the same memory ($short nodes, bytes)"
+"$CS" info -i long.data | grep -q "^call paths: .* nodes in .* bytes"
+ok $? "info's text says how much memory count mode used"
+"$CS" export -i long.data --format=chrome -o x.json >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "a Chrome timeline of count mode is refused in one line"
+for opt in --stats "--histogram b"; do
+	# shellcheck disable=SC2086
+	"$CS" report -i long.data $opt >/dev/null 2>err.txt
+	rc=$?
+	ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "report $opt, which needs single calls, refuses count mode in one line"
+done
 build_prog spin spin -O2 -pg
 rm -f fifo; mkfifo fifo
 limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
