@@ -691,6 +691,11 @@ int measure_run(const struct measure_options *opts)
 	} else if (!o.relink && (o.noffsets > 1 || o.offsets[0])) {
 		usage_die("--offsets needs --relink: the command that links a binary with padding");
 	}
+	/* A cache geometry the user names can only be simulated, and the
+	 * hardware event would fill just one column where the caller asked
+	 * for several (a script reading caches[1] would find nothing). */
+	if (o.ncaches)
+		o.simulate = 1;
 	if (!o.ncaches) {
 		cache_parse_spec("8K,2,32", &o.caches[0], &(const char *){ NULL });
 		cache_host_l1i(&o.caches[1]);
