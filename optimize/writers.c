@@ -299,10 +299,12 @@ static int by_section_name(const void *a, const void *b)
 
 /*
  * For each group, 1 if it has a section name no other group has (so the
- * name alone picks it), else 0.  Sorting the names keeps this n log n: a
- * large program has tens of thousands of sections, and comparing each hot
- * one with all of them took most of the command's time.  Returns a
- * malloc'd array of g->ngroups flags the caller frees.
+ * name alone picks it), else 0.  A plain ".text" never does: the start
+ * files and libraries the link adds have one too, and with --objects the
+ * graph knows only the objects it was given.  Sorting the names keeps
+ * this n log n: a large program has tens of thousands of sections, and
+ * comparing each hot one with all of them took most of the command's
+ * time.  Returns a malloc'd array of g->ngroups flags the caller frees.
  */
 static uint8_t *unique_sections(const struct opt_graph *g)
 {
@@ -318,7 +320,8 @@ static uint8_t *unique_sections(const struct opt_graph *g)
 	sort_graph = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = g->groups[named[i]].section;
-		unique[named[i]] = !(i && !strcmp(g->groups[named[i - 1]].section, name)) &&
+		unique[named[i]] = strcmp(name, ".text") &&
+				   !(i && !strcmp(g->groups[named[i - 1]].section, name)) &&
 				   !(i + 1 < n && !strcmp(g->groups[named[i + 1]].section, name));
 	}
 	free(named);
