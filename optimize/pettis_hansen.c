@@ -46,6 +46,18 @@ static uint64_t *weight_slot(struct pair_weights *t, uint32_t a, uint32_t b, int
 	return &t->w[t->n++];
 }
 
+/* The chains one chain has calls with; numbers of merged chains go stale. */
+struct chain_list {
+	uint32_t *ids;
+	size_t n, alloc;
+};
+
+static void chain_list_add(struct chain_list *l, uint32_t id)
+{
+	ALLOC_GROW(l->ids, l->n + 1, l->alloc);
+	l->ids[l->n++] = id;
+}
+
 /* A candidate merge: heaviest first, then the lowest pair (low << 32 | high). */
 struct candidate {
 	uint64_t w, key;
@@ -221,8 +233,7 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 	uint32_t *chain_of = xcalloc(n + 1, sizeof(*chain_of));
 	uint32_t *merged_into = xcalloc(n + 1, sizeof(*merged_into));
 	struct opt_cluster *ch = xcalloc(n + 1, sizeof(*ch));
-	/* Per chain, the chains it has calls with (numbers may be outdated). */
-	struct opt_cluster *nbrs = xcalloc(n + 1, sizeof(*nbrs));
+	struct chain_list *nbrs = xcalloc(n + 1, sizeof(*nbrs));
 	struct pair_weights t = { 0 };
 	struct heap heap = { 0 };
 	struct opt_adjacency adj;
@@ -242,10 +253,8 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 			continue;
 		uint64_t *w = weight_slot(&t, e->from, e->to, 1);
 		if (!*w) {
-			ALLOC_GROW(nbrs[e->from].groups, nbrs[e->from].n + 1, nbrs[e->from].alloc);
-			nbrs[e->from].groups[nbrs[e->from].n++] = e->to;
-			ALLOC_GROW(nbrs[e->to].groups, nbrs[e->to].n + 1, nbrs[e->to].alloc);
-			nbrs[e->to].groups[nbrs[e->to].n++] = e->from;
+			chain_list_add(&nbrs[e->from], e->to);
+			chain_list_add(&nbrs[e->to], e->from);
 		}
 		*w += e->count;
 	}
@@ -272,7 +281,7 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 
 		/* B's calls with every other chain become A's. */
 		for (size_t i = 0; i < nbrs[b].n; i++) {
-			uint32_t other = live_chain(merged_into, nbrs[b].groups[i]);
+			uint32_t other = live_chain(merged_into, nbrs[b].ids[i]);
 			if (other == a)
 				continue;
 			uint64_t *from_b = weight_slot(&t, b, other, 0);
@@ -282,15 +291,13 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 			*from_b = 0;
 			uint64_t *to_a = weight_slot(&t, a, other, 1);
 			if (!*to_a) {
-				ALLOC_GROW(nbrs[a].groups, nbrs[a].n + 1, nbrs[a].alloc);
-				nbrs[a].groups[nbrs[a].n++] = other;
-				ALLOC_GROW(nbrs[other].groups, nbrs[other].n + 1, nbrs[other].alloc);
-				nbrs[other].groups[nbrs[other].n++] = a;
+				chain_list_add(&nbrs[a], other);
+				chain_list_add(&nbrs[other], a);
 			}
 			*to_a += moved;
 			heap_push(&heap, *to_a, a < other ? u64map_pair(a, other) : u64map_pair(other, a));
 		}
-		free(nbrs[b].groups);
+		free(nbrs[b].ids);
 		memset(&nbrs[b], 0, sizeof(nbrs[b]));
 	}
 
@@ -301,7 +308,7 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 	}
 	opt_layout_sort_by_density(g, out);
 	for (size_t i = 0; i < n; i++)
-		free(nbrs[i].groups);
+		free(nbrs[i].ids);
 	free(nbrs);
 	free(heap.c);
 	free(t.w);
