@@ -139,40 +139,105 @@ static void groups_from_map(struct builder *b)
 }
 
 /*
+ * The binary function that member K of object section S became, or -1.
+ * A name the binary has once is enough.  A static function whose name
+ * other files use too is found by its offset from BASE, the address the
+ * section got (known when another member's name is unique; UINT64_MAX
+ * otherwise), else by its size when that singles it out.  With
+ * BY_LINK_ORDER, a name and size several files share goes to the first
+ * such function by address not yet taken: sections are matched in the
+ * order the objects were given, and a linker lays out input sections of
+ * one name in the order of its command line.
+ */
+static long object_func_in_binary(struct builder *b, const struct object_section *s, size_t k,
+				  uint64_t base, int by_link_order)
+{
+	const struct elf_funcs *t = b->in->binary;
+	const struct object_func *of = &s->funcs[k];
+	const size_t *first;
+	size_t n = elf_name_lookup(b->ix, of->name, &first);
+	long only = -1;
+	size_t fits = 0;
+
+	if (n == 1)
+		return (long)first[0];
+	for (size_t i = 0; i < n; i++) {
+		const struct elf_func *f = &t->funcs[first[i]];
+		if (base != UINT64_MAX) {
+			if (f->addr == base + of->offset)
+				return (long)first[i];
+			continue;
+		}
+		uint32_t node = b->node_of[first[i]];
+		if (f->size != of->size || node == OPT_NONE || b->g->funcs[node].group != OPT_NONE)
+			continue;
+		if (by_link_order)
+			return (long)first[i];	/* the first free one, by address */
+		only = (long)first[i];
+		fits++;
+	}
+	return fits == 1 ? only : -1;
+}
+
+/*
+ * Makes object section S one group if every function in it is found in
+ * the binary and none is in a group yet; returns 1 if it did.
+ */
+static int group_object_section(struct builder *b, const struct object_section *s,
+				int by_link_order, uint32_t **members, size_t *alloc)
+{
+	const struct elf_funcs *t = b->in->binary;
+	uint64_t base = UINT64_MAX, lowest = UINT64_MAX;
+	size_t n = 0;
+
+	/* Where the section landed, from a member whose name is unique. */
+	for (size_t k = 0; k < s->nfuncs && base == UINT64_MAX; k++) {
+		const size_t *first;
+		if (elf_name_lookup(b->ix, s->funcs[k].name, &first) == 1)
+			base = t->funcs[first[0]].addr - s->funcs[k].offset;
+	}
+	for (size_t k = 0; k < s->nfuncs; k++) {
+		long at = object_func_in_binary(b, s, k, base, by_link_order);
+		if (at < 0 || b->node_of[at] == OPT_NONE ||
+		    b->g->funcs[b->node_of[at]].group != OPT_NONE)
+			return 0;
+		ALLOC_GROW(*members, n + 1, *alloc);
+		(*members)[n++] = b->node_of[at];
+		if (t->funcs[at].addr < lowest)
+			lowest = t->funcs[at].addr;
+	}
+	if (!n)
+		return 0;
+	/* Aliases name one node twice; assign each node once. */
+	uint32_t gr = opt_graph_add_group(b->g, s->name, s->file, lowest, s->size);
+	for (size_t k = 0; k < n; k++)
+		if (b->g->funcs[(*members)[k]].group == OPT_NONE)
+			opt_graph_assign(b->g, (*members)[k], gr);
+	return 1;
+}
+
+/*
  * Functions that the object files define in one section form one group.
- * Matched by name: a section joins only when all its functions are found.
+ * Matched by name, and where static functions of several files share a
+ * name, by offset or size (see object_func_in_binary()); what those cannot
+ * tell apart is matched by link order in a second pass, after every
+ * section that could be matched for sure.
  */
 static void groups_from_objects(struct builder *b)
 {
 	const struct object_sections *os = b->in->objects;
-	const struct elf_funcs *t = b->in->binary;
+	uint8_t *done = xcalloc(os->n + 1, 1);
 	uint32_t *members = NULL;
 	size_t alloc = 0;
 
-	for (size_t i = 0; i < os->n; i++) {
-		const struct object_section *s = &os->sections[i];
-		size_t n = 0;
-		uint64_t lowest = UINT64_MAX;
-		for (size_t k = 0; k < s->nfuncs; k++) {
-			int ambiguous;
-			long at = find_by_name(t, b->ix, s->funcs[k], 0, &ambiguous);
-			if (at < 0 || ambiguous || b->node_of[at] == OPT_NONE ||
-			    b->g->funcs[b->node_of[at]].group != OPT_NONE)
-				break;
-			ALLOC_GROW(members, n + 1, alloc);
-			members[n++] = b->node_of[at];
-			if (t->funcs[at].addr < lowest)
-				lowest = t->funcs[at].addr;
-		}
-		if (!n || n != s->nfuncs)
-			continue;
-		/* Aliases name one node twice; assign each node once. */
-		uint32_t gr = opt_graph_add_group(b->g, s->name, s->file, lowest, s->size);
-		for (size_t k = 0; k < n; k++)
-			if (b->g->funcs[members[k]].group == OPT_NONE)
-				opt_graph_assign(b->g, members[k], gr);
-	}
+	for (int by_link_order = 0; by_link_order < 2; by_link_order++)
+		for (size_t i = 0; i < os->n; i++)
+			if (!done[i])
+				done[i] = (uint8_t)group_object_section(b, &os->sections[i],
+									by_link_order, &members,
+									&alloc);
 	free(members);
+	free(done);
 }
 
 struct opt_graph *opt_graph_build(const struct opt_build_input *in)

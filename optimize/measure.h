@@ -36,7 +36,8 @@ struct measure_options {
 	const char *relink;	/* shell command that relinks with padding, or NULL */
 	unsigned jobs;		/* runs at once */
 	int json;
-	int simulate;		/* use cachegrind even when the hardware event works */
+	int simulate;		/* use cachegrind even when the hardware event works
+				 * (implied by naming caches) */
 	int repeat;		/* hardware runs per binary and offset */
 };
 

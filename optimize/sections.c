@@ -446,7 +446,8 @@ static int add_relocatable(struct object_sections *os, Elf *e, const char *label
 				continue;
 			struct object_section *s = &os->sections[slot[sym.st_shndx] - 1];
 			ALLOC_GROW(s->funcs, s->nfuncs + 1, s->funcs_alloc);
-			s->funcs[s->nfuncs++] = xstrdup(name);
+			s->funcs[s->nfuncs++] = (struct object_func){ xstrdup(name), sym.st_value,
+								      sym.st_size };
 		}
 	}
 	free(slot);
@@ -491,7 +492,7 @@ void object_sections_release(struct object_sections *os)
 	for (size_t i = 0; i < os->n; i++) {
 		struct object_section *s = &os->sections[i];
 		for (size_t k = 0; k < s->nfuncs; k++)
-			free(s->funcs[k]);
+			free(s->funcs[k].name);
 		free(s->funcs);
 		free(s->name);
 		free(s->file);

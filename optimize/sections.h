@@ -69,12 +69,19 @@ const struct link_section *link_map_find(const struct link_map *m, uint64_t addr
 int link_map_check(const struct link_map *m, const struct elf_funcs *binary,
 		   const char *map_path, const char *binary_path);
 
+/* A function an object file defines: where in its section, how long. */
+struct object_func {
+	char *name;		/* owned */
+	uint64_t offset;	/* from the start of its section */
+	uint64_t size;
+};
+
 /* A code section of an object file, with the functions defined in it. */
 struct object_section {
 	char *name;		/* owned */
 	char *file;		/* owned; "x.o" or "libx.a(x.o)" */
 	uint64_t size;
-	char **funcs;		/* owned names */
+	struct object_func *funcs;	/* owned */
 	size_t nfuncs, funcs_alloc;
 };
 

@@ -289,17 +289,43 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 	return out_close(&o);
 }
 
-/* 1 if no other group has the section name of GR (so the name alone picks it). */
-static int unique_section(const struct opt_graph *g, uint32_t gr)
+static int by_section_name(const void *a, const void *b)
 {
-	const char *name = g->groups[gr].section;
+	const struct opt_group *x = &sort_graph->groups[*(const uint32_t *)a];
+	const struct opt_group *y = &sort_graph->groups[*(const uint32_t *)b];
 
-	if (!name)
-		return 0;
+	return strcmp(x->section, y->section);
+}
+
+/*
+ * For each group, 1 if it has a section name no other group has (so the
+ * name alone picks it), else 0.  A plain ".text" never does: the start
+ * files and libraries the link adds have one too, and with --objects the
+ * graph knows only the objects it was given.  Sorting the names keeps
+ * this n log n: a large program has tens of thousands of sections, and
+ * comparing each hot one with all of them took most of the command's
+ * time.  Returns a malloc'd array of g->ngroups flags the caller frees.
+ */
+static uint8_t *unique_sections(const struct opt_graph *g)
+{
+	uint8_t *unique = xcalloc(g->ngroups + 1, 1);
+	uint32_t *named = xcalloc(g->ngroups + 1, sizeof(*named));
+	size_t n = 0;
+
 	for (size_t i = 0; i < g->ngroups; i++)
-		if (i != gr && g->groups[i].section && !strcmp(g->groups[i].section, name))
-			return 0;
-	return 1;
+		if (g->groups[i].section)
+			named[n++] = (uint32_t)i;
+	sort_graph = g;
+	qsort(named, n, sizeof(*named), by_section_name);
+	sort_graph = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = g->groups[named[i]].section;
+		unique[named[i]] = strcmp(name, ".text") &&
+				   !(i && !strcmp(g->groups[named[i - 1]].section, name)) &&
+				   !(i + 1 < n && !strcmp(g->groups[named[i + 1]].section, name));
+	}
+	free(named);
+	return unique;
 }
 
 int opt_write_gold_order(const char *path, const struct opt_graph *g,
@@ -310,16 +336,18 @@ int opt_write_gold_order(const char *path, const struct opt_graph *g,
 	stats->gold_unnamed = 0;
 	if (out_open(&o, path))
 		return -1;
+	uint8_t *unique = unique_sections(g);
 	/* Matches nothing in a normal link (see writers.h). */
 	fprintf(o.f, "%s\n", OPT_PAD_SECTION);
 	for (size_t i = 0; i < l->n; i++)
 		for (size_t k = 0; k < l->clusters[i].n; k++) {
 			uint32_t gr = l->clusters[i].groups[k];
-			if (unique_section(g, gr))
+			if (unique[gr])
 				fprintf(o.f, "%s\n", g->groups[gr].section);
 			else
 				stats->gold_unnamed++;
 		}
+	free(unique);
 	return out_close(&o);
 }
 
@@ -366,6 +394,7 @@ int opt_write_ld_script(const char *path, const struct opt_graph *g,
 
 	if (out_open(&o, path))
 		return -1;
+	uint8_t *unique = unique_sections(g);
 	FILE *f = o.f;
 	fprintf(f, "/*\n * callscope link order of %s (%s, cache %llu bytes).\n", info->binary,
 		info->algorithm, (unsigned long long)info->cache_size);
@@ -386,7 +415,7 @@ int opt_write_ld_script(const char *path, const struct opt_graph *g,
 			if (!gr->section)
 				continue;
 			fputs("    ", f);
-			if (unique_section(g, gi) || !gr->file)
+			if (unique[gi] || !gr->file)
 				fputs("*", f);
 			else
 				script_file(f, gr->file);
@@ -396,5 +425,6 @@ int opt_write_ld_script(const char *path, const struct opt_graph *g,
 		}
 	}
 	fprintf(f, "  }\n}\nINSERT BEFORE .text;\n");
+	free(unique);
 	return out_close(&o);
 }

@@ -34,7 +34,9 @@
 #   TRAIN_ARGS      work.lua arguments for training (default "22 5")
 #   HELDOUT_ARGS    heldout.lua arguments for measuring (default "5")
 #   OFFSETS         the code offsets (default: the sixteen above)
-#   CACHE_SIZE      --cache-size for callscope's orders (default: the host's L1i)
+#   CACHE_SIZE      --cache-size for callscope's orders (default 32K: the cache
+#                   the budget is judged on, whatever this host's L1i is, so
+#                   runs on different machines lay Lua out the same way)
 #   LAYOUTS         which layouts to measure (default: all of the above)
 #   JOBS            cachegrind runs at once (default: CPUs)
 set -euo pipefail
@@ -46,7 +48,7 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 TRAIN_ARGS=${TRAIN_ARGS:-22 5}
 HELDOUT_ARGS=${HELDOUT_ARGS:-5}
 OFFSETS=${OFFSETS:-0,16,64,1024,272,528,784,1296,1552,1808,2064,2320,2576,2832,3088,3600}
-CACHE_SIZE=${CACHE_SIZE:-}
+CACHE_SIZE=${CACHE_SIZE:-32K}
 LAYOUTS=${LAYOUTS:-default executed lld-c3 lld-cdsort callscope callscope-time c3 cph pettis-hansen}
 JOBS=${JOBS:-$(nproc)}
 
@@ -108,8 +110,7 @@ say "recording the training run: work.lua $TRAIN_ARGS"
 "$CALLSCOPE" record -o train.data -- ./lua-pg "$ROOT/bench/progs/work.lua" $TRAIN_ARGS \
 	>"$LOG/train.out" 2>&1 || die "recording failed; see $LOG/train.out"
 
-cache_opt=()
-[ -n "$CACHE_SIZE" ] && cache_opt=(--cache-size="$CACHE_SIZE")
+cache_opt=(--cache-size="$CACHE_SIZE")
 order_cmd() {	# ALGORITHM PREFIX [OPTION...]
 	local alg=$1 prefix=$2
 	shift 2
@@ -192,11 +193,11 @@ cap=$(sed -n 's/^# cache      \([0-9]*\) bytes.*/\1/p' callscope.lor 2>/dev/null
 {
 	echo "## Run: link order on Lua 5.4 — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`bench/setup.sh && make && bench/optimize/run.sh\` (TRAIN_ARGS=\"$TRAIN_ARGS\" HELDOUT_ARGS=\"$HELDOUT_ARGS\"${CACHE_SIZE:+ CACHE_SIZE=$CACHE_SIZE})."
+	echo "Command: \`bench/setup.sh && make && bench/optimize/run.sh\` (TRAIN_ARGS=\"$TRAIN_ARGS\" HELDOUT_ARGS=\"$HELDOUT_ARGS\" CACHE_SIZE=$CACHE_SIZE)."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $("$LLD" --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || "$CALLSCOPE" --version)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "Trained on \`work.lua $TRAIN_ARGS\` (-pg build), measured on \`heldout.lua $HELDOUT_ARGS\`;"
-	echo "callscope's default algorithm: \`$default_alg\`; clusters capped at ${cap:-?} bytes (the host's L1i unless CACHE_SIZE says); ${hot:-?} bytes of hot code in the training run."
+	echo "callscope's default algorithm: \`$default_alg\`; clusters capped at ${cap:-?} bytes (CACHE_SIZE); ${hot:-?} bytes of hot code in the training run."
 	echo "I1 misses: cachegrind, mean over $(jq '.offsets | length' measure.json) code offsets ($OFFSETS bytes of padding) [min–max]; change against default."
 	echo "Layouts: \`executed\` = \`callscope optimize --algorithm=executed\`; \`lld-c3\` and \`lld-cdsort\` = lld fed \`callscope.cg\`"
 	echo "(\`--call-graph-ordering-file\`, \`--call-graph-profile-sort=hfsort|cdsort\`); \`callscope\` = \`callscope optimize\` ($default_alg);"

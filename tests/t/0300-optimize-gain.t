@@ -11,7 +11,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	skip "valgrind is not installed (scripts/deps/optimize.txt)"
 	done_testing
 fi
-plan 21
+plan 22
 
 sh "$PROGS/opt_gen.sh" 240 >prog.c
 cc -O2 -g -ffunction-sections -c prog.c -o prog.o
@@ -88,8 +88,13 @@ is "$(jq -c '[.binaries[].moved]' m.json)" "[[0,16,64,1024],[0,16,64,1024]]" \
 ok "$(jq 'if .binaries[1].pages90 <= .binaries[0].pages90 then 0 else 1 end' m.json)" \
 	"the hot code needs no more pages ($(jq -c '[.binaries[].pages90]' m.json))"
 
-# The table and the verdict, at one offset.
-LIMIT=60 limited "$CS" optimize --measure prog-default prog-new --cache=8K,2,32 -- 300 >m.txt 2>m.err
-grep -q '^verdict: prog-new is better than prog-default' m.txt
+# The table and the verdict, at one offset.  On a 64 KiB cache both
+# layouts' hot code fits and the misses differ by a few percent: at one
+# offset that is no evidence either way, and the verdict must say so.
+LIMIT=60 limited "$CS" optimize --measure prog-default prog-new --cache=8K,2,32 \
+	--cache=64K,16,64 -- 300 >m.txt 2>m.err
+grep -q '^verdict: prog-new is better than prog-default: [0-9]*% fewer I1 8K/2/32 misses, ' m.txt
 ok $? "the verdict says the new order is better"
+grep -q ' I1 64K/16/64 misses (within what one code offset can swing)' m.txt
+ok $? "a small difference at one offset is not counted"
 done_testing

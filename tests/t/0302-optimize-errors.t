@@ -3,7 +3,7 @@
 # wrong and what to do, and a non-zero exit (2 for a wrong command line).
 . "$(dirname "$0")/lib.sh"
 
-plan 29
+plan 30
 # A failed measurement keeps its scratch directory for its logs: keep it here.
 TMPDIR=$WORK
 export TMPDIR
@@ -85,7 +85,10 @@ if command -v valgrind >/dev/null 2>&1; then
 	"$CS" optimize --measure prog prog --cache=8K,2,32 -- 5 >same.txt 2>same.err
 	grep -q '^verdict: no clear difference between prog and prog' same.txt
 	ok $? "a binary against itself: no difference"
+	# A named cache is simulated, so the hardware event is not even tried.
+	! grep -q 'hardware event' same.err && grep -q '^I1 misses simulated by cachegrind' same.txt
+	ok $? "--cache simulates without trying the hardware event"
 else
-	for i in 1 2 3; do skip "valgrind is not installed"; done
+	for i in 1 2 3 4; do skip "valgrind is not installed"; done
 fi
 done_testing

@@ -263,6 +263,34 @@ static void test_heaviest_partner_wins(void **state)
 	opt_graph_free(g);
 }
 
+/*
+ * Pettis-Hansen joins chains so the heaviest edge between them is
+ * shortest: a-b (100 calls) and c-d (90) form two chains first; the only
+ * call between them is a-d, so both chains turn round: b a d c.
+ */
+static void test_pettis_hansen_orients_chains(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+	uint32_t a = add(g, "a", 0x1000, 100, 110);
+	uint32_t b = add(g, "b", 0x2000, 100, 100);
+	uint32_t c = add(g, "c", 0x3000, 100, 90);
+	uint32_t d = add(g, "d", 0x4000, 100, 100);
+	struct opt_layout l;
+
+	(void)state;
+	opt_graph_add_calls(g, a, b, 100);
+	opt_graph_add_calls(g, c, d, 90);
+	opt_graph_add_calls(g, d, a, 10);
+	opt_graph_finish(g);
+	layout_of(g, "pettis-hansen", 0, &l);
+	char *order = order_of(g, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(order, "b a d c");
+	free(order);
+	opt_layout_free(&l);
+	opt_graph_free(g);
+}
+
 /* The same program given twice in a different order: the same layout. */
 static struct opt_graph *shuffled_graph(int reverse)
 {
@@ -681,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_groups_never_split),
 		cmocka_unit_test(test_heavier_arcs_adjacent_first),
 		cmocka_unit_test(test_heaviest_partner_wins),
+		cmocka_unit_test(test_pettis_hansen_orients_chains),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_map_gnu),
