@@ -75,6 +75,19 @@ static void tree_end(void *ctx, uint64_t t)
 	html_tree_thread_end(ctx, t);
 }
 
+static void tree_sample(void *ctx, const struct replay_sample *s)
+{
+	html_tree_sample(ctx, s->funcs, s->n, s->weight);
+}
+
+/* An aggregate-mode thread (record --mode=count): its call paths, summed
+ * in the program, go into the tree as they are; it has no timeline. */
+static void tree_aggregate(void *ctx, const struct thread_info *info,
+			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	html_tree_add_aggregate(ctx, info, nodes, n, inner, outer);
+}
+
 /* The recorded command line, or the file's name when it has none. */
 static char *session_title(const struct data_file *df, const char *path)
 {
@@ -116,7 +129,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 {
 	struct load_stats stats;
 	struct replay_visitor v = { NULL, tree_begin, tree_enter, tree_open, tree_exit, tree_end,
-				    NULL, tree_counters };
+				    NULL, tree_counters, tree_sample, 0 };
 
 	memset(l, 0, sizeof(*l));
 	if (data_file_load(path, &l->df) != 0)
@@ -130,6 +143,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	l->tree = html_tree_new(l->prof, max_calls);
 	v.ctx = l->tree;
 	load_replay(&l->df, f, l->prof, &v, &stats);
+	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
 	html_tree_finish(l->tree);
 	l->title = session_title(&l->df, path);
 	return 0;

@@ -56,7 +56,8 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 /* How many counters (record -e) the page shows: none in a diff. */
 size_t html_counters(const struct html_input *in);
 
-/* The functions `callscope report` lists: called, or took time. */
-int html_func_listed(const struct func *f);
+/* Whether the page weighs call paths by samples too (record --sample):
+ * not in a diff, which compares traced numbers. */
+int html_samples(const struct html_input *in);
 
 #endif

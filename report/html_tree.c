@@ -4,6 +4,7 @@
  * arithmetic, and the timeline's "longest calls" selection.
  */
 #include "report/html_tree.h"
+#include "model/aggregate.h"
 #include "model/hook_cost.h"
 
 #include <stdlib.h>
@@ -330,6 +331,53 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 	t->threads[pv->thread].info.end_ns = now;
 }
 
+void html_tree_sample(struct html_tree *t, const uint32_t *funcs, size_t n, uint64_t weight)
+{
+	uint32_t node = HTML_NODE_ROOT;
+
+	for (size_t i = n; i-- > 0;)
+		node = html_tree_child(t, node, funcs[i]);
+	t->nodes[node].self_samples += weight;
+	struct html_thread *th = &t->threads[t->priv->thread];
+	if (t->nodes[node].depth > th->max_depth)
+		th->max_depth = t->nodes[node].depth;
+}
+
+void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info,
+			     const struct aggregate_node *nodes, size_t n,
+			     double inner_ns, double outer_ns)
+{
+	if (!n || aggregate_check(nodes, n, t->names->nfuncs))
+		return;
+	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint32_t *path = xcalloc(n, sizeof(*path));
+
+	html_tree_thread_begin(t, info, inner_ns, outer_ns);
+	struct html_thread *th = &t->threads[t->priv->thread];
+	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	path[0] = HTML_NODE_ROOT;
+	for (size_t i = 1; i < n; i++) {
+		/* the runtime's <truncated> node is always there: a path only
+		 * when it was used */
+		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
+			path[i] = path[nodes[i].parent];
+			continue;
+		}
+		path[i] = html_tree_child(t, path[nodes[i].parent], nodes[i].func);
+		struct html_node *node = &t->nodes[path[i]];
+		node->calls += nodes[i].calls;
+		node->self_ns += total[i] - child[i];
+		node->total_ns += total[i];
+		if (node->depth > th->max_depth)
+			th->max_depth = node->depth;
+	}
+	th->info.end_ns = info->end_ns;
+	free(total);
+	free(child);
+	free(path);
+}
+
 /* Children order: heaviest first, then by name, then by function number,
  * so the same input always gives the same layout. */
 static const struct html_tree *sort_tree;
@@ -339,8 +387,12 @@ static int compare_nodes(const void *a, const void *b)
 	const struct html_node *na = &sort_tree->nodes[*(const uint32_t *)a];
 	const struct html_node *nb = &sort_tree->nodes[*(const uint32_t *)b];
 
-	if (na->total_ns != nb->total_ns)
-		return na->total_ns < nb->total_ns ? 1 : -1;
+	uint64_t wa = html_node_weight(sort_tree, na), wb = html_node_weight(sort_tree, nb);
+
+	if (wa != wb)
+		return wa < wb ? 1 : -1;
+	if (na->total_samples != nb->total_samples)
+		return na->total_samples < nb->total_samples ? 1 : -1;
 	if (na->calls != nb->calls)
 		return na->calls < nb->calls ? 1 : -1;
 	int c = strcmp(sort_tree->names->funcs[na->func].name,
@@ -371,12 +423,19 @@ void html_tree_finish(struct html_tree *t)
 	/* Children grouped by parent with a counting sort (nodes are
 	 * created after their parent, so one pass sees every child). */
 	root->total_ns = root->calls = 0;
+	/* A node's parent was made before it: one backward pass sums the
+	 * samples. */
+	for (size_t i = 0; i < t->nnodes; i++)
+		t->nodes[i].total_samples = t->nodes[i].self_samples;
+	for (size_t i = t->nnodes; i-- > 1;)
+		t->nodes[t->nodes[i].parent].total_samples += t->nodes[i].total_samples;
 	for (size_t i = 1; i < t->nnodes; i++) {
 		count[t->nodes[i].parent + 1]++;
 		if (t->nodes[i].parent == HTML_NODE_ROOT)
 			root->total_ns += t->nodes[i].total_ns;
 	}
 	root->self_ns = 0;
+	t->weigh_samples = !root->total_ns && root->total_samples;
 	for (size_t i = 1; i <= t->nnodes; i++)
 		count[i] += count[i - 1];
 	order = xmalloc((t->nnodes ? t->nnodes : 1) * sizeof(*order));

@@ -112,7 +112,8 @@
     /* record -e: counters c1, c2, themselves and with their callees */
     this.cself = {}; this.ctotal = {};
     var f = this;
-    ['c1', 'c2'].forEach(function (c) {
+    /* record --sample: samples are one more such pair */
+    ['c1', 'c2', 'samples'].forEach(function (c) {
       if (!cols[prefix + 'self.' + c]) return;
       f.cself[c] = g('self.' + c); f.ctotal[c] = g('total.' + c);
     });
@@ -461,7 +462,7 @@
   function encodeState() {
     var p = [];
     p.push('v=' + S.view);
-    if (S.metric !== 'time') p.push('m=' + S.metric);
+    if (S.metric !== firstMetric()) p.push('m=' + S.metric);
     if (S.icicle) p.push('o=icicle');
     if (S.zoom) p.push('z=' + S.zoom);
     if (S.q) p.push('q=' + encodeURIComponent(S.q));
@@ -475,7 +476,7 @@
   }
 
   function decodeState(hash) {
-    var s = { view: 'flame', metric: 'time', icicle: false, zoom: 0, q: '', tr: [], sw: -1,
+    var s = { view: 'flame', metric: firstMetric(), icicle: false, zoom: 0, q: '', tr: [], sw: -1,
               range: null, theme: S.theme, thr: 1, tl: null };
     (hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
       var i = kv.indexOf('='), k = i < 0 ? kv : kv.slice(0, i), v = i < 0 ? '' : kv.slice(i + 1);
@@ -522,12 +523,15 @@
     var key = (S.range ? S.range.join('-') : '') + '|' + S.tr.map(function (t) { return t.k + t.f; }).join('.');
     if (cur.key === key && cur.tree) return cur.tree;
     var t = S.range ? rangeTree(S.range[0], S.range[1], 'time') : M.tree;
-    S.tr.forEach(function (tr) { t = transform(t, tr, 'time'); });
+    S.tr.forEach(function (tr) { t = transform(t, tr, M.metrics[0]); });
     cur = { key: key, tree: t };
     search.nodes = null;
     return t;
   }
   function metricOf(t) { return t.self[S.metric] ? S.metric : 'time'; }
+  /* the metric the page opens with: the data's first (samples in a
+   * sampled-only run, time otherwise) */
+  function firstMetric() { return M ? M.metrics[0] : 'time'; }
 
   /* ---------------- search ---------------- */
 
@@ -1319,7 +1323,7 @@
       return { self: F.self, total: F.total, calls: F.calls, min: F.min, avg: F.avg, max: F.max,
                listed: F.listed, cself: F.cself, ctotal: F.ctotal, exact: true };
     }
-    var counters = M.metrics.filter(function (x) { return x[0] === 'c' && x !== 'calls' && t.self[x]; });
+    var counters = M.metrics.filter(function (x) { return (x === 'c1' || x === 'c2' || x === 'samples') && t.self[x]; });
     var cself = {}, ctotal = {}, ctot = {};
     counters.forEach(function (c) {
       cself[c] = new Float64Array(M.F.n + 1); ctotal[c] = new Float64Array(M.F.n + 1); ctot[c] = t.total(c);
@@ -1345,7 +1349,7 @@
     var listed = new Float64Array(n), min = new Float64Array(n), avg = new Float64Array(n), max = new Float64Array(n);
     var rs = t.rangeStats;
     for (f = 0; f < n; f++) {
-      listed[f] = self[f] || calls[f] ? 1 : 0;
+      listed[f] = self[f] || calls[f] || (cself.samples && cself.samples[f]) ? 1 : 0;
       if (rs && rs.count[f]) { min[f] = rs.min[f]; max[f] = rs.max[f]; avg[f] = Math.floor(rs.sum[f] / rs.count[f]); }
       else if (!rs && f < M.F.n) { min[f] = M.F.min[f]; max[f] = M.F.max[f]; avg[f] = M.F.avg[f]; }
     }
@@ -1369,6 +1373,10 @@
     var all = 0;
     for (f = 0; f < M.F.n; f++) all += st.self[f];
     this.all = all;
+    /* a sampled-only run's share is its samples' (as the CLI's) */
+    var sall = 0;
+    if (st.cself.samples) for (f = 0; f < M.F.n; f++) sall += st.cself.samples[f];
+    this.sall = st.exact && M.meta.samples ? M.meta.samples : sall;
     this.rows = rows;
     this.order();
   };
@@ -1384,6 +1392,8 @@
       case 'max': return st.max[f];
       case 'c1': case 'c2': return st.cself[id] ? st.cself[id][f] : 0;
       case 'c1t': case 'c2t': return st.ctotal[id[0] + id[1]] ? st.ctotal[id[0] + id[1]][f] : 0;
+      case 'sself': return st.cself.samples ? st.cself.samples[f] : 0;
+      case 'stotal': return st.ctotal.samples ? st.ctotal.samples[f] : 0;
       default: return 0;
     }
   };
@@ -1408,9 +1418,13 @@
   TopRows.prototype.cell = function (k, id) {
     var f = this.rows[k], v;
     if (id === 'name') return { text: M.F.name[f], cls: search.match && search.match[f] ? 'cs-match' : '', title: M.F.object[f] };
-    if (id === 'pct') return { text: (this.all ? 100 * this.st.self[f] / this.all : 0).toFixed(2) };
+    if (id === 'pct') {
+      var share = this.all ? 100 * this.st.self[f] / this.all
+        : this.sall ? 100 * this.value(f, 'sself') / this.sall : 0;
+      return { text: share.toFixed(2) };
+    }
     v = this.value(f, id);
-    if (id === 'calls') return { text: fmtCount(v), value: v };
+    if (id === 'calls' || id === 'sself' || id === 'stotal') return { text: fmtCount(v), value: v };
     if (/^c[12]t?$/.test(id)) {
       var doubt = M.F.unreliable && M.F.unreliable[f] && this.st.exact;
       return { text: fmtCount(v) + (doubt ? ' *' : ''), value: v,
@@ -1868,6 +1882,8 @@
         return a.concat([{ id: m, label: label, num: true, width: 'minmax(8em, 1fr)' },
                          { id: m + 't', label: '+children', title: label + ' with the callees\u2019', num: true }]);
       }, []),
+      M.metricInfo.samples ? [{ id: 'sself', label: 'Self samples', num: true },
+                              { id: 'stotal', label: 'Samples', title: 'samples with the function anywhere on the stack', num: true }] : [],
       [{ id: 'name', label: 'Function', width: 'minmax(14em, 3fr)' }]), ui.topRows);
     ui.topGrid.heads[1].setAttribute('aria-sort', 'descending');
     ui.topGrid.root.id = 'cs-top';

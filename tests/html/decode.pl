@@ -3,8 +3,8 @@
 # (core Perl modules only), and prints it as JSON:
 #   {"meta": {...the block's header...}, "deflate": "stored"|"compressed",
 #    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
-#                   listed, rank, base_self_ns...}],
-#    "nodes": N, "cut_paths": N}
+#                   listed, rank, base_self_ns..., self_samples, samples}],
+#    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...}
 # Usage: decode.pl PAGE.html
 use strict;
 use warnings;
@@ -63,6 +63,10 @@ for my $i (0 .. $#names) {
 		$r{$c} = uvarints("func.self.$c")->[$i];
 		$r{"${c}_total"} = uvarints("func.total.$c")->[$i];
 	}
+	if ($col{'func.self.samples'}) {
+		$r{self_samples} = uvarints('func.self.samples')->[$i];
+		$r{samples} = uvarints('func.total.samples')->[$i];
+	}
 	if (@{ $f{'base.calls'} }) {
 		$r{base_calls} = $f{'base.calls'}[$i];
 		$r{base_self_ns} = $f{'base.self.time'}[$i];
@@ -75,7 +79,7 @@ $cut += $_ for @{ uvarints('node.cut') };
 my $self = 0;
 $self += $_ for @{ uvarints('node.self.time') };
 my %sums = (node_self_ns => $self);
-for my $c (qw(c1 c2)) {
+for my $c (qw(c1 c2 samples)) {
 	next unless $col{"node.self.$c"};
 	my $n = 0;
 	$n += $_ for @{ uvarints("node.self.$c") };

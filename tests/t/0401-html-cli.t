@@ -3,12 +3,12 @@
 # external resource), the same bytes twice, under a strict
 # Content-Security-Policy whose hashes match the inline script and style,
 # names escaped; its data (read back by tests/html/decode.pl) holds the
-# numbers of report --json; budgets cut what they say; bad input fails
-# with one line.
+# numbers of report --json (traced, sampled or summed with --mode=count);
+# budgets cut what they say; bad input fails with one line.
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 24
+plan 28
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -91,6 +91,33 @@ jq -c '[.functions[] | {name, c1, c1_total, c2, c2_total}]' c.json > want.json
 jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, c1, c1_total, c2, c2_total}]' cd.json > got.json
 cmp -s want.json got.json && [ "$(jq '.node_self_c1' cd.json)" = "$(jq '[.functions[].c1] | add' c.json)" ]
 ok $? "counters: self and +children equal report --json; the call paths add up"
+
+# a sampled run (a binary without hooks): the call paths of its stacks,
+# weighed by samples
+build_prog sample_hot hot -O2
+limited "$CS" record -o s.data -- ./hot flat 300 >/dev/null 2>&1
+"$CS" report -i s.data --json > s.json
+"$CS" html -i s.data -o s.html >/dev/null && perl "$DECODE" s.html > sd.json
+is "$(jq -r '.meta.metrics[0].id' sd.json)" samples "samples: the page opens weighed by samples"
+jq -c '[.functions[] | {name, self_samples, samples}]' s.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, self_samples, samples}]' \
+	sd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.node_self_samples' sd.json)" = "$(jq '.samples' s.json)" ] &&
+	[ "$(jq '.nodes' sd.json)" -ge 3 ]
+ok $? "samples: each function's samples equal report --json; the call paths hold every sample"
+grep -q "$(jq '.samples' s.json) samples; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
+ok $? "samples: the banner counts them, the lost ones too"
+
+# --mode=count: the paths the program summed, no events
+limited "$CS" record --mode=count -o n.data -- ./basic 18 >/dev/null 2>&1
+"$CS" report -i n.data --json > n.json
+"$CS" html -i n.data -o n.html >/dev/null && perl "$DECODE" n.html > nd.json
+jq -c '[.functions[] | {name, calls, self_ns, total_ns}]' n.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, calls, self_ns, total_ns}]' \
+	nd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.node_self_ns' nd.json)" = "$(jq '[.functions[].self_ns] | add' n.json)" ] &&
+	[ "$(jq '.nodes' nd.json)" -ge 4 ]
+ok $? "--mode=count: the summed call paths add up to report --json's numbers"
 
 # a binary named like markup, stripped: its functions are named after it
 hostile='<img src=x onerror=alert(1)>'
