@@ -4,14 +4,23 @@
 # outside the file, the fixture's frames where report --json puts them,
 # zoom and Back, search, the top table equal to report --json, a 10 000-deep
 # recursion, hostile names shown as text, keyboard-only use, a golden
-# screenshot, a diff of a run against itself.  Skips, saying why, where
-# Chromium, Node.js or the npm registry is missing.
+# screenshot, a diff of a run against itself.  Installs what it needs
+# (scripts/install-deps.sh, then npm ci) and skips, saying why, only where
+# that cannot be done.
 . "$(dirname "$0")/lib.sh"
 
 HTML="$ROOT/tests/html"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
+# A fresh machine gets what is missing (Debian's chromium, nodejs, npm)
+# from the project's own script; where it cannot install (no root, no
+# network), the checks below skip and say why.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || [ ! -x "$CHROMIUM" ]; then
+	echo "# installing the browser's packages with scripts/install-deps.sh"
+	LIMIT=900 limited "$ROOT/scripts/install-deps.sh" >deps.log 2>&1 ||
+		echo "# scripts/install-deps.sh failed: $(tail -n 1 deps.log)"
+fi
 command -v node >/dev/null 2>&1 || skip_all "node is not installed (Debian package nodejs)"
 command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
 [ -x "$CHROMIUM" ] || skip_all "no Chromium at $CHROMIUM (Debian package chromium)"
