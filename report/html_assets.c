@@ -2219,7 +2219,10 @@ const char html_asset_js[] =
 	"    var inside = z === 0 || (node >= z && node < z + t.size[z]);\n"
 	"    if (!inside || tot[node] / (tot[z] || 1) * ui.flame.width < MIN_W) z = t.parent[node] > 0 \? t.parent[node] : 0;\n"
 	"    zoomTo(z, z !== S.zoom, node);\n"
-	"    ui.flame.ensureVisible(ui.flame.sel);\n"
+	"    /* a zoom that did not change lays nothing out again, so select the\n"
+	"     * match here, which also says which frame it is */\n"
+	"    ui.flame.pendingSelNode = undefined;\n"
+	"    ui.flame.select(ui.flame.rectOf(node));\n"
 	"    searchStatus();\n"
 	"  }\n"
 	"\n"
@@ -2462,6 +2465,8 @@ const char html_asset_js[] =
 	"               start: ln.start[h.i], dur: ln.dur[h.i], depth: M.tree.depth[ln.node[h.i]] };\n"
 	"    });\n"
 	"  };\n"
+	"  /* A function's number, as the URL fragment's transforms and sandwich name it. */\n"
+	"  hook.func = function (name) { return M.F.name.indexOf(name); };\n"
 	"  hook.timelineWindow = function () { return ui.timeline.win.slice(); };\n"
 	"  hook.topRows = function () {\n"
 	"    var r = ui.topRows, st = r.st;\n"
@@ -2493,4 +2498,4 @@ const char html_asset_js[] =
 ;
 const size_t html_asset_js_len = sizeof(html_asset_js) - 1;
 
-const char html_asset_js_sha256[] = "2mK5xSUM/2vLkS/MxZMPJSFxOQZOGl9ETjoJ0+FI42E=";
+const char html_asset_js_sha256[] = "d7i/E4mEvGSf/0w6qTgjM9Gsfu4v15cs/dPtA1yXKZs=";

@@ -2068,7 +2068,10 @@
     var inside = z === 0 || (node >= z && node < z + t.size[z]);
     if (!inside || tot[node] / (tot[z] || 1) * ui.flame.width < MIN_W) z = t.parent[node] > 0 ? t.parent[node] : 0;
     zoomTo(z, z !== S.zoom, node);
-    ui.flame.ensureVisible(ui.flame.sel);
+    /* a zoom that did not change lays nothing out again, so select the
+     * match here, which also says which frame it is */
+    ui.flame.pendingSelNode = undefined;
+    ui.flame.select(ui.flame.rectOf(node));
     searchStatus();
   }
 
@@ -2311,6 +2314,8 @@
                start: ln.start[h.i], dur: ln.dur[h.i], depth: M.tree.depth[ln.node[h.i]] };
     });
   };
+  /* A function's number, as the URL fragment's transforms and sandwich name it. */
+  hook.func = function (name) { return M.F.name.indexOf(name); };
   hook.timelineWindow = function () { return ui.timeline.win.slice(); };
   hook.topRows = function () {
     var r = ui.topRows, st = r.st;

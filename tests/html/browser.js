@@ -151,6 +151,8 @@ async function testFixture(browser) {
 
   /* search: a regular expression finds what the CLI lists */
   await page.fill('#cs-search', '^stage_');
+  /* what the clicks above announced must not pass for the match */
+  await page.evaluate(() => { document.getElementById('cs-live').textContent = ''; });
   await page.press('#cs-search', 'Enter');
   await page.waitForFunction(() => document.getElementById('cs-search-status').getAttribute('data-functions') !== null);
   const nf = Number(await page.getAttribute('#cs-search-status', 'data-functions'));
@@ -383,6 +385,176 @@ async function testDiff(browser) {
   await page.close();
 }
 
+const byName = (report) => { const by = {}; report.functions.forEach((f) => { by[f.name] = f; }); return by; };
+const named = (rects, name) => rects.filter((r) => r.name === name && !r.fold);
+
+/* Focus, hide, merge and collapse recursion, each from the URL fragment:
+ * the flame graph's weights move where they should and none is lost. */
+async function testTransforms(browser) {
+  const report = json('fixture.json'), by = byName(report);
+  let page = await open(browser, 'fixture.html', '#th=light');
+  const fa = await page.evaluate(() => window.__callscope.func('stage_a'));
+  const show = async (hash) => {
+    await page.goto(url('fixture.html', hash));
+    await page.waitForFunction(() => window.__callscope.ready);
+    return hookRects(page);
+  };
+  let r = await show(`#th=light&t=focus${fa}`);
+  const root = (rs) => rs.find((q) => q.depth === 0);
+  ok(near(root(r).value, by.stage_a.total_ns, 1) && r.filter((q) => q.depth === 1).map((q) => q.name).join() === 'stage_a' &&
+     named(r, 'stage_a_leaf').length === 1 && !named(r, 'stage_b').length,
+     'transforms: focus on stage_a keeps its calls alone, its total the whole', r.slice(0, 4));
+  r = await show(`#th=light&t=hide${fa}`);
+  ok(near(root(r).value, by.main.total_ns - by.stage_a.total_ns, 1) && !named(r, 'stage_a').length && !named(r, 'stage_a_leaf').length,
+     'transforms: hide stage_a takes it and its callees out, and their time', r.slice(0, 4));
+  r = await show(`#th=light&t=merge${fa}`);
+  const leaf = named(r, 'stage_a_leaf')[0], main = named(r, 'main')[0];
+  ok(near(root(r).value, by.main.total_ns, 1) && !named(r, 'stage_a').length && leaf && leaf.depth === 2 &&
+     near(main.self, by.main.self_ns + by.stage_a.self_ns, 1),
+     'transforms: merge stage_a gives its callees and its self time to main', { leaf, main });
+  ok(page.problems.length === 0, 'transforms: no console error', page.problems);
+  await page.close();
+
+  page = await open(browser, 'deep.html', '#th=light');
+  const down = await page.evaluate(() => window.__callscope.func('down'));
+  const before = await page.evaluate(() => window.__callscope.tree());
+  for (const k of ['rec' + down, 'drec']) {
+    await page.goto(url('deep.html', '#th=light&t=' + k));
+    await page.waitForFunction(() => window.__callscope.ready);
+    const t = await page.evaluate(() => window.__callscope.tree());
+    ok(t.maxDepth === 2 && near(t.total, before.total, 1),
+       `transforms: ${k.replace(/\d+$/, '')} folds the 10 000-deep recursion of down into one frame, its time kept`, { before, t });
+  }
+  await page.close();
+}
+
+/* Icicle, the metric switch, search next/previous, sorting, the sandwich. */
+async function testControls(browser) {
+  const report = json('fixture.json'), by = byName(report);
+  const page = await open(browser, 'fixture.html', '#th=light');
+  await page.keyboard.press('i');
+  let r = await hookRects(page);
+  ok(r.every((q) => q.y === q.depth * 18) && (await state(page)).icicle && /o=icicle/.test(page.url()),
+     'icicle: i turns the graph upside down, rows from the top, kept in the URL');
+  await page.keyboard.press('i');
+  await page.selectOption('#cs-metric', 'calls');
+  r = await hookRects(page);
+  const calls = report.functions.reduce((n, f) => n + f.calls, 0);
+  const sa = named(r, 'stage_a')[0];
+  ok(near(r.find((q) => q.depth === 0).value, calls, 0) && sa && near(sa.value, by.stage_a.calls + by.stage_a_leaf.calls, 0) &&
+     /m=calls/.test(page.url()),
+     `metric: calls weighs the frames by calls (${calls} in all)`, { sa, calls });
+  await page.selectOption('#cs-metric', 'time');
+
+  await page.fill('#cs-search', '^stage_');
+  await page.evaluate(() => { document.getElementById('cs-live').textContent = ''; });
+  await page.press('#cs-search', 'Enter');
+  const seen = [await page.textContent('#cs-live')];
+  for (let k = 0; k < 4; k++) { await page.click('#cs-next'); seen.push(await page.textContent('#cs-live')); }
+  await page.click('#cs-prev');
+  const back = await page.textContent('#cs-live');
+  const status = await page.textContent('#cs-search-status');
+  const names = seen.map((x) => x.split(/[,:]/)[0]);
+  ok(new Set(names.slice(0, 4)).size === 4 && names.every((n) => /^stage_/.test(n)) && names[4] === names[0] &&
+     back === seen[3] && /match 4 of 4/.test(status),
+     'search: Next steps through the 4 matching frames and wraps, Previous steps back', { seen, back, status });
+  await page.fill('#cs-search', '');
+  await page.press('#cs-search', 'Enter');
+
+  await page.click('#cs-tab-top');
+  const callsCol = async () => page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((x) => ({ k: Number(x.dataset.k), v: Number(x.children[3].getAttribute('data-value')) }))
+    .sort((a, b) => a.k - b.k).map((x) => x.v));
+  await page.click('#cs-top [role="columnheader"]:nth-child(4) button');
+  const down = await callsCol();
+  const sortDown = await page.getAttribute('#cs-top [role="columnheader"]:nth-child(4)', 'aria-sort');
+  await page.click('#cs-top [role="columnheader"]:nth-child(4) button');
+  const up = await callsCol();
+  const sorted = (a, dir) => a.every((v, i) => !i || (v - a[i - 1]) * dir >= 0);
+  ok(down.length === report.functions.length && sorted(down, -1) && sorted(up, 1) && sortDown === 'descending' &&
+     JSON.stringify(up) !== JSON.stringify(down),
+     'top table: a click on Calls sorts by it, a second click the other way', { down, up });
+
+  const fa = await page.evaluate(() => window.__callscope.func('stage_a'));
+  await page.goto(url('fixture.html', `#th=light&v=sandwich&s=${fa}`));
+  await page.waitForFunction(() => window.__callscope.ready);
+  const sw = await page.evaluate(() => window.__callscope.sandwichRects());
+  const callers = sw.callers.filter((q) => !q.fold).map((q) => q.name), callees = sw.callees.filter((q) => !q.fold).map((q) => q.name);
+  ok(callers.includes('main') && callers.includes('stage_a') && !callers.includes('stage_b') &&
+     callees.includes('stage_a_leaf') && !callees.includes('stage_b_leaf') &&
+     near(sw.callees.find((q) => q.depth === 0).value, by.stage_a.total_ns, 1),
+     'sandwich: stage_a between its caller main and its callee stage_a_leaf', { callers, callees });
+  ok(page.problems.length === 0, 'controls: no console error', page.problems);
+  await page.close();
+}
+
+/* Only the rows on screen are in the DOM, however long the table. */
+async function testVirtualRows(browser) {
+  const page = await open(browser, 'deep.html', '#th=light&v=tree');
+  await page.keyboard.press('2');
+  for (let k = 0; k < 600; k++) await page.keyboard.press('ArrowRight');
+  const s = await page.evaluate(() => {
+    const g = document.querySelector('#cs-panel-tree [role="treegrid"]');
+    return { rows: Number(g.getAttribute('aria-rowcount')) - 1, dom: g.querySelectorAll('.cs-row').length,
+             focused: document.activeElement.getAttribute('aria-level') };
+  });
+  ok(s.rows >= 300 && s.dom <= 80 && Number(s.focused) >= 300,
+     `call tree: ${s.rows} rows open, ${s.dom} of them in the DOM`, s);
+  await page.close();
+}
+
+/* The top table's counter columns equal report --json's (record -e). */
+async function testCounters(browser) {
+  const report = json('counters.json');
+  const page = await open(browser, 'counters.html', '#th=light&v=top');
+  const heads = await page.$$eval('#cs-top [role="columnheader"]', (h) => h.map((x) => x.textContent));
+  const rows = await page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((r) => {
+    const c = Array.from(r.children), v = (i) => Number(c[i].getAttribute('data-value'));
+    return { k: Number(r.dataset.k), name: c[c.length - 1].textContent, c1: v(8), c1_total: v(9), c2: v(10), c2_total: v(11) };
+  }).sort((x, y) => x.k - y.k));
+  const diffs = [];
+  report.functions.forEach((f, i) => {
+    for (const k of ['name', 'c1', 'c1_total', 'c2', 'c2_total'])
+      if (!rows[i] || rows[i][k] !== f[k]) diffs.push({ row: i, field: k, page: rows[i] && rows[i][k], cli: f[k] });
+  });
+  ok(heads.includes('page-faults') && heads.includes('context-switches') && rows.length === report.functions.length &&
+     diffs.length === 0 && report.functions.some((f) => f.c1 > 0),
+     'counters: the top table shows each counter and its +children as report --json', { heads, diffs });
+  ok(page.problems.length === 0, 'counters: no console error', page.problems);
+  await page.close();
+}
+
+/* A sampled run: frames as wide as their samples, the table's samples
+ * and shares those of report --json. */
+async function testSampled(browser) {
+  const report = json('sampled.json'), by = byName(report);
+  const page = await open(browser, 'sampled.html', '#th=light');
+  const W = await page.evaluate(() => window.__callscope.flameWidth());
+  const r = await hookRects(page);
+  /* a loaded machine may leave cold() unsampled: check what was sampled */
+  const bad = ['hot', 'cold', 'main'].filter((n) => by[n] && by[n].samples).filter((n) => {
+    const q = named(r, n)[0];
+    return !q || !near(q.w, W * by[n].samples / report.samples, 0.5);
+  });
+  ok(bad.length === 0 && (await state(page)).metric === 'samples' && near(r[0].value, report.samples, 0),
+     `sampled: frames as wide as their share of the ${report.samples} samples`, { bad, r: r.slice(0, 6) });
+  await page.click('#cs-tab-top');
+  const rows = await page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((x) => {
+    const c = Array.from(x.children);
+    return { k: Number(x.dataset.k), pct: c[0].textContent, self_samples: Number(c[8].getAttribute('data-value')),
+             samples: Number(c[9].getAttribute('data-value')), name: c[c.length - 1].textContent };
+  }).sort((a, b) => a.k - b.k));
+  const diffs = [];
+  report.functions.forEach((f, i) => {
+    const row = rows[i] || {};
+    if (row.name !== f.name || row.self_samples !== f.self_samples || row.samples !== f.samples || row.pct !== f.self_pct.toFixed(2))
+      diffs.push({ row, cli: [f.name, f.self_samples, f.samples, f.self_pct] });
+  });
+  ok(rows.length === report.functions.length && diffs.length === 0,
+     'sampled: the top table\'s samples and shares equal report --json', diffs);
+  ok(page.problems.length === 0, 'sampled: no console error', page.problems);
+  await page.close();
+}
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -390,7 +562,8 @@ async function testDiff(browser) {
            '--disable-component-update', '--disable-sync', '--force-color-profile=srgb', '--font-render-hinting=none']
   });
   try {
-    for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff]) {
+    for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
+                     testTransforms, testControls, testVirtualRows, testCounters, testSampled]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

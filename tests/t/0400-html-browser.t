@@ -4,7 +4,9 @@
 # outside the file, the fixture's frames where report --json puts them,
 # zoom and Back, search, the top table equal to report --json, a 10 000-deep
 # recursion, hostile names shown as text, keyboard-only use, a golden
-# screenshot, a diff of a run against itself.  Installs what it needs
+# screenshot, a diff of a run against itself; focus, hide, merge and
+# collapsed recursion, icicle, the metric switch, search next/previous,
+# sorting, the sandwich, virtual rows, counter columns and a sampled run.  Installs what it needs
 # (scripts/install-deps.sh, then npm ci) and skips, saying why, only where
 # that cannot be done.
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +55,18 @@ limited "$CS" record -o hostile.data -- "./$hostile" >/dev/null 2>&1 &&
 	"$CS" report -i hostile.data --json > hostile.json &&
 	"$CS" html -i hostile.data -o hostile.html >/dev/null
 ok $? "hostile-named binary recorded and written"
+
+# shellcheck disable=SC2086
+build_prog counters ct -O0 $flags
+limited "$CS" record -e page-faults,context-switches -o counters.data -- ./ct 200 >/dev/null 2>&1 &&
+	"$CS" report -i counters.data --json > counters.json &&
+	"$CS" html -i counters.data -o counters.html >/dev/null
+ok $? "a run with two counters recorded and written"
+build_prog sample_hot hot -O2
+limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
+	"$CS" report -i sampled.data --json > sampled.json &&
+	"$CS" html -i sampled.data -o sampled.html >/dev/null
+ok $? "a sampled run (no hooks) recorded and written"
 
 if [ "$TEST_FAILED" -ne 0 ]; then
 	plan "$TEST_COUNT"
