@@ -41,43 +41,49 @@ struct loaded {
 	struct data_file df;
 	struct profile *prof;
 	struct html_tree *tree;
+	struct html_lines *lines;	/* samples per source line */
 	char *title;
 	int salvaged;
 };
 
+/* The replay's visitor: CTX is the struct loaded being filled. */
 static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
 {
-	html_tree_thread_begin(ctx, info, inner, outer);
+	html_tree_thread_begin(((struct loaded *)ctx)->tree, info, inner, outer);
 }
 
 static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
 {
-	html_tree_enter(ctx, fn, t);
+	html_tree_enter(((struct loaded *)ctx)->tree, fn, t);
 }
 
 static void tree_open(void *ctx, uint32_t fn, uint64_t t)
 {
-	html_tree_open_frame(ctx, fn, t);
+	html_tree_open_frame(((struct loaded *)ctx)->tree, fn, t);
 }
 
 static void tree_exit(void *ctx, uint64_t t, int kind)
 {
-	html_tree_exit(ctx, t, kind);
+	html_tree_exit(((struct loaded *)ctx)->tree, t, kind);
 }
 
 static void tree_counters(void *ctx, const uint64_t values[2])
 {
-	html_tree_counters(ctx, values);
+	html_tree_counters(((struct loaded *)ctx)->tree, values);
 }
 
 static void tree_end(void *ctx, uint64_t t)
 {
-	html_tree_thread_end(ctx, t);
+	html_tree_thread_end(((struct loaded *)ctx)->tree, t);
 }
 
+/* A sample: its stack is a call path, its PC's line a source line. */
 static void tree_sample(void *ctx, const struct replay_sample *s)
 {
-	html_tree_sample(ctx, s->funcs, s->n, s->weight);
+	struct loaded *l = ctx;
+
+	html_tree_sample(l->tree, s->funcs, s->n, s->weight);
+	html_lines_add(l->lines, s->file, s->line, s->funcs[0], s->weight);
 }
 
 /* An aggregate-mode thread (record --mode=count): its call paths, summed
@@ -141,10 +147,15 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	l->prof = load_profile(&l->df, f, &stats);
 	l->salvaged = stats.salvaged;
 	l->tree = html_tree_new(l->prof, max_calls);
-	v.ctx = l->tree;
+	l->lines = html_lines_new();
+	v.ctx = l;
+	/* a sample's line takes the symbolizer's slower lookup: only when
+	 * there are samples */
+	v.sample_lines = l->prof->samples > 0;
 	load_replay(&l->df, f, l->prof, &v, &stats);
 	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
 	html_tree_finish(l->tree);
+	html_lines_finish(l->lines);
 	l->title = session_title(&l->df, path);
 	return 0;
 }
@@ -152,6 +163,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 static void loaded_release(struct loaded *l)
 {
 	html_tree_free(l->tree);
+	html_lines_free(l->lines);
 	profile_free(l->prof);
 	data_file_release(&l->df);
 	free(l->title);
@@ -263,7 +275,7 @@ int cmd_html(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	struct html_input in = { cur.title, cur.prof, cur.tree, cur.salvaged,
-				 NULL, NULL, 0, NULL };
+				 NULL, NULL, 0, NULL, cur.lines };
 	if (base_path) {
 		in.base_title = base.title;
 		in.base = base.prof;

@@ -385,6 +385,36 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 	subtree_sums_release(&sums);
 }
 
+/* Samples per source line, and the hot lines' text (report/html_lines.h). */
+static void build_lines(const struct html_input *in, struct columns *cs)
+{
+	const struct html_lines *l = in->lines;
+
+	if (!html_samples(in) || !l || !l->nrows)
+		return;
+	struct column *file = column_new(cs, "line.file", "uvarint");
+	struct column *line = column_new(cs, "line.line", "uvarint");
+	struct column *func = column_new(cs, "line.func", "uvarint");
+	struct column *samples = column_new(cs, "line.samples", "uvarint");
+	for (size_t i = 0; i < l->nrows; i++) {
+		put_u(file, l->rows[i].file);
+		put_u(line, l->rows[i].line);
+		put_u(func, l->rows[i].func);
+		put_u(samples, l->rows[i].samples);
+	}
+	struct column *files = column_new(cs, "files", "strings");
+	for (size_t i = 0; i < l->nfiles; i++)
+		put_str(files, l->files[i]);
+	struct column *sfile = column_new(cs, "src.file", "uvarint");
+	struct column *sline = column_new(cs, "src.line", "uvarint");
+	struct column *stext = column_new(cs, "src.text", "strings");
+	for (size_t i = 0; i < l->nsource; i++) {
+		put_u(sfile, l->source[i].file);
+		put_u(sline, l->source[i].line);
+		put_str(stext, l->source[i].text);
+	}
+}
+
 /* The timeline of each thread: start as a delta from the previous call's,
  * duration, node as a signed delta from the previous call's. */
 static void build_timeline(const struct html_tree *t, const uint32_t *newid,
@@ -498,6 +528,7 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 	json_kv_u64(&j, "min_total_ns", cuts->min_total_ns);
 	/* what min_total_ns counts: paths are cut by samples in a sampled-only run */
 	json_kv_string(&j, "min_total_unit", t->weigh_samples ? "samples" : "ns");
+	json_kv_u64(&j, "unreadable_sources", in->lines ? in->lines->unreadable : 0);
 	json_kv_u64(&j, "calls_kept", cuts->calls_kept);
 	json_kv_u64(&j, "calls_dropped", cuts->calls_dropped);
 	json_kv_u64(&j, "min_call_ns", cuts->min_call_ns);
@@ -539,6 +570,7 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 	cuts->min_total_ns = node_threshold(t, lim->max_nodes);
 	build_nodes(in, t, cuts->min_total_ns, &cs, newid, cuts);
 	build_timeline(t, newid, &cs, per_thread, cuts);
+	build_lines(in, &cs);
 
 	FILE *f = open_memstream(&meta, &meta_len);
 	if (!f)

@@ -21,6 +21,7 @@
 #include "model/profile.h"
 #include "report/html_buf.h"
 #include "report/html_diff.h"
+#include "report/html_lines.h"
 #include "report/html_tree.h"
 
 struct html_input {
@@ -33,6 +34,7 @@ struct html_input {
 	const struct profile *base;
 	int base_salvaged;
 	struct html_diff *diff;		/* its tree replaces TREE's paths */
+	const struct html_lines *lines;	/* samples per source line, or NULL */
 };
 
 struct html_limits {

@@ -367,6 +367,12 @@
     M.F.object = Array.prototype.map.call(objIdx, function (k) { return objects[k] || ''; });
     M.B = M.diff ? new Funcs(cols, 'base.func.', names.length) : null;
     M.tree = buildDataTree(cols, M.metrics, M.diff);
+    M.lines = cols['line.samples'] ? {
+      file: decodeU(cols['line.file'], Int32Array), line: decodeU(cols['line.line'], Int32Array),
+      func: decodeU(cols['line.func'], Int32Array), samples: decodeU(cols['line.samples']),
+      files: decodeStrings(cols.files), srcFile: decodeU(cols['src.file'], Int32Array),
+      srcLine: decodeU(cols['src.line'], Int32Array), srcText: decodeStrings(cols['src.text'])
+    } : null;
     M.tl = buildTimeline(meta, cols, M.tree);
   }
 
@@ -456,8 +462,11 @@
     { id: 'sandwich', label: 'Sandwich' },
     { id: 'top', label: 'Top functions' },
     { id: 'timeline', label: 'Timeline' },
+    { id: 'source', label: 'Source' },
     { id: 'diff', label: 'Diff table' }
   ];
+  /* a view the data has: a diff needs a base, the source view samples */
+  function hasView(id) { return id === 'diff' ? M.diff : id === 'source' ? !!M.lines : true; }
 
   function encodeState() {
     var p = [];
@@ -503,7 +512,7 @@
         case 'thr': if (num >= 0 && num <= 100) s.thr = num; break;
       }
     });
-    if (s.view === 'diff' && !M.diff) s.view = 'flame';
+    if (!hasView(s.view)) s.view = 'flame';
     return s;
   }
 
@@ -1442,6 +1451,68 @@
   TopRows.prototype.select = function (k) { if (this.opts.select) this.opts.select(this.rows[k]); };
   TopRows.prototype.activate = function (k) { this.opts.activate(this.rows[k]); };
 
+  /* Source lines: every sampled line and the text read around the
+   * hottest, by file (the most sampled first) and line, or sorted by a
+   * column.  A row whose function matches the search is marked. */
+  function SourceRows(opts) {
+    this.opts = opts;
+    this.sortId = ''; this.dir = 1;
+    this.rows = [];
+  }
+  SourceRows.prototype.reset = function () {
+    var L = M.lines, at = new Map(), rows = [];
+    var row = function (f, ln) {
+      var key = f * 4294967296 + ln, r = at.get(key);
+      if (!r) { r = { file: f, line: ln, samples: 0, func: -1, text: '' }; at.set(key, r); rows.push(r); }
+      return r;
+    };
+    for (var i = 0; i < L.srcText.length; i++) row(L.srcFile[i], L.srcLine[i]).text = L.srcText[i];
+    var fileTotal = new Float64Array(L.files.length), all = 0;
+    for (i = 0; i < L.samples.length; i++) {
+      var r = row(L.file[i], L.line[i]);
+      r.samples += L.samples[i]; r.func = L.func[i];
+      fileTotal[L.file[i]] += L.samples[i]; all += L.samples[i];
+    }
+    this.fileTotal = fileTotal; this.all = all;
+    this.base = rows;
+    this.order();
+  };
+  SourceRows.prototype.order = function () {
+    var id = this.sortId, dir = this.dir, t = this, ft = this.fileTotal;
+    this.rows = this.base.slice().sort(function (a, b) {
+      var c = 0;
+      if (id === 'samples' || id === 'pct') c = (a.samples - b.samples) * dir;
+      else if (id === 'func') c = t.cell(0, 'func', a).text < t.cell(0, 'func', b).text ? -dir : dir;
+      else if (id === 'text') c = a.text < b.text ? -dir : a.text > b.text ? dir : 0;
+      if (c) return c;
+      if (a.file !== b.file) {
+        if (ft[a.file] !== ft[b.file]) return ft[b.file] - ft[a.file];
+        return M.lines.files[a.file] < M.lines.files[b.file] ? -1 : 1;
+      }
+      return (a.line - b.line) * (id === 'line' ? dir : 1);
+    });
+  };
+  SourceRows.prototype.count = function () { return this.rows.length; };
+  SourceRows.prototype.sort = function (id, dir) { this.sortId = id === 'file' ? '' : id; this.dir = dir; this.order(); };
+  SourceRows.prototype.cell = function (k, id, given) {
+    var r = given || this.rows[k];
+    switch (id) {
+      case 'samples': return { text: r.samples ? fmtCount(r.samples) : '', value: r.samples };
+      case 'pct': return { text: r.samples ? fmtPct(r.samples, this.all) : '' };
+      case 'line': return { text: r.line ? String(r.line) : '?', value: r.line };
+      case 'text': return { text: r.text, cls: 'cs-code' + (r.samples ? ' cs-hot' : '') };
+      case 'func': return { text: r.func >= 0 ? nameOf(r.func) : '', cls: search.match && r.func >= 0 && search.match[r.func] ? 'cs-match' : '' };
+      case 'file': return { text: M.lines.files[r.file] || '(no line information)' };
+    }
+    return { text: '' };
+  };
+  SourceRows.prototype.describe = function (k) {
+    var r = this.rows[k];
+    return (M.lines.files[r.file] || '?') + ':' + r.line + ', ' + (r.samples ? fmtCount(r.samples) + ' samples, ' : '') + r.text;
+  };
+  SourceRows.prototype.select = function (k) { if (this.opts.select && this.rows[k].func >= 0) this.opts.select(this.rows[k].func); };
+  SourceRows.prototype.activate = function (k) { if (this.rows[k].func >= 0) this.opts.activate(this.rows[k].func); };
+
   /* The differential table: per function, self and total before and
    * after; rows whose change is under the threshold (% of the base's
    * whole time) are left out. */
@@ -1726,8 +1797,7 @@
     var tabs = el('div', { 'class': 'cs-tabs', role: 'tablist', 'aria-label': 'Views' });
     ui.tabs = {};
     ui.panels = {};
-    VIEWS.forEach(function (v, n) {
-      if (v.id === 'diff' && !M.diff) return;
+    VIEWS.filter(function (v) { return hasView(v.id); }).forEach(function (v, n) {
       var t = button(v.label, { role: 'tab', id: 'cs-tab-' + v.id, 'aria-controls': 'cs-panel-' + v.id,
                                  'aria-selected': 'false', tabindex: '-1',
                                  'aria-keyshortcuts': String(n + 1) });
@@ -1908,6 +1978,20 @@
       onWindow: function (w) { S.tl = w; commit(false); }
     });
 
+    if (M.lines) {
+      var sp = panel('source');
+      ui.srcNote = el('p', { 'class': 'cs-note' });
+      ui.srcNote.style.margin = '4px 12px';
+      sp.appendChild(ui.srcNote);
+      ui.srcRows = new SourceRows({ activate: openSandwich, select: selectFunc });
+      ui.srcGrid = new Grid(sp, 'Source lines by samples', [
+        { id: 'samples', label: 'Samples', num: true }, { id: 'pct', label: '%', num: true, width: '5em' },
+        { id: 'line', label: 'Line', num: true, width: '5em' }, { id: 'text', label: 'Source', width: 'minmax(20em, 4fr)' },
+        { id: 'func', label: 'Function', width: 'minmax(10em, 1fr)' }, { id: 'file', label: 'File', width: 'minmax(10em, 1fr)' }],
+        ui.srcRows);
+      ui.srcGrid.root.id = 'cs-source';
+    }
+
     if (M.diff) {
       var dp = panel('diff');
       var dbar = el('div', { 'class': 'cs-bar' });
@@ -1939,7 +2023,7 @@
     ui.help = el('div', { 'class': 'cs-help', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Keyboard', hidden: '', tabindex: '-1' });
     ui.help.appendChild(el('h2', null, 'Keyboard'));
     var dl = el('dl');
-    [['1 \u2026 7', 'switch view (or arrow keys on the view tabs)'], ['/', 'search (a regular expression); Enter: next match'],
+    [['1 \u2026 ' + Object.keys(ui.tabs).length, 'switch view, in the order of the tabs (or arrow keys on them)'], ['/', 'search (a regular expression); Enter: next match'],
      ['n, N', 'next, previous match'], ['Backspace', 'back (undo the last zoom or change)'],
      ['arrows', 'move between frames (flame graph), rows (tables), pan (timeline)'],
      ['Enter', 'zoom to the frame; open in the flame graph (tables)'], ['Escape', 'zoom out; close this help'],
@@ -1977,7 +2061,7 @@
   }
 
   function showView(id, push) {
-    if (id === 'diff' && !M.diff) id = 'flame';
+    if (!hasView(id)) id = 'flame';
     S.view = id;
     commit(push);
     refresh();
@@ -2183,6 +2267,13 @@
         ui.callers.draw();
         ui.callees.draw();
       }
+    } else if (S.view === 'source') {
+      ui.srcRows.reset();
+      ui.srcNote.textContent = fmtCount(M.lines.samples.length) + ' sampled lines, by file and line; the text of the ' +
+        'hottest lines and their neighbours was read when the page was made' +
+        (M.meta.cuts.unreadable_sources ? ' (' + M.meta.cuts.unreadable_sources + ' source files could not be read)' : '') +
+        '. Sort by Samples for the hottest first.';
+      ui.srcGrid.refresh();
     } else if (S.view === 'top') {
       ui.topRows.reset();
       topNote();
@@ -2222,7 +2313,7 @@
       return;
     }
     var ids = Object.keys(ui.tabs);
-    if (/^[1-7]$/.test(e.key) && Number(e.key) <= ids.length) {
+    if (/^[1-9]$/.test(e.key) && Number(e.key) <= ids.length) {
       showView(ids[Number(e.key) - 1], true);
       focusView();
     } else if (e.key === '/') { ui.search.focus(); ui.search.select(); }
@@ -2245,7 +2336,7 @@
     var p = ui.panels[S.view], target = p.querySelector('.cs-canvasbox, [role="treegrid"], [role="grid"]');
     if (!target) return;
     if (target.getAttribute('role') === 'grid' || target.getAttribute('role') === 'treegrid') {
-      var g = S.view === 'tree' ? ui.treeGrid : S.view === 'bottomup' ? ui.buGrid : S.view === 'top' ? ui.topGrid : ui.diffGrid;
+      var g = { tree: ui.treeGrid, bottomup: ui.buGrid, top: ui.topGrid, source: ui.srcGrid, diff: ui.diffGrid }[S.view];
       g.setFocus(g.focus, true);
     } else target.focus();
   }

@@ -551,6 +551,19 @@ async function testSampled(browser) {
   });
   ok(rows.length === report.functions.length && diffs.length === 0,
      'sampled: the top table\'s samples and shares equal report --json', diffs);
+
+  /* the source view, reached by key 7, sorted by samples: the hottest line
+   * of report --lines with the text the file has there */
+  const lines = json('sampled-lines.json').lines;
+  await page.keyboard.press('7');
+  const onSource = await page.evaluate(() => window.__callscope.state().view === 'source' &&
+    document.activeElement.closest('#cs-source') !== null);
+  await page.click('#cs-source [role="columnheader"]:nth-child(1) button');
+  const first = await page.$eval('#cs-source .cs-row[data-k="0"]', (x) => Array.from(x.children).map((c) => c.textContent));
+  const want = fs.readFileSync(lines[0].file, 'utf8').split('\n')[lines[0].line - 1];
+  ok(onSource && Number(first[0].replace(/\D/g, '')) === lines[0].samples && Number(first[2]) === lines[0].line &&
+     first[3] === want && first[4] === lines[0].function,
+     `source: 7 opens it; sorted by samples, ${lines[0].function}'s line ${lines[0].line} comes first with its text`, { onSource, first, want, top: lines[0] });
   ok(page.problems.length === 0, 'sampled: no console error', page.problems);
   await page.close();
 }

@@ -4,7 +4,8 @@
 #   {"meta": {...the block's header...}, "deflate": "stored"|"compressed",
 #    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
 #                   listed, rank, base_self_ns..., self_samples, samples}],
-#    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...}
+#    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...,
+#    "lines": [{file, line, function, samples}], "source": [{file, line, text}]}
 # Usage: decode.pl PAGE.html
 use strict;
 use warnings;
@@ -85,5 +86,19 @@ for my $c (qw(c1 c2 samples)) {
 	$n += $_ for @{ uvarints("node.self.$c") };
 	$sums{"node_self_$c"} = $n;
 }
+# samples per source line, and the source text carried
+my (@lines, @source);
+if ($col{'line.samples'}) {
+	my @files = split /\0/, $col{files}{bytes}, -1;
+	pop @files;
+	my ($lf, $ll, $lfn, $ls) = map { uvarints("line.$_") } qw(file line func samples);
+	push @lines, { file => $files[ $lf->[$_] ], line => $ll->[$_], function => $names[ $lfn->[$_] ],
+		       samples => $ls->[$_] } for 0 .. $#$ls;
+	my @text = split /\0/, $col{'src.text'}{bytes}, -1;
+	pop @text;
+	my ($sf, $sl) = map { uvarints("src.$_") } qw(file line);
+	push @source, { file => $files[ $sf->[$_] ], line => $sl->[$_], text => $text[$_] } for 0 .. $#$sl;
+}
 print JSON::PP->new->canonical->encode({ meta => $meta, deflate => $kind, functions => \@funcs,
-	nodes => $col{'node.depth'}{count}, cut_paths => $cut, %sums });
+	nodes => $col{'node.depth'}{count}, cut_paths => $cut, lines => \@lines, source => \@source,
+	%sums });

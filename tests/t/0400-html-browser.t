@@ -6,7 +6,8 @@
 # recursion, hostile names shown as text, keyboard-only use, a golden
 # screenshot, a diff of a run against itself; focus, hide, merge and
 # collapsed recursion, icicle, the metric switch, search next/previous,
-# sorting, the sandwich, virtual rows, counter columns and a sampled run.  Installs what it needs
+# sorting, the sandwich, virtual rows, counter columns, and a sampled run
+# with its source view.  Installs what it needs
 # (scripts/install-deps.sh, then npm ci) and skips, saying why, only where
 # that cannot be done.
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +66,7 @@ ok $? "a run with two counters recorded and written"
 build_prog sample_hot hot -O2
 limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
 	"$CS" report -i sampled.data --json > sampled.json &&
+	"$CS" report -i sampled.data --lines --json > sampled-lines.json &&
 	"$CS" html -i sampled.data -o sampled.html >/dev/null
 ok $? "a sampled run (no hooks) recorded and written"
 

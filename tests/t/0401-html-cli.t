@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 28
+plan 31
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -107,6 +107,27 @@ cmp -s want.json got.json && [ "$(jq '.node_self_samples' sd.json)" = "$(jq '.sa
 ok $? "samples: each function's samples equal report --json; the call paths hold every sample"
 grep -q "$(jq '.samples' s.json) samples; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
 ok $? "samples: the banner counts them, the lost ones too"
+
+# the source view: samples per line as report --lines, the hot lines' text
+"$CS" report -i s.data --lines --json > sl.json
+jq -c '[.lines[] | {file, line, samples}] | group_by([.file, .line]) |
+	map({file: .[0].file, line: .[0].line, samples: (map(.samples) | add)}) | sort_by(-.samples, .file, .line)' \
+	sl.json > want.json
+jq -c '[.lines[] | {file, line, samples}] | sort_by(-.samples, .file, .line)' sd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.lines | length' sd.json)" -ge 2 ]
+ok $? "source: samples per line equal report --lines --json"
+top=$(jq -r '.lines[0].line' sd.json)
+file=$(jq -r '.lines[0].file' sd.json)
+[ "$(jq -r --argjson l "$top" --arg f "$file" '.source[] | select(.line == $l and .file == $f) | .text' sd.json)" = \
+	"$(sed -n "${top}p" "$file")" ] &&
+	[ "$(jq --argjson l "$top" --arg f "$file" '[.source[] | select(.file == $f and .line >= $l - 3 and .line <= $l + 3)] | length' sd.json)" -eq 7 ]
+ok $? "source: the hottest line's text is the file's, three lines each side"
+cp "$ROOT/tests/progs/sample_hot.c" gone.c && cc -g -O2 -o gone gone.c && rm gone.c
+limited "$CS" record -o g.data -- ./gone flat 100 >/dev/null 2>&1
+"$CS" html -i g.data -o g.html >/dev/null && perl "$DECODE" g.html > gd.json
+[ "$(jq '.meta.cuts.unreadable_sources' gd.json)" -eq 1 ] && [ "$(jq '.source | length' gd.json)" -eq 0 ] &&
+	[ "$(jq '[.lines[].samples] | add' gd.json)" = "$(jq '.meta.samples' gd.json)" ]
+ok $? "source: a file gone since the build is counted as unreadable; its lines keep their samples"
 
 # --mode=count: the paths the program summed, no events
 limited "$CS" record --mode=count -o n.data -- ./basic 18 >/dev/null 2>&1
