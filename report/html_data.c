@@ -189,8 +189,8 @@ static void build_functions(const struct html_input *in, struct columns *cs)
 	for (size_t u = 0; u < nf; u++) {
 		uint32_t ci = d ? d->cur_func[u] : (uint32_t)u;
 		uint32_t bi = d ? d->base_func[u] : NONE;
-		const struct func *cf = ci != NONE ? &in->prof->funcs[ci] : NULL;
-		const struct func *bf = bi != NONE ? &in->base->funcs[bi] : NULL;
+		const struct func *cf = ci == NONE ? NULL : d ? &d->cur_funcs[u] : &in->prof->funcs[ci];
+		const struct func *bf = bi == NONE ? NULL : &d->base_funcs[u];
 		const struct func *any = cf ? cf : bf;
 
 		put_str(names, any->name);

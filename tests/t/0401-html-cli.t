@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 31
+plan 32
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -79,6 +79,31 @@ ok $? "--max-nodes: cut call paths folded into counted nodes, no time lost"
 [ "$(jq '[.functions[] | select(.self_ns != .base_self_ns or .total_ns != .base_total_ns or .calls != .base_calls)] | length' diff.json)" -eq 0 ] &&
 	[ "$(jq '.functions | length' diff.json)" -gt 3 ]
 ok $? "--base with itself: every function's change is zero"
+
+# A diff matches functions by name: a program's static twin() and its
+# library's are one function there, and both paths under main one path,
+# their numbers summed, none lost.
+cat > twinlib.c <<'EOF'
+static volatile unsigned long sink;
+__attribute__((noinline)) static void twin(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i; }
+void (*lib_twin(void))(int) { return twin; }
+EOF
+cat > twinmain.c <<'EOF'
+void (*lib_twin(void))(int);
+static volatile unsigned long sink;
+__attribute__((noinline)) static void twin(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i; }
+int main(void) { twin(300000); lib_twin()(100000); return 0; }
+EOF
+cc -g -O0 $HOOK_FLAGS_CYG -shared -fPIC -o libtwin.so twinlib.c &&
+	cc -g -O0 $HOOK_FLAGS_CYG -o twin twinmain.c -L. -ltwin -Wl,-rpath,'$ORIGIN'
+limited "$CS" record -o t.data -- ./twin >/dev/null 2>&1
+"$CS" report -i t.data --json > t.json
+"$CS" html -i t.data --base t.data -o t.html >/dev/null && perl "$DECODE" t.html > td.json
+[ "$(jq '[.functions[] | select(.name == "twin")] | length' t.json)" -eq 2 ] &&
+	[ "$(jq '.node_self_ns' td.json)" = "$(jq '[.functions[].self_ns] | add' t.json)" ] &&
+	[ "$(jq '[.functions[] | select(.name == "twin") | .self_ns] | add' t.json)" = \
+	  "$(jq '.functions[] | select(.name == "twin") | .self_ns' td.json)" ]
+ok $? "--base: two functions of one name add up in the diff, their paths too"
 
 # counters (record -e; software ones work everywhere)
 build_prog counters ct -O0 $HOOK_FLAGS_CYG
