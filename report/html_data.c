@@ -66,7 +66,7 @@ size_t html_counters(const struct html_input *in)
 
 int html_samples(const struct html_input *in)
 {
-	return !in->diff && in->prof->samples > 0;
+	return in->prof->samples > 0 || (in->diff && in->base->samples > 0);
 }
 
 /* Rank of each function of P in the flat profile (the order of
@@ -101,7 +101,7 @@ static void func_columns_new(struct columns *cs, struct func_columns *fc, int ba
 	static const char *const cself[2] = { "func.self.c1", "func.self.c2" };
 	static const char *const ctotal[2] = { "func.total.c1", "func.total.c2" };
 
-#define COL(field, name) fc->field = column_new(cs, base ? "base.func." name : "func." name, "uvarint")
+#define COL(field, name) (fc->field = column_new(cs, base ? "base.func." name : "func." name, "uvarint"))
 	fc->present = NULL;
 	if (diff)
 		COL(present, "present");
@@ -117,15 +117,18 @@ static void func_columns_new(struct columns *cs, struct func_columns *fc, int ba
 	COL(virtual_returns, "virtual_returns");
 	COL(unwound, "unwound");
 	COL(cycle, "cycle");
-#undef COL
 	fc->ncounters = ncounters;
 	for (size_t c = 0; c < ncounters; c++) {
 		fc->cself[c] = column_new(cs, cself[c], "uvarint");
 		fc->ctotal[c] = column_new(cs, ctotal[c], "uvarint");
 	}
 	fc->unreliable = ncounters ? column_new(cs, "func.counters_unreliable", "uvarint") : NULL;
-	fc->self_samples = samples ? column_new(cs, "func.self.samples", "uvarint") : NULL;
-	fc->samples = samples ? column_new(cs, "func.total.samples", "uvarint") : NULL;
+	fc->self_samples = fc->samples = NULL;
+	if (samples) {
+		COL(self_samples, "self.samples");
+		COL(samples, "total.samples");
+	}
+#undef COL
 }
 
 static void func_columns_put(struct func_columns *fc, const struct func *f, uint32_t rank,
@@ -185,7 +188,7 @@ static void build_functions(const struct html_input *in, struct columns *cs)
 
 	func_columns_new(cs, &cur, 0, d != NULL, html_counters(in), html_samples(in));
 	if (d)
-		func_columns_new(cs, &base, 1, 1, 0, 0);
+		func_columns_new(cs, &base, 1, 1, 0, html_samples(in));
 	for (size_t u = 0; u < nf; u++) {
 		uint32_t ci = d ? d->cur_func[u] : (uint32_t)u;
 		uint32_t bi = d ? d->base_func[u] : NONE;
@@ -232,74 +235,89 @@ static uint64_t node_threshold(const struct html_tree *t, size_t max_nodes)
 }
 
 struct node_columns {
-	struct column *depth, *func, *time, *calls, *base_time, *base_calls, *cut;
-	struct column *counter[2];
-	size_t ncounters;
-	struct column *samples;		/* record --sample only */
+	struct column *depth, *func, *cut;
+	struct column *time, *calls, *samples, *counter[2];	/* absent: NULL */
+	struct column *base_time, *base_calls, *base_samples;	/* with --base */
+};
+
+/* What one node of the page carries: its own (self) values, or a cut
+ * node's sums over the subtrees it folds. */
+struct node_values {
+	uint64_t time, calls, samples, counter[2];
+	uint64_t base_time, base_calls, base_samples;
 };
 
 /* Sums over each subtree, for folding cut subtrees into one node. */
 struct subtree_sums {
-	uint64_t *calls, *base_calls, *size;
-	uint64_t *counter[2];
-	uint64_t *samples;
+	struct node_values *v;
+	uint64_t *size;
 };
+
+/* The values of node I of T (of the diff D, if any) itself. */
+static struct node_values node_self(const struct html_tree *t, const struct html_diff *d,
+				    size_t i)
+{
+	const struct html_node *n = &t->nodes[i];
+	struct node_values v = { n->self_ns, n->calls, n->self_samples,
+				 { n->counter_self[0], n->counter_self[1] },
+				 d ? d->base_self_ns[i] : 0, d ? d->base_calls[i] : 0,
+				 d ? d->base_self_samples[i] : 0 };
+	return v;
+}
+
+static void values_add(struct node_values *into, const struct node_values *v)
+{
+	into->time += v->time;
+	into->calls += v->calls;
+	into->samples += v->samples;
+	into->counter[0] += v->counter[0];
+	into->counter[1] += v->counter[1];
+	into->base_time += v->base_time;
+	into->base_calls += v->base_calls;
+	into->base_samples += v->base_samples;
+}
 
 static void subtree_sums_init(struct subtree_sums *s, const struct html_tree *t,
 			      const struct html_diff *d)
 {
-	s->calls = xcalloc(t->nnodes, sizeof(*s->calls));
+	s->v = xcalloc(t->nnodes, sizeof(*s->v));
 	s->size = xcalloc(t->nnodes, sizeof(*s->size));
-	s->base_calls = d ? xcalloc(t->nnodes, sizeof(*s->base_calls)) : NULL;
-	s->counter[0] = xcalloc(t->nnodes, sizeof(*s->counter[0]));
-	s->counter[1] = xcalloc(t->nnodes, sizeof(*s->counter[1]));
-	s->samples = xcalloc(t->nnodes, sizeof(*s->samples));
 	/* A node's parent was created before it: one backward pass sums. */
 	for (size_t i = t->nnodes; i-- > 1;) {
 		uint32_t p = t->nodes[i].parent;
-		s->calls[i] += t->nodes[i].calls;
+		struct node_values own = node_self(t, d, i);
+		values_add(&s->v[i], &own);
+		values_add(&s->v[p], &s->v[i]);
 		s->size[i] += 1;
-		s->calls[p] += s->calls[i];
 		s->size[p] += s->size[i];
-		s->samples[i] += t->nodes[i].self_samples;
-		s->samples[p] += s->samples[i];
-		for (int c = 0; c < 2; c++) {
-			s->counter[c][i] += t->nodes[i].counter_self[c];
-			s->counter[c][p] += s->counter[c][i];
-		}
-		if (d) {
-			s->base_calls[i] += d->base_calls[i];
-			s->base_calls[p] += s->base_calls[i];
-		}
 	}
 }
 
 static void subtree_sums_release(struct subtree_sums *s)
 {
-	free(s->calls);
-	free(s->base_calls);
+	free(s->v);
 	free(s->size);
-	free(s->counter[0]);
-	free(s->counter[1]);
-	free(s->samples);
+}
+
+static void put_opt(struct column *c, uint64_t v)
+{
+	if (c)
+		put_u(c, v);
 }
 
 static void put_node(struct node_columns *nc, uint32_t depth_delta, uint32_t func,
-		     uint64_t time, uint64_t calls, uint64_t base_time, uint64_t base_calls,
-		     const uint64_t counters[2], uint64_t samples)
+		     const struct node_values *v)
 {
-	if (nc->samples)
-		put_u(nc->samples, samples);
-	for (size_t c = 0; c < nc->ncounters; c++)
-		put_u(nc->counter[c], counters[c]);
 	put_u(nc->depth, depth_delta);
 	put_u(nc->func, func);
-	put_u(nc->time, time);
-	put_u(nc->calls, calls);
-	if (nc->base_time) {
-		put_u(nc->base_time, base_time);
-		put_u(nc->base_calls, base_calls);
-	}
+	put_u(nc->time, v->time);
+	put_u(nc->calls, v->calls);
+	put_opt(nc->samples, v->samples);
+	put_opt(nc->counter[0], v->counter[0]);
+	put_opt(nc->counter[1], v->counter[1]);
+	put_opt(nc->base_time, v->base_time);
+	put_opt(nc->base_calls, v->base_calls);
+	put_opt(nc->base_samples, v->base_samples);
 }
 
 /*
@@ -315,19 +333,27 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 {
 	const struct html_diff *d = in->diff;
 	uint32_t cut_func = (uint32_t)(d ? d->names->nfuncs : in->prof->nfuncs);
-	struct node_columns nc = {
-		column_new(cs, "node.depth", "uvarint"), column_new(cs, "node.func", "uvarint"),
-		column_new(cs, "node.self.time", "uvarint"),
-		column_new(cs, "node.self.calls", "uvarint"),
-		d ? column_new(cs, "base.node.self.time", "uvarint") : NULL,
-		d ? column_new(cs, "base.node.self.calls", "uvarint") : NULL,
-		column_new(cs, "node.cut", "uvarint"),
-		{ NULL, NULL }, html_counters(in),
-		html_samples(in) ? column_new(cs, "node.self.samples", "uvarint") : NULL,
-	};
+	int samples = html_samples(in);
 	static const char *const counter_cols[2] = { "node.self.c1", "node.self.c2" };
-	for (size_t c = 0; c < nc.ncounters; c++)
+	struct node_columns nc;
+
+	memset(&nc, 0, sizeof(nc));
+	nc.depth = column_new(cs, "node.depth", "uvarint");
+	nc.func = column_new(cs, "node.func", "uvarint");
+	nc.time = column_new(cs, "node.self.time", "uvarint");
+	nc.calls = column_new(cs, "node.self.calls", "uvarint");
+	if (d) {
+		nc.base_time = column_new(cs, "base.node.self.time", "uvarint");
+		nc.base_calls = column_new(cs, "base.node.self.calls", "uvarint");
+	}
+	nc.cut = column_new(cs, "node.cut", "uvarint");
+	for (size_t c = 0; c < html_counters(in); c++)
 		nc.counter[c] = column_new(cs, counter_cols[c], "uvarint");
+	if (samples)
+		nc.samples = column_new(cs, "node.self.samples", "uvarint");
+	if (samples && d)
+		nc.base_samples = column_new(cs, "base.node.self.samples", "uvarint");
+
 	struct subtree_sums sums;
 	struct { uint32_t node, child; } *stack = NULL;
 	size_t sp = 0, stack_alloc = 0;
@@ -345,10 +371,9 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 		uint32_t depth = (uint32_t)sp;	/* of a child of the top */
 		if (c != NONE && html_node_weight(t, &t->nodes[c]) >= min_total) {
 			const struct html_node *n = &t->nodes[c];
+			struct node_values own = node_self(t, d, c);
 			stack[sp - 1].child = n->next_sibling;
-			put_node(&nc, prev_depth + 1 - depth, n->func, n->self_ns, n->calls,
-				 d ? d->base_self_ns[c] : 0, d ? d->base_calls[c] : 0,
-				 n->counter_self, n->self_samples);
+			put_node(&nc, prev_depth + 1 - depth, n->func, &own);
 			prev_depth = depth;
 			newid[c] = next_id++;
 			ALLOC_GROW(stack, sp + 1, stack_alloc);
@@ -357,22 +382,14 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 			continue;
 		}
 		if (c != NONE) {
-			uint64_t time = 0, calls = 0, btime = 0, bcalls = 0, size = 0, samples = 0;
-			uint64_t counters[2] = { 0, 0 };
+			struct node_values all;
+			uint64_t size = 0;
+			memset(&all, 0, sizeof(all));
 			for (; c != NONE; c = t->nodes[c].next_sibling) {
-				time += t->nodes[c].total_ns;
-				calls += sums.calls[c];
+				values_add(&all, &sums.v[c]);
 				size += sums.size[c];
-				samples += sums.samples[c];
-				counters[0] += sums.counter[0][c];
-				counters[1] += sums.counter[1][c];
-				if (d) {
-					btime += d->base_total_ns[c];
-					bcalls += sums.base_calls[c];
-				}
 			}
-			put_node(&nc, prev_depth + 1 - depth, cut_func, time, calls, btime, bcalls,
-				 counters, samples);
+			put_node(&nc, prev_depth + 1 - depth, cut_func, &all);
 			put_u(nc.cut, size);
 			prev_depth = depth;
 			next_id++;
@@ -493,7 +510,7 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 	json_array_begin(&j);
 	/* The first metric is the one the page opens with: samples, when
 	 * the run traced no call. */
-	int samples_first = html_samples(in) && !in->prof->calls;
+	int samples_first = html_samples(in) && !in->prof->calls && !(in->diff && in->base->calls);
 	if (samples_first)
 		json_metric(&j, "samples", "samples", "count");
 	json_metric(&j, "time", "time", "ns");

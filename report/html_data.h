@@ -59,7 +59,7 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 size_t html_counters(const struct html_input *in);
 
 /* Whether the page weighs call paths by samples too (record --sample):
- * not in a diff, which compares traced numbers. */
+ * when the run, or in a diff either run, has samples. */
 int html_samples(const struct html_input *in);
 
 #endif

@@ -100,6 +100,7 @@ struct html_diff *html_diff_new(const struct profile *cur, const struct html_tre
 	d->base_calls = xcalloc(n, sizeof(*d->base_calls));
 	d->base_self_ns = xcalloc(n, sizeof(*d->base_self_ns));
 	d->base_total_ns = xcalloc(n, sizeof(*d->base_total_ns));
+	d->base_self_samples = xcalloc(n, sizeof(*d->base_self_samples));
 	/* Summed, not assigned: functions of one name in two objects (a
 	 * program's static helper and a library's) are one union function,
 	 * so two paths of one run can land on one union path. */
@@ -108,11 +109,13 @@ struct html_diff *html_diff_new(const struct profile *cur, const struct html_tre
 		u->calls += cur_tree->nodes[i].calls;
 		u->self_ns += cur_tree->nodes[i].self_ns;
 		u->total_ns += cur_tree->nodes[i].total_ns;
+		u->self_samples += cur_tree->nodes[i].self_samples;
 	}
 	for (size_t i = 1; i < base_tree->nnodes; i++) {
 		d->base_calls[bmap[i]] += base_tree->nodes[i].calls;
 		d->base_self_ns[bmap[i]] += base_tree->nodes[i].self_ns;
 		d->base_total_ns[bmap[i]] += base_tree->nodes[i].total_ns;
+		d->base_self_samples[bmap[i]] += base_tree->nodes[i].self_samples;
 	}
 	for (size_t i = 0; i < cur_tree->nthreads; i++) {
 		ALLOC_GROW(d->tree->threads, d->tree->nthreads + 1, d->tree->threads_alloc);
@@ -148,5 +151,6 @@ void html_diff_free(struct html_diff *d)
 	free(d->base_calls);
 	free(d->base_self_ns);
 	free(d->base_total_ns);
+	free(d->base_self_samples);
 	free(d);
 }

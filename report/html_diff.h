@@ -26,6 +26,7 @@ struct html_diff {
 	uint64_t *base_calls;	/* per union node: the base run's values */
 	uint64_t *base_self_ns;
 	uint64_t *base_total_ns;
+	uint64_t *base_self_samples;
 };
 
 /*

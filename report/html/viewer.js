@@ -1521,15 +1521,23 @@
     this.sortId = 'dself'; this.dir = -1;
     this.reset();
   }
+  /* Self and total of both runs in time, or in samples when the metric
+   * is samples (a diff of two sampled runs) */
+  DiffRows.prototype.weights = function () {
+    var F = M.F, B = M.B;
+    if (S.metric === 'samples' && F.cself.samples && B.cself.samples)
+      return { self: F.cself.samples, total: F.ctotal.samples, bself: B.cself.samples, btotal: B.ctotal.samples, fmt: fmtCount };
+    return { self: F.self, total: F.total, bself: B.self, btotal: B.total, fmt: fmtDuration };
+  };
   DiffRows.prototype.reset = function () {
-    var F = M.F, B = M.B, rows = [], base = 0, curAll = 0;
-    for (var f = 0; f < F.n; f++) { base += B.self[f]; curAll += F.self[f]; }
+    var F = M.F, B = M.B, rows = [], base = 0, curAll = 0, w = this.w = this.weights();
+    for (var f = 0; f < F.n; f++) { base += w.bself[f]; curAll += w.self[f]; }
     var limit = Math.max(base, curAll) * S.thr / 100;
     this.hidden = 0;
     for (f = 0; f < F.n; f++) {
       if (!F.listed[f] && !B.listed[f]) continue;
       if (search.match && !search.match[f]) continue;
-      var ds = F.self[f] - B.self[f], dt = F.total[f] - B.total[f];
+      var ds = w.self[f] - w.bself[f], dt = w.total[f] - w.btotal[f];
       if (Math.abs(ds) < limit && Math.abs(dt) < limit && (ds || dt || limit)) { this.hidden++; continue; }
       rows.push(f);
     }
@@ -1537,14 +1545,14 @@
     this.order();
   };
   DiffRows.prototype.value = function (f, id) {
-    var F = M.F, B = M.B;
+    var F = M.F, B = M.B, w = this.w;
     switch (id) {
-      case 'bself': return B.self[f];
-      case 'self': return F.self[f];
-      case 'dself': return F.self[f] - B.self[f];
-      case 'btotal': return B.total[f];
-      case 'total': return F.total[f];
-      case 'dtotal': return F.total[f] - B.total[f];
+      case 'bself': return w.bself[f];
+      case 'self': return w.self[f];
+      case 'dself': return w.self[f] - w.bself[f];
+      case 'btotal': return w.btotal[f];
+      case 'total': return w.total[f];
+      case 'dtotal': return w.total[f] - w.btotal[f];
       case 'bcalls': return B.calls[f];
       case 'calls': return F.calls[f];
       case 'dcalls': return F.calls[f] - B.calls[f];
@@ -1566,7 +1574,7 @@
   DiffRows.prototype.cell = function (k, id) {
     var f = this.rows[k];
     if (id === 'name') return { text: M.F.name[f], cls: search.match && search.match[f] ? 'cs-match' : '' };
-    var v = this.value(f, id), fmt = /calls/.test(id) ? fmtCount : fmtDuration;
+    var v = this.value(f, id), fmt = /calls/.test(id) ? fmtCount : this.w.fmt;
     if (id[0] === 'd') {
       var was = this.value(f, id.slice(1) === 'calls' ? 'bcalls' : 'b' + id.slice(1));
       return { text: fmtSigned(v, fmt) + (was ? ' (' + fmtSigned(100 * v / was, function (x) { return x.toFixed(1); }) + '%)' : ''),
@@ -1576,8 +1584,8 @@
   };
   DiffRows.prototype.describe = function (k) {
     var f = this.rows[k];
-    return M.F.name[f] + ': self ' + fmtSigned(this.value(f, 'dself'), fmtDuration) + ', total ' +
-      fmtSigned(this.value(f, 'dtotal'), fmtDuration);
+    return M.F.name[f] + ': self ' + fmtSigned(this.value(f, 'dself'), this.w.fmt) + ', total ' +
+      fmtSigned(this.value(f, 'dtotal'), this.w.fmt);
   };
   DiffRows.prototype.select = function (k) { if (this.opts.select) this.opts.select(this.rows[k]); };
   DiffRows.prototype.activate = function (k) { this.opts.activate(this.rows[k]); };

@@ -566,6 +566,17 @@ async function testSampled(browser) {
      `source: 7 opens it; sorted by samples, ${lines[0].function}'s line ${lines[0].line} comes first with its text`, { onSource, first, want, top: lines[0] });
   ok(page.problems.length === 0, 'sampled: no console error', page.problems);
   await page.close();
+
+  /* against itself: the diff table weighs by samples, every change 0 */
+  const dp = await open(browser, 'sampled-diff.html', '#th=light&v=diff&thr=0');
+  const cells = await dp.$$eval('#cs-panel-diff .cs-row:not([hidden])', (rs) => rs.map((x) => ({
+    name: x.children[0].textContent, self: Number(x.children[2].getAttribute('data-value')),
+    changes: [3, 6, 9].map((i) => Number(x.children[i].getAttribute('data-value'))) })));
+  const hot = cells.find((c) => c.name === 'hot');
+  ok(dp.problems.length === 0 && (await state(dp)).metric === 'samples' && hot && hot.self === by.hot.self_samples &&
+     cells.every((c) => c.changes.every((v) => v === 0)),
+     'sampled: a diff against itself shows the samples, every change 0', { cells, problems: dp.problems });
+  await dp.close();
 }
 
 (async () => {

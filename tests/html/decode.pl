@@ -68,6 +68,10 @@ for my $i (0 .. $#names) {
 		$r{self_samples} = uvarints('func.self.samples')->[$i];
 		$r{samples} = uvarints('func.total.samples')->[$i];
 	}
+	if ($col{'base.func.self.samples'}) {
+		$r{base_self_samples} = uvarints('base.func.self.samples')->[$i];
+		$r{base_samples} = uvarints('base.func.total.samples')->[$i];
+	}
 	if (@{ $f{'base.calls'} }) {
 		$r{base_calls} = $f{'base.calls'}[$i];
 		$r{base_self_ns} = $f{'base.self.time'}[$i];
@@ -80,6 +84,11 @@ $cut += $_ for @{ uvarints('node.cut') };
 my $self = 0;
 $self += $_ for @{ uvarints('node.self.time') };
 my %sums = (node_self_ns => $self);
+if ($col{'base.node.self.samples'}) {
+	my $n = 0;
+	$n += $_ for @{ uvarints('base.node.self.samples') };
+	$sums{node_base_self_samples} = $n;
+}
 for my $c (qw(c1 c2 samples)) {
 	next unless $col{"node.self.$c"};
 	my $n = 0;

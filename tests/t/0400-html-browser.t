@@ -67,8 +67,9 @@ build_prog sample_hot hot -O2
 limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
 	"$CS" report -i sampled.data --json > sampled.json &&
 	"$CS" report -i sampled.data --lines --json > sampled-lines.json &&
-	"$CS" html -i sampled.data -o sampled.html >/dev/null
-ok $? "a sampled run (no hooks) recorded and written"
+	"$CS" html -i sampled.data -o sampled.html >/dev/null &&
+	"$CS" html -i sampled.data --base sampled.data -o sampled-diff.html >/dev/null
+ok $? "a sampled run (no hooks) recorded and written, and diffed against itself"
 
 if [ "$TEST_FAILED" -ne 0 ]; then
 	plan "$TEST_COUNT"
