@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 33
+plan 34
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -175,6 +175,13 @@ jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, ca
 cmp -s want.json got.json && [ "$(jq '.node_self_ns' nd.json)" = "$(jq '[.functions[].self_ns] | add' n.json)" ] &&
 	[ "$(jq '.nodes' nd.json)" -ge 4 ]
 ok $? "--mode=count: the summed call paths add up to report --json's numbers"
+
+# the banner counts what the flight recorder's ring overwrote, exactly
+limited "$CS" record --mode=flight=64K -o f.data -- ./basic 22 >/dev/null 2>&1
+over=$("$CS" info -i f.data --json | jq '.overwritten_events')
+"$CS" html -i f.data -o f.html >/dev/null
+[ "$over" -gt 0 ] && grep -q "flight recorder: $over older events were overwritten" f.html
+ok $? "the banner says how many events the flight recorder overwrote ($over)"
 
 # a binary named like markup, stripped: its functions are named after it
 hostile='<img src=x onerror=alert(1)>'
