@@ -359,6 +359,16 @@ async function testHostile(browser) {
   ok(page.problems.length === 0 && (await page.evaluate(() => window.__pwned)) === undefined && crumbs[0] === 'all',
      'hostile: flame graph, trees and timeline draw them without error', page.problems);
   await page.close();
+  /* source lines with markup in them are shown as text too */
+  const sp = await open(browser, 'marked.html', '#th=light&v=source');
+  const src = await sp.evaluate(() => ({
+    images: document.images.length, pwned: window.__pwned,
+    marked: Array.from(document.querySelectorAll('#cs-source .cs-row:not([hidden]) .cs-code'))
+      .filter((c) => c.textContent.includes('</script><img src=x onerror=window.__pwned=1>')).length
+  }));
+  ok(src.images === 0 && src.pwned === undefined && src.marked >= 2 && sp.problems.length === 0,
+     'hostile: source lines with </script><img ...> in them are shown as text', { src, problems: sp.problems });
+  await sp.close();
   /* without JavaScript: the summary table, escaped by the C side */
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const nojs = await ctx.newPage();

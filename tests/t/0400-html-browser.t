@@ -71,6 +71,13 @@ limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
 	"$CS" html -i sampled.data --base sampled.data -o sampled-diff.html >/dev/null
 ok $? "a sampled run (no hooks) recorded and written, and diffed against itself"
 
+# a sampled program whose hot source lines carry markup
+sed '21,30s|$| /* </script><img src=x onerror=window.__pwned=1> */|' "$ROOT/tests/progs/sample_hot.c" > marked.c &&
+	cc -g -O2 -o marked marked.c &&
+	limited "$CS" record -o marked.data -- ./marked flat 300 >/dev/null 2>&1 &&
+	"$CS" html -i marked.data -o marked.html >/dev/null
+ok $? "a program with markup in its hot source lines sampled and written"
+
 if [ "$TEST_FAILED" -ne 0 ]; then
 	plan "$TEST_COUNT"
 	done_testing

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 34
+plan 35
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -27,6 +27,8 @@ ok $? "-o - writes the same page to stdout"
 ok $? "no URL anywhere in the page"
 ! grep -Eqi '<(link|img|iframe|object|embed)[ >]|<script[^>]* src=' one.html
 ok $? "no external resource: no link, img, iframe or script src"
+grep -q "getContext('2d')" one.html && ! grep -qi 'webgl' one.html
+ok $? "drawn with Canvas 2D, no WebGL"
 csp=$(sed -n 's/.*http-equiv="Content-Security-Policy" content="\([^"]*\)".*/\1/p' one.html)
 case "$csp" in
 "default-src 'none'; script-src 'sha256-"*) ok 0 "CSP: default-src 'none', scripts by hash" ;;
