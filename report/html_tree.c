@@ -1,7 +1,7 @@
 /*
- * Building the call-path tree: a hash map from (parent node, function) to
- * the child node, a replay stack that mirrors model/profile.c's per-call
- * arithmetic, and the timeline's "longest calls" selection.
+ * Building the call-path tree: a map from (parent node, function) to the
+ * child node (lib/u64map.h), a replay stack that mirrors model/profile.c's
+ * per-call arithmetic, and the timeline's "longest calls" selection.
  */
 #include "report/html_tree.h"
 #include "model/aggregate.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -27,8 +28,7 @@ struct tree_frame {
 };
 
 struct html_tree_private {
-	uint32_t *slots;	/* node + 1; 0 = empty */
-	size_t mask;
+	struct u64map children;	/* (parent, function) -> node */
 	/* the replay of the current thread */
 	struct tree_frame *stack;
 	size_t depth, stack_alloc;
@@ -37,31 +37,6 @@ struct html_tree_private {
 	uint64_t counters[2];	/* the latest absolute values */
 	uint32_t thread;
 };
-
-static size_t child_hash(uint32_t parent, uint32_t func, size_t mask)
-{
-	uint64_t k = ((uint64_t)parent << 32) | func;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k & mask;
-}
-
-static void rehash(struct html_tree *t)
-{
-	struct html_tree_private *pv = t->priv;
-	size_t size = (pv->mask + 1) * 2;
-
-	free(pv->slots);
-	pv->slots = xcalloc(size, sizeof(*pv->slots));
-	pv->mask = size - 1;
-	for (size_t i = 1; i < t->nnodes; i++) {
-		size_t h = child_hash(t->nodes[i].parent, t->nodes[i].func, pv->mask);
-		while (pv->slots[h])
-			h = (h + 1) & pv->mask;
-		pv->slots[h] = (uint32_t)i + 1;
-	}
-}
 
 static uint32_t add_node(struct html_tree *t, uint32_t parent, uint32_t func)
 {
@@ -79,19 +54,13 @@ static uint32_t add_node(struct html_tree *t, uint32_t parent, uint32_t func)
 
 uint32_t html_tree_child(struct html_tree *t, uint32_t parent, uint32_t func)
 {
-	struct html_tree_private *pv = t->priv;
-	size_t h = child_hash(parent, func, pv->mask);
+	uint64_t key = u64map_pair(parent, func);
+	uint32_t id;
 
-	while (pv->slots[h]) {
-		const struct html_node *n = &t->nodes[pv->slots[h] - 1];
-		if (n->parent == parent && n->func == func)
-			return pv->slots[h] - 1;
-		h = (h + 1) & pv->mask;
-	}
-	uint32_t id = add_node(t, parent, func);
-	pv->slots[h] = id + 1;
-	if (t->nnodes * 2 > pv->mask)
-		rehash(t);
+	if (u64map_get(&t->priv->children, key, &id))
+		return id;
+	id = add_node(t, parent, func);
+	u64map_put(&t->priv->children, key, id);
 	return id;
 }
 
@@ -103,8 +72,7 @@ struct html_tree *html_tree_new(const struct profile *names, size_t max_calls)
 	t->ncounters = names->ncounters;
 	t->max_calls = max_calls;
 	t->priv = xcalloc(1, sizeof(*t->priv));
-	t->priv->mask = 1023;
-	t->priv->slots = xcalloc(1024, sizeof(*t->priv->slots));
+	u64map_init(&t->priv->children);
 	add_node(t, NONE, FUNC_NONE);
 	return t;
 }
@@ -113,7 +81,7 @@ void html_tree_free(struct html_tree *t)
 {
 	if (!t)
 		return;
-	free(t->priv->slots);
+	u64map_release(&t->priv->children);
 	free(t->priv->stack);
 	free(t->priv);
 	free(t->nodes);
