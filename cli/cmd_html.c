@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/function_lines.h"
 #include "cli/load.h"
 #include "die.h"
 #include "formats/cursor.h"
@@ -155,6 +156,13 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	load_replay(&l->df, f, l->prof, &v, &stats);
 	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
 	html_tree_finish(l->tree);
+	/* without samples, the source view shows where the traced functions
+	 * begin (not for a binary that could not be trusted: its functions
+	 * have no lines to give, and the load said so already) */
+	if (!l->prof->samples && !l->salvaged) {
+		function_lines_load(&l->df, l->prof);
+		html_lines_from_functions(l->lines, l->prof);
+	}
 	html_lines_finish(l->lines);
 	l->title = session_title(&l->df, path);
 	return 0;

@@ -407,17 +407,17 @@ static void build_lines(const struct html_input *in, struct columns *cs)
 {
 	const struct html_lines *l = in->lines;
 
-	if (!html_samples(in) || !l || !l->nrows)
+	if (!l || !l->nrows)
 		return;
 	struct column *file = column_new(cs, "line.file", "uvarint");
 	struct column *line = column_new(cs, "line.line", "uvarint");
 	struct column *func = column_new(cs, "line.func", "uvarint");
-	struct column *samples = column_new(cs, "line.samples", "uvarint");
+	struct column *weight = column_new(cs, "line.weight", "uvarint");
 	for (size_t i = 0; i < l->nrows; i++) {
 		put_u(file, l->rows[i].file);
 		put_u(line, l->rows[i].line);
 		put_u(func, l->rows[i].func);
-		put_u(samples, l->rows[i].samples);
+		put_u(weight, l->rows[i].weight);
 	}
 	struct column *files = column_new(cs, "files", "strings");
 	for (size_t i = 0; i < l->nfiles; i++)
@@ -546,6 +546,8 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 	/* what min_total_ns counts: paths are cut by samples in a sampled-only run */
 	json_kv_string(&j, "min_total_unit", t->weigh_samples ? "samples" : "ns");
 	json_kv_u64(&j, "unreadable_sources", in->lines ? in->lines->unreadable : 0);
+	/* what the source view's lines weigh: samples, or traced self time */
+	json_kv_string(&j, "lines_unit", in->lines && in->lines->by_time ? "ns" : "samples");
 	json_kv_u64(&j, "calls_kept", cuts->calls_kept);
 	json_kv_u64(&j, "calls_dropped", cuts->calls_dropped);
 	json_kv_u64(&j, "min_call_ns", cuts->min_call_ns);

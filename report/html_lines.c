@@ -1,5 +1,5 @@
 /*
- * Counting samples per source line and reading the hot lines' text.  The
+ * Weighing source lines and reading the hot lines' text.  The
  * symbolizer hands every sample of one PC the same file name pointer, so
  * a file is found by its address first and by its name only the first
  * time that address is seen.
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/profile.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -69,19 +70,29 @@ void html_lines_add(struct html_lines *l, const char *file, int line, uint32_t f
 		l->rows[row] = (struct html_line){ f, ln, func, 0 };
 		u64map_put(&l->index, key, row);
 	}
-	l->rows[row].samples += weight;
+	l->rows[row].weight += weight;
+}
+
+void html_lines_from_functions(struct html_lines *l, const struct profile *p)
+{
+	l->by_time = 1;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		if (f->self_ns && f->file && f->line > 0)
+			html_lines_add(l, f->file, f->line, (uint32_t)i, f->self_ns);
+	}
 }
 
 static const struct html_lines *sort_lines;
 
-/* Most samples first, then by file name and line: the same order for the
+/* Heaviest first, then by file name and line: the same order for the
  * same data. */
-static int by_samples(const void *a, const void *b)
+static int by_weight(const void *a, const void *b)
 {
 	const struct html_line *x = a, *y = b;
 
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
 	int c = strcmp(sort_lines->files[x->file], sort_lines->files[y->file]);
 	if (c)
 		return c;
@@ -134,7 +145,7 @@ void html_lines_finish(struct html_lines *l)
 	struct u64map taken;
 
 	sort_lines = l;
-	qsort(l->rows, l->nrows, sizeof(*l->rows), by_samples);
+	qsort(l->rows, l->nrows, sizeof(*l->rows), by_weight);
 	u64map_init(&taken);
 	/* each file read once: the hot lines of one file together */
 	for (uint32_t f = 0; f < l->nfiles; f++) {
@@ -155,7 +166,12 @@ void html_lines_finish(struct html_lines *l)
 					text = NULL;
 				}
 			}
-			if (text)
+			/* a function's line is its opening brace's, most often:
+			 * the line above holds its name */
+			if (text && l->by_time)
+				take_lines(l, &taken, f, text, size, row->line > 1 ? row->line - 1 : 1,
+					   row->line + HTML_FUNC_LINES - 2);
+			else if (text)
 				take_lines(l, &taken, f, text, size,
 					   row->line > HTML_LINE_CONTEXT ? row->line - HTML_LINE_CONTEXT : 1,
 					   row->line + HTML_LINE_CONTEXT);

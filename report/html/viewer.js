@@ -367,9 +367,10 @@
     M.F.object = Array.prototype.map.call(objIdx, function (k) { return objects[k] || ''; });
     M.B = M.diff ? new Funcs(cols, 'base.func.', names.length) : null;
     M.tree = buildDataTree(cols, M.metrics, M.diff);
-    M.lines = cols['line.samples'] ? {
+    M.lines = cols['line.weight'] ? {
+      byTime: meta.cuts.lines_unit === 'ns',
       file: decodeU(cols['line.file'], Int32Array), line: decodeU(cols['line.line'], Int32Array),
-      func: decodeU(cols['line.func'], Int32Array), samples: decodeU(cols['line.samples']),
+      func: decodeU(cols['line.func'], Int32Array), samples: decodeU(cols['line.weight']),
       files: decodeStrings(cols.files), srcFile: decodeU(cols['src.file'], Int32Array),
       srcLine: decodeU(cols['src.line'], Int32Array), srcText: decodeStrings(cols['src.text'])
     } : null;
@@ -465,7 +466,7 @@
     { id: 'source', label: 'Source' },
     { id: 'diff', label: 'Diff table' }
   ];
-  /* a view the data has: a diff needs a base, the source view samples */
+  /* a view the data has: a diff needs a base, the source view lines */
   function hasView(id) { return id === 'diff' ? M.diff : id === 'source' ? !!M.lines : true; }
 
   function encodeState() {
@@ -1497,7 +1498,7 @@
   SourceRows.prototype.cell = function (k, id, given) {
     var r = given || this.rows[k];
     switch (id) {
-      case 'samples': return { text: r.samples ? fmtCount(r.samples) : '', value: r.samples };
+      case 'samples': return { text: r.samples ? (M.lines.byTime ? fmtDuration : fmtCount)(r.samples) : '', value: r.samples };
       case 'pct': return { text: r.samples ? fmtPct(r.samples, this.all) : '' };
       case 'line': return { text: r.line ? String(r.line) : '?', value: r.line };
       case 'text': return { text: r.text, cls: 'cs-code' + (r.samples ? ' cs-hot' : '') };
@@ -1508,7 +1509,8 @@
   };
   SourceRows.prototype.describe = function (k) {
     var r = this.rows[k];
-    return (M.lines.files[r.file] || '?') + ':' + r.line + ', ' + (r.samples ? fmtCount(r.samples) + ' samples, ' : '') + r.text;
+    return (M.lines.files[r.file] || '?') + ':' + r.line + ', ' +
+      (r.samples ? (M.lines.byTime ? fmtDuration(r.samples) + ' self time, ' : fmtCount(r.samples) + ' samples, ') : '') + r.text;
   };
   SourceRows.prototype.select = function (k) { if (this.opts.select && this.rows[k].func >= 0) this.opts.select(this.rows[k].func); };
   SourceRows.prototype.activate = function (k) { if (this.rows[k].func >= 0) this.opts.activate(this.rows[k].func); };
@@ -1992,8 +1994,8 @@
       ui.srcNote.style.margin = '4px 12px';
       sp.appendChild(ui.srcNote);
       ui.srcRows = new SourceRows({ activate: openSandwich, select: selectFunc });
-      ui.srcGrid = new Grid(sp, 'Source lines by samples', [
-        { id: 'samples', label: 'Samples', num: true }, { id: 'pct', label: '%', num: true, width: '5em' },
+      ui.srcGrid = new Grid(sp, M.lines.byTime ? 'Source: where the functions begin, by self time' : 'Source lines by samples', [
+        { id: 'samples', label: M.lines.byTime ? 'Self time' : 'Samples', num: true }, { id: 'pct', label: '%', num: true, width: '5em' },
         { id: 'line', label: 'Line', num: true, width: '5em' }, { id: 'text', label: 'Source', width: 'minmax(20em, 4fr)' },
         { id: 'func', label: 'Function', width: 'minmax(10em, 1fr)' }, { id: 'file', label: 'File', width: 'minmax(10em, 1fr)' }],
         ui.srcRows);
@@ -2277,10 +2279,13 @@
       }
     } else if (S.view === 'source') {
       ui.srcRows.reset();
-      ui.srcNote.textContent = fmtCount(M.lines.samples.length) + ' sampled lines, by file and line; the text of the ' +
-        'hottest lines and their neighbours was read when the page was made' +
+      ui.srcNote.textContent = (M.lines.byTime
+        ? fmtCount(M.lines.samples.length) + ' functions where they begin, each with its self time (a traced run ' +
+          'knows no line inside a function; record with --sample for that); the first lines of the hottest'
+        : fmtCount(M.lines.samples.length) + ' sampled lines, by file and line; the text of the hottest lines and ' +
+          'their neighbours') + ' was read when the page was made' +
         (M.meta.cuts.unreadable_sources ? ' (' + M.meta.cuts.unreadable_sources + ' source files could not be read)' : '') +
-        '. Sort by Samples for the hottest first.';
+        '. Sort by ' + (M.lines.byTime ? 'Self time' : 'Samples') + ' for the hottest first.';
       ui.srcGrid.refresh();
     } else if (S.view === 'top') {
       ui.topRows.reset();

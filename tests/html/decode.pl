@@ -5,7 +5,7 @@
 #    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
 #                   listed, rank, base_self_ns..., self_samples, samples}],
 #    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...,
-#    "lines": [{file, line, function, samples}], "source": [{file, line, text}]}
+#    "lines": [{file, line, function, samples or self_ns}], "source": [{file, line, text}]}
 # Usage: decode.pl PAGE.html
 use strict;
 use warnings;
@@ -97,12 +97,13 @@ for my $c (qw(c1 c2 samples)) {
 }
 # samples per source line, and the source text carried
 my (@lines, @source);
-if ($col{'line.samples'}) {
+if ($col{'line.weight'}) {
 	my @files = split /\0/, $col{files}{bytes}, -1;
 	pop @files;
-	my ($lf, $ll, $lfn, $ls) = map { uvarints("line.$_") } qw(file line func samples);
+	my ($lf, $ll, $lfn, $lw) = map { uvarints("line.$_") } qw(file line func weight);
+	my $unit = $meta->{cuts}{lines_unit} eq 'ns' ? 'self_ns' : 'samples';
 	push @lines, { file => $files[ $lf->[$_] ], line => $ll->[$_], function => $names[ $lfn->[$_] ],
-		       samples => $ls->[$_] } for 0 .. $#$ls;
+		       $unit => $lw->[$_] } for 0 .. $#$lw;
 	my @text = split /\0/, $col{'src.text'}{bytes}, -1;
 	pop @text;
 	my ($sf, $sl) = map { uvarints("src.$_") } qw(file line);

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 35
+plan 36
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -166,6 +166,16 @@ limited "$CS" record -o g.data -- ./gone flat 300 >/dev/null 2>&1
 st=$?
 ok $st "source: a file gone since the build is counted as unreadable; its lines keep their samples"
 [ $st -eq 0 ] || jq -c '{cuts: .meta.cuts, samples: .meta.samples, lines}' gd.json | sed 's/^/# /'
+
+# a traced run's source view: each function where it begins, its self time
+jq -c '[.functions[] | select(.self_ns > 0) | {function: .name, self_ns}] | sort_by(-.self_ns, .function)' report.json > want.json
+jq -c '[.lines[] | {function, self_ns}] | sort_by(-.self_ns, .function)' data.json > got.json
+top=$(jq -r '.lines[0].line' data.json)
+file=$(jq -r '.lines[0].file' data.json)
+cmp -s want.json got.json && [ "$(jq -r '.meta.cuts.lines_unit' data.json)" = ns ] &&
+	[ "$(jq -r --argjson l "$top" --arg f "$file" '.source[] | select(.line == $l and .file == $f) | .text' data.json)" = \
+	  "$(sed -n "${top}p" "$file")" ]
+ok $? "source: a traced run shows each function's self time where it begins, with its text"
 
 # --mode=count: the paths the program summed, no events
 limited "$CS" record --mode=count -o n.data -- ./basic 18 >/dev/null 2>&1
