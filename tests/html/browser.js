@@ -203,7 +203,23 @@ async function testFixture(browser) {
   ok(near(rr.find((r) => r.depth === 0).value, leaf.dur, 1) && top.length === 1 && top[0] === 'main' &&
      rr.some((r) => r.name === 'stage_a_leaf' && near(r.value, leaf.dur, 1)),
      'timeline: a range of one stage_a_leaf call re-aggregates the flame graph to it', { leaf, rr: rr.slice(0, 5) });
+  /* and the top table: that one call, its time */
+  await page.click('#cs-tab-top');
+  const inRange = await page.evaluate(() => window.__callscope.topRows());
+  const lr = inRange.find((r) => r.name === 'stage_a_leaf');
+  ok(lr && lr.calls === 1 && near(lr.total_ns, leaf.dur, 1) && !inRange.some((r) => r.name === 'stage_b'),
+     'timeline: the range re-aggregates the top table too: one stage_a_leaf call, its duration', inRange);
   await page.screenshot({ path: path.join(work, 'fixture-range.png') });
+  await page.close();
+}
+
+/* Every thread has its lane on the one time axis. */
+async function testThreads(browser) {
+  const tids = json('threads-info.json').threads.map((t) => t.tid);
+  const page = await open(browser, 'threads.html', '#th=light&v=timeline');
+  const lanes = await page.evaluate(() => Array.from(new Set(window.__callscope.timelineRects().map((r) => r.tid))));
+  ok(page.problems.length === 0 && tids.length === 5 && lanes.length === tids.length && tids.every((t) => lanes.includes(t)),
+     `timeline: each of the ${tids.length} threads has calls drawn in its lane`, { tids, lanes });
   await page.close();
 }
 
@@ -407,6 +423,13 @@ async function testDiff(browser) {
   ok(page.problems.length === 0 && cells.length > 5 && nonzero === 0, `diff: a profile against itself: ${cells.length} functions, every change 0`, { cells, nonzero });
   const banner = await page.textContent('#cs-banner');
   ok(/base: /.test(banner), 'diff: the banner shows the base run too');
+  /* at the default threshold (1 % of the whole) zero changes are hidden, and counted */
+  await page.goto(url('diff.html', '#v=diff'));
+  await page.waitForFunction(() => window.__callscope.ready);
+  const shown = await page.$$eval('#cs-panel-diff .cs-row:not([hidden])', (rs) => rs.length);
+  const note = await page.textContent('#cs-panel-diff .cs-status');
+  ok(shown === 0 && new RegExp('^' + cells.length + ' functions with smaller changes hidden').test(note),
+     'diff: changes under the threshold are hidden and counted', { shown, note });
   await page.close();
 }
 
@@ -612,7 +635,7 @@ async function testSampled(browser) {
   });
   try {
     for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
-                     testTransforms, testControls, testVirtualRows, testCounters, testSampled]) {
+                     testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

@@ -71,6 +71,13 @@ limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
 	"$CS" html -i sampled.data --base sampled.data -o sampled-diff.html >/dev/null
 ok $? "a sampled run (no hooks) recorded and written, and diffed against itself"
 
+# shellcheck disable=SC2086
+build_prog threads threads -O0 $flags
+limited "$CS" record -o threads.data -- ./threads >/dev/null 2>&1 &&
+	"$CS" info -i threads.data --json > threads-info.json &&
+	"$CS" html -i threads.data -o threads.html >/dev/null
+ok $? "a run of five threads recorded and written"
+
 # a sampled program whose hot source lines carry markup
 sed '21,30s|$| /* </script><img src=x onerror=window.__pwned=1> */|' "$ROOT/tests/progs/sample_hot.c" > marked.c &&
 	cc -g -O2 -o marked marked.c &&
