@@ -545,18 +545,31 @@
 
   /* ---------------- search ---------------- */
 
-  var search = { re: null, match: null, nodes: null, at: -1, error: '' };
+  var search = { re: null, object: '', match: null, nodes: null, at: -1, error: '' };
   function setSearch(q) {
     S.q = q;
     search.re = null; search.match = null; search.nodes = null; search.at = -1; search.error = '';
+    search.object = '';
     if (q) {
-      try { search.re = new RegExp(q); } catch (e) { search.error = 'not a valid regular expression'; }
+      var spec = splitSpec(q);
+      search.object = spec[0];
+      try { search.re = new RegExp(spec[1]); } catch (e) { search.error = 'not a valid regular expression'; }
     }
     if (search.re) {
-      var m = new Uint8Array(M.F.n + 1), re = search.re;
-      for (var f = 0; f < M.F.n; f++) m[f] = re.test(M.F.name[f]) ? 1 : 0;
+      var m = new Uint8Array(M.F.n + 1), re = search.re, obj = search.object;
+      for (var f = 0; f < M.F.n; f++)
+        m[f] = re.test(M.F.name[f]) && (!obj || baseName(M.F.object[f]) === obj) ? 1 : 0;
       search.match = m;
     }
+  }
+  function baseName(path) { return path.slice(path.lastIndexOf('/') + 1); }
+  /* The CLI's symbol spec OBJECT:NAME (report, tree, graph): OBJECT is a
+   * file name the profile has, NAME here a regular expression.  Returns
+   * [object, expression], object '' when Q is no such spec. */
+  function splitSpec(q) {
+    var m = /^([^:]+):(?!:)([^]*)$/.exec(q);
+    if (!m || !M.F.object.some(function (o) { return baseName(o) === m[1]; })) return ['', q];
+    return [m[1], m[2]];
   }
   function matchedNodes(t) {
     if (!search.match) return [];
@@ -2033,7 +2046,7 @@
     ui.help = el('div', { 'class': 'cs-help', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Keyboard', hidden: '', tabindex: '-1' });
     ui.help.appendChild(el('h2', null, 'Keyboard'));
     var dl = el('dl');
-    [['1 \u2026 ' + Object.keys(ui.tabs).length, 'switch view, in the order of the tabs (or arrow keys on them)'], ['/', 'search (a regular expression); Enter: next match'],
+    [['1 \u2026 ' + Object.keys(ui.tabs).length, 'switch view, in the order of the tabs (or arrow keys on them)'], ['/', 'search: a regular expression, or OBJECT:expression as the CLI\u2019s symbol specs; Enter: next match'],
      ['n, N', 'next, previous match'], ['Backspace', 'back (undo the last zoom or change)'],
      ['arrows', 'move between frames (flame graph), rows (tables), pan (timeline)'],
      ['Enter', 'zoom to the frame; open in the flame graph (tables)'], ['Escape', 'zoom out; close this help'],

@@ -213,6 +213,28 @@ async function testFixture(browser) {
   await page.close();
 }
 
+/* The search takes the CLI's symbol spec OBJECT:NAME (NAME a regular
+ * expression): it finds the function `tree --focus` finds. */
+async function testSymspec(browser) {
+  const focus = json('twin-focus.json').tree;
+  const page = await open(browser, 'twin.html', '#th=light&v=top');
+  const find = async (q) => {
+    await page.fill('#cs-search', q);
+    await page.waitForFunction((q) => window.__callscope.state().q === q, q);
+    await page.click('#cs-tab-top');
+    return { n: Number(await page.getAttribute('#cs-search-status', 'data-functions')),
+             rows: await page.evaluate(() => window.__callscope.topRows()) };
+  };
+  const both = await find('^twin$');
+  const lib = await find('libtwin.so:^twin$');
+  ok(both.n === 2 && lib.n === 1 && lib.rows.length === 1 && lib.rows[0].name === 'twin' &&
+     lib.rows[0].total_ns === focus.total_ns && /libtwin\.so$/.test(focus.object),
+     "search: 'libtwin.so:^twin$' finds the one twin() 'tree --focus libtwin.so:twin' finds, '^twin$' both",
+     { both, lib, focus });
+  ok(page.problems.length === 0, 'search: no console error', page.problems);
+  await page.close();
+}
+
 /* Every thread has its lane on the one time axis. */
 async function testThreads(browser) {
   const tids = json('threads-info.json').threads.map((t) => t.tid);
@@ -635,7 +657,8 @@ async function testSampled(browser) {
   });
   try {
     for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
-                     testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads]) {
+                     testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads,
+                     testSymspec]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

@@ -78,6 +78,15 @@ limited "$CS" record -o threads.data -- ./threads >/dev/null 2>&1 &&
 	"$CS" html -i threads.data -o threads.html >/dev/null
 ok $? "a run of five threads recorded and written"
 
+# two functions named twin, in the program and in its library
+# shellcheck disable=SC2016
+cc -g -O0 $flags -shared -fPIC -o libtwin.so "$ROOT/tests/progs/html_twin_lib.c" &&
+	cc -g -O0 $flags -o twin "$ROOT/tests/progs/html_twin.c" -L. -ltwin -Wl,-rpath,'$ORIGIN' &&
+	limited "$CS" record -o twin.data -- ./twin >/dev/null 2>&1 &&
+	"$CS" tree -i twin.data --focus libtwin.so:twin --json > twin-focus.json &&
+	"$CS" html -i twin.data -o twin.html >/dev/null
+ok $? "a program and its library, each with a twin(), recorded and written"
+
 # a sampled program whose hot source lines carry markup
 sed '21,30s|$| /* </script><img src=x onerror=window.__pwned=1> */|' "$ROOT/tests/progs/sample_hot.c" > marked.c &&
 	cc -g -O2 -o marked marked.c &&

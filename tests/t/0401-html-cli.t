@@ -85,19 +85,8 @@ ok $? "--base with itself: every function's change is zero"
 # A diff matches functions by name: a program's static twin() and its
 # library's are one function there, and both paths under main one path,
 # their numbers summed, none lost.
-cat > twinlib.c <<'EOF'
-static volatile unsigned long sink;
-__attribute__((noinline)) static void twin(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i; }
-void (*lib_twin(void))(int) { return twin; }
-EOF
-cat > twinmain.c <<'EOF'
-void (*lib_twin(void))(int);
-static volatile unsigned long sink;
-__attribute__((noinline)) static void twin(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i; }
-int main(void) { twin(300000); lib_twin()(100000); return 0; }
-EOF
-cc -g -O0 $HOOK_FLAGS_CYG -shared -fPIC -o libtwin.so twinlib.c &&
-	cc -g -O0 $HOOK_FLAGS_CYG -o twin twinmain.c -L. -ltwin -Wl,-rpath,'$ORIGIN'
+cc -g -O0 $HOOK_FLAGS_CYG -shared -fPIC -o libtwin.so "$PROGS/html_twin_lib.c" &&
+	cc -g -O0 $HOOK_FLAGS_CYG -o twin "$PROGS/html_twin.c" -L. -ltwin -Wl,-rpath,'$ORIGIN'
 limited "$CS" record -o t.data -- ./twin >/dev/null 2>&1
 "$CS" report -i t.data --json > t.json
 "$CS" html -i t.data --base t.data -o t.html >/dev/null && perl "$DECODE" t.html > td.json
