@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 36
+plan 37
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -123,6 +123,13 @@ cmp -s want.json got.json && [ "$(jq '.node_self_samples' sd.json)" = "$(jq '.sa
 ok $? "samples: each function's samples equal report --json; the call paths hold every sample"
 grep -q "$(jq '.samples' s.json) samples; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
 ok $? "samples: the banner counts them, the lost ones too"
+
+"$CS" html -i s.data -o scut.html --max-nodes 2 >/dev/null && perl "$DECODE" scut.html > scut.json
+cut=$(jq '.cut_paths' scut.json)
+[ "$cut" -gt 0 ] && [ "$(jq -r '.meta.cuts.min_total_unit' scut.json)" = samples ] &&
+	[ "$(jq '.node_self_samples' scut.json)" = "$(jq '.samples' s.json)" ] &&
+	grep -q "$cut call paths\? of less than $(jq '.meta.cuts.min_total_ns' scut.json) samples\? each" scut.html
+ok $? "samples: --max-nodes cuts a sampled run's paths by samples, every sample kept, the banner in samples"
 
 # a diff of sampled runs weighs by samples; against itself every change is 0
 "$CS" html -i s.data --base s.data -o sdiff.html >/dev/null && perl "$DECODE" sdiff.html > sdiff.json
