@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 37
+plan 38
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -115,6 +115,8 @@ limited "$CS" record -o s.data -- ./hot flat 300 >/dev/null 2>&1
 "$CS" report -i s.data --json > s.json
 "$CS" html -i s.data -o s.html >/dev/null && perl "$DECODE" s.html > sd.json
 is "$(jq -r '.meta.metrics[0].id' sd.json)" samples "samples: the page opens weighed by samples"
+"$CS" html -i s.data -o s-again.html >/dev/null && cmp -s s.html s-again.html
+ok $? "samples: the same bytes twice, source text and all"
 jq -c '[.functions[] | {name, self_samples, samples}]' s.json > want.json
 jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, self_samples, samples}]' \
 	sd.json > got.json
