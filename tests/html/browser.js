@@ -235,6 +235,21 @@ async function testSymspec(browser) {
   await page.close();
 }
 
+/* What a screen reader is given: Chromium's accessibility tree of the
+ * tables, not just their attributes. */
+async function testScreenReader(browser) {
+  const page = await open(browser, 'fixture.html', '#th=light&v=top');
+  const top = await page.locator('#cs-top').ariaSnapshot();
+  await page.click('#cs-tab-tree');
+  const tree = await page.locator('#cs-panel-tree [role="treegrid"]').ariaSnapshot();
+  ok(/^- grid "Top functions":/m.test(top) && /columnheader "Calls"/.test(top) && /gridcell "stage_a"/.test(top) &&
+     /row "[^"]*stage_a_leaf"/.test(top) &&
+     /treegrid "Call tree"/.test(tree) && /row "main [^"]*" \[expanded\] \[level=1\]/.test(tree) &&
+     /rowheader "stage_a"/.test(tree),
+     'screen reader: the top table is a grid of named cells, the call tree a treegrid with levels', { top: top.slice(0, 600), tree: tree.slice(0, 600) });
+  await page.close();
+}
+
 /* Every thread has its lane on the one time axis. */
 async function testThreads(browser) {
   const tids = json('threads-info.json').threads.map((t) => t.tid);
@@ -658,7 +673,7 @@ async function testSampled(browser) {
   try {
     for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
                      testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads,
-                     testSymspec]) {
+                     testSymspec, testScreenReader]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

@@ -6,8 +6,9 @@
 # recursion, hostile names shown as text, keyboard-only use, a golden
 # screenshot, a diff of a run against itself; focus, hide, merge and
 # collapsed recursion, icicle, the metric switch, search next/previous,
-# sorting, the sandwich, virtual rows, counter columns, and a sampled run
-# with its source view.  Installs what it needs
+# sorting, the sandwich, virtual rows, counter columns, a sampled run with
+# its source view, lanes per thread, OBJECT:NAME search, and the tables as
+# the accessibility tree gives them to a screen reader.  Installs what it needs
 # (scripts/install-deps.sh, then npm ci) and skips, saying why, only where
 # that cannot be done.
 . "$(dirname "$0")/lib.sh"
