@@ -80,7 +80,7 @@ limited "$CS" record -o threads.data -- ./threads >/dev/null 2>&1 &&
 ok $? "a run of five threads recorded and written"
 
 # two functions named twin, in the program and in its library
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2086
 cc -g -O0 $flags -shared -fPIC -o libtwin.so "$ROOT/tests/progs/html_twin_lib.c" &&
 	cc -g -O0 $flags -o twin "$ROOT/tests/progs/html_twin.c" -L. -ltwin -Wl,-rpath,'$ORIGIN' &&
 	limited "$CS" record -o twin.data -- ./twin >/dev/null 2>&1 &&
