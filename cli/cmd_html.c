@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/function_lines.h"
 #include "cli/load.h"
 #include "die.h"
 #include "formats/cursor.h"
@@ -41,38 +42,57 @@ struct loaded {
 	struct data_file df;
 	struct profile *prof;
 	struct html_tree *tree;
+	struct html_lines *lines;	/* samples per source line */
 	char *title;
 	int salvaged;
 };
 
+/* The replay's visitor: CTX is the struct loaded being filled. */
 static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
 {
-	html_tree_thread_begin(ctx, info, inner, outer);
+	html_tree_thread_begin(((struct loaded *)ctx)->tree, info, inner, outer);
 }
 
 static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
 {
-	html_tree_enter(ctx, fn, t);
+	html_tree_enter(((struct loaded *)ctx)->tree, fn, t);
 }
 
 static void tree_open(void *ctx, uint32_t fn, uint64_t t)
 {
-	html_tree_open_frame(ctx, fn, t);
+	html_tree_open_frame(((struct loaded *)ctx)->tree, fn, t);
 }
 
 static void tree_exit(void *ctx, uint64_t t, int kind)
 {
-	html_tree_exit(ctx, t, kind);
+	html_tree_exit(((struct loaded *)ctx)->tree, t, kind);
 }
 
 static void tree_counters(void *ctx, const uint64_t values[2])
 {
-	html_tree_counters(ctx, values);
+	html_tree_counters(((struct loaded *)ctx)->tree, values);
 }
 
 static void tree_end(void *ctx, uint64_t t)
 {
-	html_tree_thread_end(ctx, t);
+	html_tree_thread_end(((struct loaded *)ctx)->tree, t);
+}
+
+/* A sample: its stack is a call path, its PC's line a source line. */
+static void tree_sample(void *ctx, const struct replay_sample *s)
+{
+	struct loaded *l = ctx;
+
+	html_tree_sample(l->tree, s->funcs, s->n, s->weight);
+	html_lines_add(l->lines, s->file, s->line, s->funcs[0], s->weight);
+}
+
+/* An aggregate-mode thread (record --mode=count): its call paths, summed
+ * in the program, go into the tree as they are; it has no timeline. */
+static void tree_aggregate(void *ctx, const struct thread_info *info,
+			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+{
+	html_tree_add_aggregate(ctx, info, nodes, n, inner, outer);
 }
 
 /* The recorded command line, or the file's name when it has none. */
@@ -116,7 +136,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 {
 	struct load_stats stats;
 	struct replay_visitor v = { NULL, tree_begin, tree_enter, tree_open, tree_exit, tree_end,
-				    NULL, tree_counters };
+				    NULL, tree_counters, tree_sample, 0 };
 
 	memset(l, 0, sizeof(*l));
 	if (data_file_load(path, &l->df) != 0)
@@ -128,9 +148,22 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	l->prof = load_profile(&l->df, f, &stats);
 	l->salvaged = stats.salvaged;
 	l->tree = html_tree_new(l->prof, max_calls);
-	v.ctx = l->tree;
+	l->lines = html_lines_new();
+	v.ctx = l;
+	/* a sample's line takes the symbolizer's slower lookup: only when
+	 * there are samples */
+	v.sample_lines = l->prof->samples > 0;
 	load_replay(&l->df, f, l->prof, &v, &stats);
+	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
 	html_tree_finish(l->tree);
+	/* without samples, the source view shows where the traced functions
+	 * begin (not for a binary that could not be trusted: its functions
+	 * have no lines to give, and the load said so already) */
+	if (!l->prof->samples && !l->salvaged) {
+		function_lines_load(&l->df, l->prof);
+		html_lines_from_functions(l->lines, l->prof);
+	}
+	html_lines_finish(l->lines);
 	l->title = session_title(&l->df, path);
 	return 0;
 }
@@ -138,6 +171,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 static void loaded_release(struct loaded *l)
 {
 	html_tree_free(l->tree);
+	html_lines_free(l->lines);
 	profile_free(l->prof);
 	data_file_release(&l->df);
 	free(l->title);
@@ -249,7 +283,7 @@ int cmd_html(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	struct html_input in = { cur.title, cur.prof, cur.tree, cur.salvaged,
-				 NULL, NULL, 0, NULL };
+				 NULL, NULL, 0, NULL, cur.lines };
 	if (base_path) {
 		in.base_title = base.title;
 		in.base = base.prof;

@@ -1,4 +1,5 @@
 #include "cli/export_load.h"
+#include "cli/function_lines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,41 +302,7 @@ void export_data_lines(struct export_data *d, const struct data_file *df)
 	 * load; its functions have no lines to give. */
 	if (d->stats.salvaged)
 		return;
-	for (size_t i = 0; i < df->nobjects; i++) {
-		const struct data_object *o = &df->objects[i];
-		int first = 1, wanted = 0;
-		for (size_t k = 0; k < i && first; k++)
-			first = strcmp(df->objects[k].path, o->path) != 0;
-		for (size_t k = 0; first && k < d->p->nfuncs && !wanted; k++)
-			wanted = !strcmp(d->p->funcs[k].object, o->path);
-		if (!first || !wanted)
-			continue;
-		struct symtab *st = symtab_new();
-		struct symtab_segment *segs = xcalloc(o->nseg + 1, sizeof(*segs));
-		for (size_t k = 0; k < o->nseg; k++) {
-			segs[k].vaddr = o->segs[k].vaddr;
-			segs[k].memsz = o->segs[k].memsz;
-			segs[k].flags = o->segs[k].flags;
-		}
-		/* At bias 0 the link-time addresses the profile holds are the
-		 * addresses to look up. */
-		if (symtab_add_object(st, o->path, 0, o->build_id, o->build_id_len, segs,
-				      o->nseg) == 0) {
-			for (size_t k = 0; k < d->p->nfuncs; k++) {
-				struct func *fn = &d->p->funcs[k];
-				struct symbol_info si;
-				if (strcmp(fn->object, o->path) || fn->file)
-					continue;
-				symtab_lookup(st, fn->addr, 1, &si);
-				if (si.file) {
-					fn->file = xstrdup(si.file);
-					fn->line = si.line;
-				}
-			}
-		}
-		free(segs);
-		symtab_free(st);
-	}
+	function_lines_load(df, d->p);
 }
 
 void export_data_release(struct export_data *d)

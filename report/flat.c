@@ -63,16 +63,18 @@ static int compare(const void *a, const void *b)
 	return strcmp(fa->name, fb->name);
 }
 
-/* Returns a malloc'd array of the functions that were called or took
- * time, in report order; *N gets its length. */
-static uint32_t *sorted_functions(const struct profile *p, enum flat_sort s, size_t *n)
+int flat_func_listed(const struct func *f)
+{
+	return f->calls || f->self_ns || f->virtual_returns || f->samples;
+}
+
+uint32_t *flat_sorted_functions(const struct profile *p, enum flat_sort s, size_t *n)
 {
 	uint32_t *order = xmalloc((p->nfuncs + 1) * sizeof(*order));
 
 	*n = 0;
 	for (size_t i = 0; i < p->nfuncs; i++)
-		if (p->funcs[i].calls || p->funcs[i].self_ns || p->funcs[i].virtual_returns ||
-		    p->funcs[i].samples)
+		if (flat_func_listed(&p->funcs[i]))
 			order[(*n)++] = (uint32_t)i;
 	sort_profile = p;
 	sort_key = s;
@@ -103,7 +105,7 @@ static void print_stats_columns(FILE *out, const struct func *fn)
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o)
 {
 	size_t n;
-	uint32_t *order = sorted_functions(p, o->sort, &n);
+	uint32_t *order = flat_sorted_functions(p, o->sort, &n);
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
@@ -165,7 +167,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 				const struct flat_options *o)
 {
 	size_t n;
-	uint32_t *order = sorted_functions(p, o->sort, &n);
+	uint32_t *order = flat_sorted_functions(p, o->sort, &n);
 	uint64_t all = sum_self(p);
 
 	json_array_begin(j);

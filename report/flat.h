@@ -24,6 +24,14 @@ struct flat_options {
 /* Parses a --sort value; returns 0 or -1 if unknown. */
 int flat_sort_parse(const char *s, enum flat_sort *out);
 
+/* Whether the flat profile lists F: called, took time, or was sampled. */
+int flat_func_listed(const struct func *f);
+
+/* Returns a malloc'd array the caller frees: the listed functions in the
+ * report's order for S (descending, then by calls, self samples, name);
+ * *N gets its length.  Every view of the flat profile uses this order. */
+uint32_t *flat_sorted_functions(const struct profile *p, enum flat_sort s, size_t *n);
+
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o);
 
 /* The functions as a JSON array value (the caller has written the key). */

@@ -11,6 +11,7 @@
 
 #include "die.h"
 #include "json.h"
+#include "report/flat.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -63,43 +64,22 @@ size_t html_counters(const struct html_input *in)
 	return in->diff ? 0 : in->prof->ncounters;
 }
 
-int html_func_listed(const struct func *f)
+int html_samples(const struct html_input *in)
 {
-	return f->calls || f->self_ns || f->virtual_returns;
+	return in->prof->samples > 0 || (in->diff && in->base->samples > 0);
 }
 
-/* The flat profile's order (report/flat.c): self, then calls, descending,
- * then name. */
-static const struct profile *rank_profile;
-
-static int compare_flat(const void *a, const void *b)
-{
-	const struct func *fa = &rank_profile->funcs[*(const uint32_t *)a];
-	const struct func *fb = &rank_profile->funcs[*(const uint32_t *)b];
-
-	if (fa->self_ns != fb->self_ns)
-		return fa->self_ns < fb->self_ns ? 1 : -1;
-	if (fa->calls != fb->calls)
-		return fa->calls < fb->calls ? 1 : -1;
-	return strcmp(fa->name, fb->name);
-}
-
-/* Rank of each function of P in the flat profile; unlisted ones get
- * nfuncs.  Returns a malloc'd array. */
+/* Rank of each function of P in the flat profile (the order of
+ * `callscope report`); unlisted ones get nfuncs.  Returns a malloc'd
+ * array. */
 static uint32_t *flat_ranks(const struct profile *p)
 {
-	uint32_t *order = xmalloc((p->nfuncs + 1) * sizeof(*order));
+	size_t n;
+	uint32_t *order = flat_sorted_functions(p, FLAT_SORT_SELF, &n);
 	uint32_t *rank = xmalloc((p->nfuncs + 1) * sizeof(*rank));
-	size_t n = 0;
 
-	for (size_t i = 0; i < p->nfuncs; i++) {
+	for (size_t i = 0; i < p->nfuncs; i++)
 		rank[i] = (uint32_t)p->nfuncs;
-		if (html_func_listed(&p->funcs[i]))
-			order[n++] = (uint32_t)i;
-	}
-	rank_profile = p;
-	qsort(order, n, sizeof(*order), compare_flat);
-	rank_profile = NULL;
 	for (size_t i = 0; i < n; i++)
 		rank[order[i]] = (uint32_t)i;
 	free(order);
@@ -112,15 +92,16 @@ struct func_columns {
 		*virtual_returns, *unwound, *cycle;
 	struct column *cself[2], *ctotal[2], *unreliable;	/* record -e only */
 	size_t ncounters;
+	struct column *self_samples, *samples;		/* record --sample only */
 };
 
 static void func_columns_new(struct columns *cs, struct func_columns *fc, int base, int diff,
-			     size_t ncounters)
+			     size_t ncounters, int samples)
 {
 	static const char *const cself[2] = { "func.self.c1", "func.self.c2" };
 	static const char *const ctotal[2] = { "func.total.c1", "func.total.c2" };
 
-#define COL(field, name) fc->field = column_new(cs, base ? "base.func." name : "func." name, "uvarint")
+#define COL(field, name) (fc->field = column_new(cs, base ? "base.func." name : "func." name, "uvarint"))
 	fc->present = NULL;
 	if (diff)
 		COL(present, "present");
@@ -136,13 +117,18 @@ static void func_columns_new(struct columns *cs, struct func_columns *fc, int ba
 	COL(virtual_returns, "virtual_returns");
 	COL(unwound, "unwound");
 	COL(cycle, "cycle");
-#undef COL
 	fc->ncounters = ncounters;
 	for (size_t c = 0; c < ncounters; c++) {
 		fc->cself[c] = column_new(cs, cself[c], "uvarint");
 		fc->ctotal[c] = column_new(cs, ctotal[c], "uvarint");
 	}
 	fc->unreliable = ncounters ? column_new(cs, "func.counters_unreliable", "uvarint") : NULL;
+	fc->self_samples = fc->samples = NULL;
+	if (samples) {
+		COL(self_samples, "self.samples");
+		COL(samples, "total.samples");
+	}
+#undef COL
 }
 
 static void func_columns_put(struct func_columns *fc, const struct func *f, uint32_t rank,
@@ -154,7 +140,7 @@ static void func_columns_put(struct func_columns *fc, const struct func *f, uint
 		put_u(fc->present, f != NULL);
 	if (!f)
 		f = &zero;
-	put_u(fc->listed, html_func_listed(f));
+	put_u(fc->listed, flat_func_listed(f));
 	put_u(fc->rank, f == &zero ? unranked : rank);
 	put_u(fc->calls, f->calls);
 	put_u(fc->self, f->self_ns);
@@ -172,6 +158,10 @@ static void func_columns_put(struct func_columns *fc, const struct func *f, uint
 	}
 	if (fc->unreliable)
 		put_u(fc->unreliable, (uint64_t)f->counters_unreliable);
+	if (fc->samples) {
+		put_u(fc->self_samples, f->self_samples);
+		put_u(fc->samples, f->samples);
+	}
 }
 
 static size_t object_index(const char ***objects, size_t *n, size_t *alloc, const char *obj)
@@ -196,14 +186,14 @@ static void build_functions(const struct html_input *in, struct columns *cs)
 	uint32_t *cur_rank = flat_ranks(in->prof);
 	uint32_t *base_rank = d ? flat_ranks(in->base) : NULL;
 
-	func_columns_new(cs, &cur, 0, d != NULL, html_counters(in));
+	func_columns_new(cs, &cur, 0, d != NULL, html_counters(in), html_samples(in));
 	if (d)
-		func_columns_new(cs, &base, 1, 1, 0);
+		func_columns_new(cs, &base, 1, 1, 0, html_samples(in));
 	for (size_t u = 0; u < nf; u++) {
 		uint32_t ci = d ? d->cur_func[u] : (uint32_t)u;
 		uint32_t bi = d ? d->base_func[u] : NONE;
-		const struct func *cf = ci != NONE ? &in->prof->funcs[ci] : NULL;
-		const struct func *bf = bi != NONE ? &in->base->funcs[bi] : NULL;
+		const struct func *cf = ci == NONE ? NULL : d ? &d->cur_funcs[u] : &in->prof->funcs[ci];
+		const struct func *bf = bi == NONE ? NULL : &d->base_funcs[u];
 		const struct func *any = cf ? cf : bf;
 
 		put_str(names, any->name);
@@ -232,11 +222,11 @@ static uint64_t node_threshold(const struct html_tree *t, size_t max_nodes)
 		return UINT64_MAX;
 	uint64_t *v = xmalloc(n * sizeof(*v));
 	for (size_t i = 0; i < n; i++)
-		v[i] = t->nodes[i + 1].total_ns;
+		v[i] = html_node_weight(t, &t->nodes[i + 1]);
 	uint64_t d = html_nth_largest(v, n, max_nodes);
 	size_t at_least = 0;
 	for (size_t i = 1; i < t->nnodes; i++)
-		at_least += t->nodes[i].total_ns >= d;
+		at_least += html_node_weight(t, &t->nodes[i]) >= d;
 	free(v);
 	/* Keep all call paths of the cut's total or none (then at most
 	 * MAX_NODES are kept, and always a prefix of each node's children,
@@ -245,66 +235,89 @@ static uint64_t node_threshold(const struct html_tree *t, size_t max_nodes)
 }
 
 struct node_columns {
-	struct column *depth, *func, *time, *calls, *base_time, *base_calls, *cut;
-	struct column *counter[2];
-	size_t ncounters;
+	struct column *depth, *func, *cut;
+	struct column *time, *calls, *samples, *counter[2];	/* absent: NULL */
+	struct column *base_time, *base_calls, *base_samples;	/* with --base */
+};
+
+/* What one node of the page carries: its own (self) values, or a cut
+ * node's sums over the subtrees it folds. */
+struct node_values {
+	uint64_t time, calls, samples, counter[2];
+	uint64_t base_time, base_calls, base_samples;
 };
 
 /* Sums over each subtree, for folding cut subtrees into one node. */
 struct subtree_sums {
-	uint64_t *calls, *base_calls, *size;
-	uint64_t *counter[2];
+	struct node_values *v;
+	uint64_t *size;
 };
+
+/* The values of node I of T (of the diff D, if any) itself. */
+static struct node_values node_self(const struct html_tree *t, const struct html_diff *d,
+				    size_t i)
+{
+	const struct html_node *n = &t->nodes[i];
+	struct node_values v = { n->self_ns, n->calls, n->self_samples,
+				 { n->counter_self[0], n->counter_self[1] },
+				 d ? d->base_self_ns[i] : 0, d ? d->base_calls[i] : 0,
+				 d ? d->base_self_samples[i] : 0 };
+	return v;
+}
+
+static void values_add(struct node_values *into, const struct node_values *v)
+{
+	into->time += v->time;
+	into->calls += v->calls;
+	into->samples += v->samples;
+	into->counter[0] += v->counter[0];
+	into->counter[1] += v->counter[1];
+	into->base_time += v->base_time;
+	into->base_calls += v->base_calls;
+	into->base_samples += v->base_samples;
+}
 
 static void subtree_sums_init(struct subtree_sums *s, const struct html_tree *t,
 			      const struct html_diff *d)
 {
-	s->calls = xcalloc(t->nnodes, sizeof(*s->calls));
+	s->v = xcalloc(t->nnodes, sizeof(*s->v));
 	s->size = xcalloc(t->nnodes, sizeof(*s->size));
-	s->base_calls = d ? xcalloc(t->nnodes, sizeof(*s->base_calls)) : NULL;
-	s->counter[0] = xcalloc(t->nnodes, sizeof(*s->counter[0]));
-	s->counter[1] = xcalloc(t->nnodes, sizeof(*s->counter[1]));
 	/* A node's parent was created before it: one backward pass sums. */
 	for (size_t i = t->nnodes; i-- > 1;) {
 		uint32_t p = t->nodes[i].parent;
-		s->calls[i] += t->nodes[i].calls;
+		struct node_values own = node_self(t, d, i);
+		values_add(&s->v[i], &own);
+		values_add(&s->v[p], &s->v[i]);
 		s->size[i] += 1;
-		s->calls[p] += s->calls[i];
 		s->size[p] += s->size[i];
-		for (int c = 0; c < 2; c++) {
-			s->counter[c][i] += t->nodes[i].counter_self[c];
-			s->counter[c][p] += s->counter[c][i];
-		}
-		if (d) {
-			s->base_calls[i] += d->base_calls[i];
-			s->base_calls[p] += s->base_calls[i];
-		}
 	}
 }
 
 static void subtree_sums_release(struct subtree_sums *s)
 {
-	free(s->calls);
-	free(s->base_calls);
+	free(s->v);
 	free(s->size);
-	free(s->counter[0]);
-	free(s->counter[1]);
+}
+
+static void put_opt(struct column *c, uint64_t v)
+{
+	if (c)
+		put_u(c, v);
 }
 
 static void put_node(struct node_columns *nc, uint32_t depth_delta, uint32_t func,
-		     uint64_t time, uint64_t calls, uint64_t base_time, uint64_t base_calls,
-		     const uint64_t counters[2])
+		     const struct node_values *v)
 {
-	for (size_t c = 0; c < nc->ncounters; c++)
-		put_u(nc->counter[c], counters[c]);
 	put_u(nc->depth, depth_delta);
 	put_u(nc->func, func);
-	put_u(nc->time, time);
-	put_u(nc->calls, calls);
-	if (nc->base_time) {
-		put_u(nc->base_time, base_time);
-		put_u(nc->base_calls, base_calls);
-	}
+	put_u(nc->time, v->time);
+	put_u(nc->calls, v->calls);
+	put_opt(nc->samples, v->samples);
+	put_opt(nc->counter[0], v->counter[0]);
+	put_opt(nc->counter[1], v->counter[1]);
+	put_opt(nc->base_time, v->base_time);
+	put_opt(nc->base_calls, v->base_calls);
+	put_opt(nc->base_samples, v->base_samples);
 }
 
 /*
@@ -320,18 +333,27 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 {
 	const struct html_diff *d = in->diff;
 	uint32_t cut_func = (uint32_t)(d ? d->names->nfuncs : in->prof->nfuncs);
-	struct node_columns nc = {
-		column_new(cs, "node.depth", "uvarint"), column_new(cs, "node.func", "uvarint"),
-		column_new(cs, "node.self.time", "uvarint"),
-		column_new(cs, "node.self.calls", "uvarint"),
-		d ? column_new(cs, "base.node.self.time", "uvarint") : NULL,
-		d ? column_new(cs, "base.node.self.calls", "uvarint") : NULL,
-		column_new(cs, "node.cut", "uvarint"),
-		{ NULL, NULL }, html_counters(in),
-	};
+	int samples = html_samples(in);
 	static const char *const counter_cols[2] = { "node.self.c1", "node.self.c2" };
-	for (size_t c = 0; c < nc.ncounters; c++)
+	struct node_columns nc;
+
+	memset(&nc, 0, sizeof(nc));
+	nc.depth = column_new(cs, "node.depth", "uvarint");
+	nc.func = column_new(cs, "node.func", "uvarint");
+	nc.time = column_new(cs, "node.self.time", "uvarint");
+	nc.calls = column_new(cs, "node.self.calls", "uvarint");
+	if (d) {
+		nc.base_time = column_new(cs, "base.node.self.time", "uvarint");
+		nc.base_calls = column_new(cs, "base.node.self.calls", "uvarint");
+	}
+	nc.cut = column_new(cs, "node.cut", "uvarint");
+	for (size_t c = 0; c < html_counters(in); c++)
 		nc.counter[c] = column_new(cs, counter_cols[c], "uvarint");
+	if (samples)
+		nc.samples = column_new(cs, "node.self.samples", "uvarint");
+	if (samples && d)
+		nc.base_samples = column_new(cs, "base.node.self.samples", "uvarint");
+
 	struct subtree_sums sums;
 	struct { uint32_t node, child; } *stack = NULL;
 	size_t sp = 0, stack_alloc = 0;
@@ -347,12 +369,11 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 	while (sp) {
 		uint32_t c = stack[sp - 1].child;
 		uint32_t depth = (uint32_t)sp;	/* of a child of the top */
-		if (c != NONE && t->nodes[c].total_ns >= min_total) {
+		if (c != NONE && html_node_weight(t, &t->nodes[c]) >= min_total) {
 			const struct html_node *n = &t->nodes[c];
+			struct node_values own = node_self(t, d, c);
 			stack[sp - 1].child = n->next_sibling;
-			put_node(&nc, prev_depth + 1 - depth, n->func, n->self_ns, n->calls,
-				 d ? d->base_self_ns[c] : 0, d ? d->base_calls[c] : 0,
-				 n->counter_self);
+			put_node(&nc, prev_depth + 1 - depth, n->func, &own);
 			prev_depth = depth;
 			newid[c] = next_id++;
 			ALLOC_GROW(stack, sp + 1, stack_alloc);
@@ -361,21 +382,14 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 			continue;
 		}
 		if (c != NONE) {
-			uint64_t time = 0, calls = 0, btime = 0, bcalls = 0, size = 0;
-			uint64_t counters[2] = { 0, 0 };
+			struct node_values all;
+			uint64_t size = 0;
+			memset(&all, 0, sizeof(all));
 			for (; c != NONE; c = t->nodes[c].next_sibling) {
-				time += t->nodes[c].total_ns;
-				calls += sums.calls[c];
+				values_add(&all, &sums.v[c]);
 				size += sums.size[c];
-				counters[0] += sums.counter[0][c];
-				counters[1] += sums.counter[1][c];
-				if (d) {
-					btime += d->base_total_ns[c];
-					bcalls += sums.base_calls[c];
-				}
 			}
-			put_node(&nc, prev_depth + 1 - depth, cut_func, time, calls, btime, bcalls,
-				 counters);
+			put_node(&nc, prev_depth + 1 - depth, cut_func, &all);
 			put_u(nc.cut, size);
 			prev_depth = depth;
 			next_id++;
@@ -386,6 +400,36 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 	cuts->nodes_kept = next_id - 1 - nc.cut->count;
 	free(stack);
 	subtree_sums_release(&sums);
+}
+
+/* Samples per source line, and the hot lines' text (report/html_lines.h). */
+static void build_lines(const struct html_input *in, struct columns *cs)
+{
+	const struct html_lines *l = in->lines;
+
+	if (!l || !l->nrows)
+		return;
+	struct column *file = column_new(cs, "line.file", "uvarint");
+	struct column *line = column_new(cs, "line.line", "uvarint");
+	struct column *func = column_new(cs, "line.func", "uvarint");
+	struct column *weight = column_new(cs, "line.weight", "uvarint");
+	for (size_t i = 0; i < l->nrows; i++) {
+		put_u(file, l->rows[i].file);
+		put_u(line, l->rows[i].line);
+		put_u(func, l->rows[i].func);
+		put_u(weight, l->rows[i].weight);
+	}
+	struct column *files = column_new(cs, "files", "strings");
+	for (size_t i = 0; i < l->nfiles; i++)
+		put_str(files, l->files[i]);
+	struct column *sfile = column_new(cs, "src.file", "uvarint");
+	struct column *sline = column_new(cs, "src.line", "uvarint");
+	struct column *stext = column_new(cs, "src.text", "strings");
+	for (size_t i = 0; i < l->nsource; i++) {
+		put_u(sfile, l->source[i].file);
+		put_u(sline, l->source[i].line);
+		put_str(stext, l->source[i].text);
+	}
 }
 
 /* The timeline of each thread: start as a delta from the previous call's,
@@ -434,8 +478,21 @@ static void json_profile_summary(struct json *j, const struct profile *p, const 
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
 	json_kv_u64(j, "wall_ns", p->wall_ns);
 	json_kv_u64(j, "threads", p->nthreads);
+	json_kv_u64(j, "samples", p->samples);
+	json_kv_u64(j, "samples_lost", p->samples_lost);
+	json_kv_u64(j, "samples_outside", p->samples_outside);
+	json_kv_u64(j, "samples_truncated", p->samples_truncated);
 	json_key(j, "salvaged");
 	json_bool(j, salvaged);
+}
+
+static void json_metric(struct json *j, const char *id, const char *label, const char *unit)
+{
+	json_object_begin(j);
+	json_kv_string(j, "id", id);
+	json_kv_string(j, "label", label);
+	json_kv_string(j, "unit", unit);
+	json_object_end(j);
 }
 
 static void write_meta(FILE *f, const struct html_input *in, const struct html_tree *t,
@@ -451,24 +508,19 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 	/* The metrics a node can be weighed by, in the switch's order. */
 	json_key(&j, "metrics");
 	json_array_begin(&j);
-	json_object_begin(&j);
-	json_kv_string(&j, "id", "time");
-	json_kv_string(&j, "label", "time");
-	json_kv_string(&j, "unit", "ns");
-	json_object_end(&j);
-	json_object_begin(&j);
-	json_kv_string(&j, "id", "calls");
-	json_kv_string(&j, "label", "calls");
-	json_kv_string(&j, "unit", "count");
-	json_object_end(&j);
+	/* The first metric is the one the page opens with: samples, when
+	 * the run traced no call. */
+	int samples_first = html_samples(in) && !in->prof->calls && !(in->diff && in->base->calls);
+	if (samples_first)
+		json_metric(&j, "samples", "samples", "count");
+	json_metric(&j, "time", "time", "ns");
+	json_metric(&j, "calls", "calls", "count");
 	static const char *const ids[2] = { "c1", "c2" };
-	for (size_t c = 0; c < html_counters(in); c++) {
-		json_object_begin(&j);
-		json_kv_string(&j, "id", ids[c]);
-		json_kv_string(&j, "label", in->prof->counter_names[c] ? in->prof->counter_names[c] : ids[c]);
-		json_kv_string(&j, "unit", "count");
-		json_object_end(&j);
-	}
+	for (size_t c = 0; c < html_counters(in); c++)
+		json_metric(&j, ids[c], in->prof->counter_names[c] ? in->prof->counter_names[c] : ids[c],
+			    "count");
+	if (html_samples(in) && !samples_first)
+		json_metric(&j, "samples", "samples", "count");
 	json_array_end(&j);
 	json_key(&j, "thread_list");
 	json_array_begin(&j);
@@ -491,6 +543,11 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 	json_kv_u64(&j, "nodes_kept", cuts->nodes_kept);
 	json_kv_u64(&j, "nodes_cut", cuts->nodes_cut);
 	json_kv_u64(&j, "min_total_ns", cuts->min_total_ns);
+	/* what min_total_ns counts: paths are cut by samples in a sampled-only run */
+	json_kv_string(&j, "min_total_unit", t->weigh_samples ? "samples" : "ns");
+	json_kv_u64(&j, "unreadable_sources", in->lines ? in->lines->unreadable : 0);
+	/* what the source view's lines weigh: samples, or traced self time */
+	json_kv_string(&j, "lines_unit", in->lines && in->lines->by_time ? "ns" : "samples");
 	json_kv_u64(&j, "calls_kept", cuts->calls_kept);
 	json_kv_u64(&j, "calls_dropped", cuts->calls_dropped);
 	json_kv_u64(&j, "min_call_ns", cuts->min_call_ns);
@@ -532,6 +589,7 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 	cuts->min_total_ns = node_threshold(t, lim->max_nodes);
 	build_nodes(in, t, cuts->min_total_ns, &cs, newid, cuts);
 	build_timeline(t, newid, &cs, per_thread, cuts);
+	build_lines(in, &cs);
 
 	FILE *f = open_memstream(&meta, &meta_len);
 	if (!f)

@@ -21,6 +21,7 @@
 #include "model/profile.h"
 #include "report/html_buf.h"
 #include "report/html_diff.h"
+#include "report/html_lines.h"
 #include "report/html_tree.h"
 
 struct html_input {
@@ -33,6 +34,7 @@ struct html_input {
 	const struct profile *base;
 	int base_salvaged;
 	struct html_diff *diff;		/* its tree replaces TREE's paths */
+	const struct html_lines *lines;	/* samples per source line, or NULL */
 };
 
 struct html_limits {
@@ -56,7 +58,8 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 /* How many counters (record -e) the page shows: none in a diff. */
 size_t html_counters(const struct html_input *in);
 
-/* The functions `callscope report` lists: called, or took time. */
-int html_func_listed(const struct func *f);
+/* Whether the page weighs call paths by samples too (record --sample):
+ * when the run, or in a diff either run, has samples. */
+int html_samples(const struct html_input *in);
 
 #endif

@@ -47,6 +47,41 @@ static uint32_t *map_tree(struct html_diff *d, const struct profile *p,
 	return map;
 }
 
+/* Adds F's flat numbers to INTO, the sum of its run's functions of one
+ * name (a program's static helper and a library's, say). */
+static void func_add(struct func *into, const struct func *f)
+{
+	if (!into->name) {
+		*into = *f;
+		return;
+	}
+	if (f->calls && (!into->calls || f->min_ns < into->min_ns))
+		into->min_ns = f->min_ns;
+	if (f->max_ns > into->max_ns)
+		into->max_ns = f->max_ns;
+	into->calls += f->calls;
+	into->self_ns += f->self_ns;
+	into->total_ns += f->total_ns;
+	into->sum_call_ns += f->sum_call_ns;
+	into->virtual_returns += f->virtual_returns;
+	into->unwound += f->unwound;
+	into->self_samples += f->self_samples;
+	into->samples += f->samples;
+	if (into->cycle != f->cycle)
+		into->cycle = 0;
+}
+
+/* The union's functions of one side, each the sum of its namesakes. */
+static struct func *merge_funcs(struct html_diff *d, const struct profile *p)
+{
+	struct func *m = xcalloc(d->names->nfuncs + 1, sizeof(*m));
+
+	for (size_t f = 0; f < p->nfuncs; f++)
+		func_add(&m[profile_intern_func(d->names, p->funcs[f].name, "", 0, 0, NULL, 0)],
+			 &p->funcs[f]);
+	return m;
+}
+
 struct html_diff *html_diff_new(const struct profile *cur, const struct html_tree *cur_tree,
 				const struct profile *base, const struct html_tree *base_tree)
 {
@@ -59,19 +94,28 @@ struct html_diff *html_diff_new(const struct profile *cur, const struct html_tre
 	uint32_t *bmap = map_tree(d, base, base_tree, 1, &alloc);
 	size_t n = d->tree->nnodes;
 
+	d->cur_funcs = merge_funcs(d, cur);
+	d->base_funcs = merge_funcs(d, base);
+
 	d->base_calls = xcalloc(n, sizeof(*d->base_calls));
 	d->base_self_ns = xcalloc(n, sizeof(*d->base_self_ns));
 	d->base_total_ns = xcalloc(n, sizeof(*d->base_total_ns));
+	d->base_self_samples = xcalloc(n, sizeof(*d->base_self_samples));
+	/* Summed, not assigned: functions of one name in two objects (a
+	 * program's static helper and a library's) are one union function,
+	 * so two paths of one run can land on one union path. */
 	for (size_t i = 1; i < cur_tree->nnodes; i++) {
 		struct html_node *u = &d->tree->nodes[cmap[i]];
-		u->calls = cur_tree->nodes[i].calls;
-		u->self_ns = cur_tree->nodes[i].self_ns;
-		u->total_ns = cur_tree->nodes[i].total_ns;
+		u->calls += cur_tree->nodes[i].calls;
+		u->self_ns += cur_tree->nodes[i].self_ns;
+		u->total_ns += cur_tree->nodes[i].total_ns;
+		u->self_samples += cur_tree->nodes[i].self_samples;
 	}
 	for (size_t i = 1; i < base_tree->nnodes; i++) {
-		d->base_calls[bmap[i]] = base_tree->nodes[i].calls;
-		d->base_self_ns[bmap[i]] = base_tree->nodes[i].self_ns;
-		d->base_total_ns[bmap[i]] = base_tree->nodes[i].total_ns;
+		d->base_calls[bmap[i]] += base_tree->nodes[i].calls;
+		d->base_self_ns[bmap[i]] += base_tree->nodes[i].self_ns;
+		d->base_total_ns[bmap[i]] += base_tree->nodes[i].total_ns;
+		d->base_self_samples[bmap[i]] += base_tree->nodes[i].self_samples;
 	}
 	for (size_t i = 0; i < cur_tree->nthreads; i++) {
 		ALLOC_GROW(d->tree->threads, d->tree->nthreads + 1, d->tree->threads_alloc);
@@ -102,8 +146,11 @@ void html_diff_free(struct html_diff *d)
 	profile_free(d->names);
 	free(d->cur_func);
 	free(d->base_func);
+	free(d->cur_funcs);
+	free(d->base_funcs);
 	free(d->base_calls);
 	free(d->base_self_ns);
 	free(d->base_total_ns);
+	free(d->base_self_samples);
 	free(d);
 }

@@ -15,12 +15,18 @@ struct html_diff {
 	struct profile *names;	/* owned: the union's function names */
 	uint32_t *cur_func;	/* per union function: index in the current profile or FUNC_NONE */
 	uint32_t *base_func;	/* the same in the base profile */
+	/* Per union function: the flat numbers of the current (base) run's
+	 * functions of that name, summed; name and paths borrowed from the
+	 * profiles.  Meaningful where cur_func (base_func) is not FUNC_NONE. */
+	struct func *cur_funcs;
+	struct func *base_funcs;
 	/* Owned: the union of both trees' paths, names indexing NAMES; its
 	 * values and timeline are the current run's. */
 	struct html_tree *tree;
 	uint64_t *base_calls;	/* per union node: the base run's values */
 	uint64_t *base_self_ns;
 	uint64_t *base_total_ns;
+	uint64_t *base_self_samples;
 };
 
 /*

@@ -7,6 +7,8 @@
 
 #include "common/sections.h"
 #include "die.h"
+#include "model/samples.h"
+#include "report/flat.h"
 #include "report/html_assets.h"
 #include "report/units.h"
 #include "xalloc.h"
@@ -54,6 +56,18 @@ static void facts(struct html_buf *b, const struct profile *p, const char *label
 	     format_duration(c, (double)p->overhead_ns));
 }
 
+/* The sampler's counts, always all of them once the run has samples. */
+static void sample_facts(struct html_buf *b, const struct profile *p, const char *label)
+{
+	if (!p->samples && !p->samples_lost)
+		return;
+	addf(b, "<p class=\"cs-facts\">%s%llu %s; lost samples: %llu; outside any known object: "
+		"%llu; stacks truncated: %llu</p>\n",
+	     label, (unsigned long long)p->samples, plural(p->samples, "sample", "samples"),
+	     (unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside,
+	     (unsigned long long)p->samples_truncated);
+}
+
 static void warn(struct html_buf *b, int *open, const char *text)
 {
 	if (!*open) {
@@ -83,6 +97,13 @@ static void profile_warnings(struct html_buf *b, int *open, const struct profile
 		s = xasprintf("%s%llu %s lost while recording: the numbers are short by those",
 			      which, (unsigned long long)p->lost_events,
 			      plural(p->lost_events, "event was", "events were"));
+		warn(b, open, s);
+		free(s);
+	}
+	if (p->samples_lost) {
+		s = xasprintf("%s%llu %s lost while recording: the sampled shares are short by those",
+			      which, (unsigned long long)p->samples_lost,
+			      plural(p->samples_lost, "sample was", "samples were"));
 		warn(b, open, s);
 		free(s);
 	}
@@ -133,23 +154,32 @@ static void banner(struct html_buf *b, const struct html_page_parts *pp)
 {
 	const struct html_input *in = pp->in;
 	const struct html_cuts *cuts = pp->cuts;
-	char d[DURATION_BUF];
+	char d[DURATION_BUF + 32];	/* a duration, or a count of samples */
 	int open = 0;
 	char *s;
 
 	facts(b, in->prof, "");
-	if (in->diff)
+	sample_facts(b, in->prof, "");
+	if (in->diff) {
 		facts(b, in->base, "base: ");
+		sample_facts(b, in->base, "base: ");
+	}
 	profile_warnings(b, &open, in->prof, in->salvaged, "");
 	if (in->diff)
 		profile_warnings(b, &open, in->base, in->base_salvaged, "base: ");
 	if (cuts->nodes_cut) {
+		const struct html_tree *t = in->diff ? in->diff->tree : in->tree;
+		if (t->weigh_samples)
+			snprintf(d, sizeof(d), "%llu %s", (unsigned long long)cuts->min_total_ns,
+				 plural(cuts->min_total_ns, "sample", "samples"));
+		else
+			format_duration(d, (double)cuts->min_total_ns);
 		s = xasprintf("%llu call %s of less than %s each %s folded into counted "
 			      "[smaller call paths] nodes to keep the page within its budget; "
-			      "their time is kept there",
+			      "their %s kept there",
 			      (unsigned long long)cuts->nodes_cut, plural(cuts->nodes_cut, "path", "paths"),
-			      format_duration(d, (double)cuts->min_total_ns),
-			      plural(cuts->nodes_cut, "is", "are"));
+			      d, plural(cuts->nodes_cut, "is", "are"),
+			      t->weigh_samples ? "samples are" : "time is");
 		warn(b, &open, s);
 		free(s);
 	}
@@ -169,20 +199,6 @@ static void banner(struct html_buf *b, const struct html_page_parts *pp)
 		html_buf_addstr(b, "</ul>\n");
 }
 
-static const struct profile *summary_profile;
-
-static int compare_self(const void *a, const void *b)
-{
-	const struct func *fa = &summary_profile->funcs[*(const uint32_t *)a];
-	const struct func *fb = &summary_profile->funcs[*(const uint32_t *)b];
-
-	if (fa->self_ns != fb->self_ns)
-		return fa->self_ns < fb->self_ns ? 1 : -1;
-	if (fa->calls != fb->calls)
-		return fa->calls < fb->calls ? 1 : -1;
-	return strcmp(fa->name, fb->name);
-}
-
 static void cell(struct html_buf *b, const char *text)
 {
 	html_buf_addstr(b, "<td>");
@@ -200,30 +216,29 @@ static void duration_cell(struct html_buf *b, double ns)
  * script, by any screen reader, and in any text browser. */
 static void summary(struct html_buf *b, const struct profile *p)
 {
-	uint32_t *order = xmalloc((p->nfuncs + 1) * sizeof(*order));
+	size_t n;
+	uint32_t *order = flat_sorted_functions(p, FLAT_SORT_SELF, &n);
 	uint64_t all = 0;
-	size_t n = 0;
 
-	for (size_t i = 0; i < p->nfuncs; i++) {
+	for (size_t i = 0; i < p->nfuncs; i++)
 		all += p->funcs[i].self_ns;
-		if (html_func_listed(&p->funcs[i]))
-			order[n++] = (uint32_t)i;
-	}
-	summary_profile = p;
-	qsort(order, n, sizeof(*order), compare_self);
-	summary_profile = NULL;
 	addf(b, "<table class=\"cs-table\">\n<caption>Top functions by self time (%zu of %zu; the "
 		"same numbers as <code>callscope report</code>)</caption>\n<thead><tr>",
 	     n < SUMMARY_ROWS ? n : SUMMARY_ROWS, n);
 	static const char *const heads[] = { "% time", "self", "total", "calls", "self/call",
-					     "total/call", "min", "max", "function" };
+					     "total/call", "min", "max" };
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		addf(b, "<th scope=\"col\">%s</th>", heads[i]);
-	html_buf_addstr(b, "</tr></thead>\n<tbody>\n");
+	if (p->samples)
+		html_buf_addstr(b, "<th scope=\"col\">self samples</th><th scope=\"col\">samples</th>");
+	html_buf_addstr(b, "<th scope=\"col\">function</th></tr></thead>\n<tbody>\n");
 	for (size_t k = 0; k < n && k < SUMMARY_ROWS; k++) {
 		const struct func *f = &p->funcs[order[k]];
 		char pct[32];
-		snprintf(pct, sizeof(pct), "%.2f", all ? 100.0 * (double)f->self_ns / (double)all : 0);
+		/* as the CLI: a sampled-only run's share is its samples' */
+		double share = all ? 100.0 * (double)f->self_ns / (double)all
+				   : func_self_sample_pct(p, f);
+		snprintf(pct, sizeof(pct), "%.2f", share);
 		html_buf_addstr(b, "<tr>");
 		cell(b, pct);
 		duration_cell(b, (double)f->self_ns);
@@ -233,6 +248,9 @@ static void summary(struct html_buf *b, const struct profile *p)
 		duration_cell(b, f->calls ? (double)f->sum_call_ns / (double)f->calls : 0);
 		duration_cell(b, f->calls ? (double)f->min_ns : 0);
 		duration_cell(b, (double)f->max_ns);
+		if (p->samples)
+			addf(b, "<td>%llu</td><td>%llu</td>", (unsigned long long)f->self_samples,
+			     (unsigned long long)f->samples);
 		html_buf_addstr(b, "<th scope=\"row\">");
 		html_buf_escape(b, f->name);
 		html_buf_addstr(b, "</th></tr>\n");

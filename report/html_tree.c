@@ -1,15 +1,17 @@
 /*
- * Building the call-path tree: a hash map from (parent node, function) to
- * the child node, a replay stack that mirrors model/profile.c's per-call
- * arithmetic, and the timeline's "longest calls" selection.
+ * Building the call-path tree: a map from (parent node, function) to the
+ * child node (lib/u64map.h), a replay stack that mirrors model/profile.c's
+ * per-call arithmetic, and the timeline's "longest calls" selection.
  */
 #include "report/html_tree.h"
+#include "model/aggregate.h"
 #include "model/hook_cost.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "die.h"
+#include "u64map.h"
 #include "xalloc.h"
 
 #define NONE UINT32_MAX
@@ -26,8 +28,7 @@ struct tree_frame {
 };
 
 struct html_tree_private {
-	uint32_t *slots;	/* node + 1; 0 = empty */
-	size_t mask;
+	struct u64map children;	/* (parent, function) -> node */
 	/* the replay of the current thread */
 	struct tree_frame *stack;
 	size_t depth, stack_alloc;
@@ -36,31 +37,6 @@ struct html_tree_private {
 	uint64_t counters[2];	/* the latest absolute values */
 	uint32_t thread;
 };
-
-static size_t child_hash(uint32_t parent, uint32_t func, size_t mask)
-{
-	uint64_t k = ((uint64_t)parent << 32) | func;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k & mask;
-}
-
-static void rehash(struct html_tree *t)
-{
-	struct html_tree_private *pv = t->priv;
-	size_t size = (pv->mask + 1) * 2;
-
-	free(pv->slots);
-	pv->slots = xcalloc(size, sizeof(*pv->slots));
-	pv->mask = size - 1;
-	for (size_t i = 1; i < t->nnodes; i++) {
-		size_t h = child_hash(t->nodes[i].parent, t->nodes[i].func, pv->mask);
-		while (pv->slots[h])
-			h = (h + 1) & pv->mask;
-		pv->slots[h] = (uint32_t)i + 1;
-	}
-}
 
 static uint32_t add_node(struct html_tree *t, uint32_t parent, uint32_t func)
 {
@@ -78,19 +54,13 @@ static uint32_t add_node(struct html_tree *t, uint32_t parent, uint32_t func)
 
 uint32_t html_tree_child(struct html_tree *t, uint32_t parent, uint32_t func)
 {
-	struct html_tree_private *pv = t->priv;
-	size_t h = child_hash(parent, func, pv->mask);
+	uint64_t key = u64map_pair(parent, func);
+	uint32_t id;
 
-	while (pv->slots[h]) {
-		const struct html_node *n = &t->nodes[pv->slots[h] - 1];
-		if (n->parent == parent && n->func == func)
-			return pv->slots[h] - 1;
-		h = (h + 1) & pv->mask;
-	}
-	uint32_t id = add_node(t, parent, func);
-	pv->slots[h] = id + 1;
-	if (t->nnodes * 2 > pv->mask)
-		rehash(t);
+	if (u64map_get(&t->priv->children, key, &id))
+		return id;
+	id = add_node(t, parent, func);
+	u64map_put(&t->priv->children, key, id);
 	return id;
 }
 
@@ -102,8 +72,7 @@ struct html_tree *html_tree_new(const struct profile *names, size_t max_calls)
 	t->ncounters = names->ncounters;
 	t->max_calls = max_calls;
 	t->priv = xcalloc(1, sizeof(*t->priv));
-	t->priv->mask = 1023;
-	t->priv->slots = xcalloc(1024, sizeof(*t->priv->slots));
+	u64map_init(&t->priv->children);
 	add_node(t, NONE, FUNC_NONE);
 	return t;
 }
@@ -112,7 +81,7 @@ void html_tree_free(struct html_tree *t)
 {
 	if (!t)
 		return;
-	free(t->priv->slots);
+	u64map_release(&t->priv->children);
 	free(t->priv->stack);
 	free(t->priv);
 	free(t->nodes);
@@ -330,6 +299,53 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 	t->threads[pv->thread].info.end_ns = now;
 }
 
+void html_tree_sample(struct html_tree *t, const uint32_t *funcs, size_t n, uint64_t weight)
+{
+	uint32_t node = HTML_NODE_ROOT;
+
+	for (size_t i = n; i-- > 0;)
+		node = html_tree_child(t, node, funcs[i]);
+	t->nodes[node].self_samples += weight;
+	struct html_thread *th = &t->threads[t->priv->thread];
+	if (t->nodes[node].depth > th->max_depth)
+		th->max_depth = t->nodes[node].depth;
+}
+
+void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info,
+			     const struct aggregate_node *nodes, size_t n,
+			     double inner_ns, double outer_ns)
+{
+	if (!n || aggregate_check(nodes, n, t->names->nfuncs))
+		return;
+	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint32_t *path = xcalloc(n, sizeof(*path));
+
+	html_tree_thread_begin(t, info, inner_ns, outer_ns);
+	struct html_thread *th = &t->threads[t->priv->thread];
+	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	path[0] = HTML_NODE_ROOT;
+	for (size_t i = 1; i < n; i++) {
+		/* the runtime's <truncated> node is always there: a path only
+		 * when it was used */
+		if (!nodes[i].calls && !nodes[i].total_ns && !nodes[i].still_open) {
+			path[i] = path[nodes[i].parent];
+			continue;
+		}
+		path[i] = html_tree_child(t, path[nodes[i].parent], nodes[i].func);
+		struct html_node *node = &t->nodes[path[i]];
+		node->calls += nodes[i].calls;
+		node->self_ns += total[i] - child[i];
+		node->total_ns += total[i];
+		if (node->depth > th->max_depth)
+			th->max_depth = node->depth;
+	}
+	th->info.end_ns = info->end_ns;
+	free(total);
+	free(child);
+	free(path);
+}
+
 /* Children order: heaviest first, then by name, then by function number,
  * so the same input always gives the same layout. */
 static const struct html_tree *sort_tree;
@@ -339,8 +355,12 @@ static int compare_nodes(const void *a, const void *b)
 	const struct html_node *na = &sort_tree->nodes[*(const uint32_t *)a];
 	const struct html_node *nb = &sort_tree->nodes[*(const uint32_t *)b];
 
-	if (na->total_ns != nb->total_ns)
-		return na->total_ns < nb->total_ns ? 1 : -1;
+	uint64_t wa = html_node_weight(sort_tree, na), wb = html_node_weight(sort_tree, nb);
+
+	if (wa != wb)
+		return wa < wb ? 1 : -1;
+	if (na->total_samples != nb->total_samples)
+		return na->total_samples < nb->total_samples ? 1 : -1;
 	if (na->calls != nb->calls)
 		return na->calls < nb->calls ? 1 : -1;
 	int c = strcmp(sort_tree->names->funcs[na->func].name,
@@ -371,12 +391,19 @@ void html_tree_finish(struct html_tree *t)
 	/* Children grouped by parent with a counting sort (nodes are
 	 * created after their parent, so one pass sees every child). */
 	root->total_ns = root->calls = 0;
+	/* A node's parent was made before it: one backward pass sums the
+	 * samples. */
+	for (size_t i = 0; i < t->nnodes; i++)
+		t->nodes[i].total_samples = t->nodes[i].self_samples;
+	for (size_t i = t->nnodes; i-- > 1;)
+		t->nodes[t->nodes[i].parent].total_samples += t->nodes[i].total_samples;
 	for (size_t i = 1; i < t->nnodes; i++) {
 		count[t->nodes[i].parent + 1]++;
 		if (t->nodes[i].parent == HTML_NODE_ROOT)
 			root->total_ns += t->nodes[i].total_ns;
 	}
 	root->self_ns = 0;
+	t->weigh_samples = !root->total_ns && root->total_samples;
 	for (size_t i = 1; i <= t->nnodes; i++)
 		count[i] += count[i - 1];
 	order = xmalloc((t->nnodes ? t->nnodes : 1) * sizeof(*order));

@@ -13,6 +13,10 @@
  * time in the flat profile, and summing its outermost nodes (no ancestor
  * of the same function) its total.
  *
+ * Samples (record --sample) add their weight to the path of their stack,
+ * outermost frame first, as one more metric of the same tree: a node's
+ * self_samples are the samples whose innermost frame it is.
+ *
  * The timeline keeps one record per call as recorded (start and end in ns,
  * no cost subtracted), the longest ones first when there are more than
  * asked for: the kept set is exactly "every call lasting at least
@@ -38,6 +42,8 @@ struct html_node {
 	uint64_t self_ns;
 	uint64_t total_ns;
 	uint64_t counter_self[2];	/* record -e: the counters in the path's own frames */
+	uint64_t self_samples;		/* record --sample: samples with this path's stack */
+	uint64_t total_samples;		/* self plus the children's, after html_tree_finish() */
 };
 
 /* One call on the timeline. */
@@ -66,6 +72,9 @@ struct html_tree {
 	uint64_t min_dur_ns;		/* calls shorter than this were dropped */
 	uint64_t calls_seen;
 	size_t ncounters;		/* the names profile's, 0 to 2 */
+	/* Paths are ordered and cut by samples, not time, when the run
+	 * traced no time (a sampled-only recording); set by html_tree_finish() */
+	int weigh_samples;
 
 	struct html_tree_private *priv;
 };
@@ -88,6 +97,27 @@ void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind);
 /* The counters' absolute values, for the next enter, open or exit. */
 void html_tree_counters(struct html_tree *t, const uint64_t values[2]);
 void html_tree_thread_end(struct html_tree *t, uint64_t end_ns);
+/* One sample of the current thread: FUNCS innermost first (N >= 1),
+ * WEIGHT timer periods. */
+void html_tree_sample(struct html_tree *t, const uint32_t *funcs, size_t n, uint64_t weight);
+
+/*
+ * Adds an aggregate-mode thread (record --mode=count): NODES[0] is its
+ * root, each node's parent below it.  Times follow model/aggregate.h, so
+ * they agree with the flat profile's; the thread has no timeline.  A
+ * thread whose nodes do not check out is left out, as the profile does.
+ */
+struct aggregate_node;
+void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info,
+			     const struct aggregate_node *nodes, size_t n,
+			     double inner_ns, double outer_ns);
+
+/* What orders and cuts call paths: their total time, or their samples in
+ * a sampled-only recording. */
+static inline uint64_t html_node_weight(const struct html_tree *t, const struct html_node *n)
+{
+	return t->weigh_samples ? n->total_samples : n->total_ns;
+}
 
 /*
  * After the last thread: sums the root, orders every node's children

@@ -8,9 +8,15 @@ cd "$(dirname "$0")"
 
 packages=$(sed 's/#.*//' deps/*.txt | tr -s ' \t\n' '\n' | sort -u)
 
+# What the installed packages provide counts as installed: NodeSource's
+# nodejs provides (and conflicts with) Debian's npm, for instance.
+provided=$(dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null |
+	sed -n 's/^ii *|//p' | tr ',' '\n' | sed 's/(.*//; s/[[:space:]]//g' | sort -u)
+
 missing=""
 for p in $packages; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
+		! printf '%s\n' "$provided" | grep -qx "$p"; then
 		missing="$missing $p"
 	fi
 done

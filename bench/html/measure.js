@@ -10,23 +10,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { pssTree } = require('./pss');
 const { chromium } = require(path.join(__dirname, '../../tests/html/node_modules/playwright-core'));
-
-function pssTree(pid) {
-  let kb = 0;
-  const kids = (p) => {
-    try { return fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean); } catch (e) { return []; }
-  };
-  const walk = (p) => {
-    try {
-      const m = /Pss:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'));
-      if (m) kb += Number(m[1]);
-    } catch (e) { /* gone */ }
-    kids(p).forEach(walk);
-  };
-  walk(pid);
-  return kb / 1024;
-}
 
 (async () => {
   const file = path.resolve(process.argv[2]);

@@ -10,19 +10,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { pssTree } = require('./pss');
 const { chromium } = require(path.join(__dirname, '../../tests/html/node_modules/playwright-core'));
-
-function pssTree(pid) {
-  let kb = 0;
-  const walk = (p) => {
-    try { kb += Number(/Pss:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))[1]); } catch (e) { /* gone */ }
-    let kids = [];
-    try { kids = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean); } catch (e) { /* none */ }
-    kids.forEach(walk);
-  };
-  walk(pid);
-  return kb / 1024;
-}
 
 (async () => {
   const [index, profile] = process.argv.slice(2).map((p) => path.resolve(p));

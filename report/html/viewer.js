@@ -112,7 +112,8 @@
     /* record -e: counters c1, c2, themselves and with their callees */
     this.cself = {}; this.ctotal = {};
     var f = this;
-    ['c1', 'c2'].forEach(function (c) {
+    /* record --sample: samples are one more such pair */
+    ['c1', 'c2', 'samples'].forEach(function (c) {
       if (!cols[prefix + 'self.' + c]) return;
       f.cself[c] = g('self.' + c); f.ctotal[c] = g('total.' + c);
     });
@@ -366,6 +367,13 @@
     M.F.object = Array.prototype.map.call(objIdx, function (k) { return objects[k] || ''; });
     M.B = M.diff ? new Funcs(cols, 'base.func.', names.length) : null;
     M.tree = buildDataTree(cols, M.metrics, M.diff);
+    M.lines = cols['line.weight'] ? {
+      byTime: meta.cuts.lines_unit === 'ns',
+      file: decodeU(cols['line.file'], Int32Array), line: decodeU(cols['line.line'], Int32Array),
+      func: decodeU(cols['line.func'], Int32Array), samples: decodeU(cols['line.weight']),
+      files: decodeStrings(cols.files), srcFile: decodeU(cols['src.file'], Int32Array),
+      srcLine: decodeU(cols['src.line'], Int32Array), srcText: decodeStrings(cols['src.text'])
+    } : null;
     M.tl = buildTimeline(meta, cols, M.tree);
   }
 
@@ -455,13 +463,16 @@
     { id: 'sandwich', label: 'Sandwich' },
     { id: 'top', label: 'Top functions' },
     { id: 'timeline', label: 'Timeline' },
+    { id: 'source', label: 'Source' },
     { id: 'diff', label: 'Diff table' }
   ];
+  /* a view the data has: a diff needs a base, the source view lines */
+  function hasView(id) { return id === 'diff' ? M.diff : id === 'source' ? !!M.lines : true; }
 
   function encodeState() {
     var p = [];
     p.push('v=' + S.view);
-    if (S.metric !== 'time') p.push('m=' + S.metric);
+    if (S.metric !== firstMetric()) p.push('m=' + S.metric);
     if (S.icicle) p.push('o=icicle');
     if (S.zoom) p.push('z=' + S.zoom);
     if (S.q) p.push('q=' + encodeURIComponent(S.q));
@@ -475,7 +486,7 @@
   }
 
   function decodeState(hash) {
-    var s = { view: 'flame', metric: 'time', icicle: false, zoom: 0, q: '', tr: [], sw: -1,
+    var s = { view: 'flame', metric: firstMetric(), icicle: false, zoom: 0, q: '', tr: [], sw: -1,
               range: null, theme: S.theme, thr: 1, tl: null };
     (hash || '').replace(/^#/, '').split('&').forEach(function (kv) {
       var i = kv.indexOf('='), k = i < 0 ? kv : kv.slice(0, i), v = i < 0 ? '' : kv.slice(i + 1);
@@ -502,7 +513,7 @@
         case 'thr': if (num >= 0 && num <= 100) s.thr = num; break;
       }
     });
-    if (s.view === 'diff' && !M.diff) s.view = 'flame';
+    if (!hasView(s.view)) s.view = 'flame';
     return s;
   }
 
@@ -522,27 +533,43 @@
     var key = (S.range ? S.range.join('-') : '') + '|' + S.tr.map(function (t) { return t.k + t.f; }).join('.');
     if (cur.key === key && cur.tree) return cur.tree;
     var t = S.range ? rangeTree(S.range[0], S.range[1], 'time') : M.tree;
-    S.tr.forEach(function (tr) { t = transform(t, tr, 'time'); });
+    S.tr.forEach(function (tr) { t = transform(t, tr, M.metrics[0]); });
     cur = { key: key, tree: t };
     search.nodes = null;
     return t;
   }
   function metricOf(t) { return t.self[S.metric] ? S.metric : 'time'; }
+  /* the metric the page opens with: the data's first (samples in a
+   * sampled-only run, time otherwise) */
+  function firstMetric() { return M ? M.metrics[0] : 'time'; }
 
   /* ---------------- search ---------------- */
 
-  var search = { re: null, match: null, nodes: null, at: -1, error: '' };
+  var search = { re: null, object: '', match: null, nodes: null, at: -1, error: '' };
   function setSearch(q) {
     S.q = q;
     search.re = null; search.match = null; search.nodes = null; search.at = -1; search.error = '';
+    search.object = '';
     if (q) {
-      try { search.re = new RegExp(q); } catch (e) { search.error = 'not a valid regular expression'; }
+      var spec = splitSpec(q);
+      search.object = spec[0];
+      try { search.re = new RegExp(spec[1]); } catch (e) { search.error = 'not a valid regular expression'; }
     }
     if (search.re) {
-      var m = new Uint8Array(M.F.n + 1), re = search.re;
-      for (var f = 0; f < M.F.n; f++) m[f] = re.test(M.F.name[f]) ? 1 : 0;
+      var m = new Uint8Array(M.F.n + 1), re = search.re, obj = search.object;
+      for (var f = 0; f < M.F.n; f++)
+        m[f] = re.test(M.F.name[f]) && (!obj || baseName(M.F.object[f]) === obj) ? 1 : 0;
       search.match = m;
     }
+  }
+  function baseName(path) { return path.slice(path.lastIndexOf('/') + 1); }
+  /* The CLI's symbol spec OBJECT:NAME (report, tree, graph): OBJECT is a
+   * file name the profile has, NAME here a regular expression.  Returns
+   * [object, expression], object '' when Q is no such spec. */
+  function splitSpec(q) {
+    var m = /^([^:]+):(?!:)([^]*)$/.exec(q);
+    if (!m || !M.F.object.some(function (o) { return baseName(o) === m[1]; })) return ['', q];
+    return [m[1], m[2]];
   }
   function matchedNodes(t) {
     if (!search.match) return [];
@@ -1319,7 +1346,7 @@
       return { self: F.self, total: F.total, calls: F.calls, min: F.min, avg: F.avg, max: F.max,
                listed: F.listed, cself: F.cself, ctotal: F.ctotal, exact: true };
     }
-    var counters = M.metrics.filter(function (x) { return x[0] === 'c' && x !== 'calls' && t.self[x]; });
+    var counters = M.metrics.filter(function (x) { return (x === 'c1' || x === 'c2' || x === 'samples') && t.self[x]; });
     var cself = {}, ctotal = {}, ctot = {};
     counters.forEach(function (c) {
       cself[c] = new Float64Array(M.F.n + 1); ctotal[c] = new Float64Array(M.F.n + 1); ctot[c] = t.total(c);
@@ -1345,7 +1372,7 @@
     var listed = new Float64Array(n), min = new Float64Array(n), avg = new Float64Array(n), max = new Float64Array(n);
     var rs = t.rangeStats;
     for (f = 0; f < n; f++) {
-      listed[f] = self[f] || calls[f] ? 1 : 0;
+      listed[f] = self[f] || calls[f] || (cself.samples && cself.samples[f]) ? 1 : 0;
       if (rs && rs.count[f]) { min[f] = rs.min[f]; max[f] = rs.max[f]; avg[f] = Math.floor(rs.sum[f] / rs.count[f]); }
       else if (!rs && f < M.F.n) { min[f] = M.F.min[f]; max[f] = M.F.max[f]; avg[f] = M.F.avg[f]; }
     }
@@ -1369,6 +1396,10 @@
     var all = 0;
     for (f = 0; f < M.F.n; f++) all += st.self[f];
     this.all = all;
+    /* a sampled-only run's share is its samples' (as the CLI's) */
+    var sall = 0;
+    if (st.cself.samples) for (f = 0; f < M.F.n; f++) sall += st.cself.samples[f];
+    this.sall = st.exact && M.meta.samples ? M.meta.samples : sall;
     this.rows = rows;
     this.order();
   };
@@ -1384,6 +1415,8 @@
       case 'max': return st.max[f];
       case 'c1': case 'c2': return st.cself[id] ? st.cself[id][f] : 0;
       case 'c1t': case 'c2t': return st.ctotal[id[0] + id[1]] ? st.ctotal[id[0] + id[1]][f] : 0;
+      case 'sself': return st.cself.samples ? st.cself.samples[f] : 0;
+      case 'stotal': return st.ctotal.samples ? st.ctotal.samples[f] : 0;
       default: return 0;
     }
   };
@@ -1408,9 +1441,13 @@
   TopRows.prototype.cell = function (k, id) {
     var f = this.rows[k], v;
     if (id === 'name') return { text: M.F.name[f], cls: search.match && search.match[f] ? 'cs-match' : '', title: M.F.object[f] };
-    if (id === 'pct') return { text: (this.all ? 100 * this.st.self[f] / this.all : 0).toFixed(2) };
+    if (id === 'pct') {
+      var share = this.all ? 100 * this.st.self[f] / this.all
+        : this.sall ? 100 * this.value(f, 'sself') / this.sall : 0;
+      return { text: share.toFixed(2) };
+    }
     v = this.value(f, id);
-    if (id === 'calls') return { text: fmtCount(v), value: v };
+    if (id === 'calls' || id === 'sself' || id === 'stotal') return { text: fmtCount(v), value: v };
     if (/^c[12]t?$/.test(id)) {
       var doubt = M.F.unreliable && M.F.unreliable[f] && this.st.exact;
       return { text: fmtCount(v) + (doubt ? ' *' : ''), value: v,
@@ -1428,6 +1465,69 @@
   TopRows.prototype.select = function (k) { if (this.opts.select) this.opts.select(this.rows[k]); };
   TopRows.prototype.activate = function (k) { this.opts.activate(this.rows[k]); };
 
+  /* Source lines: every sampled line and the text read around the
+   * hottest, by file (the most sampled first) and line, or sorted by a
+   * column.  A row whose function matches the search is marked. */
+  function SourceRows(opts) {
+    this.opts = opts;
+    this.sortId = ''; this.dir = 1;
+    this.rows = [];
+  }
+  SourceRows.prototype.reset = function () {
+    var L = M.lines, at = new Map(), rows = [];
+    var row = function (f, ln) {
+      var key = f * 4294967296 + ln, r = at.get(key);
+      if (!r) { r = { file: f, line: ln, samples: 0, func: -1, text: '' }; at.set(key, r); rows.push(r); }
+      return r;
+    };
+    for (var i = 0; i < L.srcText.length; i++) row(L.srcFile[i], L.srcLine[i]).text = L.srcText[i];
+    var fileTotal = new Float64Array(L.files.length), all = 0;
+    for (i = 0; i < L.samples.length; i++) {
+      var r = row(L.file[i], L.line[i]);
+      r.samples += L.samples[i]; r.func = L.func[i];
+      fileTotal[L.file[i]] += L.samples[i]; all += L.samples[i];
+    }
+    this.fileTotal = fileTotal; this.all = all;
+    this.base = rows;
+    this.order();
+  };
+  SourceRows.prototype.order = function () {
+    var id = this.sortId, dir = this.dir, t = this, ft = this.fileTotal;
+    this.rows = this.base.slice().sort(function (a, b) {
+      var c = 0;
+      if (id === 'samples' || id === 'pct') c = (a.samples - b.samples) * dir;
+      else if (id === 'func') c = t.cell(0, 'func', a).text < t.cell(0, 'func', b).text ? -dir : dir;
+      else if (id === 'text') c = a.text < b.text ? -dir : a.text > b.text ? dir : 0;
+      if (c) return c;
+      if (a.file !== b.file) {
+        if (ft[a.file] !== ft[b.file]) return ft[b.file] - ft[a.file];
+        return M.lines.files[a.file] < M.lines.files[b.file] ? -1 : 1;
+      }
+      return (a.line - b.line) * (id === 'line' ? dir : 1);
+    });
+  };
+  SourceRows.prototype.count = function () { return this.rows.length; };
+  SourceRows.prototype.sort = function (id, dir) { this.sortId = id === 'file' ? '' : id; this.dir = dir; this.order(); };
+  SourceRows.prototype.cell = function (k, id, given) {
+    var r = given || this.rows[k];
+    switch (id) {
+      case 'samples': return { text: r.samples ? (M.lines.byTime ? fmtDuration : fmtCount)(r.samples) : '', value: r.samples };
+      case 'pct': return { text: r.samples ? fmtPct(r.samples, this.all) : '' };
+      case 'line': return { text: r.line ? String(r.line) : '?', value: r.line };
+      case 'text': return { text: r.text, cls: 'cs-code' + (r.samples ? ' cs-hot' : '') };
+      case 'func': return { text: r.func >= 0 ? nameOf(r.func) : '', cls: search.match && r.func >= 0 && search.match[r.func] ? 'cs-match' : '' };
+      case 'file': return { text: M.lines.files[r.file] || '(no line information)' };
+    }
+    return { text: '' };
+  };
+  SourceRows.prototype.describe = function (k) {
+    var r = this.rows[k];
+    return (M.lines.files[r.file] || '?') + ':' + r.line + ', ' +
+      (r.samples ? (M.lines.byTime ? fmtDuration(r.samples) + ' self time, ' : fmtCount(r.samples) + ' samples, ') : '') + r.text;
+  };
+  SourceRows.prototype.select = function (k) { if (this.opts.select && this.rows[k].func >= 0) this.opts.select(this.rows[k].func); };
+  SourceRows.prototype.activate = function (k) { if (this.rows[k].func >= 0) this.opts.activate(this.rows[k].func); };
+
   /* The differential table: per function, self and total before and
    * after; rows whose change is under the threshold (% of the base's
    * whole time) are left out. */
@@ -1436,15 +1536,23 @@
     this.sortId = 'dself'; this.dir = -1;
     this.reset();
   }
+  /* Self and total of both runs in time, or in samples when the metric
+   * is samples (a diff of two sampled runs) */
+  DiffRows.prototype.weights = function () {
+    var F = M.F, B = M.B;
+    if (S.metric === 'samples' && F.cself.samples && B.cself.samples)
+      return { self: F.cself.samples, total: F.ctotal.samples, bself: B.cself.samples, btotal: B.ctotal.samples, fmt: fmtCount };
+    return { self: F.self, total: F.total, bself: B.self, btotal: B.total, fmt: fmtDuration };
+  };
   DiffRows.prototype.reset = function () {
-    var F = M.F, B = M.B, rows = [], base = 0, curAll = 0;
-    for (var f = 0; f < F.n; f++) { base += B.self[f]; curAll += F.self[f]; }
+    var F = M.F, B = M.B, rows = [], base = 0, curAll = 0, w = this.w = this.weights();
+    for (var f = 0; f < F.n; f++) { base += w.bself[f]; curAll += w.self[f]; }
     var limit = Math.max(base, curAll) * S.thr / 100;
     this.hidden = 0;
     for (f = 0; f < F.n; f++) {
       if (!F.listed[f] && !B.listed[f]) continue;
       if (search.match && !search.match[f]) continue;
-      var ds = F.self[f] - B.self[f], dt = F.total[f] - B.total[f];
+      var ds = w.self[f] - w.bself[f], dt = w.total[f] - w.btotal[f];
       if (Math.abs(ds) < limit && Math.abs(dt) < limit && (ds || dt || limit)) { this.hidden++; continue; }
       rows.push(f);
     }
@@ -1452,14 +1560,14 @@
     this.order();
   };
   DiffRows.prototype.value = function (f, id) {
-    var F = M.F, B = M.B;
+    var F = M.F, B = M.B, w = this.w;
     switch (id) {
-      case 'bself': return B.self[f];
-      case 'self': return F.self[f];
-      case 'dself': return F.self[f] - B.self[f];
-      case 'btotal': return B.total[f];
-      case 'total': return F.total[f];
-      case 'dtotal': return F.total[f] - B.total[f];
+      case 'bself': return w.bself[f];
+      case 'self': return w.self[f];
+      case 'dself': return w.self[f] - w.bself[f];
+      case 'btotal': return w.btotal[f];
+      case 'total': return w.total[f];
+      case 'dtotal': return w.total[f] - w.btotal[f];
       case 'bcalls': return B.calls[f];
       case 'calls': return F.calls[f];
       case 'dcalls': return F.calls[f] - B.calls[f];
@@ -1481,7 +1589,7 @@
   DiffRows.prototype.cell = function (k, id) {
     var f = this.rows[k];
     if (id === 'name') return { text: M.F.name[f], cls: search.match && search.match[f] ? 'cs-match' : '' };
-    var v = this.value(f, id), fmt = /calls/.test(id) ? fmtCount : fmtDuration;
+    var v = this.value(f, id), fmt = /calls/.test(id) ? fmtCount : this.w.fmt;
     if (id[0] === 'd') {
       var was = this.value(f, id.slice(1) === 'calls' ? 'bcalls' : 'b' + id.slice(1));
       return { text: fmtSigned(v, fmt) + (was ? ' (' + fmtSigned(100 * v / was, function (x) { return x.toFixed(1); }) + '%)' : ''),
@@ -1491,8 +1599,8 @@
   };
   DiffRows.prototype.describe = function (k) {
     var f = this.rows[k];
-    return M.F.name[f] + ': self ' + fmtSigned(this.value(f, 'dself'), fmtDuration) + ', total ' +
-      fmtSigned(this.value(f, 'dtotal'), fmtDuration);
+    return M.F.name[f] + ': self ' + fmtSigned(this.value(f, 'dself'), this.w.fmt) + ', total ' +
+      fmtSigned(this.value(f, 'dtotal'), this.w.fmt);
   };
   DiffRows.prototype.select = function (k) { if (this.opts.select) this.opts.select(this.rows[k]); };
   DiffRows.prototype.activate = function (k) { this.opts.activate(this.rows[k]); };
@@ -1712,8 +1820,7 @@
     var tabs = el('div', { 'class': 'cs-tabs', role: 'tablist', 'aria-label': 'Views' });
     ui.tabs = {};
     ui.panels = {};
-    VIEWS.forEach(function (v, n) {
-      if (v.id === 'diff' && !M.diff) return;
+    VIEWS.filter(function (v) { return hasView(v.id); }).forEach(function (v, n) {
       var t = button(v.label, { role: 'tab', id: 'cs-tab-' + v.id, 'aria-controls': 'cs-panel-' + v.id,
                                  'aria-selected': 'false', tabindex: '-1',
                                  'aria-keyshortcuts': String(n + 1) });
@@ -1868,6 +1975,8 @@
         return a.concat([{ id: m, label: label, num: true, width: 'minmax(8em, 1fr)' },
                          { id: m + 't', label: '+children', title: label + ' with the callees\u2019', num: true }]);
       }, []),
+      M.metricInfo.samples ? [{ id: 'sself', label: 'Self samples', num: true },
+                              { id: 'stotal', label: 'Samples', title: 'samples with the function anywhere on the stack', num: true }] : [],
       [{ id: 'name', label: 'Function', width: 'minmax(14em, 3fr)' }]), ui.topRows);
     ui.topGrid.heads[1].setAttribute('aria-sort', 'descending');
     ui.topGrid.root.id = 'cs-top';
@@ -1891,6 +2000,20 @@
       onRange: function (r) { setRange(r); },
       onWindow: function (w) { S.tl = w; commit(false); }
     });
+
+    if (M.lines) {
+      var sp = panel('source');
+      ui.srcNote = el('p', { 'class': 'cs-note' });
+      ui.srcNote.style.margin = '4px 12px';
+      sp.appendChild(ui.srcNote);
+      ui.srcRows = new SourceRows({ activate: openSandwich, select: selectFunc });
+      ui.srcGrid = new Grid(sp, M.lines.byTime ? 'Source: where the functions begin, by self time' : 'Source lines by samples', [
+        { id: 'samples', label: M.lines.byTime ? 'Self time' : 'Samples', num: true }, { id: 'pct', label: '%', num: true, width: '5em' },
+        { id: 'line', label: 'Line', num: true, width: '5em' }, { id: 'text', label: 'Source', width: 'minmax(20em, 4fr)' },
+        { id: 'func', label: 'Function', width: 'minmax(10em, 1fr)' }, { id: 'file', label: 'File', width: 'minmax(10em, 1fr)' }],
+        ui.srcRows);
+      ui.srcGrid.root.id = 'cs-source';
+    }
 
     if (M.diff) {
       var dp = panel('diff');
@@ -1923,7 +2046,7 @@
     ui.help = el('div', { 'class': 'cs-help', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Keyboard', hidden: '', tabindex: '-1' });
     ui.help.appendChild(el('h2', null, 'Keyboard'));
     var dl = el('dl');
-    [['1 \u2026 7', 'switch view (or arrow keys on the view tabs)'], ['/', 'search (a regular expression); Enter: next match'],
+    [['1 \u2026 ' + Object.keys(ui.tabs).length, 'switch view, in the order of the tabs (or arrow keys on them)'], ['/', 'search: a regular expression, or OBJECT:expression as the CLI\u2019s symbol specs; Enter: next match'],
      ['n, N', 'next, previous match'], ['Backspace', 'back (undo the last zoom or change)'],
      ['arrows', 'move between frames (flame graph), rows (tables), pan (timeline)'],
      ['Enter', 'zoom to the frame; open in the flame graph (tables)'], ['Escape', 'zoom out; close this help'],
@@ -1961,7 +2084,7 @@
   }
 
   function showView(id, push) {
-    if (id === 'diff' && !M.diff) id = 'flame';
+    if (!hasView(id)) id = 'flame';
     S.view = id;
     commit(push);
     refresh();
@@ -2052,7 +2175,10 @@
     var inside = z === 0 || (node >= z && node < z + t.size[z]);
     if (!inside || tot[node] / (tot[z] || 1) * ui.flame.width < MIN_W) z = t.parent[node] > 0 ? t.parent[node] : 0;
     zoomTo(z, z !== S.zoom, node);
-    ui.flame.ensureVisible(ui.flame.sel);
+    /* a zoom that did not change lays nothing out again, so select the
+     * match here, which also says which frame it is */
+    ui.flame.pendingSelNode = undefined;
+    ui.flame.select(ui.flame.rectOf(node));
     searchStatus();
   }
 
@@ -2164,6 +2290,16 @@
         ui.callers.draw();
         ui.callees.draw();
       }
+    } else if (S.view === 'source') {
+      ui.srcRows.reset();
+      ui.srcNote.textContent = (M.lines.byTime
+        ? fmtCount(M.lines.samples.length) + ' functions where they begin, each with its self time (a traced run ' +
+          'knows no line inside a function; record with --sample for that); the first lines of the hottest'
+        : fmtCount(M.lines.samples.length) + ' sampled lines, by file and line; the text of the hottest lines and ' +
+          'their neighbours') + ' was read when the page was made' +
+        (M.meta.cuts.unreadable_sources ? ' (' + M.meta.cuts.unreadable_sources + ' source files could not be read)' : '') +
+        '. Sort by ' + (M.lines.byTime ? 'Self time' : 'Samples') + ' for the hottest first.';
+      ui.srcGrid.refresh();
     } else if (S.view === 'top') {
       ui.topRows.reset();
       topNote();
@@ -2203,7 +2339,7 @@
       return;
     }
     var ids = Object.keys(ui.tabs);
-    if (/^[1-7]$/.test(e.key) && Number(e.key) <= ids.length) {
+    if (/^[1-9]$/.test(e.key) && Number(e.key) <= ids.length) {
       showView(ids[Number(e.key) - 1], true);
       focusView();
     } else if (e.key === '/') { ui.search.focus(); ui.search.select(); }
@@ -2226,7 +2362,7 @@
     var p = ui.panels[S.view], target = p.querySelector('.cs-canvasbox, [role="treegrid"], [role="grid"]');
     if (!target) return;
     if (target.getAttribute('role') === 'grid' || target.getAttribute('role') === 'treegrid') {
-      var g = S.view === 'tree' ? ui.treeGrid : S.view === 'bottomup' ? ui.buGrid : S.view === 'top' ? ui.topGrid : ui.diffGrid;
+      var g = { tree: ui.treeGrid, bottomup: ui.buGrid, top: ui.topGrid, source: ui.srcGrid, diff: ui.diffGrid }[S.view];
       g.setFocus(g.focus, true);
     } else target.focus();
   }
@@ -2295,6 +2431,8 @@
                start: ln.start[h.i], dur: ln.dur[h.i], depth: M.tree.depth[ln.node[h.i]] };
     });
   };
+  /* A function's number, as the URL fragment's transforms and sandwich name it. */
+  hook.func = function (name) { return M.F.name.indexOf(name); };
   hook.timelineWindow = function () { return ui.timeline.win.slice(); };
   hook.topRows = function () {
     var r = ui.topRows, st = r.st;

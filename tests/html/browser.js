@@ -151,6 +151,8 @@ async function testFixture(browser) {
 
   /* search: a regular expression finds what the CLI lists */
   await page.fill('#cs-search', '^stage_');
+  /* what the clicks above announced must not pass for the match */
+  await page.evaluate(() => { document.getElementById('cs-live').textContent = ''; });
   await page.press('#cs-search', 'Enter');
   await page.waitForFunction(() => document.getElementById('cs-search-status').getAttribute('data-functions') !== null);
   const nf = Number(await page.getAttribute('#cs-search-status', 'data-functions'));
@@ -201,7 +203,60 @@ async function testFixture(browser) {
   ok(near(rr.find((r) => r.depth === 0).value, leaf.dur, 1) && top.length === 1 && top[0] === 'main' &&
      rr.some((r) => r.name === 'stage_a_leaf' && near(r.value, leaf.dur, 1)),
      'timeline: a range of one stage_a_leaf call re-aggregates the flame graph to it', { leaf, rr: rr.slice(0, 5) });
+  /* and the top table: that one call, its time */
+  await page.click('#cs-tab-top');
+  const inRange = await page.evaluate(() => window.__callscope.topRows());
+  const lr = inRange.find((r) => r.name === 'stage_a_leaf');
+  ok(lr && lr.calls === 1 && near(lr.total_ns, leaf.dur, 1) && !inRange.some((r) => r.name === 'stage_b'),
+     'timeline: the range re-aggregates the top table too: one stage_a_leaf call, its duration', inRange);
   await page.screenshot({ path: path.join(work, 'fixture-range.png') });
+  await page.close();
+}
+
+/* The search takes the CLI's symbol spec OBJECT:NAME (NAME a regular
+ * expression): it finds the function `tree --focus` finds. */
+async function testSymspec(browser) {
+  const focus = json('twin-focus.json').tree;
+  const page = await open(browser, 'twin.html', '#th=light&v=top');
+  const find = async (q) => {
+    await page.fill('#cs-search', q);
+    await page.waitForFunction((q) => window.__callscope.state().q === q, q);
+    await page.click('#cs-tab-top');
+    return { n: Number(await page.getAttribute('#cs-search-status', 'data-functions')),
+             rows: await page.evaluate(() => window.__callscope.topRows()) };
+  };
+  const both = await find('^twin$');
+  const lib = await find('libtwin.so:^twin$');
+  ok(both.n === 2 && lib.n === 1 && lib.rows.length === 1 && lib.rows[0].name === 'twin' &&
+     lib.rows[0].total_ns === focus.total_ns && /libtwin\.so$/.test(focus.object),
+     "search: 'libtwin.so:^twin$' finds the one twin() 'tree --focus libtwin.so:twin' finds, '^twin$' both",
+     { both, lib, focus });
+  ok(page.problems.length === 0, 'search: no console error', page.problems);
+  await page.close();
+}
+
+/* What a screen reader is given: Chromium's accessibility tree of the
+ * tables, not just their attributes. */
+async function testScreenReader(browser) {
+  const page = await open(browser, 'fixture.html', '#th=light&v=top');
+  const top = await page.locator('#cs-top').ariaSnapshot();
+  await page.click('#cs-tab-tree');
+  const tree = await page.locator('#cs-panel-tree [role="treegrid"]').ariaSnapshot();
+  ok(/^- grid "Top functions":/m.test(top) && /columnheader "Calls"/.test(top) && /gridcell "stage_a"/.test(top) &&
+     /row "[^"]*stage_a_leaf"/.test(top) &&
+     /treegrid "Call tree"/.test(tree) && /row "main [^"]*" \[expanded\] \[level=1\]/.test(tree) &&
+     /rowheader "stage_a"/.test(tree),
+     'screen reader: the top table is a grid of named cells, the call tree a treegrid with levels', { top: top.slice(0, 600), tree: tree.slice(0, 600) });
+  await page.close();
+}
+
+/* Every thread has its lane on the one time axis. */
+async function testThreads(browser) {
+  const tids = json('threads-info.json').threads.map((t) => t.tid);
+  const page = await open(browser, 'threads.html', '#th=light&v=timeline');
+  const lanes = await page.evaluate(() => Array.from(new Set(window.__callscope.timelineRects().map((r) => r.tid))));
+  ok(page.problems.length === 0 && tids.length === 5 && lanes.length === tids.length && tids.every((t) => lanes.includes(t)),
+     `timeline: each of the ${tids.length} threads has calls drawn in its lane`, { tids, lanes });
   await page.close();
 }
 
@@ -320,8 +375,23 @@ async function testDeep(browser) {
   const t = await page.evaluate(() => window.__callscope.tree());
   const rects = await hookRects(page);
   const deepest = Math.max(...rects.map((r) => r.depth));
-  ok(page.problems.length === 0 && t.maxDepth >= 10002 && deepest === t.maxDepth,
+  /* How deep the whole graph draws depends on the run's timing: the last
+   * frames are narrower than a pixel when the deep calls took longer than
+   * the hooks' subtracted cost, and are then folded into a counted box. */
+  const foldAt = (rs, d) => rs.find((r) => r.fold && r.depth === d);
+  ok(page.problems.length === 0 && t.maxDepth >= 10002 && deepest >= 1000 &&
+     (deepest === t.maxDepth || foldAt(rects, deepest)),
      `deep: a 10 000-deep recursion renders (${deepest} rows, loaded in ${page.loadMs} ms)`, { t, deepest, problems: page.problems });
+  /* zooming where frames fold reaches the deepest one */
+  let zr = rects, low = deepest, zooms = 0;
+  for (let f = foldAt(zr, low); low < t.maxDepth && f && zooms < 100; f = foldAt(zr, low), zooms++) {
+    await page.evaluate((n) => window.__callscope.zoom(n), f.parent + 1);
+    zr = await hookRects(page);
+    low = Math.max(...zr.map((r) => r.depth));
+  }
+  ok(low === t.maxDepth, `deep: zooming into the folded frames reaches row ${t.maxDepth} (${zooms} zooms)`, { low, zooms });
+  await page.goto(url('deep.html', '#th=light'));
+  await page.waitForFunction(() => window.__callscope.ready);
   await page.evaluate(() => { document.getElementById('cs-flame').scrollTop = 0; });
   await page.waitForTimeout(100);
   const drawn = await page.evaluate(() => window.__callscope.draws);
@@ -357,6 +427,16 @@ async function testHostile(browser) {
   ok(page.problems.length === 0 && (await page.evaluate(() => window.__pwned)) === undefined && crumbs[0] === 'all',
      'hostile: flame graph, trees and timeline draw them without error', page.problems);
   await page.close();
+  /* source lines with markup in them are shown as text too */
+  const sp = await open(browser, 'marked.html', '#th=light&v=source');
+  const src = await sp.evaluate(() => ({
+    images: document.images.length, pwned: window.__pwned,
+    marked: Array.from(document.querySelectorAll('#cs-source .cs-row:not([hidden]) .cs-code'))
+      .filter((c) => c.textContent.includes('</script><img src=x onerror=window.__pwned=1>')).length
+  }));
+  ok(src.images === 0 && src.pwned === undefined && src.marked >= 2 && sp.problems.length === 0,
+     'hostile: source lines with </script><img ...> in them are shown as text', { src, problems: sp.problems });
+  await sp.close();
   /* without JavaScript: the summary table, escaped by the C side */
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const nojs = await ctx.newPage();
@@ -380,7 +460,208 @@ async function testDiff(browser) {
   ok(page.problems.length === 0 && cells.length > 5 && nonzero === 0, `diff: a profile against itself: ${cells.length} functions, every change 0`, { cells, nonzero });
   const banner = await page.textContent('#cs-banner');
   ok(/base: /.test(banner), 'diff: the banner shows the base run too');
+  /* at the default threshold (1 % of the whole) zero changes are hidden, and counted */
+  await page.goto(url('diff.html', '#v=diff'));
+  await page.waitForFunction(() => window.__callscope.ready);
+  const shown = await page.$$eval('#cs-panel-diff .cs-row:not([hidden])', (rs) => rs.length);
+  const note = await page.textContent('#cs-panel-diff .cs-status');
+  ok(shown === 0 && new RegExp('^' + cells.length + ' functions with smaller changes hidden').test(note),
+     'diff: changes under the threshold are hidden and counted', { shown, note });
   await page.close();
+}
+
+const byName = (report) => { const by = {}; report.functions.forEach((f) => { by[f.name] = f; }); return by; };
+const named = (rects, name) => rects.filter((r) => r.name === name && !r.fold);
+
+/* Focus, hide, merge and collapse recursion, each from the URL fragment:
+ * the flame graph's weights move where they should and none is lost. */
+async function testTransforms(browser) {
+  const report = json('fixture.json'), by = byName(report);
+  let page = await open(browser, 'fixture.html', '#th=light');
+  const fa = await page.evaluate(() => window.__callscope.func('stage_a'));
+  const show = async (hash) => {
+    await page.goto(url('fixture.html', hash));
+    await page.waitForFunction(() => window.__callscope.ready);
+    return hookRects(page);
+  };
+  let r = await show(`#th=light&t=focus${fa}`);
+  const root = (rs) => rs.find((q) => q.depth === 0);
+  ok(near(root(r).value, by.stage_a.total_ns, 1) && r.filter((q) => q.depth === 1).map((q) => q.name).join() === 'stage_a' &&
+     named(r, 'stage_a_leaf').length === 1 && !named(r, 'stage_b').length,
+     'transforms: focus on stage_a keeps its calls alone, its total the whole', r.slice(0, 4));
+  r = await show(`#th=light&t=hide${fa}`);
+  ok(near(root(r).value, by.main.total_ns - by.stage_a.total_ns, 1) && !named(r, 'stage_a').length && !named(r, 'stage_a_leaf').length,
+     'transforms: hide stage_a takes it and its callees out, and their time', r.slice(0, 4));
+  r = await show(`#th=light&t=merge${fa}`);
+  const leaf = named(r, 'stage_a_leaf')[0], main = named(r, 'main')[0];
+  ok(near(root(r).value, by.main.total_ns, 1) && !named(r, 'stage_a').length && leaf && leaf.depth === 2 &&
+     near(main.self, by.main.self_ns + by.stage_a.self_ns, 1),
+     'transforms: merge stage_a gives its callees and its self time to main', { leaf, main });
+  ok(page.problems.length === 0, 'transforms: no console error', page.problems);
+  await page.close();
+
+  page = await open(browser, 'deep.html', '#th=light');
+  const down = await page.evaluate(() => window.__callscope.func('down'));
+  const before = await page.evaluate(() => window.__callscope.tree());
+  for (const k of ['rec' + down, 'drec']) {
+    await page.goto(url('deep.html', '#th=light&t=' + k));
+    await page.waitForFunction(() => window.__callscope.ready);
+    const t = await page.evaluate(() => window.__callscope.tree());
+    ok(t.maxDepth === 2 && near(t.total, before.total, 1),
+       `transforms: ${k.replace(/\d+$/, '')} folds the 10 000-deep recursion of down into one frame, its time kept`, { before, t });
+  }
+  await page.close();
+}
+
+/* Icicle, the metric switch, search next/previous, sorting, the sandwich. */
+async function testControls(browser) {
+  const report = json('fixture.json'), by = byName(report);
+  const page = await open(browser, 'fixture.html', '#th=light');
+  await page.keyboard.press('i');
+  let r = await hookRects(page);
+  ok(r.every((q) => q.y === q.depth * 18) && (await state(page)).icicle && /o=icicle/.test(page.url()),
+     'icicle: i turns the graph upside down, rows from the top, kept in the URL');
+  await page.keyboard.press('i');
+  await page.selectOption('#cs-metric', 'calls');
+  r = await hookRects(page);
+  const calls = report.functions.reduce((n, f) => n + f.calls, 0);
+  const sa = named(r, 'stage_a')[0];
+  ok(near(r.find((q) => q.depth === 0).value, calls, 0) && sa && near(sa.value, by.stage_a.calls + by.stage_a_leaf.calls, 0) &&
+     /m=calls/.test(page.url()),
+     `metric: calls weighs the frames by calls (${calls} in all)`, { sa, calls });
+  await page.selectOption('#cs-metric', 'time');
+
+  await page.fill('#cs-search', '^stage_');
+  await page.evaluate(() => { document.getElementById('cs-live').textContent = ''; });
+  await page.press('#cs-search', 'Enter');
+  const seen = [await page.textContent('#cs-live')];
+  for (let k = 0; k < 4; k++) { await page.click('#cs-next'); seen.push(await page.textContent('#cs-live')); }
+  await page.click('#cs-prev');
+  const back = await page.textContent('#cs-live');
+  const status = await page.textContent('#cs-search-status');
+  const names = seen.map((x) => x.split(/[,:]/)[0]);
+  ok(new Set(names.slice(0, 4)).size === 4 && names.every((n) => /^stage_/.test(n)) && names[4] === names[0] &&
+     back === seen[3] && /match 4 of 4/.test(status),
+     'search: Next steps through the 4 matching frames and wraps, Previous steps back', { seen, back, status });
+  await page.fill('#cs-search', '');
+  await page.press('#cs-search', 'Enter');
+
+  await page.click('#cs-tab-top');
+  const callsCol = async () => page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((x) => ({ k: Number(x.dataset.k), v: Number(x.children[3].getAttribute('data-value')) }))
+    .sort((a, b) => a.k - b.k).map((x) => x.v));
+  await page.click('#cs-top [role="columnheader"]:nth-child(4) button');
+  const down = await callsCol();
+  const sortDown = await page.getAttribute('#cs-top [role="columnheader"]:nth-child(4)', 'aria-sort');
+  await page.click('#cs-top [role="columnheader"]:nth-child(4) button');
+  const up = await callsCol();
+  const sorted = (a, dir) => a.every((v, i) => !i || (v - a[i - 1]) * dir >= 0);
+  ok(down.length === report.functions.length && sorted(down, -1) && sorted(up, 1) && sortDown === 'descending' &&
+     JSON.stringify(up) !== JSON.stringify(down),
+     'top table: a click on Calls sorts by it, a second click the other way', { down, up });
+
+  const fa = await page.evaluate(() => window.__callscope.func('stage_a'));
+  await page.goto(url('fixture.html', `#th=light&v=sandwich&s=${fa}`));
+  await page.waitForFunction(() => window.__callscope.ready);
+  const sw = await page.evaluate(() => window.__callscope.sandwichRects());
+  const callers = sw.callers.filter((q) => !q.fold).map((q) => q.name), callees = sw.callees.filter((q) => !q.fold).map((q) => q.name);
+  ok(callers.includes('main') && callers.includes('stage_a') && !callers.includes('stage_b') &&
+     callees.includes('stage_a_leaf') && !callees.includes('stage_b_leaf') &&
+     near(sw.callees.find((q) => q.depth === 0).value, by.stage_a.total_ns, 1),
+     'sandwich: stage_a between its caller main and its callee stage_a_leaf', { callers, callees });
+  ok(page.problems.length === 0, 'controls: no console error', page.problems);
+  await page.close();
+}
+
+/* Only the rows on screen are in the DOM, however long the table. */
+async function testVirtualRows(browser) {
+  const page = await open(browser, 'deep.html', '#th=light&v=tree');
+  await page.keyboard.press('2');
+  for (let k = 0; k < 600; k++) await page.keyboard.press('ArrowRight');
+  const s = await page.evaluate(() => {
+    const g = document.querySelector('#cs-panel-tree [role="treegrid"]');
+    return { rows: Number(g.getAttribute('aria-rowcount')) - 1, dom: g.querySelectorAll('.cs-row').length,
+             focused: document.activeElement.getAttribute('aria-level') };
+  });
+  ok(s.rows >= 300 && s.dom <= 80 && Number(s.focused) >= 300,
+     `call tree: ${s.rows} rows open, ${s.dom} of them in the DOM`, s);
+  await page.close();
+}
+
+/* The top table's counter columns equal report --json's (record -e). */
+async function testCounters(browser) {
+  const report = json('counters.json');
+  const page = await open(browser, 'counters.html', '#th=light&v=top');
+  const heads = await page.$$eval('#cs-top [role="columnheader"]', (h) => h.map((x) => x.textContent));
+  const rows = await page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((r) => {
+    const c = Array.from(r.children), v = (i) => Number(c[i].getAttribute('data-value'));
+    return { k: Number(r.dataset.k), name: c[c.length - 1].textContent, c1: v(8), c1_total: v(9), c2: v(10), c2_total: v(11) };
+  }).sort((x, y) => x.k - y.k));
+  const diffs = [];
+  report.functions.forEach((f, i) => {
+    for (const k of ['name', 'c1', 'c1_total', 'c2', 'c2_total'])
+      if (!rows[i] || rows[i][k] !== f[k]) diffs.push({ row: i, field: k, page: rows[i] && rows[i][k], cli: f[k] });
+  });
+  ok(heads.includes('page-faults') && heads.includes('context-switches') && rows.length === report.functions.length &&
+     diffs.length === 0 && report.functions.some((f) => f.c1 > 0),
+     'counters: the top table shows each counter and its +children as report --json', { heads, diffs });
+  ok(page.problems.length === 0, 'counters: no console error', page.problems);
+  await page.close();
+}
+
+/* A sampled run: frames as wide as their samples, the table's samples
+ * and shares those of report --json. */
+async function testSampled(browser) {
+  const report = json('sampled.json'), by = byName(report);
+  const page = await open(browser, 'sampled.html', '#th=light');
+  const W = await page.evaluate(() => window.__callscope.flameWidth());
+  const r = await hookRects(page);
+  /* a loaded machine may leave cold() unsampled: check what was sampled */
+  const bad = ['hot', 'cold', 'main'].filter((n) => by[n] && by[n].samples).filter((n) => {
+    const q = named(r, n)[0];
+    return !q || !near(q.w, W * by[n].samples / report.samples, 0.5);
+  });
+  ok(bad.length === 0 && (await state(page)).metric === 'samples' && near(r[0].value, report.samples, 0),
+     `sampled: frames as wide as their share of the ${report.samples} samples`, { bad, r: r.slice(0, 6) });
+  await page.click('#cs-tab-top');
+  const rows = await page.$$eval('#cs-top .cs-row:not([hidden])', (rs) => rs.map((x) => {
+    const c = Array.from(x.children);
+    return { k: Number(x.dataset.k), pct: c[0].textContent, self_samples: Number(c[8].getAttribute('data-value')),
+             samples: Number(c[9].getAttribute('data-value')), name: c[c.length - 1].textContent };
+  }).sort((a, b) => a.k - b.k));
+  const diffs = [];
+  report.functions.forEach((f, i) => {
+    const row = rows[i] || {};
+    if (row.name !== f.name || row.self_samples !== f.self_samples || row.samples !== f.samples || row.pct !== f.self_pct.toFixed(2))
+      diffs.push({ row, cli: [f.name, f.self_samples, f.samples, f.self_pct] });
+  });
+  ok(rows.length === report.functions.length && diffs.length === 0,
+     'sampled: the top table\'s samples and shares equal report --json', diffs);
+
+  /* the source view, reached by key 7, sorted by samples: the hottest line
+   * of report --lines with the text the file has there */
+  const lines = json('sampled-lines.json').lines;
+  await page.keyboard.press('7');
+  const onSource = await page.evaluate(() => window.__callscope.state().view === 'source' &&
+    document.activeElement.closest('#cs-source') !== null);
+  await page.click('#cs-source [role="columnheader"]:nth-child(1) button');
+  const first = await page.$eval('#cs-source .cs-row[data-k="0"]', (x) => Array.from(x.children).map((c) => c.textContent));
+  const want = fs.readFileSync(lines[0].file, 'utf8').split('\n')[lines[0].line - 1];
+  ok(onSource && Number(first[0].replace(/\D/g, '')) === lines[0].samples && Number(first[2]) === lines[0].line &&
+     first[3] === want && first[4] === lines[0].function,
+     `source: 7 opens it; sorted by samples, ${lines[0].function}'s line ${lines[0].line} comes first with its text`, { onSource, first, want, top: lines[0] });
+  ok(page.problems.length === 0, 'sampled: no console error', page.problems);
+  await page.close();
+
+  /* against itself: the diff table weighs by samples, every change 0 */
+  const dp = await open(browser, 'sampled-diff.html', '#th=light&v=diff&thr=0');
+  const cells = await dp.$$eval('#cs-panel-diff .cs-row:not([hidden])', (rs) => rs.map((x) => ({
+    name: x.children[0].textContent, self: Number(x.children[2].getAttribute('data-value')),
+    changes: [3, 6, 9].map((i) => Number(x.children[i].getAttribute('data-value'))) })));
+  const hot = cells.find((c) => c.name === 'hot');
+  ok(dp.problems.length === 0 && (await state(dp)).metric === 'samples' && hot && hot.self === by.hot.self_samples &&
+     cells.every((c) => c.changes.every((v) => v === 0)),
+     'sampled: a diff against itself shows the samples, every change 0', { cells, problems: dp.problems });
+  await dp.close();
 }
 
 (async () => {
@@ -390,7 +671,9 @@ async function testDiff(browser) {
            '--disable-component-update', '--disable-sync', '--force-color-profile=srgb', '--font-render-hinting=none']
   });
   try {
-    for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff]) {
+    for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
+                     testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads,
+                     testSymspec, testScreenReader]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

@@ -3,8 +3,9 @@
 # (core Perl modules only), and prints it as JSON:
 #   {"meta": {...the block's header...}, "deflate": "stored"|"compressed",
 #    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
-#                   listed, rank, base_self_ns...}],
-#    "nodes": N, "cut_paths": N}
+#                   listed, rank, base_self_ns..., self_samples, samples}],
+#    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...,
+#    "lines": [{file, line, function, samples or self_ns}], "source": [{file, line, text}]}
 # Usage: decode.pl PAGE.html
 use strict;
 use warnings;
@@ -63,6 +64,14 @@ for my $i (0 .. $#names) {
 		$r{$c} = uvarints("func.self.$c")->[$i];
 		$r{"${c}_total"} = uvarints("func.total.$c")->[$i];
 	}
+	if ($col{'func.self.samples'}) {
+		$r{self_samples} = uvarints('func.self.samples')->[$i];
+		$r{samples} = uvarints('func.total.samples')->[$i];
+	}
+	if ($col{'base.func.self.samples'}) {
+		$r{base_self_samples} = uvarints('base.func.self.samples')->[$i];
+		$r{base_samples} = uvarints('base.func.total.samples')->[$i];
+	}
 	if (@{ $f{'base.calls'} }) {
 		$r{base_calls} = $f{'base.calls'}[$i];
 		$r{base_self_ns} = $f{'base.self.time'}[$i];
@@ -75,11 +84,31 @@ $cut += $_ for @{ uvarints('node.cut') };
 my $self = 0;
 $self += $_ for @{ uvarints('node.self.time') };
 my %sums = (node_self_ns => $self);
-for my $c (qw(c1 c2)) {
+if ($col{'base.node.self.samples'}) {
+	my $n = 0;
+	$n += $_ for @{ uvarints('base.node.self.samples') };
+	$sums{node_base_self_samples} = $n;
+}
+for my $c (qw(c1 c2 samples)) {
 	next unless $col{"node.self.$c"};
 	my $n = 0;
 	$n += $_ for @{ uvarints("node.self.$c") };
 	$sums{"node_self_$c"} = $n;
 }
+# samples per source line, and the source text carried
+my (@lines, @source);
+if ($col{'line.weight'}) {
+	my @files = split /\0/, $col{files}{bytes}, -1;
+	pop @files;
+	my ($lf, $ll, $lfn, $lw) = map { uvarints("line.$_") } qw(file line func weight);
+	my $unit = $meta->{cuts}{lines_unit} eq 'ns' ? 'self_ns' : 'samples';
+	push @lines, { file => $files[ $lf->[$_] ], line => $ll->[$_], function => $names[ $lfn->[$_] ],
+		       $unit => $lw->[$_] } for 0 .. $#$lw;
+	my @text = split /\0/, $col{'src.text'}{bytes}, -1;
+	pop @text;
+	my ($sf, $sl) = map { uvarints("src.$_") } qw(file line);
+	push @source, { file => $files[ $sf->[$_] ], line => $sl->[$_], text => $text[$_] } for 0 .. $#$sl;
+}
 print JSON::PP->new->canonical->encode({ meta => $meta, deflate => $kind, functions => \@funcs,
-	nodes => $col{'node.depth'}{count}, cut_paths => $cut, %sums });
+	nodes => $col{'node.depth'}{count}, cut_paths => $cut, lines => \@lines, source => \@source,
+	%sums });

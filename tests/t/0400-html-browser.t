@@ -4,14 +4,27 @@
 # outside the file, the fixture's frames where report --json puts them,
 # zoom and Back, search, the top table equal to report --json, a 10 000-deep
 # recursion, hostile names shown as text, keyboard-only use, a golden
-# screenshot, a diff of a run against itself.  Skips, saying why, where
-# Chromium, Node.js or the npm registry is missing.
+# screenshot, a diff of a run against itself; focus, hide, merge and
+# collapsed recursion, icicle, the metric switch, search next/previous,
+# sorting, the sandwich, virtual rows, counter columns, a sampled run with
+# its source view, lanes per thread, OBJECT:NAME search, and the tables as
+# the accessibility tree gives them to a screen reader.  Installs what it needs
+# (scripts/install-deps.sh, then npm ci) and skips, saying why, only where
+# that cannot be done.
 . "$(dirname "$0")/lib.sh"
 
 HTML="$ROOT/tests/html"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
+# A fresh machine gets what is missing (Debian's chromium, nodejs, npm)
+# from the project's own script; where it cannot install (no root, no
+# network), the checks below skip and say why.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || [ ! -x "$CHROMIUM" ]; then
+	echo "# installing the browser's packages with scripts/install-deps.sh"
+	LIMIT=900 limited "$ROOT/scripts/install-deps.sh" >deps.log 2>&1 ||
+		echo "# scripts/install-deps.sh failed: $(tail -n 1 deps.log)"
+fi
 command -v node >/dev/null 2>&1 || skip_all "node is not installed (Debian package nodejs)"
 command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
 [ -x "$CHROMIUM" ] || skip_all "no Chromium at $CHROMIUM (Debian package chromium)"
@@ -44,6 +57,43 @@ limited "$CS" record -o hostile.data -- "./$hostile" >/dev/null 2>&1 &&
 	"$CS" report -i hostile.data --json > hostile.json &&
 	"$CS" html -i hostile.data -o hostile.html >/dev/null
 ok $? "hostile-named binary recorded and written"
+
+# shellcheck disable=SC2086
+build_prog counters ct -O0 $flags
+limited "$CS" record -e page-faults,context-switches -o counters.data -- ./ct 200 >/dev/null 2>&1 &&
+	"$CS" report -i counters.data --json > counters.json &&
+	"$CS" html -i counters.data -o counters.html >/dev/null
+ok $? "a run with two counters recorded and written"
+build_prog sample_hot hot -O2
+limited "$CS" record -o sampled.data -- ./hot flat 300 >/dev/null 2>&1 &&
+	"$CS" report -i sampled.data --json > sampled.json &&
+	"$CS" report -i sampled.data --lines --json > sampled-lines.json &&
+	"$CS" html -i sampled.data -o sampled.html >/dev/null &&
+	"$CS" html -i sampled.data --base sampled.data -o sampled-diff.html >/dev/null
+ok $? "a sampled run (no hooks) recorded and written, and diffed against itself"
+
+# shellcheck disable=SC2086
+build_prog threads threads -O0 $flags
+limited "$CS" record -o threads.data -- ./threads >/dev/null 2>&1 &&
+	"$CS" info -i threads.data --json > threads-info.json &&
+	"$CS" html -i threads.data -o threads.html >/dev/null
+ok $? "a run of five threads recorded and written"
+
+# two functions named twin, in the program and in its library
+# shellcheck disable=SC2016,SC2086
+cc -g -O0 $flags -shared -fPIC -o libtwin.so "$ROOT/tests/progs/html_twin_lib.c" &&
+	cc -g -O0 $flags -o twin "$ROOT/tests/progs/html_twin.c" -L. -ltwin -Wl,-rpath,'$ORIGIN' &&
+	limited "$CS" record -o twin.data -- ./twin >/dev/null 2>&1 &&
+	"$CS" tree -i twin.data --focus libtwin.so:twin --json > twin-focus.json &&
+	"$CS" html -i twin.data -o twin.html >/dev/null
+ok $? "a program and its library, each with a twin(), recorded and written"
+
+# a sampled program whose hot source lines carry markup
+sed '21,30s|$| /* </script><img src=x onerror=window.__pwned=1> */|' "$ROOT/tests/progs/sample_hot.c" > marked.c &&
+	cc -g -O2 -o marked marked.c &&
+	limited "$CS" record -o marked.data -- ./marked flat 300 >/dev/null 2>&1 &&
+	"$CS" html -i marked.data -o marked.html >/dev/null
+ok $? "a program with markup in its hot source lines sampled and written"
 
 if [ "$TEST_FAILED" -ne 0 ]; then
 	plan "$TEST_COUNT"

@@ -3,12 +3,12 @@
 # external resource), the same bytes twice, under a strict
 # Content-Security-Policy whose hashes match the inline script and style,
 # names escaped; its data (read back by tests/html/decode.pl) holds the
-# numbers of report --json; budgets cut what they say; bad input fails
-# with one line.
+# numbers of report --json (traced, sampled or summed with --mode=count);
+# budgets cut what they say; bad input fails with one line.
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 24
+plan 38
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -27,6 +27,8 @@ ok $? "-o - writes the same page to stdout"
 ok $? "no URL anywhere in the page"
 ! grep -Eqi '<(link|img|iframe|object|embed)[ >]|<script[^>]* src=' one.html
 ok $? "no external resource: no link, img, iframe or script src"
+grep -q "getContext('2d')" one.html && ! grep -qi 'webgl' one.html
+ok $? "drawn with Canvas 2D, no WebGL"
 csp=$(sed -n 's/.*http-equiv="Content-Security-Policy" content="\([^"]*\)".*/\1/p' one.html)
 case "$csp" in
 "default-src 'none'; script-src 'sha256-"*) ok 0 "CSP: default-src 'none', scripts by hash" ;;
@@ -80,6 +82,20 @@ ok $? "--max-nodes: cut call paths folded into counted nodes, no time lost"
 	[ "$(jq '.functions | length' diff.json)" -gt 3 ]
 ok $? "--base with itself: every function's change is zero"
 
+# A diff matches functions by name: a program's static twin() and its
+# library's are one function there, and both paths under main one path,
+# their numbers summed, none lost.
+cc -g -O0 $HOOK_FLAGS_CYG -shared -fPIC -o libtwin.so "$PROGS/html_twin_lib.c" &&
+	cc -g -O0 $HOOK_FLAGS_CYG -o twin "$PROGS/html_twin.c" -L. -ltwin -Wl,-rpath,'$ORIGIN'
+limited "$CS" record -o t.data -- ./twin >/dev/null 2>&1
+"$CS" report -i t.data --json > t.json
+"$CS" html -i t.data --base t.data -o t.html >/dev/null && perl "$DECODE" t.html > td.json
+[ "$(jq '[.functions[] | select(.name == "twin")] | length' t.json)" -eq 2 ] &&
+	[ "$(jq '.node_self_ns' td.json)" = "$(jq '[.functions[].self_ns] | add' t.json)" ] &&
+	[ "$(jq '[.functions[] | select(.name == "twin") | .self_ns] | add' t.json)" = \
+	  "$(jq '.functions[] | select(.name == "twin") | .self_ns' td.json)" ]
+ok $? "--base: two functions of one name add up in the diff, their paths too"
+
 # counters (record -e; software ones work everywhere)
 build_prog counters ct -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -e page-faults,context-switches -o c.data -- ./ct 200 >/dev/null 2>&1
@@ -91,6 +107,91 @@ jq -c '[.functions[] | {name, c1, c1_total, c2, c2_total}]' c.json > want.json
 jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, c1, c1_total, c2, c2_total}]' cd.json > got.json
 cmp -s want.json got.json && [ "$(jq '.node_self_c1' cd.json)" = "$(jq '[.functions[].c1] | add' c.json)" ]
 ok $? "counters: self and +children equal report --json; the call paths add up"
+
+# a sampled run (a binary without hooks): the call paths of its stacks,
+# weighed by samples
+build_prog sample_hot hot -O2
+limited "$CS" record -o s.data -- ./hot flat 300 >/dev/null 2>&1
+"$CS" report -i s.data --json > s.json
+"$CS" html -i s.data -o s.html >/dev/null && perl "$DECODE" s.html > sd.json
+is "$(jq -r '.meta.metrics[0].id' sd.json)" samples "samples: the page opens weighed by samples"
+"$CS" html -i s.data -o s-again.html >/dev/null && cmp -s s.html s-again.html
+ok $? "samples: the same bytes twice, source text and all"
+jq -c '[.functions[] | {name, self_samples, samples}]' s.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, self_samples, samples}]' \
+	sd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.node_self_samples' sd.json)" = "$(jq '.samples' s.json)" ] &&
+	[ "$(jq '.nodes' sd.json)" -ge 3 ]
+ok $? "samples: each function's samples equal report --json; the call paths hold every sample"
+grep -q "$(jq '.samples' s.json) samples; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
+ok $? "samples: the banner counts them, the lost ones too"
+
+"$CS" html -i s.data -o scut.html --max-nodes 2 >/dev/null && perl "$DECODE" scut.html > scut.json
+cut=$(jq '.cut_paths' scut.json)
+[ "$cut" -gt 0 ] && [ "$(jq -r '.meta.cuts.min_total_unit' scut.json)" = samples ] &&
+	[ "$(jq '.node_self_samples' scut.json)" = "$(jq '.samples' s.json)" ] &&
+	grep -q "$cut call paths\? of less than $(jq '.meta.cuts.min_total_ns' scut.json) samples\? each" scut.html
+ok $? "samples: --max-nodes cuts a sampled run's paths by samples, every sample kept, the banner in samples"
+
+# a diff of sampled runs weighs by samples; against itself every change is 0
+"$CS" html -i s.data --base s.data -o sdiff.html >/dev/null && perl "$DECODE" sdiff.html > sdiff.json
+[ "$(jq -r '.meta.metrics[0].id' sdiff.json)" = samples ] &&
+	[ "$(jq '[.functions[] | select(.self_samples != .base_self_samples or .samples != .base_samples)] | length' sdiff.json)" -eq 0 ] &&
+	[ "$(jq '[.functions[] | select(.samples > 0)] | length' sdiff.json)" -ge 3 ] &&
+	[ "$(jq '.node_self_samples' sdiff.json)" = "$(jq '.samples' s.json)" ] &&
+	[ "$(jq '.node_base_self_samples' sdiff.json)" = "$(jq '.samples' s.json)" ]
+ok $? "samples: a sampled run against itself: both sides hold every sample, every change 0"
+
+# the source view: samples per line as report --lines, the hot lines' text
+"$CS" report -i s.data --lines --json > sl.json
+jq -c '[.lines[] | {file, line, samples}] | group_by([.file, .line]) |
+	map({file: .[0].file, line: .[0].line, samples: (map(.samples) | add)}) | sort_by(-.samples, .file, .line)' \
+	sl.json > want.json
+jq -c '[.lines[] | {file, line, samples}] | sort_by(-.samples, .file, .line)' sd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.lines | length' sd.json)" -ge 2 ]
+ok $? "source: samples per line equal report --lines --json"
+top=$(jq -r '.lines[0].line' sd.json)
+file=$(jq -r '.lines[0].file' sd.json)
+[ "$(jq -r --argjson l "$top" --arg f "$file" '.source[] | select(.line == $l and .file == $f) | .text' sd.json)" = \
+	"$(sed -n "${top}p" "$file")" ] &&
+	[ "$(jq --argjson l "$top" --arg f "$file" '[.source[] | select(.file == $f and .line >= $l - 3 and .line <= $l + 3)] | length' sd.json)" -eq 7 ]
+ok $? "source: the hottest line's text is the file's, three lines each side"
+cp "$ROOT/tests/progs/sample_hot.c" gone.c && cc -g -O2 -o gone gone.c && rm gone.c
+limited "$CS" record -o g.data -- ./gone flat 300 >/dev/null 2>&1
+"$CS" html -i g.data -o g.html >/dev/null && perl "$DECODE" g.html > gd.json
+[ "$(jq '.meta.cuts.unreadable_sources' gd.json)" -eq 1 ] && [ "$(jq '.source | length' gd.json)" -eq 0 ] &&
+	[ "$(jq '[.lines[].samples] | add' gd.json)" = "$(jq '.meta.samples' gd.json)" ]
+st=$?
+ok $st "source: a file gone since the build is counted as unreadable; its lines keep their samples"
+[ $st -eq 0 ] || jq -c '{cuts: .meta.cuts, samples: .meta.samples, lines}' gd.json | sed 's/^/# /'
+
+# a traced run's source view: each function where it begins, its self time
+jq -c '[.functions[] | select(.self_ns > 0) | {function: .name, self_ns}] | sort_by(-.self_ns, .function)' report.json > want.json
+jq -c '[.lines[] | {function, self_ns}] | sort_by(-.self_ns, .function)' data.json > got.json
+top=$(jq -r '.lines[0].line' data.json)
+file=$(jq -r '.lines[0].file' data.json)
+cmp -s want.json got.json && [ "$(jq -r '.meta.cuts.lines_unit' data.json)" = ns ] &&
+	[ "$(jq -r --argjson l "$top" --arg f "$file" '.source[] | select(.line == $l and .file == $f) | .text' data.json)" = \
+	  "$(sed -n "${top}p" "$file")" ]
+ok $? "source: a traced run shows each function's self time where it begins, with its text"
+
+# --mode=count: the paths the program summed, no events
+limited "$CS" record --mode=count -o n.data -- ./basic 18 >/dev/null 2>&1
+"$CS" report -i n.data --json > n.json
+"$CS" html -i n.data -o n.html >/dev/null && perl "$DECODE" n.html > nd.json
+jq -c '[.functions[] | {name, calls, self_ns, total_ns}]' n.json > want.json
+jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, calls, self_ns, total_ns}]' \
+	nd.json > got.json
+cmp -s want.json got.json && [ "$(jq '.node_self_ns' nd.json)" = "$(jq '[.functions[].self_ns] | add' n.json)" ] &&
+	[ "$(jq '.nodes' nd.json)" -ge 4 ]
+ok $? "--mode=count: the summed call paths add up to report --json's numbers"
+
+# the banner counts what the flight recorder's ring overwrote, exactly
+limited "$CS" record --mode=flight=64K -o f.data -- ./basic 22 >/dev/null 2>&1
+over=$("$CS" info -i f.data --json | jq '.overwritten_events')
+"$CS" html -i f.data -o f.html >/dev/null
+[ "$over" -gt 0 ] && grep -q "flight recorder: $over older events were overwritten" f.html
+ok $? "the banner says how many events the flight recorder overwrote ($over)"
 
 # a binary named like markup, stripped: its functions are named after it
 hostile='<img src=x onerror=alert(1)>'
