@@ -25,6 +25,8 @@ const char *section_name(uint32_t type)
 	case SECTION_OBJECT: return "OBJECT";
 	case SECTION_THREAD: return "THREAD";
 	case SECTION_PROCESS_END: return "PROCESS_END";
+	case SECTION_COUNTERS: return "COUNTERS";
+	case SECTION_END: return "END";
 	default: return "unknown";
 	}
 }
@@ -232,6 +234,13 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
+		case SECTION_END:
+			/* its payload is reserved; nothing may follow it */
+			if (cursor_left(&file))
+				cursor_fail(&c, "data after the END section");
+			else
+				out->ended = 1;
+			break;
 		default:
 			/* sections from a newer minor version are skipped */
 			break;
@@ -283,6 +292,14 @@ int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
 	if (data_sections_parse(bytes + header_size, size - header_size, header_size,
 				out, err, errlen) != 0)
 		return -1;
+	/* Files of minor version 0 had no END section; a newer one without
+	 * it was cut short at a section boundary, where lengths alone
+	 * cannot tell. */
+	if (out->version_minor >= 1 && !out->ended) {
+		snprintf(err, errlen, "offset %zu: the file ends before its END section (truncated)",
+			 size);
+		return -1;
+	}
 	if (!out->session.present) {
 		snprintf(err, errlen, "no SESSION section (the recording was not sealed)");
 		return -1;

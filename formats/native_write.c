@@ -42,3 +42,8 @@ int data_write_section(FILE *out, enum section_type type, const void *payload,
 	const struct data_part part = { payload, len };
 	return data_write_section_parts(out, type, &part, 1);
 }
+
+int data_write_end(FILE *out)
+{
+	return data_write_section(out, SECTION_END, NULL, 0);
+}
