@@ -276,6 +276,7 @@ int cmd_record(int argc, char **argv)
 	const char *attach_pid = NULL, *attach_duration = NULL;
 	struct contract contract;
 	int force_clock = -1, opt;
+	int trace_asked = 0;	/* --mode=trace given: no quiet fallback to sampling */
 
 	memset(&contract, 0, sizeof(contract));
 	contract.version = CONTRACT_VERSION;
@@ -292,7 +293,10 @@ int cmd_record(int argc, char **argv)
 				usage_die("--clock wants tsc or mono, not '%s'", optarg);
 			break;
 		case 'k': contract.chunk_bytes = parse_size("--chunk", optarg); break;
-		case 'm': parse_mode(optarg, &contract); break;
+		case 'm':
+			parse_mode(optarg, &contract);
+			trace_asked = !strcmp(optarg, "trace");
+			break;
 		case 'S': start_at = optarg; break;
 		case 'E': stop_at = optarg; break;
 		case '1': contract.one_pass = 1; break;
@@ -329,6 +333,10 @@ int cmd_record(int argc, char **argv)
 	if (!hooks.dynamic)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
+	if (!hooks.kinds && trace_asked)
+		die("'%s' carries no profiling hooks, so it cannot be traced; compile it with -pg, "
+		    "-pg -mfentry or -finstrument-functions, or leave out --mode=trace to sample it",
+		    prog);
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	char *runtime = find_runtime();
 	struct seal_session session;

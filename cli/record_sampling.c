@@ -70,7 +70,8 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 			rs->hz, rs->wall ? "wall" : "CPU");
 	else
 		fprintf(stderr, "callscope: '%s' carries no profiling hooks; sampling it at %u Hz "
-			"of %s time\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+			"of %s time (for exact calls, compile it with -pg or "
+			"-finstrument-functions)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
 	return xasprintf("hz=%u;clock=%s;stack=%s%s%s%s", rs->hz, rs->wall ? "wall" : "cpu",
 			 rs->dwarf ? "dwarf" : "fp", rs->timer ? ";source=timer" : "",
 			 rs->only ? ";only=" : "", rs->only ? rs->only : "");

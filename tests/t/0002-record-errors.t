@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 22
+plan 25
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -28,6 +28,12 @@ one_line_error "missing program" "cannot find program 'no-such-prog'" "$CS" reco
 # without hooks a program is sampled (0600-*); statically linked, it cannot be
 build_prog basic static -O2 -static
 one_line_error "not instrumented, static" "is statically linked" "$CS" record -- ./static
+one_line_error "not instrumented, --mode=trace" \
+	"carries no profiling hooks, so it cannot be traced; compile it with -pg, -pg -mfentry or -finstrument-functions" \
+	"$CS" record --mode=trace -o p.data -- ./plain
+limited "$CS" record -o p.data -- ./plain >/dev/null 2>err.txt
+grep -q "'./plain' carries no profiling hooks; sampling it .*compile it with -pg or -finstrument-functions" err.txt
+ok $? "without hooks, the fallback to sampling names the flags for exact calls"
 printf '#!/bin/sh\necho hi\n' > script.sh; chmod +x script.sh
 one_line_error "a script" "not an ELF executable" "$CS" record -- ./script.sh
 one_line_error "unwritable output" "cannot write 'no/such/dir/x.data'" "$CS" record -o no/such/dir/x.data -- ./pg
