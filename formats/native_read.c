@@ -12,6 +12,7 @@
 #include "contract.h"
 #include "die.h"
 #include "formats/cursor.h"
+#include "formats/native_checksum.h"
 #include "xalloc.h"
 
 /* More than this many segments in one object is not a real ELF file. */
@@ -201,6 +202,34 @@ static void parse_counters(struct cursor *c, struct data_file *df)
 	}
 }
 
+/*
+ * END: nothing may follow it, and its checksum (when the writer could
+ * take one) must match every byte before it: a flipped bit inside an
+ * event stream passes every size check, but not this.
+ */
+static void parse_end(struct cursor *c, const struct cursor *file, const uint8_t *section,
+		      struct data_file *df)
+{
+	if (cursor_left(file)) {
+		cursor_fail(c, "data after the END section");
+		return;
+	}
+	if (cursor_left(c) >= 16) {
+		const uint8_t *at = c->p;
+		uint64_t sum = cursor_u64(c, "checksum");
+		uint64_t weighted = cursor_u64(c, "checksum");
+		struct data_checksum want = data_checksum(file->origin,
+							  (size_t)(section - file->origin));
+		if (sum != want.sum || weighted != want.weighted) {
+			c->p = at;
+			cursor_fail(c, "the checksum does not match (the file was changed after "
+				       "it was written)");
+			return;
+		}
+	}
+	df->ended = 1;
+}
+
 int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 			struct data_file *out, char *err, size_t errlen)
 {
@@ -234,13 +263,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
-		case SECTION_END:
-			/* its payload is reserved; nothing may follow it */
-			if (cursor_left(&file))
-				cursor_fail(&c, "data after the END section");
-			else
-				out->ended = 1;
-			break;
+		case SECTION_END: parse_end(&c, &file, start, out); break;
 		default:
 			/* sections from a newer minor version are skipped */
 			break;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A damaged data file is never read as if it were whole: cut anywhere
 # (at a section boundary too, where no length can tell), with a lying
-# section length, or with bytes appended, every command fails with one
-# line naming the damage and exit status 1.
+# section length, with bytes appended, or with one bit flipped where no
+# size check can see it (inside an event stream, a path, a time), every
+# command fails with one line naming the damage and exit status 1.
 . "$(dirname "$0")/lib.sh"
 
 # boundaries FILE: the offset of every section header, then the file size
@@ -39,7 +40,7 @@ size=$(stat -c %s whole.data)
 set -- $(boundaries whole.data)
 nsections=$(( $# - 1 ))
 
-plan $(( 3 + 4 + nsections + 2 ))
+plan $(( 3 + 4 + nsections + 2 + 4 ))
 "$CS" report -i whole.data > /dev/null 2>&1
 is "$?" 0 "the whole file reads"
 [ "$nsections" -ge 4 ]
@@ -72,4 +73,17 @@ damaged "a section longer than the file" lying.data
 cp whole.data longer.data
 printf 'more' >> longer.data
 damaged "bytes after the END section" longer.data
+
+# flip BYTE-OFFSET: a copy of the file with one bit of that byte flipped
+flip() {
+	perl -e '
+		local $/; open my $f, "<:raw", $ARGV[0] or die; my $d = <$f>;
+		substr($d, $ARGV[1], 1) = chr(ord(substr($d, $ARGV[1], 1)) ^ 0x10);
+		open my $o, ">:raw", "flipped.data" or die; print $o $d;' whole.data "$1"
+}
+end=$(eval echo \${$nsections})
+for at in 70 $(( size / 2 )) $(( end - 1 )) $(( size - 1 )); do
+	flip "$at"
+	damaged "one bit flipped at byte $at" flipped.data
+done
 done_testing
