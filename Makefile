@@ -39,6 +39,7 @@ RUNTIME_SRC := \
 	runtime/calibrate.c \
 	runtime/control.c \
 	runtime/counters.c \
+	runtime/exceptions.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \

@@ -56,6 +56,8 @@ struct thread_state {
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
+	int unwinding;		/* an exception is in flight and return addresses
+				 * were given back for it (exceptions.c) */
 	uint32_t epoch;		/* the capture epoch this thread last saw */
 	uint32_t reset_epoch;	/* the reset epoch likewise */
 	uint32_t tid;
@@ -157,6 +159,14 @@ HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			uintptr_t *ret_slot);
 HIDDEN uintptr_t trace_return(struct thread_state *t, uintptr_t slot);
 HIDDEN void trace_exit_named(struct thread_state *t, uint64_t addr);
+/* exceptions.c: stand-ins for the unwinder's entry points, and what they
+ * call around C++ exceptions (see trace.c) */
+struct _Unwind_Exception;
+EXPORT int _Unwind_RaiseException(struct _Unwind_Exception *e);
+EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
+EXPORT void *__cxa_begin_catch(void *e);
+HIDDEN void trace_exception_thrown(struct thread_state *t);
+HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp);
 /* The calling thread's state: initial-exec TLS, one instruction away. */
 extern __thread struct thread_state runtime_thread
 	__attribute__((tls_model("initial-exec"))) HIDDEN;
