@@ -1,7 +1,8 @@
 #!/bin/sh
 # The documented JSON of report, graph and info (the fields scripts rely
-# on), report --sort by every key in text and JSON, and the
-# CLOCK_MONOTONIC clock used where the TSC is not: same exact counts.
+# on), report --sort by every key in text and JSON, the CLOCK_MONOTONIC
+# clock used where the TSC is not (same exact counts), and functions of an
+# instrumented shared library named and counted, at its ASLR address.
 . "$(dirname "$0")/lib.sh"
 
 # sorted KEY: the JSON report sorted by KEY is in that key's order.
@@ -13,7 +14,7 @@ sorted() {
 	esac > /dev/null
 }
 
-plan 18
+plan 22
 build_prog basic prog -O2 -pg -fno-inline
 limited "$CS" record -o b.data -- ./prog 12 > /dev/null 2>&1
 
@@ -62,4 +63,18 @@ wall=$("$CS" info -i m.data --json | jq '.threads[0].duration_ns')
 main=$(jq '.functions[] | select(.name == "main") | .total_ns' r.json)
 [ "$main" -gt 0 ] && [ "$main" -le "$wall" ]
 ok $? "--clock=mono: main's total ($main ns) is within the thread's wall time ($wall ns)"
+
+for kind in PG CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	# shellcheck disable=SC2086
+	cc -g -O2 $flags -fPIC -shared -DEXPORT_LIB -o libexport.so "$PROGS/export_lib.c"
+	# shellcheck disable=SC2086
+	cc -g -O2 $flags -o app "$PROGS/export_lib.c" -L. -lexport -Wl,-rpath,"$WORK"
+	limited "$CS" record -o l.data -- ./app > /dev/null 2>&1
+	is "$(calls_of l.data lib_work) $(calls_of l.data app_step)" "5 5" \
+		"$kind: the library's function and the program's both counted"
+	is "$("$CS" report -i l.data --json |
+		jq -c '[.functions[] | select(.name == "lib_work") | .object | endswith("/libexport.so")]')" \
+		"[true]" "$kind: lib_work is named, once, in libexport.so"
+done
 done_testing
