@@ -75,16 +75,34 @@ EXPORT NO_INSTRUMENT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
 	return unwind(&next, "_Unwind_Resume_or_Rethrow", e);
 }
 
+/* The C++ ABI's per-thread exception state (libstdc++'s unwind-cxx.h). */
+struct cxa_eh_globals {
+	void *caught_exceptions;
+	unsigned int uncaught_exceptions;
+};
+typedef struct cxa_eh_globals *(*get_globals_fn)(void);
+
+/*
+ * A handler takes an exception.  If another one is still being unwound
+ * (this one was thrown and caught inside a destructor run by it), the
+ * outer frames must keep their real return addresses until that one is
+ * caught too.
+ */
 EXPORT NO_INSTRUMENT void *__cxa_begin_catch(void *e)
 {
 	static begin_catch_fn next;
+	static get_globals_fn globals;
 	struct thread_state *t = trace_current();
 
-	if (!next)
+	if (!next) {
 		next = (begin_catch_fn)next_symbol("__cxa_begin_catch");
+		globals = (get_globals_fn)next_symbol("__cxa_get_globals");
+	}
+	void *thrown = next(e);
 	if (t->status == THREAD_RECORDING && t->depth)
-		trace_exception_caught(t, (uintptr_t)__builtin_frame_address(0) + sizeof(void *));
-	return next(e);
+		trace_exception_caught(t, (uintptr_t)__builtin_frame_address(0) + sizeof(void *),
+				       globals()->uncaught_exceptions == 0);
+	return thrown;
 }
 
 /* The thread's calls never return now: the addresses go back for good,

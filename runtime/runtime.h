@@ -166,7 +166,7 @@ EXPORT int _Unwind_RaiseException(struct _Unwind_Exception *e);
 EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
 EXPORT void *__cxa_begin_catch(void *e);
 HIDDEN void trace_exception_thrown(struct thread_state *t);
-HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp);
+HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
 /* The calling thread's state: initial-exec TLS, one instruction away. */
 extern __thread struct thread_state runtime_thread
 	__attribute__((tls_model("initial-exec"))) HIDDEN;

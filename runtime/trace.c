@@ -456,22 +456,27 @@ void trace_exception_thrown(struct thread_state *t)
 /*
  * A handler caught the exception; SP is the return-address slot of the
  * call the handler's function made to __cxa_begin_catch.  The frames the
- * exception left are at or below SP: they are closed as unwound.  The
- * frames above go on, so their returns are redirected again.  Nothing is
- * done when no address was given back: -finstrument-functions frames are
- * closed by their own exit hooks, which run as the exception passes, and
- * their SP is not a return slot to compare with.
+ * exception left are at or below SP: they are closed as unwound.  When
+ * LAST (no other exception is still being unwound), the frames above go
+ * on, so their returns are redirected again.  Nothing is done when no
+ * address was given back: -finstrument-functions frames are closed by
+ * their own exit hooks, which run as the exception passes, and their SP
+ * is not a return slot to compare with.
  */
-void trace_exception_caught(struct thread_state *t, uintptr_t sp)
+void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
 {
 	int was_guarded = t->guard;
 
 	if (!t->unwinding)
 		return;
-	t->unwinding = 0;
 	t->guard = 1;
 	if (t->depth && t->stack[t->depth - 1].sp <= sp)
 		close_dead_frames(t, sp, thread_now(t));
+	if (!last) {
+		t->guard = was_guarded;
+		return;
+	}
+	t->unwinding = 0;
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		uintptr_t *slot = (uintptr_t *)f->sp;

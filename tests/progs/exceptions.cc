@@ -5,7 +5,10 @@
  *   rethrower() catches it, calls rethrow_seen() and rethrows with
  *   `throw;`, and play_round() catches it and calls after_catch().
  *   Then deep(40) recurses 40 levels and throws from the bottom; the
- *   handler in main calls after_deep().  Last, a thread ends with
+ *   handler in main calls after_deep().  Then 3 times an exception
+ *   passes a Careful object whose destructor throws and catches one of
+ *   its own (inner_throw, inner_caught) while the first is in flight;
+ *   main catches the first and calls outer_caught().  Last, a thread ends with
  *   pthread_exit() under a Guard, whose destructor must run too:
  *   cleanup_call() runs 21 times in all.
  * Under -pg the runtime redirects return addresses: the unwinder must
@@ -71,6 +74,34 @@ __attribute__((noinline)) int deep(int n)
 	return deep(n - 1) + 1;
 }
 
+__attribute__((noinline)) void inner_throw(void)
+{
+	sink++;
+	throw std::logic_error("inner");
+}
+
+__attribute__((noinline)) void inner_caught(void) { sink++; }
+__attribute__((noinline)) void outer_caught(void) { sink++; }
+}
+
+struct Careful {
+	__attribute__((noinline)) ~Careful()
+	{
+		try {
+			inner_throw();
+		} catch (const std::logic_error &) {
+			inner_caught();
+		}
+	}
+};
+
+extern "C" {
+__attribute__((noinline)) void throw_past_careful(void)
+{
+	Careful c;
+	throw std::runtime_error("outer");
+}
+
 __attribute__((noinline)) void exit_thread(void) { pthread_exit(nullptr); }
 
 __attribute__((noinline)) void *thread_body(void *arg)
@@ -89,6 +120,13 @@ int main()
 		sink += deep(40);
 	} catch (const std::exception &) {
 		after_deep();
+	}
+	for (int i = 0; i < 3; i++) {
+		try {
+			throw_past_careful();
+		} catch (const std::runtime_error &) {
+			outer_caught();
+		}
 	}
 	pthread_t t;
 	if (pthread_create(&t, nullptr, thread_body, nullptr) == 0)

@@ -28,13 +28,15 @@ for kind in PG FENTRY CYG; do
 		out=$(limited "$CS" record -o ex.data -- ./ex 2> err.txt)
 		is "$?:$out" "0:$expected" "$name: exits 0 with the output it has alone"
 		counts=""
-		for fn in thrower middle cleanup_call rethrow_seen after_catch after_throw_site after_deep; do
+		for fn in thrower middle cleanup_call rethrow_seen after_catch after_throw_site after_deep \
+			inner_throw inner_caught outer_caught; do
 			counts="$counts $(calls_of ex.data $fn)"
 		done
-		is "$counts" " 20 20 21 10 10 10 1" \
-			"$name: exact counts through throw, cleanup, rethrow and pthread_exit"
+		is "$counts" " 20 20 21 10 10 10 1 3 3 3" \
+			"$name: exact counts through throw, cleanup, rethrow, a throw inside a destructor, pthread_exit"
 		"$CS" graph -i ex.data --json > g.json
-		is "$(caller_of g.json after_catch) $(caller_of g.json after_deep)" "play_round main" \
+		is "$(caller_of g.json after_catch) $(caller_of g.json after_deep) $(caller_of g.json outer_caught)" \
+			"play_round main main" \
 			"$name: the calls after each catch have the catching function as caller"
 		is "$(caller_of g.json rethrow_seen)" rethrower "$name: the handler that rethrows is its own caller"
 		"$CS" report -i ex.data --json > r.json
