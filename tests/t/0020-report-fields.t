@@ -14,7 +14,7 @@ sorted() {
 	esac > /dev/null
 }
 
-plan 22
+plan 23
 build_prog basic prog -O2 -pg -fno-inline
 limited "$CS" record -o b.data -- ./prog 12 > /dev/null 2>&1
 
@@ -41,6 +41,12 @@ is "$(jq -c '.pids' i.json)" "[$(jq '.processes[0].pid' i.json)]" "info --json: 
 jq -e '(.lost_events == 0) and (.events > 0) and (.overhead_ns >= 0) and (.argv[0] == "./prog")' \
 	i.json > /dev/null
 ok $? "info --json: events, lost events, overhead subtracted, command line"
+
+overhead=$(jq .overhead_ns i.json)
+"$CS" report -i b.data > r.txt
+grep -q '^# .* calls in 1 thread; lost events: 0$' r.txt &&
+	grep -q "^# hook overhead subtracted: [0-9]* ns per call, .* in all$" r.txt && [ "$overhead" -gt 0 ]
+ok $? "the text report says how many events were lost (even 0) and how much overhead was subtracted"
 
 sorted self self_ns; ok $? "--sort=self orders by self time"
 sorted total total_ns; ok $? "--sort=total orders by total time"
