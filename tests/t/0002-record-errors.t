@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 25
+plan 28
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -37,6 +37,10 @@ ok $? "without hooks, the fallback to sampling names the flags for exact calls"
 printf '#!/bin/sh\necho hi\n' > script.sh; chmod +x script.sh
 one_line_error "a script" "not an ELF executable" "$CS" record -- ./script.sh
 one_line_error "unwritable output" "cannot write 'no/such/dir/x.data'" "$CS" record -o no/such/dir/x.data -- ./pg
+mkfifo fifo
+one_line_error "output is a FIFO" "cannot write 'fifo': it is not a regular file" "$CS" record -o fifo -- ./pg
+[ -p fifo ]
+ok $? "the FIFO is left as it was"
 one_line_error "no data file" "run 'callscope record' first" "$CS" report -i missing.data
 : > empty.data
 one_line_error "empty data file" "'empty.data' is damaged: the file is empty" "$CS" report -i empty.data
