@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 28
+plan 31
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -50,6 +50,10 @@ one_line_error "foreign file" "not a callscope data file" "$CS" info -i notdata.
 size=$(stat -c %s good.data)
 head -c $((size / 2)) good.data > half.data
 one_line_error "truncated data file" "damaged: offset" "$CS" graph -i half.data
+one_line_error "merge output is a FIFO" "cannot write 'fifo': it is not a regular file" \
+	"$CS" merge -o fifo good.data good.data
+[ -p fifo ]
+ok $? "merge left the FIFO as it was"
 one_line_error "unknown command" "'frobnicate' is not a callscope command" "$CS" frobnicate
 one_line_error "bad sort key" "unknown sort key 'bogus'" "$CS" report -i good.data --sort=bogus
 one_line_error "pid not recorded" "no thread in 'good.data' matches" "$CS" report -i good.data --pid=1
