@@ -14,7 +14,7 @@ sorted() {
 	esac > /dev/null
 }
 
-plan 23
+plan 25
 build_prog basic prog -O2 -pg -fno-inline
 limited "$CS" record -o b.data -- ./prog 12 > /dev/null 2>&1
 
@@ -69,6 +69,19 @@ wall=$("$CS" info -i m.data --json | jq '.threads[0].duration_ns')
 main=$(jq '.functions[] | select(.name == "main") | .total_ns' r.json)
 [ "$main" -gt 0 ] && [ "$main" -le "$wall" ]
 ok $? "--clock=mono: main's total ($main ns) is within the thread's wall time ($wall ns)"
+
+# The format's target: at most 6 bytes per call before compression, on a
+# run long enough that the fixed sections do not count (tens of
+# thousands of calls of fib and leaf; each call is an ENTRY and an EXIT).
+for kind in PG CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	# shellcheck disable=SC2086
+	build_prog basic heavy -O2 $flags
+	limited "$CS" record -o h.data -- ./heavy 22 > /dev/null 2>&1
+	per_call=$("$CS" info -i h.data --json | jq '.file_bytes / .calls')
+	jq -n --argjson b "$per_call" '$b > 0 and $b <= 6' | grep -q true
+	ok $? "$kind: $per_call bytes per call, at most 6"
+done
 
 for kind in PG CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
