@@ -239,7 +239,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 	while (cursor_left(&file)) {
 		const uint8_t *start = file.p;
 		uint32_t type = cursor_u32(&file, "section header");
-		cursor_u32(&file, "section header");
+		uint32_t flags = cursor_u32(&file, "section header");
 		uint64_t len = cursor_u64(&file, "section header");
 		if (!file.failed && len > cursor_left(&file))
 			cursor_fail(&file, "section longer than the file (truncated?)");
@@ -263,7 +263,13 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
-		case SECTION_END: parse_end(&c, &file, start, out); break;
+		case SECTION_END:
+			/* the sums stop at its header: its own fields are checked here */
+			if (flags)
+				cursor_fail(&c, "END section with flags set");
+			else
+				parse_end(&c, &file, start, out);
+			break;
 		default:
 			/* sections from a newer minor version are skipped */
 			break;
