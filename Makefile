@@ -37,6 +37,7 @@ RUNTIME_SRC := \
 	runtime/aggregate.c \
 	runtime/api.c \
 	runtime/calibrate.c \
+	runtime/context.c \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/exceptions.c \

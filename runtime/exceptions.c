@@ -17,33 +17,15 @@
  * cancellation, which starts that unwind inside libc, still meets the
  * trampoline: destructors above a redirected frame are then skipped.
  */
-#define _GNU_SOURCE
 #include "runtime.h"
 
-#include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
-#include <stdlib.h>
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
 
 typedef int (*unwind_fn)(struct _Unwind_Exception *);
 typedef void *(*begin_catch_fn)(void *);
 typedef void (*pthread_exit_fn)(void *);
-
-/* The next definition of NAME (libgcc_s, libstdc++), or abort: the
- * program called it, so it is loaded, and there is no way on without it. */
-static void *next_symbol(const char *name)
-{
-	int saved = errno;
-	void *fn = dlsym(RTLD_NEXT, name);
-	if (!fn) {
-		rt_warn("cannot find the unwinder's ", name);
-		abort();
-	}
-	errno = saved;
-	return fn;
-}
 
 static void before_unwind(void)
 {
@@ -58,7 +40,7 @@ static void before_unwind(void)
 static int unwind(unwind_fn *next, const char *name, struct _Unwind_Exception *e)
 {
 	if (!*next)
-		*next = (unwind_fn)next_symbol(name);
+		*next = (unwind_fn)runtime_next_symbol(name);
 	before_unwind();
 	return (*next)(e);
 }
@@ -95,8 +77,8 @@ EXPORT NO_INSTRUMENT void *__cxa_begin_catch(void *e)
 	struct thread_state *t = trace_current();
 
 	if (!next) {
-		next = (begin_catch_fn)next_symbol("__cxa_begin_catch");
-		globals = (get_globals_fn)next_symbol("__cxa_get_globals");
+		next = (begin_catch_fn)runtime_next_symbol("__cxa_begin_catch");
+		globals = (get_globals_fn)runtime_next_symbol("__cxa_get_globals");
 	}
 	void *thrown = next(e);
 	if (t->status == THREAD_RECORDING && t->depth)
@@ -112,7 +94,7 @@ EXPORT NO_INSTRUMENT void pthread_exit(void *value)
 	static pthread_exit_fn next;
 
 	if (!next)
-		next = (pthread_exit_fn)next_symbol("pthread_exit");
+		next = (pthread_exit_fn)runtime_next_symbol("pthread_exit");
 	before_unwind();
 	next(value);
 	__builtin_unreachable();

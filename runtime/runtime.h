@@ -167,6 +167,8 @@ EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
 EXPORT void *__cxa_begin_catch(void *e);
 HIDDEN void trace_exception_thrown(struct thread_state *t);
 HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
+/* context.c calls this before swapcontext/setcontext (see trace.c) */
+HIDDEN void trace_stack_switch(struct thread_state *t);
 /* The calling thread's state: initial-exec TLS, one instruction away. */
 extern __thread struct thread_state runtime_thread
 	__attribute__((tls_model("initial-exec"))) HIDDEN;
@@ -225,6 +227,10 @@ HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
+/* The next definition of NAME after the runtime's own stand-in (libc's,
+ * libgcc's, libstdc++'s); aborts with one line when there is none, as
+ * the program called it and cannot go on without it. */
+HIDDEN void *runtime_next_symbol(const char *name);
 
 #include "clock.h"
 

@@ -431,6 +431,30 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 }
 
 /*
+ * Puts the real return address back into every slot that leads to the
+ * trampoline; with FORGET, the frames also stop counting as redirected.
+ * Returns nonzero if any slot changed.
+ */
+static int give_back_returns(struct thread_state *t, int forget)
+{
+	int was_guarded = t->guard, changed = 0;
+
+	t->guard = 1;
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+		uintptr_t *slot = (uintptr_t *)f->sp;
+		if (f->ret && *slot == (uintptr_t)callscope_return_trampoline) {
+			*slot = f->ret;
+			changed = 1;
+		}
+		if (forget)
+			f->ret = 0;
+	}
+	t->guard = was_guarded;
+	return changed;
+}
+
+/*
  * An exception is about to be thrown: the unwinder will read every return
  * address on the stack, and must find the real ones, not the trampoline
  * (it has no unwind information for it, so the program would end in
@@ -439,18 +463,19 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
  */
 void trace_exception_thrown(struct thread_state *t)
 {
-	int was_guarded = t->guard;
+	if (give_back_returns(t, 0))
+		t->unwinding = 1;
+}
 
-	t->guard = 1;
-	for (uint32_t i = 0; i < t->depth; i++) {
-		struct shadow_frame *f = &t->stack[i];
-		uintptr_t *slot = (uintptr_t *)f->sp;
-		if (f->ret && *slot == (uintptr_t)callscope_return_trampoline) {
-			*slot = f->ret;
-			t->unwinding = 1;
-		}
-	}
-	t->guard = was_guarded;
+/*
+ * The thread is about to switch stacks (context.c): the redirected
+ * return addresses go back, and are forgotten, so a frame suspended on
+ * the old stack returns directly whenever it resumes, and nothing (not a
+ * later catch) redirects it again.
+ */
+void trace_stack_switch(struct thread_state *t)
+{
+	give_back_returns(t, 1);
 }
 
 /*

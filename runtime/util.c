@@ -1,6 +1,14 @@
-/* Small async-signal-safe helpers: no stdio, no allocation. */
+/*
+ * Small helpers: no stdio, no allocation.  All are async-signal-safe but
+ * runtime_next_symbol(), which only the runtime's stand-ins for libc and
+ * libgcc functions call.
+ */
+#define _GNU_SOURCE
 #include "runtime.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,4 +59,17 @@ void rt_warn(const char *msg, const char *detail)
 	*p++ = '\n';
 	ssize_t ignored = write(STDERR_FILENO, line, (size_t)(p - line));
 	(void)ignored;
+}
+
+void *runtime_next_symbol(const char *name)
+{
+	int saved = errno;
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (!fn) {
+		rt_warn("cannot find the function the runtime stands in for", name);
+		abort();
+	}
+	errno = saved;
+	return fn;
 }
