@@ -167,7 +167,8 @@ EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
 EXPORT void *__cxa_begin_catch(void *e);
 HIDDEN void trace_exception_thrown(struct thread_state *t);
 HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
-/* context.c calls this before swapcontext/setcontext (see trace.c) */
+/* context.c calls this before swapcontext/setcontext, sigaction.c before
+ * a handler that runs on a higher stack (see trace.c) */
 HIDDEN void trace_stack_switch(struct thread_state *t);
 /* The calling thread's state: initial-exec TLS, one instruction away. */
 extern __thread struct thread_state runtime_thread
