@@ -37,8 +37,10 @@ RUNTIME_SRC := \
 	runtime/aggregate.c \
 	runtime/api.c \
 	runtime/calibrate.c \
+	runtime/context.c \
 	runtime/control.c \
 	runtime/counters.c \
+	runtime/exceptions.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \

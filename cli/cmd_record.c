@@ -404,8 +404,13 @@ int cmd_record(int argc, char **argv)
 	char *staging = xasprintf("%s/.callscope-XXXXXX", dirname(out_copy));
 	free(out_copy);
 	struct stat st;
+	/* sealing renames a new file into place: never over a device, a
+	 * FIFO or a socket that happens to bear the name */
 	if (stat(out_path, &st) == 0 && S_ISDIR(st.st_mode))
 		die("cannot write '%s': it is a directory", out_path);
+	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode))
+		die("cannot write '%s': it is not a regular file; give another path with -o",
+		    out_path);
 	if (!mkdtemp(staging))
 		die("cannot write '%s': %s", out_path, strerror(errno));
 	if (strlen(staging) >= sizeof(contract.dir))

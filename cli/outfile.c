@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "die.h"
@@ -16,6 +17,11 @@ void outfile_open(struct outfile *o, const char *path)
 		o->f = stdout;
 		return;
 	}
+	/* the rename at the end would put a regular file in its place */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		die("cannot write '%s': it is not a regular file; give another path "
+		    "(or '-' for standard output)", path);
 	o->tmp = xasprintf("%s.tmp-XXXXXX", path);
 	int fd = mkstemp(o->tmp);
 	if (fd < 0)

@@ -59,7 +59,8 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 
 	if (!has_hooks && (rs->mode == RECORD_MODE_TRACE || rs->mode == RECORD_MODE_BOTH))
 		usage_die("'%s' carries no profiling hooks, so it cannot be traced; rebuild it "
-			  "with -pg or -finstrument-functions, or use --mode=sample", prog);
+			  "with -pg, -pg -mfentry or -finstrument-functions, or use --mode=sample",
+			  prog);
 	if (!sample) {
 		if (rs->explicit_option)
 			usage_die("'%s' carries profiling hooks, so it is traced: add --sample to "
@@ -82,7 +83,8 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 			rs->hz, rs->wall ? "wall" : "CPU");
 	else
 		fprintf(stderr, "callscope: '%s' carries no profiling hooks; sampling it at %u Hz "
-			"of %s time\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+			"of %s time (for exact calls, compile it with -pg or "
+			"-finstrument-functions)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
 	return xasprintf("hz=%u;clock=%s;stack=%s%s%s%s", rs->hz, rs->wall ? "wall" : "cpu",
 			 rs->dwarf ? "dwarf" : "fp", rs->timer ? ";source=timer" : "",
 			 rs->only ? ";only=" : "", rs->only ? rs->only : "");

@@ -298,7 +298,7 @@ int seal_staging(const char *staging_dir, const char *out_path,
 		if (failed)
 			goto io_error;
 	}
-	if (fflush(out) != 0 || ferror(out))
+	if (data_write_end(out) || fflush(out) != 0 || ferror(out))
 		goto io_error;
 	res->bytes = (uint64_t)ftell(out);
 	if (fclose(out) != 0) {

@@ -17,7 +17,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 0
+#define DATA_VERSION_MINOR 1
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -28,6 +28,8 @@ enum section_type {
 	SECTION_THREAD = 4,
 	SECTION_PROCESS_END = 5,
 	SECTION_COUNTERS = 6,
+	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
+				 * cut at a section boundary lacks it */
 };
 
 enum process_end_reason {

@@ -79,6 +79,7 @@ struct data_file {
 	size_t size;
 	int mapped;
 	uint32_t version_minor;
+	int ended;		/* the END section was seen */
 	struct data_session session;
 	struct data_process *processes;
 	size_t nprocesses, processes_alloc;
@@ -124,6 +125,9 @@ struct data_part {
 };
 int data_write_section_parts(FILE *out, enum section_type type,
 			     const struct data_part *parts, size_t n);
+/* Writes the END section: the last thing a writer does, after every
+ * other section, so a reader can tell a whole file from a cut one. */
+int data_write_end(FILE *out);
 
 /* Human name of a section type, for messages. */
 const char *section_name(uint32_t type);

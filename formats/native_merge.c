@@ -201,7 +201,8 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 			const uint8_t *payload = p + SECTION_HEADER_SIZE;
 			if (len > (uint64_t)(end - payload))
 				break;	/* the parser accepted the file: cannot happen */
-			if (type != SECTION_SESSION)
+			/* one SESSION and one END frame the output, not each input's */
+			if (type != SECTION_SESSION && type != SECTION_END)
 				res->skipped_sections += (size_t)copy_section(out, type, payload, len,
 									      &sh, &failed);
 			if (failed)
@@ -211,7 +212,7 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 		elapsed_ns += span_ns(df);
 		image_offset += max_image + 1;
 	}
-	if (fflush(out) != 0 || ferror(out))
+	if (data_write_end(out) || fflush(out) != 0 || ferror(out))
 		goto io_error;
 	return 0;
 io_error:

@@ -12,6 +12,7 @@
 #include "contract.h"
 #include "die.h"
 #include "formats/cursor.h"
+#include "formats/native_checksum.h"
 #include "xalloc.h"
 
 /* More than this many segments in one object is not a real ELF file. */
@@ -25,6 +26,8 @@ const char *section_name(uint32_t type)
 	case SECTION_OBJECT: return "OBJECT";
 	case SECTION_THREAD: return "THREAD";
 	case SECTION_PROCESS_END: return "PROCESS_END";
+	case SECTION_COUNTERS: return "COUNTERS";
+	case SECTION_END: return "END";
 	default: return "unknown";
 	}
 }
@@ -199,6 +202,34 @@ static void parse_counters(struct cursor *c, struct data_file *df)
 	}
 }
 
+/*
+ * END: nothing may follow it, and its checksum (when the writer could
+ * take one) must match every byte before it: a flipped bit inside an
+ * event stream passes every size check, but not this.
+ */
+static void parse_end(struct cursor *c, const struct cursor *file, const uint8_t *section,
+		      struct data_file *df)
+{
+	if (cursor_left(file)) {
+		cursor_fail(c, "data after the END section");
+		return;
+	}
+	if (cursor_left(c) >= 16) {
+		const uint8_t *at = c->p;
+		uint64_t sum = cursor_u64(c, "checksum");
+		uint64_t weighted = cursor_u64(c, "checksum");
+		struct data_checksum want = data_checksum(file->origin,
+							  (size_t)(section - file->origin));
+		if (sum != want.sum || weighted != want.weighted) {
+			c->p = at;
+			cursor_fail(c, "the checksum does not match (the file was changed after "
+				       "it was written)");
+			return;
+		}
+	}
+	df->ended = 1;
+}
+
 int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 			struct data_file *out, char *err, size_t errlen)
 {
@@ -208,7 +239,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 	while (cursor_left(&file)) {
 		const uint8_t *start = file.p;
 		uint32_t type = cursor_u32(&file, "section header");
-		cursor_u32(&file, "section header");
+		uint32_t flags = cursor_u32(&file, "section header");
 		uint64_t len = cursor_u64(&file, "section header");
 		if (!file.failed && len > cursor_left(&file))
 			cursor_fail(&file, "section longer than the file (truncated?)");
@@ -232,6 +263,13 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
+		case SECTION_END:
+			/* the sums stop at its header: its own fields are checked here */
+			if (flags)
+				cursor_fail(&c, "END section with flags set");
+			else
+				parse_end(&c, &file, start, out);
+			break;
 		default:
 			/* sections from a newer minor version are skipped */
 			break;
@@ -283,6 +321,14 @@ int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
 	if (data_sections_parse(bytes + header_size, size - header_size, header_size,
 				out, err, errlen) != 0)
 		return -1;
+	/* Files of minor version 0 had no END section; a newer one without
+	 * it was cut short at a section boundary, where lengths alone
+	 * cannot tell. */
+	if (out->version_minor >= 1 && !out->ended) {
+		snprintf(err, errlen, "offset %zu: the file ends before its END section (truncated)",
+			 size);
+		return -1;
+	}
 	if (!out->session.present) {
 		snprintf(err, errlen, "no SESSION section (the recording was not sealed)");
 		return -1;

@@ -2,6 +2,10 @@
 #include "formats/native.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "formats/native_checksum.h"
 
 int data_write_header(FILE *out)
 {
@@ -41,4 +45,34 @@ int data_write_section(FILE *out, enum section_type type, const void *payload,
 {
 	const struct data_part part = { payload, len };
 	return data_write_section_parts(out, type, &part, 1);
+}
+
+/*
+ * The checksum covers every byte before the END section, so it is taken
+ * from the file as written rather than summed along the way: the
+ * sections come from several writers, some copying staging files whole.
+ * A file that cannot be read back (a pipe, a write-only descriptor) gets
+ * an END section without one.
+ */
+int data_write_end(FILE *out)
+{
+	uint8_t payload[16];
+	struct sec_builder b = { payload, payload + sizeof(payload), 0 };
+	struct stat st;
+	int fd = fileno(out);
+
+	if (fflush(out) != 0)
+		return -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    ftello(out) == st.st_size) {
+		size_t size = (size_t)st.st_size;
+		void *bytes = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+		if (bytes != MAP_FAILED) {
+			struct data_checksum c = data_checksum(bytes, size);
+			munmap(bytes, size);
+			sec_put_u64(&b, c.sum);
+			sec_put_u64(&b, c.weighted);
+		}
+	}
+	return data_write_section(out, SECTION_END, payload, (size_t)(b.p - payload));
 }

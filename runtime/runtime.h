@@ -58,6 +58,8 @@ struct thread_state {
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
+	int unwinding;		/* an exception is in flight and return addresses
+				 * were given back for it (exceptions.c) */
 	uint32_t epoch;		/* the capture epoch this thread last saw */
 	uint32_t reset_epoch;	/* the reset epoch likewise */
 	uint32_t tid;
@@ -161,6 +163,17 @@ HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			uintptr_t *ret_slot);
 HIDDEN uintptr_t trace_return(struct thread_state *t, uintptr_t slot);
 HIDDEN void trace_exit_named(struct thread_state *t, uint64_t addr);
+/* exceptions.c: stand-ins for the unwinder's entry points, and what they
+ * call around C++ exceptions (see trace.c) */
+struct _Unwind_Exception;
+EXPORT int _Unwind_RaiseException(struct _Unwind_Exception *e);
+EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
+EXPORT void *__cxa_begin_catch(void *e);
+HIDDEN void trace_exception_thrown(struct thread_state *t);
+HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
+/* context.c calls this before swapcontext/setcontext, sigaction.c before
+ * a handler that runs on a higher stack (see trace.c) */
+HIDDEN void trace_stack_switch(struct thread_state *t);
 /* The calling thread's state: initial-exec TLS, one instruction away. */
 extern __thread struct thread_state runtime_thread
 	__attribute__((tls_model("initial-exec"))) HIDDEN;
@@ -229,6 +242,10 @@ HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
 HIDDEN uint64_t rt_file_room(uint64_t offset, uint64_t want);
+/* The next definition of NAME after the runtime's own stand-in (libc's,
+ * libgcc's, libstdc++'s); aborts with one line when there is none, as
+ * the program called it and cannot go on without it. */
+HIDDEN void *runtime_next_symbol(const char *name);
 
 #include "clock.h"
 

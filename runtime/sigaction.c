@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <ucontext.h>
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
@@ -45,6 +46,25 @@ int runtime_real_sigaction(int sig, const struct sigaction *act, struct sigactio
 	return fn(sig, act, old);
 }
 
+/*
+ * Does the handler run on a stack above the one it interrupted (a
+ * sigaltstack at a higher address)?  Its calls would then make stack
+ * repair close every interrupted call, still live below, so those are
+ * treated as left by a stack switch (see trace_stack_switch()).  On the
+ * same stack, or one below, the handler's frames are simply deeper.
+ */
+static int on_higher_stack(uintptr_t here, void *context)
+{
+#if defined(__x86_64__)
+	const ucontext_t *uc = context;
+	return uc && here > (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#else
+	(void)here;
+	(void)context;
+	return 0;
+#endif
+}
+
 static void run_wrapped(int sig, siginfo_t *info, void *context)
 {
 	struct thread_state *t = trace_current();
@@ -53,8 +73,12 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 	int recording = t->status == THREAD_RECORDING && !t->guard;
 	int saved = errno;
 
-	if (recording)
-		trace_enter(t, frame, (uintptr_t)__builtin_frame_address(0), NULL);
+	if (recording) {
+		uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+		if (on_higher_stack(here, context))
+			trace_stack_switch(t);
+		trace_enter(t, frame, here, NULL);
+	}
 	errno = saved;
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, info, context);

@@ -471,6 +471,87 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 }
 
 /*
+ * Puts the real return address back into every slot that leads to the
+ * trampoline; with FORGET, the frames also stop counting as redirected.
+ * Returns nonzero if any slot changed.
+ */
+static int give_back_returns(struct thread_state *t, int forget)
+{
+	int was_guarded = t->guard, changed = 0;
+
+	t->guard = 1;
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+		uintptr_t *slot = (uintptr_t *)f->sp;
+		if (f->ret && *slot == (uintptr_t)callscope_return_trampoline) {
+			*slot = f->ret;
+			changed = 1;
+		}
+		if (forget)
+			f->ret = 0;
+	}
+	t->guard = was_guarded;
+	return changed;
+}
+
+/*
+ * An exception is about to be thrown: the unwinder will read every return
+ * address on the stack, and must find the real ones, not the trampoline
+ * (it has no unwind information for it, so the program would end in
+ * std::terminate).  Each redirected slot gets its real address back;
+ * trace_exception_caught() redirects the slots of the frames that survive.
+ */
+void trace_exception_thrown(struct thread_state *t)
+{
+	if (give_back_returns(t, 0))
+		t->unwinding = 1;
+}
+
+/*
+ * The thread is about to switch stacks (context.c): the redirected
+ * return addresses go back, and are forgotten, so a frame suspended on
+ * the old stack returns directly whenever it resumes, and nothing (not a
+ * later catch) redirects it again.
+ */
+void trace_stack_switch(struct thread_state *t)
+{
+	give_back_returns(t, 1);
+}
+
+/*
+ * A handler caught the exception; SP is the return-address slot of the
+ * call the handler's function made to __cxa_begin_catch.  The frames the
+ * exception left are at or below SP: they are closed as unwound.  When
+ * LAST (no other exception is still being unwound), the frames above go
+ * on, so their returns are redirected again.  Nothing is done when no
+ * address was given back: -finstrument-functions frames are closed by
+ * their own exit hooks, which run as the exception passes, and their SP
+ * is not a return slot to compare with.
+ */
+void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
+{
+	int was_guarded = t->guard;
+
+	if (!t->unwinding)
+		return;
+	t->guard = 1;
+	if (t->depth && t->stack[t->depth - 1].sp <= sp)
+		close_dead_frames(t, sp, thread_now(t));
+	if (!last) {
+		t->guard = was_guarded;
+		return;
+	}
+	t->unwinding = 0;
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+		uintptr_t *slot = (uintptr_t *)f->sp;
+		if (f->ret && *slot == f->ret)
+			*slot = (uintptr_t)callscope_return_trampoline;
+	}
+	t->guard = was_guarded;
+}
+
+/*
  * __cyg_profile_func_exit names the function that ends.  Frames above it
  * (skipped by longjmp) are closed as unwound; an exit whose entry was never
  * recorded (dropped by the guard, or past the stack's capacity) is ignored.

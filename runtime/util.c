@@ -1,7 +1,14 @@
-/* Small async-signal-safe helpers: no stdio, no allocation. */
+/*
+ * Small helpers: no stdio, no allocation.  All are async-signal-safe but
+ * runtime_next_symbol(), which only the runtime's stand-ins for libc and
+ * libgcc functions call.
+ */
+#define _GNU_SOURCE
 #include "runtime.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -74,4 +81,17 @@ uint64_t rt_file_room(uint64_t offset, uint64_t want)
 		return 0;
 	}
 	return (uint64_t)rl.rlim_cur - offset;
+}
+
+void *runtime_next_symbol(const char *name)
+{
+	int saved = errno;
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (!fn) {
+		rt_warn("cannot find the function the runtime stands in for", name);
+		abort();
+	}
+	errno = saved;
+	return fn;
 }

@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 22
+plan 31
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -28,9 +28,19 @@ one_line_error "missing program" "cannot find program 'no-such-prog'" "$CS" reco
 # without hooks a program is sampled (0600-*); statically linked, it cannot be
 build_prog basic static -O2 -static
 one_line_error "not instrumented, static" "is statically linked" "$CS" record -- ./static
+one_line_error "not instrumented, --mode=trace" \
+	"carries no profiling hooks, so it cannot be traced; compile it with -pg, -pg -mfentry or -finstrument-functions" \
+	"$CS" record --mode=trace -o p.data -- ./plain
+limited "$CS" record -o p.data -- ./plain >/dev/null 2>err.txt
+grep -q "'./plain' carries no profiling hooks; sampling it .*compile it with -pg or -finstrument-functions" err.txt
+ok $? "without hooks, the fallback to sampling names the flags for exact calls"
 printf '#!/bin/sh\necho hi\n' > script.sh; chmod +x script.sh
 one_line_error "a script" "not an ELF executable" "$CS" record -- ./script.sh
 one_line_error "unwritable output" "cannot write 'no/such/dir/x.data'" "$CS" record -o no/such/dir/x.data -- ./pg
+mkfifo fifo
+one_line_error "output is a FIFO" "cannot write 'fifo': it is not a regular file" "$CS" record -o fifo -- ./pg
+[ -p fifo ]
+ok $? "the FIFO is left as it was"
 one_line_error "no data file" "run 'callscope record' first" "$CS" report -i missing.data
 : > empty.data
 one_line_error "empty data file" "'empty.data' is damaged: the file is empty" "$CS" report -i empty.data
@@ -40,6 +50,10 @@ one_line_error "foreign file" "not a callscope data file" "$CS" info -i notdata.
 size=$(stat -c %s good.data)
 head -c $((size / 2)) good.data > half.data
 one_line_error "truncated data file" "damaged: offset" "$CS" graph -i half.data
+one_line_error "merge output is a FIFO" "cannot write 'fifo': it is not a regular file" \
+	"$CS" merge -o fifo good.data good.data
+[ -p fifo ]
+ok $? "merge left the FIFO as it was"
 one_line_error "unknown command" "'frobnicate' is not a callscope command" "$CS" frobnicate
 one_line_error "bad sort key" "unknown sort key 'bogus'" "$CS" report -i good.data --sort=bogus
 one_line_error "pid not recorded" "no thread in 'good.data' matches" "$CS" report -i good.data --pid=1

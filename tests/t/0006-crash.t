@@ -4,8 +4,8 @@
 # closed as virtual returns.
 . "$(dirname "$0")/lib.sh"
 
-plan 24
-for kind in PG CYG; do
+plan 36
+for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
 	build_prog crash cr -O2 $flags

@@ -3,8 +3,8 @@
 # calls+selfcalls, spontaneous roots, and the JSON arcs.
 . "$(dirname "$0")/lib.sh"
 
-plan 14
-for kind in PG CYG; do
+plan 21
+for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
 	build_prog cycle cyc -O2 -fno-optimize-sibling-calls -fno-inline $flags
