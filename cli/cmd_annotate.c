@@ -20,6 +20,7 @@
 #include "cli/find_function.h"
 #include "cli/load.h"
 #include "die.h"
+#include "symbols/code.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -114,36 +115,6 @@ static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
 	return 0;
 }
 
-/* Copies [ADDR, ADDR + SIZE) of PATH's executable sections; malloc'd. */
-static uint8_t *read_code(const char *path, uint64_t addr, uint64_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint8_t *code = NULL;
-
-	if (fd < 0)
-		return NULL;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
-	while (elf && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
-		    addr - sh.sh_addr >= sh.sh_size || sh.sh_size - (addr - sh.sh_addr) < size)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf || d->d_size < (addr - sh.sh_addr) + size)
-			break;
-		code = xmalloc(size);
-		memcpy(code, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), size);
-		break;
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return code;
-}
-
 /* Line N of FILE without its newline, into BUF; "" when unreadable. */
 static const char *source_line(const char *file, int n, char *buf, size_t size)
 {
@@ -215,7 +186,7 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 	printf("# %s in %s: %llu self samples (%.2f %% of %llu)\n", fn->name, fn->object,
 	       (unsigned long long)s->self, 100.0 * (double)s->self / (double)total,
 	       (unsigned long long)s->p->samples);
-	uint8_t *code = size ? read_code(fn->object, fn->addr, size) : NULL;
+	uint8_t *code = size ? code_read(fn->object, fn->addr, size) : NULL;
 	if (!code)
 		die("cannot read the code of '%s' from '%s'; the binary is needed as it ran "
 		    "when '%s' was recorded", fn->name, fn->object, input);

@@ -154,6 +154,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (fmt == CALLGRIND || fmt == PPROF)
 		export_data_lines(&d, &df);
+	if (fmt == GMON)
+		export_data_call_sites(&d);
 	int rc = write_format((enum format)fmt, out.f, &d, value);
 	int salvaged = d.stats.salvaged;
 	export_data_release(&d);

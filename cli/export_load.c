@@ -6,6 +6,7 @@
 
 #include "die.h"
 #include "model/aggregate.h"
+#include "symbols/code.h"
 #include "model/samples.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
@@ -303,6 +304,51 @@ void export_data_lines(struct export_data *d, const struct data_file *df)
 	if (d->stats.salvaged)
 		return;
 	function_lines_load(df, d->p);
+}
+
+static int by_caller(const void *a, const void *b, void *profile)
+{
+	const struct arc *arcs = ((const struct profile *)profile)->arcs;
+	const struct arc *x = &arcs[*(const uint32_t *)a], *y = &arcs[*(const uint32_t *)b];
+	return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
+void export_data_call_sites(struct export_data *d)
+{
+	struct profile *p = d->p;
+
+	/* a binary that could not be trusted has no code to read */
+	if (d->stats.salvaged || !p->narcs)
+		return;
+	/* each caller's code is read and disassembled once */
+	uint32_t *order = xmalloc(p->narcs * sizeof(*order));
+	for (size_t i = 0; i < p->narcs; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, p->narcs, sizeof(*order), by_caller, p);
+	for (size_t i = 0, next; i < p->narcs; i = next) {
+		uint32_t caller = p->arcs[order[i]].caller;
+		for (next = i + 1; next < p->narcs && p->arcs[order[next]].caller == caller; next++)
+			;
+		const struct func *f = caller == FUNC_NONE ? NULL : &p->funcs[caller];
+		uint8_t *code = f && f->size && f->object[0] ? code_read(f->object, f->addr, f->size)
+							   : NULL;
+		if (!code)
+			continue;
+		struct code_call *calls;
+		size_t ncalls = code_direct_calls(code, f->addr, f->size, &calls);
+		for (size_t k = i; k < next; k++) {
+			struct arc *a = &p->arcs[order[k]];
+			const struct func *g = &p->funcs[a->callee];
+			if (strcmp(g->object, f->object))
+				continue;
+			for (size_t c = 0; c < ncalls && !a->site; c++)
+				if (calls[c].target == g->addr)
+					a->site = calls[c].ret;
+		}
+		free(calls);
+		free(code);
+	}
+	free(order);
 }
 
 void export_data_release(struct export_data *d)

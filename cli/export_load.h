@@ -40,6 +40,13 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 /* Fills in each function's source file and line from the DWARF. */
 void export_data_lines(struct export_data *d, const struct data_file *df);
 
+/*
+ * Finds where each arc's caller calls its callee, in the caller's code on
+ * disk (for gmon.out, whose arcs start at a call site).  Calls between
+ * objects (through the PLT) and calls through pointers keep site 0.
+ */
+void export_data_call_sites(struct export_data *d);
+
 void export_data_release(struct export_data *d);
 
 /*

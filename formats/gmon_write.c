@@ -7,8 +7,10 @@
  *              it), at 1 MHz: a bin count is one microsecond.  A bin holds
  *              16 bits, so a longer time repeats the record: gprof sums
  *              records with the same range.
- *   CG_ARC     exact call counts, from an address inside the caller (its
- *              start: recordings hold no call sites) to the callee's start.
+ *   CG_ARC     exact call counts, from the call site in the caller (the
+ *              return address of its direct call, found in its code; the
+ *              caller's start where there is none, as for calls through a
+ *              pointer) to the callee's start.
  *              A count over 32 bits is split over repeated records, which
  *              gprof sums as well.
  *
@@ -220,7 +222,11 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 		const struct arc *a = &p->arcs[i];
 		if (a->caller == FUNC_NONE || where[a->caller] < 0 || where[a->callee] < 0)
 			continue;
-		if (write_arc(out, pl[where[a->caller]].addr, pl[where[a->callee]].addr, a->count))
+		const struct placed *from = &pl[where[a->caller]];
+		/* the site lies in the caller's object, placed as the caller is */
+		uint64_t site = a->site ? from->addr + (a->site - p->funcs[a->caller].addr)
+					: from->addr;
+		if (write_arc(out, site, pl[where[a->callee]].addr, a->count))
 			goto done;
 	}
 	if (fflush(out) != 0 || ferror(out))

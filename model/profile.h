@@ -85,6 +85,10 @@ struct arc {
 	uint64_t count;
 	uint64_t self_ns;
 	uint64_t child_ns;
+	/* where the caller calls the callee: the return address of its
+	 * first direct call to it (link-time, in the caller's object), or 0
+	 * when unknown; only the gmon.out export looks for it */
+	uint64_t site;
 };
 
 struct thread_info {

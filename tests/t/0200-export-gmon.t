@@ -27,7 +27,7 @@ gprof_flat_calls() {
 	awk -v f="$2" '$NF == f && NF == 7 { print $4; found = 1 } END { if (!found) print 0 }' "$1"
 }
 
-plan 21
+plan 22
 for opt in -O0 -O2; do
 	build_prog export_work work $opt -pg -fno-inline -fno-optimize-sibling-calls
 	limited "$CS" record -o w.data -- ./work >/dev/null 2>&1
@@ -40,6 +40,20 @@ for opt in -O0 -O2; do
 		is "$(gprof_flat_calls flat.txt $fn)" "$want" "$opt: gprof's calls of $fn = callscope's (less self-calls)"
 	done
 done
+
+# Each arc starts where the caller calls: the return address of a direct
+# call to the callee, as a -pg call site records it.  objdump lists the
+# calls; the address after each is the next instruction's.
+objdump -d --no-show-raw-insn ./work |
+	awk '/^ *[0-9a-f]+:/ { a = $1; sub(":", "", a); if (t != "") print a, t; t = "" }
+	     /^ *[0-9a-f]+:\tcall +[0-9a-f]+ </ { t = $3 }' > sites.txt
+perl "$ROOT/tests/t/gmon_arcs.pl" gmon.out > arcs.txt
+checked=0 wrong=0
+while read -r from self count; do
+	grep -q "^$from $self\$" sites.txt && checked=$((checked + 1)) || wrong=$((wrong + 1))
+done < arcs.txt
+[ "$checked" -ge 6 ] && [ "$wrong" -eq 0 ]
+ok $? "the arcs start at the callers' call sites ($checked found in the code, $wrong not)"
 
 # fact(12): gprof shows 1+11 in its call graph.
 gprof -b -q ./work gmon.out >graph.txt

@@ -1,0 +1,64 @@
+#include "symbols/code.h"
+
+#include <capstone/capstone.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+uint8_t *code_read(const char *path, uint64_t addr, uint64_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint8_t *code = NULL;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size || sh.sh_size - (addr - sh.sh_addr) < size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < (addr - sh.sh_addr) + size)
+			break;
+		code = xmalloc(size);
+		memcpy(code, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), size);
+		break;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return code;
+}
+
+size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
+			 struct code_call **calls)
+{
+	csh handle;
+	cs_insn *insn;
+	size_t ncalls = 0, alloc = 0;
+
+	*calls = NULL;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		return 0;
+	size_t n = cs_disasm(handle, code, size, addr, 0, &insn);
+	for (size_t i = 0; i < n; i++) {
+		/* a direct call's one operand is its target, written in hex */
+		if (insn[i].id != X86_INS_CALL || strncmp(insn[i].op_str, "0x", 2))
+			continue;
+		ALLOC_GROW(*calls, ncalls + 1, alloc);
+		(*calls)[ncalls].target = strtoull(insn[i].op_str, NULL, 16);
+		(*calls)[ncalls++].ret = insn[i].address + insn[i].size;
+	}
+	if (n)
+		cs_free(insn, n);
+	cs_close(&handle);
+	return ncalls;
+}
