@@ -6,7 +6,10 @@
 # of callscope's top-10 self shares with perf's.  Prints Markdown.
 #
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling), CALLSCOPE,
-# REPEAT (runs per measurement, the median is kept; default 7), ROUNDS.
+# REPEAT (runs per measurement, the median is kept; default 7), ROUNDS
+# (the overhead run, about 0.5 s), AGREE_ROUNDS (the run whose shares are
+# compared with perf's: long enough that sampling error stays well under
+# the budget; default ten times ROUNDS, about 5 000 samples).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,6 +18,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-sampling}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 REPEAT=${REPEAT:-7}
 ROUNDS=${ROUNDS:-12000}
+AGREE_ROUNDS=${AGREE_ROUNDS:-$((ROUNDS * 10))}
 BUDGET_OVERHEAD=3	# percent of a plain run, at 999 Hz
 BUDGET_AGREE=2		# percentage points per function against perf
 
@@ -66,14 +70,20 @@ echo
 echo "Data size: callscope $(stat -c %s cs.data) bytes (fp), $(stat -c %s csd.data) bytes (dwarf)."
 
 if [ $have_perf = 1 ]; then
-	perf record -e cpu-clock -F 999 -g -o p.data -- ./mix "$ROUNDS" > /dev/null 2>&1
-	"$CALLSCOPE" record -o cs.data -- ./mix "$ROUNDS" > /dev/null 2>&1
+	# Both count user-space samples only (callscope samples the program's
+	# own code; perf's cpu-clock would add the kernel's share), on a run
+	# long enough that a 20 % share's sampling error (binomial) is about
+	# half a point rather than the 1.8 points of a 0.5 s run.
+	perf record -e cpu-clock -F 999 -g --all-user -o p.data -- ./mix "$AGREE_ROUNDS" > /dev/null 2>&1
+	"$CALLSCOPE" record -o cs.data -- ./mix "$AGREE_ROUNDS" > /dev/null 2>&1
 	perf report -i p.data --stdio --no-children --sort sym -F overhead,sym 2> /dev/null |
 		awk '/^ +[0-9.]+%/ { gsub("%", "", $1); print $NF, $1 }' | sort -k2,2 -gr | head -10 > perf.top
 	"$CALLSCOPE" report -i cs.data --json |
 		jq -r '.functions[] | select(.self_samples > 0) | "\(.name) \(.self_pct)"' > cs.top
 	echo
 	echo "## Top-10 self shares: callscope against perf (budget ±${BUDGET_AGREE} points)"
+	echo
+	echo "Both on \`mix $AGREE_ROUNDS\` at 999 Hz, user-space samples only."
 	echo
 	echo "| function | perf % | callscope % | difference | verdict |"
 	echo "| --- | --- | --- | --- | --- |"
