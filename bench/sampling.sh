@@ -7,7 +7,7 @@
 #
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling), CALLSCOPE,
 # REPEAT (runs per measurement, the median is kept; default 7), ROUNDS
-# (the overhead run, about 0.5 s), AGREE_ROUNDS (the run whose shares are
+# (the overhead run; default: what takes 0.5 s here), AGREE_ROUNDS (the run whose shares are
 # compared with perf's: long enough that sampling error stays well under
 # the budget; default ten times ROUNDS, about 5 000 samples).
 set -euo pipefail
@@ -17,8 +17,7 @@ ROOT=$(dirname "$HERE")
 BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-sampling}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 REPEAT=${REPEAT:-7}
-ROUNDS=${ROUNDS:-12000}
-AGREE_ROUNDS=${AGREE_ROUNDS:-$((ROUNDS * 10))}
+ROUNDS=${ROUNDS:-}
 BUDGET_OVERHEAD=3	# percent of a plain run, at 999 Hz
 BUDGET_AGREE=2		# percentage points per function against perf
 
@@ -36,6 +35,13 @@ median() {
 	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.4f\n", a[int((NR + 1) / 2)] }'
 }
 
+# The budget is for a run of about half a second: unless told, scale the
+# rounds to that on this machine from one timed trial.
+if [ -z "$ROUNDS" ]; then
+	trial=$(median ./mix 4000)
+	ROUNDS=$(echo "4000 * 0.5 / $trial" | bc -l | xargs printf "%.0f")
+fi
+AGREE_ROUNDS=${AGREE_ROUNDS:-$((ROUNDS * 10))}
 plain=$(median ./mix "$ROUNDS")
 cs_fp=$(median "$CALLSCOPE" record -o cs.data -- ./mix "$ROUNDS")
 cc -O2 -o empty -x c - <<< 'int main(void) { return 0; }'
@@ -56,7 +62,7 @@ fi
 pct() { echo "($1 / $plain - 1) * 100" | bc -l | xargs printf "%+.1f"; }
 verdict() { awk -v o="$1" -v b="$2" 'BEGIN { print (o <= b ? "PASS" : "FAIL") }'; }
 
-echo "## Sampling: overhead at 999 Hz (median of $REPEAT runs, $(nproc) cores)"
+echo "## Sampling: overhead at 999 Hz (\`mix $ROUNDS\`, median of $REPEAT runs, $(nproc) cores)"
 echo
 echo "| run | wall s | overhead % | budget ≤ ${BUDGET_OVERHEAD} % |"
 echo "| --- | --- | --- | --- |"

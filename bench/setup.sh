@@ -30,6 +30,7 @@ declare -A NEED=(
 	[make]=build-essential
 	[python3]=python3-minimal
 	[timeout]=coreutils
+	[perf]=linux-perf
 )
 
 apt_updated=0
@@ -45,6 +46,8 @@ missing=()
 for tool in "${!NEED[@]}"; do
 	command -v "$tool" >/dev/null 2>&1 || missing+=("${NEED[$tool]}")
 done
+# gperftools' CPU profiler, a peer of bench/sampling.sh, is a library
+[ -e /usr/lib/x86_64-linux-gnu/libprofiler.so ] || missing+=(libgoogle-perftools-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
 	# Sort -u: one package may provide several missing tools.
 	mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
