@@ -162,12 +162,16 @@ limited "$CS" record -o g.data -- ./gone flat 300 >/dev/null 2>&1
 # every sample with a line keeps it (a sample in libc or the loader has
 # none, in the page as in report --lines)
 "$CS" report -i g.data --lines --json > gl.json
-[ "$(jq '.meta.cuts.unreadable_sources' gd.json)" -eq 1 ] && [ "$(jq '.source | length' gd.json)" -eq 0 ] &&
+# (a sample may land in other code whose source is there, the runtime's:
+# only gone.c's text must be missing)
+[ "$(jq '.meta.cuts.unreadable_sources' gd.json)" -ge 1 ] &&
+	[ "$(jq '[.source[] | select(.file | endswith("/gone.c"))] | length' gd.json)" -eq 0 ] &&
+	[ "$(jq '[.lines[] | select(.file | endswith("/gone.c")) | .samples] | add // 0' gd.json)" -gt 0 ] &&
 	[ "$(jq '[.lines[].samples] | add' gd.json)" = "$(jq '[.lines[].samples] | add' gl.json)" ] &&
 	[ "$(jq '[.lines[].samples] | add' gd.json)" -ge "$(( $(jq '.meta.samples' gd.json) * 9 / 10 ))" ]
 st=$?
 ok $st "source: a file gone since the build is counted as unreadable; its lines keep their samples"
-[ $st -eq 0 ] || jq -c '{cuts: .meta.cuts, samples: .meta.samples, lines}' gd.json | sed 's/^/# /'
+[ $st -eq 0 ] || jq -c '{cuts: .meta.cuts, samples: .meta.samples, lines, source}' gd.json | sed 's/^/# /' >&2
 
 # a traced run's source view: each function where it begins, its self time
 jq -c '[.functions[] | select(.self_ns > 0) | {function: .name, self_ns}] | sort_by(-.self_ns, .function)' report.json > want.json
