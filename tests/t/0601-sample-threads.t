@@ -10,7 +10,7 @@
 
 plan 5
 build_prog sample_threads th -O2
-limited "$CS" record -o t.data -- ./th 4 > out.txt 2> /dev/null
+limited "$CS" record -o t.data -- ./th 8 > out.txt 2> /dev/null
 is "$?" 0 "record succeeds"
 "$CS" report -i t.data --thread --json > t.json
 worker_rates t.data out.txt 999 > rates.txt

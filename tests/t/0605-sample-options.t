@@ -21,9 +21,12 @@ limited "$CS" record --only=plain --freq 499 -o o.data -- ./plain flat 50 > /dev
 is "$(jq --arg o "$PWD/plain" '[.functions[] | select(.self_samples > 0 and .object != $o)] | length' o.json)" \
 	0 "--only: every sample lies in the object named"
 # each worker of sample_threads says how much CPU its work took: at
-# 499 Hz it must have about half a sample per millisecond of it
+# 499 Hz it must have about half a sample per millisecond of it.  Enough
+# work that the smallest worker has some 60 samples: a sample or two a
+# thread can fall outside the time it measured (its start, its last
+# partial period), which at 20 samples is already 10 %.
 build_prog sample_threads th -O2
-limited "$CS" record --freq 499 -o f.data -- ./th 4 > th.txt 2> /dev/null
+limited "$CS" record --freq 499 -o f.data -- ./th 12 > th.txt 2> /dev/null
 worker_rates f.data th.txt 499 > rates.txt
 echo "# tid samples samples-per-CPU-period at 499 Hz: $(tr '\n' ';' < rates.txt)"
 lo=0.8 hi=1.2
