@@ -133,10 +133,6 @@ int cmd_export(int argc, char **argv)
 	if (!any && (filter.pid >= 0 || filter.tid >= 0))
 		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
 
-	if (fmt == CHROME && df.session.mode == DATA_MODE_COUNT)
-		die("'%s' was recorded with --mode=count, which sums calls per call path and keeps "
-		    "no timeline; record in trace or flight mode for a Chrome trace", input);
-
 	struct outfile out;
 	struct export_data d;
 	outfile_open(&out, output);
