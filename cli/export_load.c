@@ -306,10 +306,17 @@ void export_data_lines(struct export_data *d, const struct data_file *df)
 	function_lines_load(df, d->p);
 }
 
+/* Arcs by their caller's object, then by caller (spontaneous ones last). */
 static int by_caller(const void *a, const void *b, void *profile)
 {
-	const struct arc *arcs = ((const struct profile *)profile)->arcs;
-	const struct arc *x = &arcs[*(const uint32_t *)a], *y = &arcs[*(const uint32_t *)b];
+	const struct profile *p = profile;
+	const struct arc *x = &p->arcs[*(const uint32_t *)a], *y = &p->arcs[*(const uint32_t *)b];
+
+	if (x->caller == FUNC_NONE || y->caller == FUNC_NONE)
+		return (x->caller == FUNC_NONE) - (y->caller == FUNC_NONE);
+	int c = strcmp(p->funcs[x->caller].object, p->funcs[y->caller].object);
+	if (c)
+		return c;
 	return x->caller < y->caller ? -1 : x->caller > y->caller;
 }
 
@@ -320,18 +327,26 @@ void export_data_call_sites(struct export_data *d)
 	/* a binary that could not be trusted has no code to read */
 	if (d->stats.salvaged || !p->narcs)
 		return;
-	/* each caller's code is read and disassembled once */
+	/* each object is opened once, each caller read and disassembled once */
 	uint32_t *order = xmalloc(p->narcs * sizeof(*order));
 	for (size_t i = 0; i < p->narcs; i++)
 		order[i] = (uint32_t)i;
 	qsort_r(order, p->narcs, sizeof(*order), by_caller, p);
+	struct code_file *cf = NULL;
+	const char *cf_object = NULL;
 	for (size_t i = 0, next; i < p->narcs; i = next) {
 		uint32_t caller = p->arcs[order[i]].caller;
 		for (next = i + 1; next < p->narcs && p->arcs[order[next]].caller == caller; next++)
 			;
 		const struct func *f = caller == FUNC_NONE ? NULL : &p->funcs[caller];
-		uint8_t *code = f && f->size && f->object[0] ? code_read(f->object, f->addr, f->size)
-							   : NULL;
+		if (!f || !f->size || !f->object[0])
+			continue;
+		if (!cf_object || strcmp(cf_object, f->object)) {
+			code_file_close(cf);
+			cf = code_file_open(f->object);
+			cf_object = f->object;
+		}
+		uint8_t *code = cf ? code_file_read(cf, f->addr, f->size) : NULL;
 		if (!code)
 			continue;
 		struct code_call *calls;
@@ -348,6 +363,7 @@ void export_data_call_sites(struct export_data *d)
 		free(calls);
 		free(code);
 	}
+	code_file_close(cf);
 	free(order);
 }
 

@@ -9,17 +9,43 @@
 
 #include "xalloc.h"
 
-uint8_t *code_read(const char *path, uint64_t addr, uint64_t size)
+struct code_file {
+	int fd;
+	Elf *elf;
+};
+
+struct code_file *code_file_open(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint8_t *code = NULL;
 
 	if (fd < 0)
 		return NULL;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(fd);
+		return NULL;
+	}
+	struct code_file *cf = xmalloc(sizeof(*cf));
+	cf->fd = fd;
+	cf->elf = elf;
+	return cf;
+}
+
+void code_file_close(struct code_file *cf)
+{
+	if (!cf)
+		return;
+	elf_end(cf->elf);
+	close(cf->fd);
+	free(cf);
+}
+
+uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size)
+{
 	Elf_Scn *scn = NULL;
-	while (elf && (scn = elf_nextscn(elf, scn))) {
+
+	while ((scn = elf_nextscn(cf->elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
@@ -27,14 +53,20 @@ uint8_t *code_read(const char *path, uint64_t addr, uint64_t size)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || d->d_size < (addr - sh.sh_addr) + size)
-			break;
-		code = xmalloc(size);
+			return NULL;
+		uint8_t *code = xmalloc(size);
 		memcpy(code, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), size);
-		break;
+		return code;
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	return NULL;
+}
+
+uint8_t *code_read(const char *path, uint64_t addr, uint64_t size)
+{
+	struct code_file *cf = code_file_open(path);
+	uint8_t *code = cf ? code_file_read(cf, addr, size) : NULL;
+
+	code_file_close(cf);
 	return code;
 }
 

@@ -8,11 +8,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An ELF file opened for reading code from, many functions at a time. */
+struct code_file;
+
+/* Opens PATH; NULL when it cannot be read as ELF.  code_file_close() frees. */
+struct code_file *code_file_open(const char *path);
+void code_file_close(struct code_file *cf);
+
 /*
- * Copies [ADDR, ADDR + SIZE) (link-time addresses) from PATH's executable
- * sections.  Returns a malloc'd buffer the caller frees, or NULL when the
- * file cannot be read or holds no such code.
+ * Copies [ADDR, ADDR + SIZE) (link-time addresses) from the file's
+ * executable sections.  Returns a malloc'd buffer the caller frees, or
+ * NULL when the file holds no such code.
  */
+uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size);
+
+/* The same for one function of PATH: opens, reads and closes. */
 uint8_t *code_read(const char *path, uint64_t addr, uint64_t size);
 
 /* A direct call: its target, and its return address (the address after
