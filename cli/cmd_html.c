@@ -90,9 +90,9 @@ static void tree_sample(void *ctx, const struct replay_sample *s)
 /* An aggregate-mode thread (record --mode=count): its call paths, summed
  * in the program, go into the tree as they are; it has no timeline. */
 static void tree_aggregate(void *ctx, const struct thread_info *info,
-			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+			   const struct aggregate_thread *at)
 {
-	html_tree_add_aggregate(ctx, info, nodes, n, inner, outer);
+	html_tree_add_aggregate(ctx, info, at);
 }
 
 /* The recorded command line, or the file's name when it has none. */

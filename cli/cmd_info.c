@@ -68,8 +68,9 @@ static const char *counter_method(const struct data_file *df)
 	return rdpmc ? "rdpmc (user space)" : "read() system calls";
 }
 
-/* Count mode's memory: the call-path nodes every thread kept, and the
- * calls that found no room and went to "<truncated>". */
+/* Count mode's memory: the records (call paths, functions' statistics)
+ * every thread kept, and the calls that found no room and went to
+ * "<truncated>". */
 struct count_memory {
 	uint64_t nodes, bytes, truncated_calls;
 };
@@ -268,7 +269,8 @@ int cmd_info(int argc, char **argv)
 			printf("overwritten:  %llu events (older than what the rings kept)\n",
 			       (unsigned long long)p->overwritten_events);
 		if (s->mode == DATA_MODE_COUNT)
-			printf("call paths:   %llu nodes in %llu bytes (the memory count mode used); "
+			printf("count memory: %llu records in %llu bytes (call paths and functions' "
+			       "statistics); "
 			       "%llu calls under <truncated>\n", (unsigned long long)cm.nodes,
 			       (unsigned long long)cm.bytes, (unsigned long long)cm.truncated_calls);
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",

@@ -371,11 +371,6 @@ int cmd_record(int argc, char **argv)
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));
-	/* count mode's call-path nodes hold calls and times, no counts: the
-	 * counters would be read at every call and then shown as zeros */
-	if (events && contract.count_nodes)
-		usage_die("-e cannot be combined with --mode=count, whose call paths keep "
-			  "times only; record counters in trace or flight mode");
 	if (events)
 		parse_events(events, skip_missing, &contract, &session);
 	session.ncounters = contract.ncounters;

@@ -131,12 +131,6 @@ int cmd_report(int argc, char **argv)
 			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
 			    input);
 	}
-	/* count mode sums each call path: of single calls it keeps only the
-	 * shortest and longest, so no spread, period or histogram */
-	if (df.session.mode == DATA_MODE_COUNT && (histogram || fo.stats))
-		die("'%s' was recorded with --mode=count, which keeps per call path only sums and "
-		    "the shortest and longest call; record in trace or flight mode for %s", input,
-		    histogram ? "--histogram" : "--stats");
 	if (lines) {
 		if (histogram || per_thread)
 			usage_die("--lines goes with neither --histogram nor --thread");

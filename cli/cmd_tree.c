@@ -117,12 +117,12 @@ static void tree_end(void *ctx, uint64_t t)
 
 /* An aggregate-mode thread: its call paths are the tree's, summed in. */
 static void tree_aggregate(void *ctx, const struct thread_info *info,
-			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+			   const struct aggregate_thread *at)
 {
 	struct tree_state *s = ctx;
 
-	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0)
-		cct_add_aggregate(s->t, nodes, n, inner, outer);
+	if (profile_add_aggregate(s->p, info, at) == 0)
+		cct_add_aggregate(s->t, at);
 }
 
 /*

@@ -141,12 +141,12 @@ static void v_sample(void *ctx, const struct replay_sample *smp)
 
 /* A thread of record --mode=count: call paths summed in the program. */
 static void v_aggregate(void *ctx, const struct thread_info *info,
-			const struct aggregate_node *nodes, size_t n, double inner, double outer)
+			const struct aggregate_thread *at)
 {
 	struct both *s = ctx;
 
-	if (profile_add_aggregate(s->p, info, nodes, n, inner, outer) == 0 && s->t)
-		cct_add_aggregate(s->t, nodes, n, inner, outer);
+	if (profile_add_aggregate(s->p, info, at) == 0 && s->t)
+		cct_add_aggregate(s->t, at);
 }
 
 static void v_end(void *ctx, uint64_t t)

@@ -1,7 +1,8 @@
 /*
  * The durations come from the profile builder itself (its call observer),
  * so they are exactly the inclusive times whose min, average and maximum
- * the flat profile shows.  Function numbers are only known once the
+ * the flat profile shows; a count-mode recording's come bucketed by its
+ * runtime, in clock units.  Function numbers are only known once the
  * replay has met a function, so every function the spec might name gets
  * a histogram; the spec is resolved over the finished profile.
  */
@@ -13,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/find_function.h"
+#include "model/aggregate.h"
 #include "model/histogram.h"
 #include "model/symspec.h"
 #include "report/histogram.h"
@@ -28,10 +30,9 @@ struct hist_state {
 	size_t n;
 };
 
-static void observe(void *ctx, uint32_t func, uint64_t total_ns)
+/* FUNC's histogram, or NULL when the spec cannot name it. */
+static struct log2_hist *hist_of(struct hist_state *s, uint32_t func)
 {
-	struct hist_state *s = ctx;
-
 	if (func >= s->n) {
 		size_t n = s->n ? s->n : 64;
 		while (n <= func)
@@ -45,10 +46,33 @@ static void observe(void *ctx, uint32_t func, uint64_t total_ns)
 	if (!s->may[func])
 		s->may[func] = symspec_may_name(&s->p->funcs[func], s->spec) ? 1 : -1;
 	if (s->may[func] < 0)
-		return;
+		return NULL;
 	if (!s->hist[func])
 		s->hist[func] = xcalloc(1, sizeof(**s->hist));
-	log2_hist_add(s->hist[func], total_ns);
+	return s->hist[func];
+}
+
+static void observe(void *ctx, uint32_t func, uint64_t total_ns)
+{
+	struct log2_hist *h = hist_of(ctx, func);
+
+	if (h)
+		log2_hist_add(h, total_ns);
+}
+
+/* A count-mode thread: the runtime bucketed each function's calls. */
+static void hist_aggregate(void *ctx, const struct thread_info *info,
+			   const struct aggregate_thread *at)
+{
+	struct hist_state *s = ctx;
+
+	if (profile_add_aggregate(s->p, info, at) != 0)
+		return;
+	for (size_t i = 0; i < at->nfuncs; i++) {
+		struct log2_hist *h = hist_of(s, at->funcs[i].func);
+		if (h)
+			aggregate_histogram(at, at->funcs[i].func, h);
+	}
 }
 
 static void hist_begin(void *ctx, const struct thread_info *info, double inner, double outer)
@@ -104,6 +128,7 @@ int histogram_report(const struct data_file *df, const struct load_filter *f,
 	s.p->call_observer = observe;
 	s.p->call_observer_ctx = &s;
 	load_replay(df, f, s.p, &v, &stats);
+	load_aggregates(df, f, s.p, hist_aggregate, &s, &stats);
 
 	uint32_t fn = find_function(s.p, spec, "--histogram", input);
 	memset(&none, 0, sizeof(none));

@@ -8,7 +8,7 @@
 #include "sampling.h"
 #include "stream.h"
 #include "die.h"
-#include "formats/cursor.h"
+#include "formats/cct_read.h"
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
@@ -525,73 +525,75 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 }
 
 /*
- * Reads an aggregate-mode thread's call-path nodes, resolving their
- * functions into NAMES.  Calls still running when the data ended are
- * closed at the process's end (or the recording's).  Returns a malloc'd
- * array, or NULL after a warning when the nodes are damaged.
+ * Reads an aggregate-mode thread's records into AT, in ns, resolving
+ * their functions into NAMES.  Calls still running when the data ended
+ * are closed at the process's end (or the recording's).  Returns 0, or
+ * -1 after a warning when the records are damaged.
  */
-static struct aggregate_node *read_aggregate(const struct data_file *df,
-					     const struct data_thread *th,
-					     struct profile *names, struct image_symbols *is,
-					     size_t *n, uint64_t *end_units)
+static int read_aggregate(const struct data_file *df, const struct data_thread *th,
+			  struct profile *names, struct image_symbols *is,
+			  struct aggregate_thread *at, uint64_t *end_units)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
 	const double unit = load_ns_per_unit(df);
-	struct aggregate_node *nodes;
+	struct cct_thread ct;
+	const char *why;
 
+	memset(at, 0, sizeof(*at));
 	*end_units = pr->ended ? pr->end_time
 		     : df->session.clock == CONTRACT_CLOCK_MONO ? df->session.mono_end
 								: df->session.tsc_end;
-	if (th->stream_len % CCT_RECORD_SIZE || th->stream_len < 2 * CCT_RECORD_SIZE) {
-		warning("thread %u of process %u: call-path nodes damaged (%zu bytes); "
-			"the thread is left out", th->tid, th->pid, th->stream_len);
-		return NULL;
+	if (df->version_minor < 2) {
+		warning("thread %u of process %u: its call paths are in the layout of format "
+			"1.%u, which this callscope no longer reads; record the program again",
+			th->tid, th->pid, df->version_minor);
+		return -1;
 	}
-	*n = th->stream_len / CCT_RECORD_SIZE;
-	nodes = xcalloc(*n, sizeof(*nodes));
-	for (size_t i = 0; i < *n; i++) {
-		struct cursor c;
-		const uint8_t *rec = th->stream + i * CCT_RECORD_SIZE;
-		cursor_init(&c, rec, rec, rec + CCT_RECORD_SIZE);
-		uint64_t addr = cursor_u64(&c, "node");
-		uint32_t parent = cursor_u32(&c, "node");
-		cursor_u32(&c, "node");
-		cursor_u32(&c, "node");
-		uint32_t open = cursor_u32(&c, "node");
-		uint64_t calls = cursor_u64(&c, "node");
-		uint64_t total = cursor_u64(&c, "node");
-		uint64_t min = cursor_u64(&c, "node");
-		uint64_t max = cursor_u64(&c, "node");
-		uint64_t since = cursor_u64(&c, "node");
-		struct aggregate_node *a = &nodes[i];
-
-		if (i && parent >= i) {
-			warning("thread %u of process %u: call-path node %zu names a later parent; "
-				"the thread is left out", th->tid, th->pid, i);
-			free(nodes);
-			return NULL;
-		}
-		/* a call still running at the end is closed there, and counts
-		 * unless it was not a call of the recording */
-		if ((open & ~CCT_OPEN_NOT_A_CALL) && since && *end_units > since) {
-			total += *end_units - since;
-			calls += !(open & CCT_OPEN_NOT_A_CALL);
-			a->still_open = 1;
-		}
-		a->parent = i ? parent : 0;
-		a->calls = calls;
-		a->total_ns = (uint64_t)((double)total * unit + 0.5);
-		a->min_ns = (uint64_t)((double)min * unit + 0.5);
-		a->max_ns = (uint64_t)((double)max * unit + 0.5);
-		a->signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
+	if (cct_thread_parse(th->stream, th->stream_len, th->counter_info & THREAD_COUNTERS_MASK,
+			     *end_units, &ct, &why) != 0) {
+		warning("thread %u of process %u: call paths damaged (%s); the thread is left out",
+			th->tid, th->pid, why);
+		return -1;
+	}
+	at->nodes = xcalloc(ct.npaths, sizeof(*at->nodes));
+	at->funcs = xcalloc(ct.nfuncs + 1, sizeof(*at->funcs));
+	for (size_t i = 0; i < ct.npaths; i++) {
+		const struct cct_path *cp = &ct.paths[i];
+		struct aggregate_node *a = &at->nodes[at->nnodes++];
+		a->parent = cp->parent;
+		a->calls = cp->calls;
+		a->total_ns = (uint64_t)((double)cp->total * unit + 0.5);
+		a->counter_total[0] = cp->counter_total[0];
+		a->counter_total[1] = cp->counter_total[1];
+		a->still_open = (uint64_t)cp->still_open;
+		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;
-		else if (addr == CCT_TRUNCATED_ADDR)
+		else if (cp->addr == CCT_TRUNCATED_ADDR)
 			a->func = profile_intern_func(names, "<truncated>", "", 0, 0, NULL, 0);
 		else
-			a->func = resolve(names, is, addr);
+			a->func = resolve(names, is, cp->addr);
 	}
-	return nodes;
+	for (size_t i = 0; i < ct.nfuncs; i++) {
+		const struct cct_func *cf = &ct.funcs[i];
+		struct aggregate_func *af = &at->funcs[at->nfuncs++];
+		af->func = resolve(names, is, cf->addr);
+		af->calls = cf->calls;
+		af->sum_ns = (long double)cf->sum * unit;
+		af->sum_sq_ns = (long double)cf->sum_sq * unit * unit;
+		af->min_ns = (uint64_t)((double)cf->min * unit + 0.5);
+		af->max_ns = (uint64_t)((double)cf->max * unit + 0.5);
+		af->periods = cf->periods;
+		af->period_sum_ns = (uint64_t)((double)cf->period_sum * unit + 0.5);
+		af->period_min_ns = (uint64_t)((double)cf->period_min * unit + 0.5);
+		af->period_max_ns = (uint64_t)((double)cf->period_max * unit + 0.5);
+		memcpy(af->buckets, cf->buckets, sizeof(af->buckets));
+	}
+	cct_thread_release(&ct);
+	at->ns_per_unit = unit;
+	at->inner_ns = pr->inner_x256 / 256.0 * unit;
+	at->outer_ns = pr->outer_x256 / 256.0 * unit;
+	return 0;
 }
 
 void load_aggregates(const struct data_file *df, const struct load_filter *f,
@@ -600,13 +602,11 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 {
 	struct image_symbols *images = NULL;
 	size_t nimages = 0, images_alloc = 0;
-	const double unit = load_ns_per_unit(df);
 
 	for (size_t i = 0; i < df->nthreads; i++) {
 		const struct data_thread *th = &df->threads[i];
-		const struct data_process *pr = data_file_process(df, th->pid, th->image);
+		struct aggregate_thread at;
 		struct thread_info info;
-		size_t n;
 		uint64_t end;
 
 		if (!(th->flags & THREAD_CCT) || (f->pid >= 0 && th->pid != f->pid) ||
@@ -614,31 +614,33 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 			continue;
 		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
 						     th->pid, th->image, stats);
-		struct aggregate_node *nodes = read_aggregate(df, th, names, is, &n, &end);
-		if (!nodes) {
+		if (read_aggregate(df, th, names, is, &at, &end) != 0) {
 			stats->salvaged = 1;
 			continue;
 		}
 		if (f->signals != SIGNAL_SEPARATE)
-			n = aggregate_filter_signals(nodes, n, f->signals == SIGNAL_EXCLUDE);
+			at.nnodes = aggregate_filter_signals(at.nodes, at.nnodes,
+							     f->signals == SIGNAL_EXCLUDE);
 		memset(&info, 0, sizeof(info));
 		info.pid = th->pid;
 		info.image = th->image;
 		info.tid = th->tid;
 		info.flags = th->flags;
 		info.lost_events = th->lost_events;
+		info.counter_info = th->counter_info;
 		info.start_ns = load_time_ns(df, th->start_time);
 		info.end_ns = load_time_ns(df, end);
-		fn(ctx, &info, nodes, n, pr->inner_x256 / 256.0 * unit, pr->outer_x256 / 256.0 * unit);
-		free(nodes);
+		fn(ctx, &info, &at);
+		free(at.nodes);
+		free(at.funcs);
 	}
 	images_free(images, nimages);
 }
 
 static void add_to_profile(void *ctx, const struct thread_info *info,
-			   const struct aggregate_node *nodes, size_t n, double inner, double outer)
+			   const struct aggregate_thread *at)
 {
-	profile_add_aggregate(ctx, info, nodes, n, inner, outer);
+	profile_add_aggregate(ctx, info, at);
 }
 
 /* The visitor that builds the profile's numbers. */

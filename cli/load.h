@@ -120,15 +120,14 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 		 struct load_stats *stats);
 
 /*
- * Aggregate-mode threads (record --mode=count) hold call paths, not
- * events: load_replay() passes them by, and load_aggregates() hands each
- * selected one to FN with its nodes (functions interned into NAMES) and
- * the hooks' cost per call.
+ * Aggregate-mode threads (record --mode=count) hold call paths and
+ * per-function sums, not events: load_replay() passes them by, and
+ * load_aggregates() hands each selected one to FN (functions interned
+ * into NAMES).
  */
-struct aggregate_node;
+struct aggregate_thread;
 typedef void (*aggregate_fn)(void *ctx, const struct thread_info *info,
-			     const struct aggregate_node *nodes, size_t n,
-			     double inner_ns, double outer_ns);
+			     const struct aggregate_thread *at);
 void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		     struct profile *names, aggregate_fn fn, void *ctx,
 		     struct load_stats *stats);

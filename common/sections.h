@@ -17,7 +17,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 1
+#define DATA_VERSION_MINOR 2
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -50,12 +50,21 @@ enum thread_flags {
 };
 
 /*
- * One call path of the aggregate mode (record --mode=count): the runtime
- * keeps these in a file-backed array, the THREAD section holds them
- * little-endian, CCT_RECORD_SIZE bytes each.  Node 0 is the root (no
- * function); node 1 collects every path that no longer fit
- * (addr CCT_TRUNCATED_ADDR).  A node's parent always has a lower index.
+ * The aggregate mode (record --mode=count): the runtime keeps a thread's
+ * call paths and the statistics of their functions in one file-backed
+ * array of CCT_RECORD_SIZE-byte records, which the THREAD section holds
+ * little-endian.  A record is a call-path node (kind CCT_KIND_PATH), or
+ * the first of the CCT_FUNC_RECORDS records of one function's per-call
+ * statistics (kind CCT_KIND_FUNC).  Record 0 is the root path (no
+ * function), record 1 the path "<truncated>" that collects every call
+ * that no longer fit (addr CCT_TRUNCATED_ADDR).  A node's parent is
+ * always a path node of lower index.
  */
+enum cct_kind {
+	CCT_KIND_PATH = 0,
+	CCT_KIND_FUNC = 1,
+};
+
 struct cct_record {
 	uint64_t addr;		/* the function's runtime address, as hooks name it */
 	uint32_t parent;
@@ -65,9 +74,44 @@ struct cct_record {
 				 * CCT_OPEN_NOT_A_CALL */
 	uint64_t calls;		/* completed activations */
 	uint64_t total;		/* their inclusive time, clock units */
-	uint64_t min;		/* shortest and longest, clock units */
-	uint64_t max;
 	uint64_t open_since;	/* start of the running activation */
+	uint32_t kind;		/* CCT_KIND_PATH */
+	uint32_t func_record;	/* the function's statistics record, 0: none */
+	/* record -e: each counter's increase over the completed
+	 * activations, and its value when the running one began; in the
+	 * root, counter_since holds the thread's latest readings, where the
+	 * analyzer closes activations still running */
+	uint64_t counter_total[2];
+	uint64_t counter_since[2];
+	uint64_t reserved[5];
+};
+
+/*
+ * One function's calls on the thread, over CCT_FUNC_RECORDS records.
+ * Times are inclusive, in clock units, with the hooks' cost measured at
+ * start-up subtracted from each call as the analyzer subtracts it from a
+ * trace; the period runs from one call's start to the next's.
+ */
+struct cct_func_record {
+	uint64_t addr;
+	uint64_t calls;		/* completed calls in the sums below */
+	uint64_t sum;
+	uint64_t min;		/* UINT64_MAX while calls is 0 */
+	uint64_t max;
+	uint64_t periods;	/* intervals between consecutive starts */
+	uint32_t kind;		/* CCT_KIND_FUNC */
+	uint32_t reserved0;
+	uint64_t reserved1;
+	unsigned __int128 sum_sq;	/* of each call's time */
+	uint64_t period_sum;
+	uint64_t period_min;	/* UINT64_MAX while periods is 0 */
+	uint64_t period_max;
+	uint64_t last_start;	/* the latest call's start (UINT64_MAX: none) */
+	uint64_t last_entries;	/* calls the thread had begun by then */
+	uint64_t reserved2;
+	/* calls by duration: bucket 0 holds 0, bucket K the times from
+	 * 2^(K-1) to 2^K - 1; the last also every longer one */
+	uint64_t buckets[64];
 };
 
 /* In cct_record.open: the oldest running activation is not a call of
@@ -75,8 +119,16 @@ struct cct_record {
  * running when capture resumed): its time counts, its call does not. */
 #define CCT_OPEN_NOT_A_CALL (1u << 31)
 
-#define CCT_RECORD_SIZE 64
+#define CCT_RECORD_SIZE 128
+#define CCT_FUNC_RECORDS 5
+#define CCT_FUNC_BUCKETS 64
 #define CCT_TRUNCATED_ADDR 0xfffffffffffe0000ull
+
+_Static_assert(sizeof(struct cct_record) == CCT_RECORD_SIZE, "path node size");
+_Static_assert(sizeof(struct cct_func_record) == CCT_FUNC_RECORDS * CCT_RECORD_SIZE,
+	       "function record size");
+_Static_assert(offsetof(struct cct_record, kind) == offsetof(struct cct_func_record, kind),
+	       "the kind is where both kinds have it");
 
 enum data_mode {
 	DATA_MODE_TRACE = 1,

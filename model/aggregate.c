@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/cct.h"
+#include "model/histogram.h"
 #include "xalloc.h"
 
 static inline uint64_t sub_or_zero(uint64_t a, uint64_t b)
@@ -27,6 +28,7 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 	uint32_t *home = xcalloc(n, sizeof(*home));
 	uint32_t *moved = xcalloc(n, sizeof(*moved));
 	uint64_t *out = xcalloc(n, sizeof(*out));	/* handler time beneath */
+	uint64_t *out_c[2] = { xcalloc(n, sizeof(uint64_t)), xcalloc(n, sizeof(uint64_t)) };
 	size_t kept = 1;
 
 	/* first pass, on the original indices: what goes */
@@ -38,6 +40,8 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 		} else if (nodes[i].signal && exclude) {
 			home[i] = UINT32_MAX;
 			out[nodes[i].parent] += nodes[i].total_ns;
+			for (int c = 0; c < 2; c++)
+				out_c[c][nodes[i].parent] += nodes[i].counter_total[c];
 		} else if (nodes[i].signal) {
 			home[i] = up;
 		}
@@ -45,10 +49,17 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 	/* the excluded handlers' time leaves every path they interrupted:
 	 * children come after parents, so one backward pass sums it up */
 	for (size_t i = n - 1; exclude && i >= 1; i--) {
-		nodes[i].total_ns = nodes[i].total_ns > out[i] ? nodes[i].total_ns - out[i] : 0;
+		nodes[i].total_ns = sub_or_zero(nodes[i].total_ns, out[i]);
 		out[nodes[i].parent] += out[i];
+		for (int c = 0; c < 2; c++) {
+			nodes[i].counter_total[c] = sub_or_zero(nodes[i].counter_total[c],
+								out_c[c][i]);
+			out_c[c][nodes[i].parent] += out_c[c][i];
+		}
 	}
 	free(out);
+	free(out_c[0]);
+	free(out_c[1]);
 	/* second pass: compact; a parent is always placed before its child */
 	for (size_t i = 1; i < n; i++) {
 		if (home[i] != i)
@@ -69,6 +80,20 @@ int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs)
 		if (nodes[i].parent >= i || (nodes[i].func >= nfuncs && nodes[i].func != FUNC_NONE))
 			return -1;
 	return 0;
+}
+
+void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
+		       uint64_t *total, uint64_t *child)
+{
+	memset(total, 0, n * sizeof(*total));
+	memset(child, 0, n * sizeof(*child));
+	for (size_t i = n - 1; i >= 1; i--) {
+		total[i] = nodes[i].counter_total[c];
+		if (total[i] < child[i])
+			total[i] = child[i];
+		child[nodes[i].parent] += total[i];
+	}
+	total[0] = child[0];
 }
 
 void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
@@ -94,23 +119,65 @@ void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_
 	free(desc);
 }
 
-int profile_add_aggregate(struct profile *p, const struct thread_info *info,
-			  const struct aggregate_node *nodes, size_t n,
-			  double inner_ns, double outer_ns)
+/* A function's per-call statistics, from the runtime's sums. */
+static void add_func_stats(struct profile *p, const struct aggregate_func *af)
 {
+	struct func *f = &p->funcs[af->func];
+
+	if (af->calls) {
+		if (af->min_ns < f->min_ns)
+			f->min_ns = af->min_ns;
+		if (af->max_ns > f->max_ns)
+			f->max_ns = af->max_ns;
+		/* the runtime summed the times and their squares whole: as
+		 * deviations from the function's shift (see profile.h),
+		 * sum (x - s) = S1 - n s and sum (x - s)^2 = S2 - 2 s S1 + n s^2 */
+		if (!f->dev_calls)
+			f->call_shift_ns = (uint64_t)(af->sum_ns / (long double)af->calls + 0.5L);
+		long double s = (long double)f->call_shift_ns, n = (long double)af->calls;
+		long double dev = af->sum_ns - n * s;
+		long double sq = af->sum_sq_ns - 2 * s * af->sum_ns + n * s * s;
+		f->dev_calls += af->calls;
+		f->call_dev_sum += (__int128)(dev < 0 ? dev - 0.5L : dev + 0.5L);
+		f->call_dev_sq_sum += sq > 0 ? (unsigned __int128)(sq + 0.5L) : 0;
+	}
+	f->periods += af->periods;
+	f->period_sum_ns += af->period_sum_ns;
+	if (af->periods && af->period_min_ns < f->period_min_ns)
+		f->period_min_ns = af->period_min_ns;
+	if (af->periods && af->period_max_ns > f->period_max_ns)
+		f->period_max_ns = af->period_max_ns;
+}
+
+int profile_add_aggregate(struct profile *p, const struct thread_info *info,
+			  const struct aggregate_thread *at)
+{
+	const struct aggregate_node *nodes = at->nodes;
+	size_t n = at->nnodes;
+
 	if (!n)
 		return 0;
 	if (aggregate_check(nodes, n, p->nfuncs))
 		return -1;
+	for (size_t i = 0; i < at->nfuncs; i++)
+		if (at->funcs[i].func >= p->nfuncs)
+			return -1;
 
 	uint64_t *child = xcalloc(n, sizeof(*child));
 	uint64_t *total = xcalloc(n, sizeof(*total));
+	uint64_t *child_c[2] = { NULL, NULL }, *total_c[2] = { NULL, NULL };
 	uint32_t *first = xcalloc(n, sizeof(*first));
 	uint32_t *next = xcalloc(n, sizeof(*next));
-	double call_cost = inner_ns + outer_ns;
+	double call_cost = at->inner_ns + at->outer_ns;
 	uint64_t calls = 0;
+	int unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 
-	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
+	for (size_t c = 0; c < p->ncounters && c < 2; c++) {
+		child_c[c] = xcalloc(n, sizeof(uint64_t));
+		total_c[c] = xcalloc(n, sizeof(uint64_t));
+		aggregate_counter(nodes, n, (unsigned)c, total_c[c], child_c[c]);
+	}
 	for (size_t i = n - 1; i >= 1; i--) {
 		next[i] = first[nodes[i].parent];
 		first[nodes[i].parent] = (uint32_t)i;
@@ -141,19 +208,13 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->self_ns += self;
 			f->sum_call_ns += total[i];
 			f->virtual_returns += a->still_open;
-			if (a->calls) {
-				/* single calls' hook costs are not known apart:
-				 * scale them as the path's total was scaled */
-				double kept = a->total_ns ? (double)total[i] / (double)a->total_ns : 0;
-				uint64_t lo = (uint64_t)((double)a->min_ns * kept + 0.5);
-				uint64_t hi = (uint64_t)((double)a->max_ns * kept + 0.5);
-				if (a->calls == 1 && !a->still_open)
-					lo = hi = total[i];
-				if (lo < f->min_ns)
-					f->min_ns = lo;
-				if (hi > f->max_ns)
-					f->max_ns = hi;
+			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
+				f->counter_self[c] += total_c[c][i] - child_c[c][i];
+				if (outermost)
+					f->counter_total[c] += total_c[c][i];
 			}
+			if (p->ncounters && unreliable)
+				f->counters_unreliable = 1;
 			uint32_t caller = nodes[a->parent].func;
 			/* intern first: it may move p->arcs */
 			uint32_t arc_index = profile_intern_arc(p, caller, a->func);
@@ -169,6 +230,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		for (uint32_t c = first[i]; c; c = next[c])
 			stack[depth++] = c;
 	}
+	for (size_t i = 0; i < at->nfuncs; i++)
+		add_func_stats(p, &at->funcs[i]);
 
 	ALLOC_GROW(p->threads, p->nthreads + 1, p->threads_alloc);
 	struct thread_info *t = &p->threads[p->nthreads++];
@@ -183,6 +246,10 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		p->wall_ns = info->end_ns - info->start_ns;
 	free(child);
 	free(total);
+	for (int c = 0; c < 2; c++) {
+		free(child_c[c]);
+		free(total_c[c]);
+	}
 	free(first);
 	free(next);
 	free(active);
@@ -191,14 +258,23 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	return 0;
 }
 
-void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
-		       double inner_ns, double outer_ns)
+void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 {
+	const struct aggregate_node *nodes = at->nodes;
+	size_t n = at->nnodes;
 	uint64_t *total = xcalloc(n, sizeof(*total));
 	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint64_t *total_c[2] = { NULL, NULL }, *child_c[2] = { NULL, NULL };
 	uint32_t *path = xcalloc(n, sizeof(*path));
 
-	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
+	for (unsigned c = 0; c < 2; c++) {
+		if (!cct_has_metric(t, (enum cct_metric)(CCT_C1 + c)))
+			continue;
+		total_c[c] = xcalloc(n, sizeof(uint64_t));
+		child_c[c] = xcalloc(n, sizeof(uint64_t));
+		aggregate_counter(nodes, n, c, total_c[c], child_c[c]);
+	}
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		if (unused_truncated(nodes, i) || nodes[i].func == FUNC_NONE) {
@@ -210,11 +286,37 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t
 		node->calls += nodes[i].calls;
 		node->self[CCT_TIME] += total[i] - child[i];
 		node->total[CCT_TIME] += total[i];
+		for (unsigned c = 0; c < 2; c++) {
+			if (!total_c[c])
+				continue;
+			node->self[CCT_C1 + c] += total_c[c][i] - child_c[c][i];
+			node->total[CCT_C1 + c] += total_c[c][i];
+		}
 		node->virtual_returns += nodes[i].still_open;
 		t->calls += nodes[i].calls;
 	}
 	t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
+	for (unsigned c = 0; c < 2; c++)
+		if (total_c[c])
+			t->nodes[CCT_ROOT].total[CCT_C1 + c] += total_c[c][0];
 	free(total);
 	free(child);
+	for (int c = 0; c < 2; c++) {
+		free(total_c[c]);
+		free(child_c[c]);
+	}
 	free(path);
+}
+
+void aggregate_histogram(const struct aggregate_thread *at, uint32_t func, struct log2_hist *h)
+{
+	h->unit_ns = at->ns_per_unit;
+	for (size_t i = 0; i < at->nfuncs; i++) {
+		const struct aggregate_func *af = &at->funcs[i];
+		if (af->func != func)
+			continue;
+		for (unsigned k = 0; k < CCT_FUNC_BUCKETS; k++)
+			h->count[k] += af->buckets[k];
+		h->n += af->calls;
+	}
 }

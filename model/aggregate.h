@@ -13,6 +13,7 @@
 
 #include "model/cct.h"
 #include "model/profile.h"
+#include "sections.h"
 
 /* One call path, its function already resolved. */
 struct aggregate_node {
@@ -20,10 +21,40 @@ struct aggregate_node {
 	uint32_t parent;	/* lower than this node's own index */
 	uint64_t calls;
 	uint64_t total_ns;	/* inclusive, summed over the path's calls */
-	uint64_t min_ns;	/* of one call; meaningful when calls > 0 */
-	uint64_t max_ns;
+	uint64_t counter_total[2];	/* record -e: each counter likewise */
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
 	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
+};
+
+/*
+ * One function's calls on a thread, summed by the runtime per call:
+ * inclusive times with the hooks' cost subtracted from each, as the
+ * replay does.  Calls still running at the end are not in these sums.
+ */
+struct aggregate_func {
+	uint32_t func;
+	uint64_t calls;		/* calls in the sums below */
+	long double sum_ns;	/* unrounded, for the spread */
+	long double sum_sq_ns;	/* of each call's time, in ns squared */
+	uint64_t min_ns;	/* meaningful when calls > 0 */
+	uint64_t max_ns;
+	uint64_t periods;	/* from one call's start to the next's */
+	uint64_t period_sum_ns;
+	uint64_t period_min_ns;	/* meaningful when periods > 0 */
+	uint64_t period_max_ns;
+	/* calls by duration in clock units, as cct_func_record.buckets */
+	uint64_t buckets[CCT_FUNC_BUCKETS];
+};
+
+/* Everything an aggregate-mode thread holds. */
+struct aggregate_thread {
+	struct aggregate_node *nodes;	/* nodes[0] is the root */
+	size_t nnodes;
+	struct aggregate_func *funcs;
+	size_t nfuncs;
+	double inner_ns, outer_ns;	/* the hooks' cost per call, as for
+					 * profile_thread_begin() */
+	double ns_per_unit;	/* of the clock the buckets count in */
 };
 
 /*
@@ -50,23 +81,31 @@ void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_
 		     double outer_ns, uint64_t *total, uint64_t *child);
 
 /*
- * Adds thread INFO's N nodes to P.  NODES[0] is the root.  INNER_NS and
- * OUTER_NS are the hooks' cost per call as for profile_thread_begin().
- * Returns -1 (adding nothing) if a node's parent is not below it.
+ * Adds thread INFO's paths and functions to P.  Returns -1 (adding
+ * nothing) if a node's parent is not below it or a function is unknown.
  */
 int profile_add_aggregate(struct profile *p, const struct thread_info *info,
-			  const struct aggregate_node *nodes, size_t n,
-			  double inner_ns, double outer_ns);
+			  const struct aggregate_thread *at);
 
 /*
- * Adds the same thread's N nodes to tree T (built against the function
- * table profile_add_aggregate() filled, which checked their parents):
- * each path's calls, self and total time, and its calls still running as
- * virtual returns.  The <truncated> node, always present, becomes a path
- * only if calls went to it; a node of no function is no path.
+ * Adds the same thread's paths to tree T (built against the function
+ * table profile_add_aggregate() filled, which checked them): each path's
+ * calls, self and total time and counters, and its calls still running
+ * as virtual returns.  The <truncated> node, always present, becomes a
+ * path only if calls went to it; a node of no function is no path.
  */
 struct cct;
-void cct_add_aggregate(struct cct *t, const struct aggregate_node *nodes, size_t n,
-		       double inner_ns, double outer_ns);
+void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at);
+
+/*
+ * Each path's counter C in all (TOTAL) and in its callees (CHILD), so
+ * self = TOTAL - CHILD, as aggregate_times() for time.
+ */
+void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
+		       uint64_t *total, uint64_t *child);
+
+/* Adds the call durations of FUNC in AT to H, in ns (see histogram.h). */
+struct log2_hist;
+void aggregate_histogram(const struct aggregate_thread *at, uint32_t func, struct log2_hist *h);
 
 #endif

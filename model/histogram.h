@@ -14,6 +14,9 @@
 struct log2_hist {
 	uint64_t count[LOG2_HIST_BUCKETS];
 	uint64_t n;		/* values added */
+	/* what one unit of the values is in ns: 0 (or 1) for values in ns;
+	 * a count-mode recording's runtime bucketed clock units */
+	double unit_ns;
 };
 
 /* The bucket of V. */
@@ -30,5 +33,10 @@ static inline void log2_hist_add(struct log2_hist *h, uint64_t v)
 
 /* The smallest and largest value of BUCKET (both inclusive). */
 void log2_hist_bounds(unsigned bucket, uint64_t *lo, uint64_t *hi);
+
+/* The same in ns, for H's unit: the buckets of one histogram tile the
+ * line without gaps. */
+void log2_hist_bounds_ns(const struct log2_hist *h, unsigned bucket, uint64_t *lo,
+			 uint64_t *hi);
 
 #endif

@@ -347,7 +347,7 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (total > fn->max_ns)
 			fn->max_ns = total;
 		b->calls++;
-		if (fn->calls == 1)
+		if (!fn->dev_calls++)
 			fn->call_shift_ns = total;
 		int64_t d = (int64_t)(total - fn->call_shift_ns);
 		fn->call_dev_sum += d;
@@ -416,9 +416,9 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 
 double func_stddev_ns(const struct func *f)
 {
-	if (!f->calls)
+	if (!f->dev_calls)
 		return 0;
-	long double n = (long double)f->calls;
+	long double n = (long double)f->dev_calls;
 	long double sum = (long double)f->call_dev_sum;
 	long double var = ((long double)f->call_dev_sq_sum - sum * sum / n) / n;
 	return var > 0 ? (double)sqrtl(var) : 0;

@@ -62,6 +62,7 @@ struct func {
 	 * a large mean precise, and integers cost no division and no
 	 * floating-point latency per call; see func_stddev_ns(). */
 	uint64_t call_shift_ns;
+	uint64_t dev_calls;	/* calls in the two sums */
 	__int128 call_dev_sum;
 	unsigned __int128 call_dev_sq_sum;
 	/* The period: from the start of one call to the start of the next

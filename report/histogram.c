@@ -49,7 +49,7 @@ static void print_text(FILE *out, const struct profile *p, const struct func *fn
 		uint64_t lo, hi;
 		int bar = (int)((h->count[k] * BAR_WIDTH + top - 1) / top);
 
-		log2_hist_bounds(k, &lo, &hi);
+		log2_hist_bounds_ns(h, k, &lo, &hi);
 		fprintf(out, "%12s %12s %10llu %7.2f", format_duration(a, (double)lo),
 			format_duration(b, (double)hi), (unsigned long long)h->count[k],
 			100.0 * (double)h->count[k] / (double)h->n);
@@ -80,7 +80,7 @@ static void print_json(FILE *out, const struct profile *p, const struct func *fn
 	if (used_range(h, &first, &last)) {
 		for (unsigned k = first; k <= last; k++) {
 			uint64_t lo, hi;
-			log2_hist_bounds(k, &lo, &hi);
+			log2_hist_bounds_ns(h, k, &lo, &hi);
 			json_object_begin(&j);
 			json_kv_u64(&j, "min_ns", lo);
 			json_kv_u64(&j, "max_ns", hi);

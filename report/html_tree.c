@@ -312,18 +312,22 @@ void html_tree_sample(struct html_tree *t, const uint32_t *funcs, size_t n, uint
 }
 
 void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info,
-			     const struct aggregate_node *nodes, size_t n,
-			     double inner_ns, double outer_ns)
+			     const struct aggregate_thread *at)
 {
+	const struct aggregate_node *nodes = at->nodes;
+	size_t n = at->nnodes;
+
 	if (!n || aggregate_check(nodes, n, t->names->nfuncs))
 		return;
 	uint64_t *total = xcalloc(n, sizeof(*total));
 	uint64_t *child = xcalloc(n, sizeof(*child));
+	uint64_t *total_c = xcalloc(n, sizeof(*total_c));
+	uint64_t *child_c = xcalloc(n, sizeof(*child_c));
 	uint32_t *path = xcalloc(n, sizeof(*path));
 
-	html_tree_thread_begin(t, info, inner_ns, outer_ns);
+	html_tree_thread_begin(t, info, at->inner_ns, at->outer_ns);
 	struct html_thread *th = &t->threads[t->priv->thread];
-	aggregate_times(nodes, n, inner_ns, outer_ns, total, child);
+	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
 	path[0] = HTML_NODE_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		/* the runtime's <truncated> node is always there: a path only
@@ -340,9 +344,17 @@ void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info
 		if (node->depth > th->max_depth)
 			th->max_depth = node->depth;
 	}
+	for (unsigned c = 0; c < t->ncounters && c < 2; c++) {
+		aggregate_counter(nodes, n, c, total_c, child_c);
+		for (size_t i = 1; i < n; i++)
+			if (path[i] != path[nodes[i].parent])
+				t->nodes[path[i]].counter_self[c] += total_c[i] - child_c[i];
+	}
 	th->info.end_ns = info->end_ns;
 	free(total);
 	free(child);
+	free(total_c);
+	free(child_c);
 	free(path);
 }
 

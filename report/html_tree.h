@@ -102,15 +102,14 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns);
 void html_tree_sample(struct html_tree *t, const uint32_t *funcs, size_t n, uint64_t weight);
 
 /*
- * Adds an aggregate-mode thread (record --mode=count): NODES[0] is its
- * root, each node's parent below it.  Times follow model/aggregate.h, so
+ * Adds an aggregate-mode thread (record --mode=count): its paths, node 0
+ * the root, each node's parent below it.  Times follow model/aggregate.h, so
  * they agree with the flat profile's; the thread has no timeline.  A
  * thread whose nodes do not check out is left out, as the profile does.
  */
-struct aggregate_node;
+struct aggregate_thread;
 void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info,
-			     const struct aggregate_node *nodes, size_t n,
-			     double inner_ns, double outer_ns);
+			     const struct aggregate_thread *at);
 
 /* What orders and cuts call paths: their total time, or their samples in
  * a sampled-only recording. */

@@ -1,13 +1,17 @@
 /*
  * The aggregate mode (record --mode=count): instead of writing every
  * entry and exit, each thread keeps its calling-context tree in a
- * file-backed array of call-path nodes and adds each finished call to its
- * node: calls, inclusive time, shortest and longest.  Memory is bounded by
- * the node count the user chose; a path that no longer fits goes to node 1,
- * "<truncated>", which counts its calls (and the time of its outermost
- * activations), so nothing is silently dropped.  Like the event buffers,
- * the array is a shared file mapping: it survives the program dying, and
- * calls still running then are closed by the analyzer from `open_since`.
+ * file-backed array of records and adds each finished call to its path:
+ * calls, inclusive time, and with -e each counter's increase.  Each
+ * function also has a record of its own for what a trace would give per
+ * call: shortest, longest, the sums for the mean and spread, a histogram
+ * of durations and the period between consecutive calls (sections.h has
+ * both layouts).  Memory is bounded by the record count the user chose; a
+ * path that no longer fits goes to record 1, "<truncated>", which counts
+ * its calls (and the time of its outermost activations), so nothing is
+ * silently dropped.  Like the event buffers, the array is a shared file
+ * mapping: it survives the program dying, and calls still running then
+ * are closed by the analyzer from `open_since`.
  *
  * The file's space is reserved ahead of use, a step at a time, so a full
  * disk sends new paths to "<truncated>" rather than raising SIGBUS.
@@ -20,22 +24,28 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RESERVE_STEP 16384u	/* nodes reserved at a time: 1 MiB */
-#define CACHE_SLOTS 4096u	/* (parent, address) -> node cache */
+#define RESERVE_STEP 8192u	/* records reserved at a time: 1 MiB */
 #define TRUNCATED_NODE 1u
 
 static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited);
 
-static int reserve(struct thread_state *t, uint32_t nodes)
+static int reserve(struct thread_state *t, uint32_t records)
 {
-	if (nodes > t->node_cap)
-		nodes = t->node_cap;
-	if (nodes <= t->node_reserved)
-		return nodes > t->node_used ? 0 : -1;
+	if (records > t->node_cap)
+		records = t->node_cap;
+	if (records <= t->node_reserved)
+		return records > t->node_used ? 0 : -1;
+	uint64_t began = runtime_now();
 	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET,
-			    (off_t)nodes * CCT_RECORD_SIZE) != 0)
+			    (off_t)records * CCT_RECORD_SIZE) != 0)
 		return -1;
-	t->node_reserved = nodes;
+	/* fault the new pages in now, in one go, as the event buffers do:
+	 * not one at a time inside the program's calls, where the faults
+	 * (and their time) would be charged to whatever runs */
+	madvise(&t->nodes[t->node_reserved], (size_t)(records - t->node_reserved) * CCT_RECORD_SIZE,
+		MADV_POPULATE_WRITE);
+	t->node_reserved = records;
+	t->paused += runtime_now() - began;
 	return 0;
 }
 
@@ -46,10 +56,72 @@ static void publish(struct thread_state *t)
 			 __ATOMIC_RELEASE);
 }
 
+/* N new records in a row, zeroed; 0 when they do not fit. */
+static uint32_t new_records(struct thread_state *t, uint32_t n)
+{
+	while (t->node_used + n > t->node_reserved)
+		if (reserve(t, t->node_reserved + RESERVE_STEP) != 0 ||
+		    t->node_used + n > t->node_reserved)
+			return 0;
+	uint32_t first = t->node_used;
+	memset(&t->nodes[first], 0, (size_t)n * CCT_RECORD_SIZE);
+	t->node_used += n;
+	return first;
+}
+
+/* Writes the root and "<truncated>" and enters the frames T is inside of. */
+static void start_tree(struct thread_state *t)
+{
+	memset(t->nodes, 0, 2 * CCT_RECORD_SIZE);
+	t->nodes[TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
+	t->node_used = 2;
+	t->cur_node = 0;
+	t->entries = 0;
+	t->hdr->flags |= THREAD_CCT;
+	publish(t);
+	/* A forked child is inside its parent's calls: give them nodes of
+	 * its own.  They count their time here, not as calls. */
+	uint64_t now = thread_now(t);
+	if (t->ncounters)
+		counters_read(t);
+	for (uint32_t i = 0; i < t->depth; i++)
+		enter(t, &t->stack[i], now, 1);
+}
+
+/*
+ * The address -> function record table: room for one function per
+ * CCT_FUNC_RECORDS records at most half full, up to FUNC_SLOTS_MAX slots
+ * (2 MiB, faulted in at the start like the records, so the table's first
+ * touches are not charged to the program's calls); a thread that meets
+ * more functions than half that keeps no statistics for the rest.
+ */
+#define FUNC_SLOTS_MAX (1u << 17)
+
+static uint32_t func_slot_count(uint32_t records)
+{
+	uint32_t want = records / CCT_FUNC_RECORDS * 2 + 2, n = 64;
+	while (n < want && n < FUNC_SLOTS_MAX)
+		n *= 2;
+	return n;
+}
+
+void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t nrecords,
+		   struct cct_cache_slot *cache, struct cct_func_slot *func_slots,
+		   uint32_t nfunc_slots)
+{
+	t->nodes = records;
+	t->node_cap = t->node_reserved = nrecords;
+	t->node_cache = cache;
+	t->func_slots = func_slots;
+	t->func_slot_mask = nfunc_slots - 1;
+	t->funcs_used = 0;
+	start_tree(t);
+}
+
 int aggregate_open(struct thread_state *t)
 {
 	uint64_t want = (uint64_t)runtime_config.contract.count_nodes * CCT_RECORD_SIZE;
-	/* the nodes a file size limit leaves room for: the file is sized
+	/* the records a file size limit leaves room for: the file is sized
 	 * for all of them at once, and growing past the limit would raise
 	 * SIGXFSZ; paths past them go to "<truncated>" */
 	size_t bytes = (size_t)(rt_file_room(THREAD_FILE_DATA_OFFSET, want) / CCT_RECORD_SIZE *
@@ -62,6 +134,8 @@ int aggregate_open(struct thread_state *t)
 	t->node_cap = (uint32_t)(bytes / CCT_RECORD_SIZE);
 	t->node_reserved = 0;
 	t->node_used = 0;
+	t->func_slot_mask = func_slot_count(t->node_cap) - 1;
+	t->funcs_used = 0;
 	if (ftruncate(t->fd, (off_t)(THREAD_FILE_DATA_OFFSET + bytes)) != 0)
 		return -1;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd,
@@ -69,28 +143,30 @@ int aggregate_open(struct thread_state *t)
 	if (p == MAP_FAILED)
 		return -1;
 	t->nodes = p;
-	t->node_cache = mmap(NULL, CACHE_SLOTS * sizeof(*t->node_cache), PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t->node_cache == MAP_FAILED || reserve(t, RESERVE_STEP) != 0) {
+	t->node_cache = mmap(NULL, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache),
+			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->func_slots = mmap(NULL, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots),
+			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			     -1, 0);
+	if (t->node_cache != MAP_FAILED)
+		madvise(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache),
+			MADV_POPULATE_WRITE);
+	if (t->node_cache == MAP_FAILED || t->func_slots == MAP_FAILED ||
+	    reserve(t, RESERVE_STEP) != 0) {
+		int saved = errno;
 		if (t->node_cache != MAP_FAILED)
-			munmap(t->node_cache, CACHE_SLOTS * sizeof(*t->node_cache));
+			munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
+		if (t->func_slots != MAP_FAILED)
+			munmap(t->func_slots,
+			       ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
 		munmap(p, bytes);
 		t->nodes = NULL;
 		t->node_cache = NULL;
+		t->func_slots = NULL;
+		errno = saved;
 		return -1;
 	}
-	/* node 0: the root; node 1: where paths go when the array is full */
-	memset(t->nodes, 0, 2 * CCT_RECORD_SIZE);
-	t->nodes[TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
-	t->node_used = 2;
-	t->cur_node = 0;
-	t->hdr->flags |= THREAD_CCT;
-	publish(t);
-	/* A forked child is inside its parent's calls: give them nodes of
-	 * its own.  They count their time here, not as calls. */
-	uint64_t now = thread_now(t);
-	for (uint32_t i = 0; i < t->depth; i++)
-		enter(t, &t->stack[i], now, 1);
+	start_tree(t);
 	return 0;
 }
 
@@ -99,15 +175,49 @@ void aggregate_close(struct thread_state *t)
 	if (!t->nodes)
 		return;
 	munmap(t->nodes, (size_t)t->node_cap * CCT_RECORD_SIZE);
-	munmap(t->node_cache, CACHE_SLOTS * sizeof(*t->node_cache));
+	munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
+	munmap(t->func_slots, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
 	t->nodes = NULL;
 	t->node_cache = NULL;
+	t->func_slots = NULL;
+}
+
+static struct cct_func_record *func_record(struct thread_state *t, uint32_t record)
+{
+	return (struct cct_func_record *)&t->nodes[record];
+}
+
+/* The statistics record of ADDR, made if new; 0 when it does not fit. */
+static uint32_t find_func(struct thread_state *t, uint64_t addr)
+{
+	uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->func_slot_mask;
+
+	while (t->func_slots[h].record) {
+		if (t->func_slots[h].addr == addr)
+			return t->func_slots[h].record;
+		h = (h + 1) & t->func_slot_mask;
+	}
+	if (t->funcs_used >= (t->func_slot_mask + 1) / 2)
+		return 0;
+	uint32_t r = new_records(t, CCT_FUNC_RECORDS);
+	if (!r)
+		return 0;
+	t->funcs_used++;
+	struct cct_func_record *fr = func_record(t, r);
+	fr->addr = addr;
+	fr->kind = CCT_KIND_FUNC;
+	fr->min = fr->period_min = fr->last_start = UINT64_MAX;
+	t->func_slots[h].addr = addr;
+	t->func_slots[h].record = r;
+	publish(t);
+	return r;
 }
 
 /* The child of PARENT for ADDR, made if new; TRUNCATED_NODE when full. */
 static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 {
-	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) & (CACHE_SLOTS - 1);
+	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) &
+		     (AGGREGATE_CACHE_SLOTS - 1);
 	struct cct_cache_slot *slot = &t->node_cache[h];
 
 	if (LIKELY(slot->addr == addr && slot->parent == parent && slot->node))
@@ -118,24 +228,70 @@ static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 	while (c && t->nodes[c].addr != addr)
 		c = t->nodes[c].next_sibling;
 	if (!c) {
-		if (t->node_used >= t->node_reserved &&
-		    reserve(t, t->node_reserved + RESERVE_STEP) != 0)
+		/* the function's record first, so a path never names a
+		 * record that is not there */
+		uint32_t fr = find_func(t, addr);
+		c = new_records(t, 1);
+		if (!c)
 			return TRUNCATED_NODE;
-		c = t->node_used;
 		struct cct_record *n = &t->nodes[c];
-		memset(n, 0, sizeof(*n));
 		n->addr = addr;
 		n->parent = parent;
-		n->min = UINT64_MAX;
+		n->func_record = fr;
 		n->next_sibling = t->nodes[parent].first_child;
 		t->nodes[parent].first_child = c;
-		t->node_used++;
 		publish(t);
 	}
 	slot->addr = addr;
 	slot->parent = parent;
 	slot->node = c;
 	return c;
+}
+
+/* RAW clock units less HOOKS_Q (in 1/256 units), rounded, never below 0. */
+static inline uint64_t less_hooks(uint64_t raw, uint64_t hooks_q)
+{
+	uint64_t raw_q = raw * 256;
+	return raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+}
+
+/*
+ * A call of F's function begins at NOW: the period since its previous
+ * call loses the hooks' cost of every call begun in between and of that
+ * previous call's own, as the analyzer reckons it from a trace.
+ */
+static void note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
+{
+	t->entries++;
+	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
+		uint64_t period = less_hooks(now - fr->last_start, (t->entries - fr->last_entries) *
+								      runtime_config.hook_call_q);
+
+		fr->periods++;
+		fr->period_sum += period;
+		if (period < fr->period_min)
+			fr->period_min = period;
+		if (period > fr->period_max)
+			fr->period_max = period;
+	}
+	fr->last_start = now;
+	fr->last_entries = t->entries;
+}
+
+/* A call that took RAW clock units with DESC calls beneath it ended. */
+static void note_call(struct cct_func_record *fr, uint64_t raw, uint64_t desc)
+{
+	uint64_t d = less_hooks(raw, desc * runtime_config.hook_call_q + runtime_config.hook_inner_q);
+	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
+
+	fr->calls++;
+	fr->sum += d;
+	if (d < fr->min)
+		fr->min = d;
+	if (d > fr->max)
+		fr->max = d;
+	fr->sum_sq += (unsigned __int128)d * d;
+	fr->buckets[bucket < CCT_FUNC_BUCKETS ? bucket : CCT_FUNC_BUCKETS - 1]++;
 }
 
 /*
@@ -150,11 +306,19 @@ static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t 
 
 	f->counted = 1;
 	f->inherited = inherited;
+	f->start = now;
+	for (uint32_t i = 0; i < t->ncounters; i++)
+		f->counter_start[i] = t->counter_now[i];
+	if (!inherited && f->func_record)
+		note_start(t, func_record(t, f->func_record), now);
+	f->entries_at = t->entries;
 	/* a truncated path's time counts in its outermost activation only */
-	f->start = f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE ? UINT64_MAX
-										 : now;
-	if (f->start != UINT64_MAX && !(n->open & ~CCT_OPEN_NOT_A_CALL)) {
+	if (f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE)
+		return;
+	if (!(n->open & ~CCT_OPEN_NOT_A_CALL)) {
 		n->open_since = now;
+		for (uint32_t i = 0; i < t->ncounters; i++)
+			n->counter_since[i] = t->counter_now[i];
 		/* the analyzer closes a running call at the end: it must
 		 * know not to count this one */
 		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
@@ -166,17 +330,19 @@ static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t 
 static void count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 {
 	struct cct_record *n = &t->nodes[f->node];
+	uint64_t d = now > f->start ? now - f->start : 0;
 
 	f->counted = 0;
+	/* a part of a call is not a call's duration */
+	if (!f->inherited && f->func_record)
+		note_call(func_record(t, f->func_record), d, t->entries - f->entries_at);
 	n->calls += !f->inherited;
-	if (f->start != UINT64_MAX) {
-		uint64_t d = now > f->start ? now - f->start : 0;
-		n->total += d;
-		/* a part of a call is not a call's duration */
-		if (!f->inherited && d < n->min)
-			n->min = d;
-		if (!f->inherited && d > n->max)
-			n->max = d;
+	if (f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE)
+		return;
+	n->total += d;
+	for (uint32_t i = 0; i < t->ncounters; i++) {
+		uint64_t now_c = t->counter_now[i], start_c = f->counter_start[i];
+		n->counter_total[i] += now_c > start_c ? now_c - start_c : 0;
 	}
 	if (n->open & ~CCT_OPEN_NOT_A_CALL)
 		n->open--;
@@ -195,6 +361,10 @@ static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, 
 
 	f->node = child(t, parent, f->addr);
 	f->parent_node = parent;
+	/* a truncated path's calls still count in their function's
+	 * statistics, if it has a record */
+	f->func_record = f->node != TRUNCATED_NODE ? t->nodes[f->node].func_record
+						   : find_func(t, f->addr);
 	f->inherited = 0;
 	f->counted = 0;
 	t->cur_node = f->node;
@@ -202,13 +372,27 @@ static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, 
 		count_from(t, f, now, inherited);
 }
 
+/* The root keeps the latest counter readings, for calls still running
+ * when the data ends. */
+static inline void note_counters(struct thread_state *t)
+{
+	for (uint32_t i = 0; i < t->ncounters; i++)
+		t->nodes[0].counter_since[i] = t->counter_now[i];
+}
+
 void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 {
+	t->last_time = now;
+	if (UNLIKELY(t->ncounters))
+		note_counters(t);
 	enter(t, f, now, 0);
 }
 
 void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 {
+	t->last_time = now;
+	if (UNLIKELY(t->ncounters))
+		note_counters(t);
 	if (f->counted)
 		count_until(t, f, now);
 	t->cur_node = f->parent_node;

@@ -19,6 +19,10 @@ static uint8_t scratch_stream[64 << 10];
 static struct thread_file_header scratch_header;
 static struct func_slot scratch_slots[64];
 static struct shadow_frame scratch_stack[16];
+/* for the aggregate mode's hooks, which are what a call costs there */
+static struct cct_record scratch_records[32];
+static struct cct_cache_slot scratch_cache[AGGREGATE_CACHE_SLOTS];
+static struct cct_func_slot scratch_func_slots[16];
 
 /*
  * What reading the counters alone costs a call (two readings: entry and
@@ -67,6 +71,8 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	/* with counters, what a call costs is mostly reading them */
 	if (runtime_config.contract.ncounters)
 		counters_open(&t);
+	if (runtime_config.contract.count_nodes)
+		aggregate_use(&t, scratch_records, 32, scratch_cache, scratch_func_slots, 16);
 
 	for (int batch = 0; batch < BATCHES; batch++) {
 		uint64_t inner = 0;

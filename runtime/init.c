@@ -123,6 +123,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	 * samples has none, and saves the calibration's milliseconds */
 	if (!contract->sample_only)
 		calibrate_overhead(&overhead_inner_x256, &overhead_outer_x256);
+	runtime_config.hook_inner_q = overhead_inner_x256;
+	runtime_config.hook_call_q = (uint64_t)overhead_inner_x256 + overhead_outer_x256;
 	if (process_write_start(getppid(), overhead_inner_x256, overhead_outer_x256) != 0)
 		return;
 	if (pthread_key_create(&thread_key, thread_finished) != 0)

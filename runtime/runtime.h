@@ -22,13 +22,18 @@ struct shadow_frame {
 	uint64_t addr;		/* address the hook named the function by */
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
-	/* aggregate mode only: the call path node, its parent, the start */
+	/* aggregate mode only: the call path node, its parent, its
+	 * function's statistics record, the start, the thread's calls
+	 * begun by then, and the counters then */
 	uint32_t node;
 	uint32_t parent_node;
-	uint64_t start;
+	uint32_t func_record;
 	int inherited;		/* opened before this process's stream began,
 				 * or before capture resumed: time, no call */
 	int counted;		/* capture was on: the node gets its numbers */
+	uint64_t start;
+	uint64_t entries_at;
+	uint64_t counter_start[CONTRACT_COUNTERS_MAX];
 };
 
 /* Slot of a thread's address -> small id table (open addressing). */
@@ -51,6 +56,13 @@ struct cct_cache_slot {
 	uint64_t addr;
 	uint32_t parent;
 	uint32_t node;
+};
+
+/* Slot of a thread's address -> function statistics record table. */
+struct cct_func_slot {
+	uint64_t addr;
+	uint32_t record;	/* 0: empty */
+	uint32_t unused;
 };
 
 struct thread_state {
@@ -106,6 +118,10 @@ struct thread_state {
 	uint32_t node_reserved;	/* nodes the file has space for */
 	uint32_t cur_node;	/* the path the thread is in */
 	struct cct_cache_slot *node_cache;
+	struct cct_func_slot *func_slots;
+	uint32_t func_slot_mask;
+	uint32_t funcs_used;	/* records in func_slots */
+	uint64_t entries;	/* calls begun while counting */
 
 	/* record -e: counters read at every entry and exit */
 	uint32_t ncounters;
@@ -125,6 +141,11 @@ struct runtime_config {
 	int active;		/* 0: the runtime records nothing */
 	uint32_t counter_cost;	/* reading the counters at a call's entry and
 				 * exit, clock units (calibrate.c) */
+	/* the hooks' cost per call in clock units times 256 (calibrate.c):
+	 * the part inside the callee's time, and the whole; the aggregate
+	 * mode subtracts it from each call as the analyzer does from a trace */
+	uint64_t hook_inner_q;
+	uint64_t hook_call_q;
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
 	struct contract contract;
@@ -210,6 +231,13 @@ HIDDEN void aggregate_close(struct thread_state *t);
 HIDDEN void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now);
 HIDDEN void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now);
 HIDDEN void aggregate_capture(struct thread_state *t, int on, uint64_t now);
+/* Sets T up to count into the caller's NRECORDS records and tables, for
+ * the calibration; CACHE holds AGGREGATE_CACHE_SLOTS slots, FUNC_SLOTS a
+ * power of two. */
+#define AGGREGATE_CACHE_SLOTS 4096u
+HIDDEN void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t nrecords,
+			  struct cct_cache_slot *cache, struct cct_func_slot *func_slots,
+			  uint32_t nfunc_slots);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

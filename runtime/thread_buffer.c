@@ -201,6 +201,10 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->win_base = NULL;
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
+	if (runtime_config.contract.ncounters && counters_open(t) == 0)
+		t->hdr->counter_info = t->ncounters |
+				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
+				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
 	if (runtime_config.contract.count_nodes) {
 		/* capture may begin off (--start-at, --start-stopped): the
 		 * nodes count only what runs while it is on */
@@ -227,10 +231,6 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	}
 	t->cur = t->win_base;
 	t->truncated = 0;
-	if (runtime_config.contract.ncounters && counters_open(t) == 0)
-		t->hdr->counter_info = t->ncounters |
-				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
-				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
 	/* ids are per stream: forget any a forked parent handed out */
 	t->gen++;
 	t->next_id = 1;
@@ -245,6 +245,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	}
 	return 0;
 fail:
+	counters_close(t);
 	if (t->hdr)
 		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
 	t->hdr = NULL;

@@ -1,0 +1,127 @@
+#include "formats/cct_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/cursor.h"
+#include "xalloc.h"
+
+static void read_func(const uint8_t *rec, struct cct_func *f)
+{
+	struct cursor c;
+
+	cursor_init(&c, rec, rec, rec + CCT_FUNC_RECORDS * CCT_RECORD_SIZE);
+	f->addr = cursor_u64(&c, "function");
+	f->calls = cursor_u64(&c, "function");
+	f->sum = cursor_u64(&c, "function");
+	f->min = cursor_u64(&c, "function");
+	f->max = cursor_u64(&c, "function");
+	f->periods = cursor_u64(&c, "function");
+	cursor_bytes(&c, 16, "function");	/* kind, reserved */
+	uint64_t sq_lo = cursor_u64(&c, "function");
+	uint64_t sq_hi = cursor_u64(&c, "function");
+	f->sum_sq = (unsigned __int128)sq_hi << 64 | sq_lo;
+	f->period_sum = cursor_u64(&c, "function");
+	f->period_min = cursor_u64(&c, "function");
+	f->period_max = cursor_u64(&c, "function");
+	cursor_bytes(&c, 24, "function");	/* the runtime's own, reserved */
+	for (unsigned k = 0; k < CCT_FUNC_BUCKETS; k++)
+		f->buckets[k] = cursor_u64(&c, "function");
+}
+
+int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64_t end,
+		     struct cct_thread *out, const char **why)
+{
+	uint64_t last_c[2] = { 0, 0 };
+
+	memset(out, 0, sizeof(*out));
+	*why = NULL;
+	if (len % CCT_RECORD_SIZE || len < 2 * CCT_RECORD_SIZE) {
+		*why = "its records are not whole";
+		return -1;
+	}
+	if (ncounters > 2)
+		ncounters = 2;
+	size_t nrec = len / CCT_RECORD_SIZE;
+	/* a record's number among the paths (UINT32_MAX: not a path) */
+	uint32_t *path_of = xmalloc(nrec * sizeof(*path_of));
+	out->paths = xcalloc(nrec, sizeof(*out->paths));
+	out->funcs = xcalloc(nrec / CCT_FUNC_RECORDS + 1, sizeof(*out->funcs));
+	for (size_t i = 0; i < nrec && !*why; i++) {
+		struct cursor c;
+		const uint8_t *rec = data + i * CCT_RECORD_SIZE;
+		cursor_init(&c, rec, rec, rec + CCT_RECORD_SIZE);
+		uint64_t addr = cursor_u64(&c, "node");
+		uint32_t parent = cursor_u32(&c, "node");
+		cursor_u32(&c, "node");
+		cursor_u32(&c, "node");
+		uint32_t open = cursor_u32(&c, "node");
+		uint64_t calls = cursor_u64(&c, "node");
+		uint64_t total = cursor_u64(&c, "node");
+		uint64_t since = cursor_u64(&c, "node");
+		uint32_t kind = cursor_u32(&c, "node");
+		cursor_u32(&c, "node");
+		uint64_t counter_total[2], counter_since[2];
+		for (int k = 0; k < 2; k++)
+			counter_total[k] = cursor_u64(&c, "node");
+		for (int k = 0; k < 2; k++)
+			counter_since[k] = cursor_u64(&c, "node");
+
+		path_of[i] = UINT32_MAX;
+		if (kind == CCT_KIND_FUNC && i >= 2) {
+			if (nrec - i < CCT_FUNC_RECORDS) {
+				*why = "a function's record is cut short";
+				break;
+			}
+			read_func(rec, &out->funcs[out->nfuncs++]);
+			for (size_t k = 1; k < CCT_FUNC_RECORDS; k++)
+				path_of[i + k] = UINT32_MAX;
+			i += CCT_FUNC_RECORDS - 1;
+			continue;
+		}
+		if (kind != CCT_KIND_PATH) {
+			*why = i < 2 ? "its first records are not the root and <truncated>"
+				     : "a record is of an unknown kind";
+			break;
+		}
+		if (i && (parent >= i || path_of[parent] == UINT32_MAX)) {
+			*why = "a call path names a later parent";
+			break;
+		}
+		if (i == 0) {
+			last_c[0] = counter_since[0];
+			last_c[1] = counter_since[1];
+		}
+		struct cct_path *p = &out->paths[out->npaths];
+		path_of[i] = (uint32_t)out->npaths++;
+		/* a call still running at the end is closed there, and counts
+		 * unless it was not a call of the recording */
+		if (i && (open & ~CCT_OPEN_NOT_A_CALL) && since && end > since) {
+			total += end - since;
+			calls += !(open & CCT_OPEN_NOT_A_CALL);
+			p->still_open = 1;
+			for (unsigned k = 0; k < ncounters; k++)
+				counter_total[k] += last_c[k] > counter_since[k]
+							    ? last_c[k] - counter_since[k] : 0;
+		}
+		p->addr = i ? addr : 0;
+		p->parent = i ? path_of[parent] : 0;
+		p->calls = calls;
+		p->total = total;
+		for (unsigned k = 0; k < ncounters; k++)
+			p->counter_total[k] = counter_total[k];
+	}
+	free(path_of);
+	if (*why) {
+		cct_thread_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void cct_thread_release(struct cct_thread *t)
+{
+	free(t->paths);
+	free(t->funcs);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,55 @@
+/*
+ * Reading an aggregate-mode thread (record --mode=count): the THREAD
+ * section's records (common/sections.h) as recorded, in clock units and
+ * runtime addresses.  The input is hostile: every index is checked, and a
+ * damaged thread is refused with a reason, never half read.
+ */
+#ifndef CALLSCOPE_FORMATS_CCT_READ_H
+#define CALLSCOPE_FORMATS_CCT_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sections.h"
+
+/* One call path.  Paths are numbered in the order they were recorded,
+ * records of other kinds left out: the root is 0, <truncated> 1, and a
+ * path's parent is always below it. */
+struct cct_path {
+	uint64_t addr;		/* 0 for the root; CCT_TRUNCATED_ADDR */
+	uint32_t parent;
+	uint64_t calls;		/* with those still running at the end */
+	uint64_t total;		/* inclusive, clock units */
+	uint64_t counter_total[2];
+	int still_open;		/* a call was running at the end: closed there */
+};
+
+/* One function's per-call statistics (struct cct_func_record). */
+struct cct_func {
+	uint64_t addr;
+	uint64_t calls;
+	uint64_t sum;
+	unsigned __int128 sum_sq;
+	uint64_t min, max;
+	uint64_t periods, period_sum, period_min, period_max;
+	uint64_t buckets[CCT_FUNC_BUCKETS];
+};
+
+struct cct_thread {
+	struct cct_path *paths;
+	size_t npaths;
+	struct cct_func *funcs;
+	size_t nfuncs;
+};
+
+/*
+ * Parses LEN bytes of records holding NCOUNTERS counters into OUT.  Calls
+ * still running are closed at END (clock units), their counters at the
+ * thread's latest readings.  Returns 0, or -1 with *WHY saying what is
+ * damaged (OUT then holds nothing).
+ */
+int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64_t end,
+		     struct cct_thread *out, const char **why);
+void cct_thread_release(struct cct_thread *t);
+
+#endif
