@@ -4,7 +4,9 @@
 # call-heavy run (fib) under `callscope record` with no counter, with one
 # and with two software counters (read() system calls: software counters
 # are never readable with rdpmc), and with a hardware counter where this
-# machine has one (rdpmc when the kernel allows user reads).
+# machine has one (rdpmc when the kernel allows user reads); each in a
+# full trace and in count mode (--mode=count), where the program sums the
+# counters per call path itself.
 #
 #   bench/counters.sh            prints a Markdown table
 set -euo pipefail
@@ -32,23 +34,29 @@ calls=$("$CALLSCOPE" record -o "$WORK/c.data" -- "$WORK/fib" "$N" 0 >/dev/null 2
 	"$CALLSCOPE" report -i "$WORK/c.data" --json | jq '[.functions[].calls] | add')
 plain=$(best_of3 "$WORK/fib" "$N" 0)
 
-echo "| counters | read method | time (s) | calls | ns/call over plain | ns/call for the counters |"
-echo "| --- | --- | ---: | ---: | ---: | ---: |"
-base=$(best_of3 "$CALLSCOPE" record -o "$WORK/x.data" -- "$WORK/fib" "$N" 0)
+echo "| counters | read method | mode | time (s) | calls | ns/call over plain | ns/call for the counters |"
+echo "| --- | --- | --- | ---: | ---: | ---: | ---: |"
+base_trace=$(best_of3 "$CALLSCOPE" record -o "$WORK/x.data" -- "$WORK/fib" "$N" 0)
+base_count=$(best_of3 "$CALLSCOPE" record --mode=count -o "$WORK/x.data" -- "$WORK/fib" "$N" 0)
+# row LABEL METHOD MODE [RECORD OPTIONS...]: no options is the mode's base run
 row() {
-	local label=$1 method=$2
-	shift 2
+	local label=$1 method=$2 mode=$3
+	shift 3
+	local base
+	eval base=\$base_$mode
 	local t=$base
-	[ $# -gt 0 ] && t=$(best_of3 "$CALLSCOPE" record "$@" -o "$WORK/x.data" -- "$WORK/fib" "$N" 0)
-	awk -v l="$label" -v m="$method" -v t="$t" -v p="$plain" -v b="$base" -v n="$calls" \
-		'BEGIN { printf "| %s | %s | %.3f | %d | %.0f | %.0f |\n", l, m, t, n,
+	[ $# -gt 0 ] && t=$(best_of3 "$CALLSCOPE" record --mode="$mode" "$@" -o "$WORK/x.data" -- "$WORK/fib" "$N" 0)
+	awk -v l="$label" -v m="$method" -v mode="$mode" -v t="$t" -v p="$plain" -v b="$base" -v n="$calls" \
+		'BEGIN { printf "| %s | %s | %s | %.3f | %d | %.0f | %.0f |\n", l, m, mode, t, n,
 			(t - p) * 1e9 / n, (t - b) * 1e9 / n }'
 }
-row "none (time only)" "—"
-row "page-faults" "read()" -e page-faults
-row "page-faults, context-switches" "read() × 2" -e page-faults,context-switches
-if "$CALLSCOPE" list --json | jq -e '.[] | select(.name == "instructions") | .supported' >/dev/null; then
-	row "instructions" "rdpmc where allowed" -e instructions
-else
-	echo "| instructions | — | n/a: no hardware counters on this machine | | |"
-fi
+for mode in trace count; do
+	row "none (time only)" "—" $mode
+	row "page-faults" "read()" $mode -e page-faults
+	row "page-faults, context-switches" "read() × 2" $mode -e page-faults,context-switches
+	if "$CALLSCOPE" list --json | jq -e '.[] | select(.name == "instructions") | .supported' >/dev/null; then
+		row "instructions" "rdpmc where allowed" $mode -e instructions
+	else
+		echo "| instructions | — | $mode | n/a: no hardware counters on this machine | | | |"
+	fi
+done

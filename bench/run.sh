@@ -471,10 +471,11 @@ fmt_bytes() {
 	awk -v s="${BYTES[$w,$v]}" -v n="$n" 'BEGIN { printf "%.1f", s / n }'
 }
 
-# ratio A B: A / B to one decimal, or n/a.
+# ratio A B [DIGITS]: A / B to DIGITS decimals (default one), or n/a.
 ratio() {
 	if [ -z "$1" ] || [ -z "$2" ]; then echo "n/a"; return; fi
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'
+	awk -v a="$1" -v b="$2" -v d="${3:-1}" \
+		'BEGIN { if (b > 0) printf "%.*f", d, a / b; else print "n/a" }'
 }
 
 # fmt_x X: "X×" for a ratio, n/a as is.
@@ -553,6 +554,13 @@ fi
 			tally "$r"
 			echo "| uftrace record / callscope record | $w | ${BLABEL[$b]} | $(fmt_x "$x") | ≥ $BUDGET_RECORD× | $r |"
 		done
+	done
+	# count mode sums in the program what a trace writes: no dearer
+	for w in "${WORKLOADS[@]}"; do
+		x=$(ratio "${T[$w,callscope-count]:-}" "${T[$w,callscope-pg]:-}" 2)
+		r=$(verdict "$x" "<=" 1)
+		tally "$r"
+		echo "| callscope record --mode=count / callscope record | $w | -pg | $(fmt_x "$x") | ≤ 1× | $r |"
 	done
 	for w in "${WORKLOADS[@]}"; do
 		x=$(ratio "${RT[$w,uftrace]:-}" "${RT[$w,callscope]:-}")

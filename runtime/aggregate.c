@@ -17,6 +17,7 @@
  * disk sends new paths to "<truncated>" rather than raising SIGBUS.
  */
 #include "runtime.h"
+#include "aggregate_count.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +26,7 @@
 #include <unistd.h>
 
 #define RESERVE_STEP 8192u	/* records reserved at a time: 1 MiB */
-#define TRUNCATED_NODE 1u
 
-static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited);
 
 static int reserve(struct thread_state *t, uint32_t records)
 {
@@ -73,7 +72,7 @@ static uint32_t new_records(struct thread_state *t, uint32_t n)
 static void start_tree(struct thread_state *t)
 {
 	memset(t->nodes, 0, 2 * CCT_RECORD_SIZE);
-	t->nodes[TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
+	t->nodes[AGGREGATE_TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
 	t->node_used = 2;
 	t->cur_node = 0;
 	t->entries = 0;
@@ -85,7 +84,7 @@ static void start_tree(struct thread_state *t)
 	if (t->ncounters)
 		counters_read(t);
 	for (uint32_t i = 0; i < t->depth; i++)
-		enter(t, &t->stack[i], now, 1);
+		aggregate_count_enter(t, &t->stack[i], now, 1);
 }
 
 /*
@@ -182,13 +181,7 @@ void aggregate_close(struct thread_state *t)
 	t->func_slots = NULL;
 }
 
-static struct cct_func_record *func_record(struct thread_state *t, uint32_t record)
-{
-	return (struct cct_func_record *)&t->nodes[record];
-}
-
-/* The statistics record of ADDR, made if new; 0 when it does not fit. */
-static uint32_t find_func(struct thread_state *t, uint64_t addr)
+uint32_t aggregate_find_func(struct thread_state *t, uint64_t addr)
 {
 	uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->func_slot_mask;
 
@@ -203,7 +196,7 @@ static uint32_t find_func(struct thread_state *t, uint64_t addr)
 	if (!r)
 		return 0;
 	t->funcs_used++;
-	struct cct_func_record *fr = func_record(t, r);
+	struct cct_func_record *fr = count_func_record(t, r);
 	fr->addr = addr;
 	fr->kind = CCT_KIND_FUNC;
 	fr->min = fr->period_min = fr->last_start = UINT64_MAX;
@@ -213,27 +206,21 @@ static uint32_t find_func(struct thread_state *t, uint64_t addr)
 	return r;
 }
 
-/* The child of PARENT for ADDR, made if new; TRUNCATED_NODE when full. */
-static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
+uint32_t aggregate_child_slow(struct thread_state *t, struct cct_cache_slot *slot, uint32_t parent,
+			      uint64_t addr)
 {
-	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) &
-		     (AGGREGATE_CACHE_SLOTS - 1);
-	struct cct_cache_slot *slot = &t->node_cache[h];
-
-	if (LIKELY(slot->addr == addr && slot->parent == parent && slot->node))
-		return slot->node;
-	if (parent == TRUNCATED_NODE)
-		return TRUNCATED_NODE;
+	if (parent == AGGREGATE_TRUNCATED_NODE)
+		return AGGREGATE_TRUNCATED_NODE;
 	uint32_t c = t->nodes[parent].first_child;
 	while (c && t->nodes[c].addr != addr)
 		c = t->nodes[c].next_sibling;
 	if (!c) {
 		/* the function's record first, so a path never names a
 		 * record that is not there */
-		uint32_t fr = find_func(t, addr);
+		uint32_t fr = aggregate_find_func(t, addr);
 		c = new_records(t, 1);
 		if (!c)
-			return TRUNCATED_NODE;
+			return AGGREGATE_TRUNCATED_NODE;
 		struct cct_record *n = &t->nodes[c];
 		n->addr = addr;
 		n->parent = parent;
@@ -246,156 +233,6 @@ static uint32_t child(struct thread_state *t, uint32_t parent, uint64_t addr)
 	slot->parent = parent;
 	slot->node = c;
 	return c;
-}
-
-/* RAW clock units less HOOKS_Q (in 1/256 units), rounded, never below 0. */
-static inline uint64_t less_hooks(uint64_t raw, uint64_t hooks_q)
-{
-	uint64_t raw_q = raw * 256;
-	return raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
-}
-
-/*
- * A call of F's function begins at NOW: the period since its previous
- * call loses the hooks' cost of every call begun in between and of that
- * previous call's own, as the analyzer reckons it from a trace.
- */
-static void note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
-{
-	t->entries++;
-	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
-		uint64_t period = less_hooks(now - fr->last_start, (t->entries - fr->last_entries) *
-								      runtime_config.hook_call_q);
-
-		fr->periods++;
-		fr->period_sum += period;
-		if (period < fr->period_min)
-			fr->period_min = period;
-		if (period > fr->period_max)
-			fr->period_max = period;
-	}
-	fr->last_start = now;
-	fr->last_entries = t->entries;
-}
-
-/* A call that took RAW clock units with DESC calls beneath it ended. */
-static void note_call(struct cct_func_record *fr, uint64_t raw, uint64_t desc)
-{
-	uint64_t d = less_hooks(raw, desc * runtime_config.hook_call_q + runtime_config.hook_inner_q);
-	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
-
-	fr->calls++;
-	fr->sum += d;
-	if (d < fr->min)
-		fr->min = d;
-	if (d > fr->max)
-		fr->max = d;
-	fr->sum_sq += (unsigned __int128)d * d;
-	fr->buckets[bucket < CCT_FUNC_BUCKETS ? bucket : CCT_FUNC_BUCKETS - 1]++;
-}
-
-/*
- * F's activation starts counting at NOW: its node has one more open.
- * INHERITED: it began before (a forked child's frame, or a call running
- * when capture resumed), so its time counts from now but not its call.
- */
-static void count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now,
-		       int inherited)
-{
-	struct cct_record *n = &t->nodes[f->node];
-
-	f->counted = 1;
-	f->inherited = inherited;
-	f->start = now;
-	for (uint32_t i = 0; i < t->ncounters; i++)
-		f->counter_start[i] = t->counter_now[i];
-	if (!inherited && f->func_record)
-		note_start(t, func_record(t, f->func_record), now);
-	f->entries_at = t->entries;
-	/* a truncated path's time counts in its outermost activation only */
-	if (f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE)
-		return;
-	if (!(n->open & ~CCT_OPEN_NOT_A_CALL)) {
-		n->open_since = now;
-		for (uint32_t i = 0; i < t->ncounters; i++)
-			n->counter_since[i] = t->counter_now[i];
-		/* the analyzer closes a running call at the end: it must
-		 * know not to count this one */
-		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
-	}
-	n->open++;
-}
-
-/* F's activation stops counting at NOW: its call and time go to its node. */
-static void count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
-{
-	struct cct_record *n = &t->nodes[f->node];
-	uint64_t d = now > f->start ? now - f->start : 0;
-
-	f->counted = 0;
-	/* a part of a call is not a call's duration */
-	if (!f->inherited && f->func_record)
-		note_call(func_record(t, f->func_record), d, t->entries - f->entries_at);
-	n->calls += !f->inherited;
-	if (f->node == TRUNCATED_NODE && f->parent_node == TRUNCATED_NODE)
-		return;
-	n->total += d;
-	for (uint32_t i = 0; i < t->ncounters; i++) {
-		uint64_t now_c = t->counter_now[i], start_c = f->counter_start[i];
-		n->counter_total[i] += now_c > start_c ? now_c - start_c : 0;
-	}
-	if (n->open & ~CCT_OPEN_NOT_A_CALL)
-		n->open--;
-	if (!(n->open & ~CCT_OPEN_NOT_A_CALL))
-		n->open = 0;
-}
-
-/*
- * While capture is off (--start-at, --stop-at) the path is still
- * followed, so that calls made once it is back on land on their true
- * paths, but nothing is counted.
- */
-static void enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
-{
-	uint32_t parent = t->cur_node;
-
-	f->node = child(t, parent, f->addr);
-	f->parent_node = parent;
-	/* a truncated path's calls still count in their function's
-	 * statistics, if it has a record */
-	f->func_record = f->node != TRUNCATED_NODE ? t->nodes[f->node].func_record
-						   : find_func(t, f->addr);
-	f->inherited = 0;
-	f->counted = 0;
-	t->cur_node = f->node;
-	if (t->capturing)
-		count_from(t, f, now, inherited);
-}
-
-/* The root keeps the latest counter readings, for calls still running
- * when the data ends. */
-static inline void note_counters(struct thread_state *t)
-{
-	for (uint32_t i = 0; i < t->ncounters; i++)
-		t->nodes[0].counter_since[i] = t->counter_now[i];
-}
-
-void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
-{
-	t->last_time = now;
-	if (UNLIKELY(t->ncounters))
-		note_counters(t);
-	enter(t, f, now, 0);
-}
-
-void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
-{
-	t->last_time = now;
-	if (UNLIKELY(t->ncounters))
-		note_counters(t);
-	if (f->counted)
-		count_until(t, f, now);
-	t->cur_node = f->parent_node;
 }
 
 /*

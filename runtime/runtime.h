@@ -228,8 +228,7 @@ HIDDEN int runtime_real_sigaction(int sig, const struct sigaction *act,
 /* aggregate.c: the aggregate mode's call-path nodes */
 HIDDEN int aggregate_open(struct thread_state *t);
 HIDDEN void aggregate_close(struct thread_state *t);
-HIDDEN void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now);
-HIDDEN void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now);
+/* aggregate_enter() and aggregate_exit(), every call's: aggregate_count.h */
 HIDDEN void aggregate_capture(struct thread_state *t, int on, uint64_t now);
 /* Sets T up to count into the caller's NRECORDS records and tables, for
  * the calibration; CACHE holds AGGREGATE_CACHE_SLOTS slots, FUNC_SLOTS a

@@ -19,6 +19,7 @@
  * (capture stopped by a trigger): the trampoline needs it to return.
  */
 #include "runtime.h"
+#include "aggregate_count.h"
 #include "stream.h"
 
 #include <stdlib.h>

@@ -1,0 +1,188 @@
+/*
+ * The aggregate mode's work on every call (see aggregate.c for the
+ * records it keeps): inline, so that the hooks in trace.c pay no call
+ * for it.  Only trace.c and aggregate.c include this.
+ */
+#ifndef CALLSCOPE_RUNTIME_AGGREGATE_COUNT_H
+#define CALLSCOPE_RUNTIME_AGGREGATE_COUNT_H
+
+#include "runtime.h"
+
+#define AGGREGATE_TRUNCATED_NODE 1u
+
+/* aggregate.c: the slow paths */
+/* The child of PARENT for ADDR past the cache SLOT: the parent's list, or
+ * a new node (and SLOT then names it); AGGREGATE_TRUNCATED_NODE when full. */
+HIDDEN uint32_t aggregate_child_slow(struct thread_state *t, struct cct_cache_slot *slot,
+				     uint32_t parent, uint64_t addr);
+/* The statistics record of ADDR, made if new; 0 when it does not fit. */
+HIDDEN uint32_t aggregate_find_func(struct thread_state *t, uint64_t addr);
+
+static inline struct cct_func_record *count_func_record(struct thread_state *t, uint32_t record)
+{
+	return (struct cct_func_record *)&t->nodes[record];
+}
+
+/* The child of PARENT for ADDR, made if new; AGGREGATE_TRUNCATED_NODE when full. */
+static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint64_t addr)
+{
+	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) &
+		     (AGGREGATE_CACHE_SLOTS - 1);
+	struct cct_cache_slot *slot = &t->node_cache[h];
+
+	if (LIKELY(slot->addr == addr && slot->parent == parent && slot->node))
+		return slot->node;
+	return aggregate_child_slow(t, slot, parent, addr);
+}
+
+/* RAW clock units less HOOKS_Q (in 1/256 units), rounded, never below 0. */
+static inline uint64_t count_less_hooks(uint64_t raw, uint64_t hooks_q)
+{
+	uint64_t raw_q = raw * 256;
+	return raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+}
+
+/*
+ * A call of F's function begins at NOW: the period since its previous
+ * call loses the hooks' cost of every call begun in between and of that
+ * previous call's own, as the analyzer reckons it from a trace.
+ */
+static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
+{
+	t->entries++;
+	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
+		uint64_t period = count_less_hooks(now - fr->last_start, (t->entries - fr->last_entries) *
+								      runtime_config.hook_call_q);
+
+		fr->periods++;
+		fr->period_sum += period;
+		if (period < fr->period_min)
+			fr->period_min = period;
+		if (period > fr->period_max)
+			fr->period_max = period;
+	}
+	fr->last_start = now;
+	fr->last_entries = t->entries;
+}
+
+/* A call that took RAW clock units with DESC calls beneath it ended. */
+static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t desc)
+{
+	uint64_t d = count_less_hooks(raw, desc * runtime_config.hook_call_q + runtime_config.hook_inner_q);
+	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
+
+	fr->calls++;
+	fr->sum += d;
+	if (d < fr->min)
+		fr->min = d;
+	if (d > fr->max)
+		fr->max = d;
+	fr->sum_sq += (unsigned __int128)d * d;
+	fr->buckets[bucket < CCT_FUNC_BUCKETS ? bucket : CCT_FUNC_BUCKETS - 1]++;
+}
+
+/*
+ * F's activation starts counting at NOW: its node has one more open.
+ * INHERITED: it began before (a forked child's frame, or a call running
+ * when capture resumed), so its time counts from now but not its call.
+ */
+static inline __attribute__((always_inline)) void
+count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+{
+	struct cct_record *n = &t->nodes[f->node];
+
+	f->counted = 1;
+	f->inherited = inherited;
+	f->start = now;
+	for (uint32_t i = 0; i < t->ncounters; i++)
+		f->counter_start[i] = t->counter_now[i];
+	if (!inherited && f->func_record)
+		count_note_start(t, count_func_record(t, f->func_record), now);
+	f->entries_at = t->entries;
+	/* a truncated path's time counts in its outermost activation only */
+	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
+		return;
+	if (!(n->open & ~CCT_OPEN_NOT_A_CALL)) {
+		n->open_since = now;
+		for (uint32_t i = 0; i < t->ncounters; i++)
+			n->counter_since[i] = t->counter_now[i];
+		/* the analyzer closes a running call at the end: it must
+		 * know not to count this one */
+		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
+	}
+	n->open++;
+}
+
+/* F's activation stops counting at NOW: its call and time go to its node. */
+static inline __attribute__((always_inline)) void
+count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	struct cct_record *n = &t->nodes[f->node];
+	uint64_t d = now > f->start ? now - f->start : 0;
+
+	f->counted = 0;
+	/* a part of a call is not a call's duration */
+	if (!f->inherited && f->func_record)
+		count_note_call(count_func_record(t, f->func_record), d, t->entries - f->entries_at);
+	n->calls += !f->inherited;
+	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
+		return;
+	n->total += d;
+	for (uint32_t i = 0; i < t->ncounters; i++) {
+		uint64_t now_c = t->counter_now[i], start_c = f->counter_start[i];
+		n->counter_total[i] += now_c > start_c ? now_c - start_c : 0;
+	}
+	/* one fewer running; none left clears CCT_OPEN_NOT_A_CALL too */
+	uint32_t open = n->open;
+	open -= (open & ~CCT_OPEN_NOT_A_CALL) != 0;
+	n->open = open & ~CCT_OPEN_NOT_A_CALL ? open : 0;
+}
+
+/*
+ * While capture is off (--start-at, --stop-at) the path is still
+ * followed, so that calls made once it is back on land on their true
+ * paths, but nothing is counted.
+ */
+static inline __attribute__((always_inline)) void
+aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+{
+	uint32_t parent = t->cur_node;
+
+	f->node = count_child(t, parent, f->addr);
+	f->parent_node = parent;
+	/* a truncated path's calls still count in their function's
+	 * statistics, if it has a record */
+	f->func_record = f->node != AGGREGATE_TRUNCATED_NODE ? t->nodes[f->node].func_record
+						   : aggregate_find_func(t, f->addr);
+	f->inherited = 0;
+	f->counted = 0;
+	t->cur_node = f->node;
+	if (t->capturing)
+		count_from(t, f, now, inherited);
+}
+
+/* The root keeps the latest counter readings, for calls still running
+ * when the data ends. */
+static inline void count_note_counters(struct thread_state *t)
+{
+	for (uint32_t i = 0; i < t->ncounters; i++)
+		t->nodes[0].counter_since[i] = t->counter_now[i];
+}
+
+static inline void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	if (UNLIKELY(t->ncounters))
+		count_note_counters(t);
+	aggregate_count_enter(t, f, now, 0);
+}
+
+static inline void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+{
+	if (UNLIKELY(t->ncounters))
+		count_note_counters(t);
+	if (f->counted)
+		count_until(t, f, now);
+	t->cur_node = f->parent_node;
+}
+
+#endif
