@@ -107,7 +107,8 @@ struct cct_func_record {
 	uint64_t period_min;	/* UINT64_MAX while periods is 0 */
 	uint64_t period_max;
 	uint64_t last_start;	/* the latest call's start (UINT64_MAX: none) */
-	uint64_t last_entries;	/* calls the thread had begun by then */
+	uint64_t last_hooks_q;	/* the hooks' cost of the thread's calls begun
+				 * by then, clock units times 256 */
 	uint64_t reserved2;
 	/* calls by duration: bucket 0 holds 0, bucket K the times from
 	 * 2^(K-1) to 2^K - 1; the last also every longer one */

@@ -75,7 +75,7 @@ static void start_tree(struct thread_state *t)
 	t->nodes[AGGREGATE_TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
 	t->node_used = 2;
 	t->cur_node = 0;
-	t->entries = 0;
+	t->hooks_q = 0;
 	t->hdr->flags |= THREAD_CCT;
 	publish(t);
 	/* A forked child is inside its parent's calls: give them nodes of

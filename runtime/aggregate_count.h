@@ -45,14 +45,15 @@ static inline uint64_t count_less_hooks(uint64_t raw, uint64_t hooks_q)
 /*
  * A call of F's function begins at NOW: the period since its previous
  * call loses the hooks' cost of every call begun in between and of that
- * previous call's own, as the analyzer reckons it from a trace.
+ * previous call's own, as the analyzer reckons it from a trace.  The
+ * thread sums that cost as calls begin (hooks_q), so a difference of two
+ * sums is the cost between them, with no multiplication per call.
  */
 static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
 {
-	t->entries++;
+	t->hooks_q += runtime_config.hook_call_q;
 	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
-		uint64_t period = count_less_hooks(now - fr->last_start, (t->entries - fr->last_entries) *
-								      runtime_config.hook_call_q);
+		uint64_t period = count_less_hooks(now - fr->last_start, t->hooks_q - fr->last_hooks_q);
 
 		fr->periods++;
 		fr->period_sum += period;
@@ -62,13 +63,14 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
 			fr->period_max = period;
 	}
 	fr->last_start = now;
-	fr->last_entries = t->entries;
+	fr->last_hooks_q = t->hooks_q;
 }
 
-/* A call that took RAW clock units with DESC calls beneath it ended. */
-static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t desc)
+/* A call that took RAW clock units, HOOKS_Q of it the hooks of the calls
+ * beneath it, ended. */
+static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t hooks_q)
 {
-	uint64_t d = count_less_hooks(raw, desc * runtime_config.hook_call_q + runtime_config.hook_inner_q);
+	uint64_t d = count_less_hooks(raw, hooks_q + runtime_config.hook_inner_q);
 	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
 
 	fr->calls++;
@@ -98,7 +100,7 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 		f->counter_start[i] = t->counter_now[i];
 	if (!inherited && f->func_record)
 		count_note_start(t, count_func_record(t, f->func_record), now);
-	f->entries_at = t->entries;
+	f->hooks_at = t->hooks_q;
 	/* a truncated path's time counts in its outermost activation only */
 	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;
@@ -123,7 +125,7 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 	f->counted = 0;
 	/* a part of a call is not a call's duration */
 	if (!f->inherited && f->func_record)
-		count_note_call(count_func_record(t, f->func_record), d, t->entries - f->entries_at);
+		count_note_call(count_func_record(t, f->func_record), d, t->hooks_q - f->hooks_at);
 	n->calls += !f->inherited;
 	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;

@@ -23,8 +23,8 @@ struct shadow_frame {
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
 	/* aggregate mode only: the call path node, its parent, its
-	 * function's statistics record, the start, the thread's calls
-	 * begun by then, and the counters then */
+	 * function's statistics record, the start, the thread's hooks_q
+	 * then, and the counters then */
 	uint32_t node;
 	uint32_t parent_node;
 	uint32_t func_record;
@@ -32,7 +32,7 @@ struct shadow_frame {
 				 * or before capture resumed: time, no call */
 	int counted;		/* capture was on: the node gets its numbers */
 	uint64_t start;
-	uint64_t entries_at;
+	uint64_t hooks_at;
 	uint64_t counter_start[CONTRACT_COUNTERS_MAX];
 };
 
@@ -121,7 +121,8 @@ struct thread_state {
 	struct cct_func_slot *func_slots;
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */
-	uint64_t entries;	/* calls begun while counting */
+	uint64_t hooks_q;	/* the hooks' cost of the calls begun while
+				 * counting, clock units times 256 */
 
 	/* record -e: counters read at every entry and exit */
 	uint32_t ncounters;
