@@ -19,15 +19,11 @@ if ! command -v gprof >/dev/null 2>&1; then
 	exit 0
 fi
 plan 111
-cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 cycles=0
 for s in $SEEDS; do
-	./gen "$s" > "p$s.c"
 	for O in $LEVELS; do
-		gcc -w -g -pg -O"$O" -o "p$s-$O" "p$s.c"
-		rm -f gmon.out
-		limited "./p$s-$O" > /dev/null
-		mv gmon.out "g$s-$O.out"
+		gprof_program "$s" "$O" "p$s-$O" || exit 1
+		gmon_of "p$s-$O" "g$s-$O.out"
 		gprof -b "p$s-$O" "g$s-$O.out" > want.txt 2> want.err
 		limited "$CS" gprof -b --compat=strict "p$s-$O" "g$s-$O.out" > got.txt 2> got.err
 		if cmp -s want.txt got.txt; then

@@ -14,16 +14,12 @@ if ! command -v gprof >/dev/null 2>&1; then
 	exit 0
 fi
 plan 112
-cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
-
 for case in "4 0" "13 2"; do
 	set -- $case
 	s=$1
 	O=$2
-	./gen "$s" > "p$s.c"
-	gcc -w -g -pg -O"$O" -o p "p$s.c"
-	rm -f gmon.out
-	limited ./p > /dev/null
+	gprof_program "$s" "$O" p || exit 1
+	gmon_of p
 	# a global function, a static one and the line a function starts on
 	fn=$(nm p | awk '$2 == "T" && $3 ~ /_[0-9]+$/ { print $3; exit }')
 	sfn=$(nm p | awk '$2 == "t" && $3 ~ /_[0-9]+$/ { print $3; exit }')

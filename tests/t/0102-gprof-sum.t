@@ -10,13 +10,9 @@ if ! command -v gprof >/dev/null 2>&1 || ! command -v perl >/dev/null 2>&1; then
 	exit 0
 fi
 plan 8
-cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
-./gen 4 > p.c
-gcc -w -g -pg -O0 -o p p.c
+gprof_program 4 0 p || exit 1
 for run in a b; do
-	rm -f gmon.out
-	limited ./p > /dev/null
-	mv gmon.out "$run.out"
+	gmon_of p "$run.out"
 done
 
 gprof -b p a.out b.out > want.txt

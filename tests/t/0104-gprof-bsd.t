@@ -44,15 +44,12 @@ to_bsd() {
 }
 
 plan 24
-cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
 for case in "4 0" "13 2"; do
 	set -- $case
 	s=$1
 	O=$2
-	./gen "$s" > "p$s.c"
-	gcc -w -g -pg -O"$O" -o p "p$s.c"
-	rm -f gmon.out
-	limited ./p > /dev/null
+	gprof_program "$s" "$O" p || exit 1
+	gmon_of p
 	to_bsd gmon.out old.out || exit 1
 	to_bsd gmon.out new.out 44 || exit 1
 	"$CS" gprof -b p gmon.out > gnu.txt

@@ -11,11 +11,8 @@ if ! command -v gprof >/dev/null 2>&1 || ! command -v perl >/dev/null 2>&1; then
 	exit 0
 fi
 plan 10
-cc -O2 -o gen "$PROGS/gprof_gen.c" || exit 1
-./gen 4 > p4.c
-gcc -w -g -pg -O0 -o p p4.c
-rm -f gmon.out
-limited ./p > /dev/null
+gprof_program 4 0 p || exit 1
+gmon_of p
 a=$(nm p | awk '$3 == "theta_0" { print $1 }')
 b=$(nm p | awk '$3 == "beta_6" { print $1 }')
 perl -e '

@@ -54,6 +54,21 @@ build_prog() {
 	cc -g "$@" -o "$out" "$PROGS/$src.c" -lpthread
 }
 
+# gprof_program SEED OPT OUTPUT: the program tests/progs/gprof_gen.c
+# writes for SEED (its source kept as pSEED.c), built with -pg at -OOPT.
+gprof_program() {
+	[ -x gen ] || cc -O2 -o gen "$PROGS/gprof_gen.c" || return 1
+	./gen "$1" > "p$1.c" && gcc -w -g -pg -O"$2" -o "$3" "p$1.c"
+}
+
+# gmon_of PROGRAM [OUT]: runs ./PROGRAM for the gmon.out it writes, which
+# is moved to OUT when given.
+gmon_of() {
+	rm -f gmon.out
+	limited "./$1" > /dev/null
+	[ $# -lt 2 ] || mv gmon.out "$2"
+}
+
 # calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
 calls_of() {
 	data=$1
