@@ -1,8 +1,8 @@
 /*
- * The durations come from the profile builder itself (its call observer),
- * so they are exactly the inclusive times whose min, average and maximum
- * the flat profile shows; a count-mode recording's come bucketed by its
- * runtime, in clock units.  Function numbers are only known once the
+ * The durations come from the profile builder itself (its observers, on
+ * the same load as every report's), so they are exactly the inclusive
+ * times whose min, average and maximum the flat profile shows; a
+ * count-mode recording's come bucketed by its runtime, in clock units.  Function numbers are only known once the
  * replay has met a function, so every function the spec might name gets
  * a histogram; the spec is resolved over the finished profile.
  */
@@ -22,7 +22,6 @@
 
 struct hist_state {
 	struct profile *p;
-	struct thread_builder *b;
 	const char *spec;
 	signed char *may;		/* per function: 0 not known yet, 1 the
 					 * spec may name it, -1 it does not */
@@ -61,74 +60,26 @@ static void observe(void *ctx, uint32_t func, uint64_t total_ns)
 }
 
 /* A count-mode thread: the runtime bucketed each function's calls. */
-static void hist_aggregate(void *ctx, const struct thread_info *info,
-			   const struct aggregate_thread *at)
+static void observe_aggregate(void *ctx, const struct aggregate_thread *at)
 {
-	struct hist_state *s = ctx;
-
-	if (profile_add_aggregate(s->p, info, at) != 0)
-		return;
 	for (size_t i = 0; i < at->nfuncs; i++) {
-		struct log2_hist *h = hist_of(s, at->funcs[i].func);
+		struct log2_hist *h = hist_of(ctx, at->funcs[i].func);
 		if (h)
 			aggregate_histogram(at, at->funcs[i].func, h);
 	}
 }
 
-static void hist_begin(void *ctx, const struct thread_info *info, double inner, double outer)
-{
-	struct hist_state *s = ctx;
-	s->b = profile_thread_begin(s->p, info, inner, outer);
-}
-
-static void hist_enter(void *ctx, uint32_t fn, uint64_t t)
-{
-	profile_enter(((struct hist_state *)ctx)->b, fn, t);
-}
-
-static void hist_open(void *ctx, uint32_t fn, uint64_t t)
-{
-	profile_open_frame(((struct hist_state *)ctx)->b, fn, t);
-}
-
-static void hist_exit(void *ctx, uint64_t t, int kind)
-{
-	profile_exit(((struct hist_state *)ctx)->b, t, (enum exit_kind)kind);
-}
-
-static void hist_note(void *ctx, const struct replay_note *n)
-{
-	if (n->kind == NOTE_OVERWRITTEN)
-		profile_thread_overwritten(((struct hist_state *)ctx)->b, n->value);
-}
-
-static void hist_end(void *ctx, uint64_t t)
-{
-	struct hist_state *s = ctx;
-	profile_thread_end(s->b, t);
-	s->b = NULL;
-}
-
 int histogram_report(const struct data_file *df, const struct load_filter *f,
 		     const char *spec, int json, const char *input)
 {
-	struct hist_state s = { profile_new(), NULL, spec, NULL, NULL, 0 };
-	const struct replay_visitor v = {
-		.ctx = &s,
-		.thread_begin = hist_begin,
-		.enter = hist_enter,
-		.open_frame = hist_open,
-		.exit = hist_exit,
-		.thread_end = hist_end,
-		.note = hist_note,
-	};
+	struct hist_state s = { profile_new(), spec, NULL, NULL, 0 };
 	struct load_stats stats;
 	struct log2_hist none;
 
 	s.p->call_observer = observe;
+	s.p->aggregate_observer = observe_aggregate;
 	s.p->call_observer_ctx = &s;
-	load_replay(df, f, s.p, &v, &stats);
-	load_aggregates(df, f, s.p, hist_aggregate, &s, &stats);
+	load_profile_into(s.p, df, f, &stats);
 
 	uint32_t fn = find_function(s.p, spec, "--histogram", input);
 	memset(&none, 0, sizeof(none));

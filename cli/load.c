@@ -697,7 +697,16 @@ static void build_end(void *ctx, uint64_t t)
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats)
 {
-	struct build_state state = { profile_new(), NULL };
+	struct profile *p = profile_new();
+
+	load_profile_into(p, df, f, stats);
+	return p;
+}
+
+void load_profile_into(struct profile *p, const struct data_file *df,
+		       const struct load_filter *f, struct load_stats *stats)
+{
+	struct build_state state = { p, NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
 					  build_exit, build_end, build_note, build_counters,
 					  build_sample, 0 };
@@ -711,5 +720,4 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
 	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
 	stats->salvaged |= more.salvaged;
 	profile_find_cycles(state.p);
-	return state.p;
 }

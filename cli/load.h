@@ -138,6 +138,9 @@ int64_t load_parse_id(const char *option, const char *value);
 /* Returns a profile the caller frees with profile_free(). */
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats);
+/* The same into P, new and empty but for its observers (model/profile.h). */
+void load_profile_into(struct profile *p, const struct data_file *df,
+		       const struct load_filter *f, struct load_stats *stats);
 
 /* load_path.c: whether PATH is a CodeScape .prf file (by its ID string). */
 int load_path_is_prf(const char *path);

@@ -232,6 +232,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	}
 	for (size_t i = 0; i < at->nfuncs; i++)
 		add_func_stats(p, &at->funcs[i]);
+	if (p->aggregate_observer)
+		p->aggregate_observer(p->call_observer_ctx, at);
 
 	ALLOC_GROW(p->threads, p->nthreads + 1, p->threads_alloc);
 	struct thread_info *t = &p->threads[p->nthreads++];

@@ -29,6 +29,8 @@
 
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
 
+struct aggregate_thread;
+
 struct func {
 	char *name;		/* owned */
 	char *object;		/* owned; path of the object, may be "" */
@@ -140,6 +142,9 @@ struct profile {
 	 * inclusive time (hooks' cost subtracted), e.g. for a histogram of
 	 * one function's call durations.  Set before the replay. */
 	void (*call_observer)(void *ctx, uint32_t func, uint64_t total_ns);
+	/* The same for a count-mode thread, whose program bucketed its calls
+	 * itself: called with the thread (model/aggregate.h) once it is added. */
+	void (*aggregate_observer)(void *ctx, const struct aggregate_thread *at);
 	void *call_observer_ctx;
 
 	/* private: lookup tables */
