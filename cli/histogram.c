@@ -65,7 +65,7 @@ static void observe_aggregate(void *ctx, const struct aggregate_thread *at)
 	for (size_t i = 0; i < at->nfuncs; i++) {
 		struct log2_hist *h = hist_of(ctx, at->funcs[i].func);
 		if (h)
-			aggregate_histogram(at, at->funcs[i].func, h);
+			aggregate_histogram(at, &at->funcs[i], h);
 	}
 }
 

@@ -310,15 +310,11 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 	free(path);
 }
 
-void aggregate_histogram(const struct aggregate_thread *at, uint32_t func, struct log2_hist *h)
+void aggregate_histogram(const struct aggregate_thread *at, const struct aggregate_func *af,
+			 struct log2_hist *h)
 {
 	h->unit_ns = at->ns_per_unit;
-	for (size_t i = 0; i < at->nfuncs; i++) {
-		const struct aggregate_func *af = &at->funcs[i];
-		if (af->func != func)
-			continue;
-		for (unsigned k = 0; k < CCT_FUNC_BUCKETS; k++)
-			h->count[k] += af->buckets[k];
-		h->n += af->calls;
-	}
+	for (unsigned k = 0; k < CCT_FUNC_BUCKETS; k++)
+		h->count[k] += af->buckets[k];
+	h->n += af->calls;
 }

@@ -104,8 +104,11 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at);
 void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
 		       uint64_t *total, uint64_t *child);
 
-/* Adds the call durations of FUNC in AT to H, in ns (see histogram.h). */
+/* Adds the call durations AF of AT holds to H (see histogram.h for its
+ * unit).  Two of a thread's AF may be one function (two static functions
+ * of one name in one object): each adds its own. */
 struct log2_hist;
-void aggregate_histogram(const struct aggregate_thread *at, uint32_t func, struct log2_hist *h);
+void aggregate_histogram(const struct aggregate_thread *at, const struct aggregate_func *af,
+			 struct log2_hist *h);
 
 #endif

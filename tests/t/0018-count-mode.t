@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 32
 # paths FILE: every call path of the tree with its calls, one per line
 paths() {
 	"$CS" tree -i "$1" --json | jq -r '
@@ -68,6 +68,19 @@ periods() { "$CS" report -i "$1" --stats --json | jq -c '[.functions[] | [.name,
 is "$(periods long.data)" "$(periods longt.data)" "report --stats: each function's calls and periods are the trace's"
 is "$("$CS" report -i long.data --histogram b --json | jq '[.calls, ([.buckets[].count] | add)]' | tr -d ' \n')" \
 	"[$(calls_of long.data b),$(calls_of long.data b)]" "report --histogram b holds every call of b"
+# two static functions of one name in one program are one function: the
+# histogram holds each call once
+for n in 3 5; do
+	cat > "same$n.c" <<EOF
+__attribute__((noinline)) static void same(void) { __asm__ volatile(""); }
+void call$n(void) { for (int i = 0; i < $n; i++) same(); }
+EOF
+done
+printf 'void call3(void);\nvoid call5(void);\nint main(void) { call3(); call5(); return 0; }\n' > twins.c
+cc -O1 -pg -o twins twins.c same3.c same5.c
+limited "$CS" record --mode=count -o tw.data -- ./twins >/dev/null 2>&1
+is "$("$CS" report -i tw.data --histogram same --json | jq -c '[.calls, ([.buckets[].count] | add)]')" "[8,8]" \
+	"two static functions of one name: the histogram holds their 8 calls once"
 build_prog spin spin -O2 -pg
 rm -f fifo; mkfifo fifo
 limited "$CS" record --mode=count -o s.data -- ./spin > fifo 2>/dev/null &
