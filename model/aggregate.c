@@ -82,11 +82,11 @@ int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs)
 	return 0;
 }
 
-void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
-		       uint64_t *total, uint64_t *child)
+/* Each path's counter C in all (TOTAL) and in its callees (CHILD), as
+ * split_times() for time. */
+static void split_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
+			  uint64_t *total, uint64_t *child)
 {
-	memset(total, 0, n * sizeof(*total));
-	memset(child, 0, n * sizeof(*child));
 	for (size_t i = n - 1; i >= 1; i--) {
 		total[i] = nodes[i].counter_total[c];
 		if (total[i] < child[i])
@@ -96,14 +96,14 @@ void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
 	total[0] = child[0];
 }
 
-void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
-		     double outer_ns, uint64_t *total, uint64_t *child)
+/* Each path's inclusive time with the hooks' cost subtracted (TOTAL) and
+ * its callees' part of it (CHILD). */
+static void split_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
+			double outer_ns, uint64_t *total, uint64_t *child)
 {
 	uint64_t *desc = xcalloc(n, sizeof(*desc));
 	double call_cost = inner_ns + outer_ns;
 
-	memset(total, 0, n * sizeof(*total));
-	memset(child, 0, n * sizeof(*child));
 	/* children sit above their parents, so one backward pass sums
 	 * every subtree: calls beneath a path, and its callees' time */
 	for (size_t i = n - 1; i >= 1; i--) {
@@ -117,6 +117,33 @@ void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_
 	}
 	total[0] = child[0];
 	free(desc);
+}
+
+void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
+		     struct aggregate_split *s)
+{
+	size_t n = at->nnodes;
+
+	memset(s, 0, sizeof(*s));
+	s->total = xcalloc(n, sizeof(uint64_t));
+	s->child = xcalloc(n, sizeof(uint64_t));
+	split_times(at->nodes, n, at->inner_ns, at->outer_ns, s->total, s->child);
+	for (unsigned c = 0; c < ncounters && c < 2; c++) {
+		s->total_c[c] = xcalloc(n, sizeof(uint64_t));
+		s->child_c[c] = xcalloc(n, sizeof(uint64_t));
+		split_counter(at->nodes, n, c, s->total_c[c], s->child_c[c]);
+	}
+}
+
+void aggregate_split_release(struct aggregate_split *s)
+{
+	free(s->total);
+	free(s->child);
+	for (int c = 0; c < 2; c++) {
+		free(s->total_c[c]);
+		free(s->child_c[c]);
+	}
+	memset(s, 0, sizeof(*s));
 }
 
 /* A function's per-call statistics, from the runtime's sums. */
@@ -163,21 +190,15 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		if (at->funcs[i].func >= p->nfuncs)
 			return -1;
 
-	uint64_t *child = xcalloc(n, sizeof(*child));
-	uint64_t *total = xcalloc(n, sizeof(*total));
-	uint64_t *child_c[2] = { NULL, NULL }, *total_c[2] = { NULL, NULL };
+	struct aggregate_split s;
 	uint32_t *first = xcalloc(n, sizeof(*first));
 	uint32_t *next = xcalloc(n, sizeof(*next));
 	double call_cost = at->inner_ns + at->outer_ns;
 	uint64_t calls = 0;
 	int unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 
-	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
-	for (size_t c = 0; c < p->ncounters && c < 2; c++) {
-		child_c[c] = xcalloc(n, sizeof(uint64_t));
-		total_c[c] = xcalloc(n, sizeof(uint64_t));
-		aggregate_counter(nodes, n, (unsigned)c, total_c[c], child_c[c]);
-	}
+	aggregate_split(at, (unsigned)p->ncounters, &s);
+	const uint64_t *total = s.total, *child = s.child;
 	for (size_t i = n - 1; i >= 1; i--) {
 		next[i] = first[nodes[i].parent];
 		first[nodes[i].parent] = (uint32_t)i;
@@ -209,9 +230,9 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->sum_call_ns += total[i];
 			f->virtual_returns += a->still_open;
 			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
-				f->counter_self[c] += total_c[c][i] - child_c[c][i];
+				f->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 				if (outermost)
-					f->counter_total[c] += total_c[c][i];
+					f->counter_total[c] += s.total_c[c][i];
 			}
 			if (p->ncounters && unreliable)
 				f->counters_unreliable = 1;
@@ -246,12 +267,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	p->overhead_ns = (p->overhead_q + 128) / 256;
 	if (info->end_ns - info->start_ns > p->wall_ns)
 		p->wall_ns = info->end_ns - info->start_ns;
-	free(child);
-	free(total);
-	for (int c = 0; c < 2; c++) {
-		free(child_c[c]);
-		free(total_c[c]);
-	}
+	aggregate_split_release(&s);
 	free(first);
 	free(next);
 	free(active);
@@ -264,19 +280,11 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 {
 	const struct aggregate_node *nodes = at->nodes;
 	size_t n = at->nnodes;
-	uint64_t *total = xcalloc(n, sizeof(*total));
-	uint64_t *child = xcalloc(n, sizeof(*child));
-	uint64_t *total_c[2] = { NULL, NULL }, *child_c[2] = { NULL, NULL };
 	uint32_t *path = xcalloc(n, sizeof(*path));
+	struct aggregate_split s;
 
-	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
-	for (unsigned c = 0; c < 2; c++) {
-		if (!cct_has_metric(t, (enum cct_metric)(CCT_C1 + c)))
-			continue;
-		total_c[c] = xcalloc(n, sizeof(uint64_t));
-		child_c[c] = xcalloc(n, sizeof(uint64_t));
-		aggregate_counter(nodes, n, c, total_c[c], child_c[c]);
-	}
+	/* the tree's counters are the first one or two */
+	aggregate_split(at, cct_has_metric(t, CCT_C2) ? 2 : cct_has_metric(t, CCT_C1), &s);
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		if (unused_truncated(nodes, i) || nodes[i].func == FUNC_NONE) {
@@ -286,27 +294,19 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 		path[i] = cct_child(t, path[nodes[i].parent], nodes[i].func);
 		struct cct_node *node = &t->nodes[path[i]];
 		node->calls += nodes[i].calls;
-		node->self[CCT_TIME] += total[i] - child[i];
-		node->total[CCT_TIME] += total[i];
-		for (unsigned c = 0; c < 2; c++) {
-			if (!total_c[c])
-				continue;
-			node->self[CCT_C1 + c] += total_c[c][i] - child_c[c][i];
-			node->total[CCT_C1 + c] += total_c[c][i];
+		node->self[CCT_TIME] += s.total[i] - s.child[i];
+		node->total[CCT_TIME] += s.total[i];
+		for (unsigned c = 0; c < 2 && s.total_c[c]; c++) {
+			node->self[CCT_C1 + c] += s.total_c[c][i] - s.child_c[c][i];
+			node->total[CCT_C1 + c] += s.total_c[c][i];
 		}
 		node->virtual_returns += nodes[i].still_open;
 		t->calls += nodes[i].calls;
 	}
-	t->nodes[CCT_ROOT].total[CCT_TIME] += total[0];
-	for (unsigned c = 0; c < 2; c++)
-		if (total_c[c])
-			t->nodes[CCT_ROOT].total[CCT_C1 + c] += total_c[c][0];
-	free(total);
-	free(child);
-	for (int c = 0; c < 2; c++) {
-		free(total_c[c]);
-		free(child_c[c]);
-	}
+	t->nodes[CCT_ROOT].total[CCT_TIME] += s.total[0];
+	for (unsigned c = 0; c < 2 && s.total_c[c]; c++)
+		t->nodes[CCT_ROOT].total[CCT_C1 + c] += s.total_c[c][0];
+	aggregate_split_release(&s);
 	free(path);
 }
 

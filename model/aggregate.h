@@ -73,12 +73,19 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs);
 
 /*
- * Each path's inclusive time with the hooks' cost subtracted (TOTAL) and
- * its callees' part of it (CHILD), so self = TOTAL - CHILD; both arrays
- * hold N values.  Node 0's total is what all its paths took.
+ * What every reader of an aggregate-mode thread starts from: each path's
+ * inclusive time with the hooks' cost subtracted, and each counter, in
+ * all (TOTAL) and in its callees (CHILD), so self = TOTAL - CHILD at
+ * every path.  Node 0's totals are what all its paths took.  Counters
+ * from NCOUNTERS on are left NULL.
  */
-void aggregate_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
-		     double outer_ns, uint64_t *total, uint64_t *child);
+struct aggregate_split {
+	uint64_t *total, *child;
+	uint64_t *total_c[2], *child_c[2];
+};
+void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
+		     struct aggregate_split *s);
+void aggregate_split_release(struct aggregate_split *s);
 
 /*
  * Adds thread INFO's paths and functions to P.  Returns -1 (adding
@@ -96,13 +103,6 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
  */
 struct cct;
 void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at);
-
-/*
- * Each path's counter C in all (TOTAL) and in its callees (CHILD), so
- * self = TOTAL - CHILD, as aggregate_times() for time.
- */
-void aggregate_counter(const struct aggregate_node *nodes, size_t n, unsigned c,
-		       uint64_t *total, uint64_t *child);
 
 /* Adds the call durations AF of AT holds to H (see histogram.h for its
  * unit).  Two of a thread's AF may be one function (two static functions

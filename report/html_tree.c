@@ -319,15 +319,12 @@ void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info
 
 	if (!n || aggregate_check(nodes, n, t->names->nfuncs))
 		return;
-	uint64_t *total = xcalloc(n, sizeof(*total));
-	uint64_t *child = xcalloc(n, sizeof(*child));
-	uint64_t *total_c = xcalloc(n, sizeof(*total_c));
-	uint64_t *child_c = xcalloc(n, sizeof(*child_c));
 	uint32_t *path = xcalloc(n, sizeof(*path));
+	struct aggregate_split s;
 
 	html_tree_thread_begin(t, info, at->inner_ns, at->outer_ns);
 	struct html_thread *th = &t->threads[t->priv->thread];
-	aggregate_times(nodes, n, at->inner_ns, at->outer_ns, total, child);
+	aggregate_split(at, (unsigned)t->ncounters, &s);
 	path[0] = HTML_NODE_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		/* the runtime's <truncated> node is always there: a path only
@@ -339,22 +336,15 @@ void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info
 		path[i] = html_tree_child(t, path[nodes[i].parent], nodes[i].func);
 		struct html_node *node = &t->nodes[path[i]];
 		node->calls += nodes[i].calls;
-		node->self_ns += total[i] - child[i];
-		node->total_ns += total[i];
+		node->self_ns += s.total[i] - s.child[i];
+		node->total_ns += s.total[i];
+		for (unsigned c = 0; c < 2 && s.total_c[c]; c++)
+			node->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 		if (node->depth > th->max_depth)
 			th->max_depth = node->depth;
 	}
-	for (unsigned c = 0; c < t->ncounters && c < 2; c++) {
-		aggregate_counter(nodes, n, c, total_c, child_c);
-		for (size_t i = 1; i < n; i++)
-			if (path[i] != path[nodes[i].parent])
-				t->nodes[path[i]].counter_self[c] += total_c[i] - child_c[i];
-	}
 	th->info.end_ns = info->end_ns;
-	free(total);
-	free(child);
-	free(total_c);
-	free(child_c);
+	aggregate_split_release(&s);
 	free(path);
 }
 
