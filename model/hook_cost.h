@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "hook_cost_rule.h"
+
 struct hook_cost {
 	uint64_t inner_q;	/* inside the callee's interval */
 	uint64_t call_q;	/* inner + outer: one whole call's hooks */
@@ -37,9 +39,8 @@ static inline struct hook_cost hook_cost_make(double inner_ns, double outer_ns)
 static inline uint64_t hook_cost_total(const struct hook_cost *c, uint64_t raw_ns,
 				       uint64_t desc_calls, int counted, uint64_t child_ns)
 {
-	uint64_t raw_q = raw_ns * 256;
-	uint64_t hooks_q = desc_calls * c->call_q + (counted ? c->inner_q : 0);
-	uint64_t total = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+	uint64_t total = hook_cost_less(raw_ns, desc_calls * c->call_q +
+						(counted ? c->inner_q : 0));
 
 	return total < child_ns ? child_ns : total;
 }

@@ -238,9 +238,8 @@ static void note_start(struct thread_builder *b, struct func_replay *fr, uint32_
 	struct func *fn = &b->p->funcs[func];
 
 	if (fr->last_start != UINT64_MAX) {
-		uint64_t raw_q = (t - fr->last_start) * 256;
-		uint64_t hooks_q = (b->entries - fr->last_entries + 1) * b->cost.call_q;
-		uint64_t period = raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
+		uint64_t period = hook_cost_less(t - fr->last_start,
+						 (b->entries - fr->last_entries + 1) * b->cost.call_q);
 
 		fn->periods++;
 		fn->period_sum_ns += period;

@@ -6,6 +6,7 @@
 #ifndef CALLSCOPE_RUNTIME_AGGREGATE_COUNT_H
 #define CALLSCOPE_RUNTIME_AGGREGATE_COUNT_H
 
+#include "hook_cost_rule.h"
 #include "runtime.h"
 
 #define AGGREGATE_TRUNCATED_NODE 1u
@@ -35,13 +36,6 @@ static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint
 	return aggregate_child_slow(t, slot, parent, addr);
 }
 
-/* RAW clock units less HOOKS_Q (in 1/256 units), rounded, never below 0. */
-static inline uint64_t count_less_hooks(uint64_t raw, uint64_t hooks_q)
-{
-	uint64_t raw_q = raw * 256;
-	return raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
-}
-
 /*
  * A call of F's function begins at NOW: the period since its previous
  * call loses the hooks' cost of every call begun in between and of that
@@ -53,7 +47,7 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
 {
 	t->hooks_q += runtime_config.hook_call_q;
 	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
-		uint64_t period = count_less_hooks(now - fr->last_start, t->hooks_q - fr->last_hooks_q);
+		uint64_t period = hook_cost_less(now - fr->last_start, t->hooks_q - fr->last_hooks_q);
 
 		fr->periods++;
 		fr->period_sum += period;
@@ -70,7 +64,7 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
  * beneath it, ended. */
 static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t hooks_q)
 {
-	uint64_t d = count_less_hooks(raw, hooks_q + runtime_config.hook_inner_q);
+	uint64_t d = hook_cost_less(raw, hooks_q + runtime_config.hook_inner_q);
 	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
 
 	fr->calls++;
