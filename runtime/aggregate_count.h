@@ -45,7 +45,7 @@ static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint
  */
 static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
 {
-	t->hooks_q += runtime_config.hook_call_q;
+	t->hooks_q += (uint64_t)runtime_config.hook_inner_x256 + runtime_config.hook_outer_x256;
 	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
 		uint64_t period = hook_cost_less(now - fr->last_start, t->hooks_q - fr->last_hooks_q);
 
@@ -64,7 +64,7 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
  * beneath it, ended. */
 static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t hooks_q)
 {
-	uint64_t d = hook_cost_less(raw, hooks_q + runtime_config.hook_inner_q);
+	uint64_t d = hook_cost_less(raw, hooks_q + runtime_config.hook_inner_x256);
 	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
 
 	fr->calls++;

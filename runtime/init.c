@@ -21,7 +21,6 @@
 struct runtime_config runtime_config;
 
 static pthread_key_t thread_key;
-static uint32_t overhead_inner_x256, overhead_outer_x256;
 
 static void thread_finished(void *arg)
 {
@@ -83,7 +82,8 @@ static void after_fork_child(void)
 	pid_t parent = runtime_config.pid;
 
 	runtime_config.pid = getpid();
-	if (process_write_start(parent, overhead_inner_x256, overhead_outer_x256) != 0) {
+	if (process_write_start(parent, runtime_config.hook_inner_x256,
+				runtime_config.hook_outer_x256) != 0) {
 		runtime_config.active = 0;
 		t->status = THREAD_OFF;
 		return;
@@ -122,10 +122,9 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* the hooks' cost is subtracted from traced calls; a run that only
 	 * samples has none, and saves the calibration's milliseconds */
 	if (!contract->sample_only)
-		calibrate_overhead(&overhead_inner_x256, &overhead_outer_x256);
-	runtime_config.hook_inner_q = overhead_inner_x256;
-	runtime_config.hook_call_q = (uint64_t)overhead_inner_x256 + overhead_outer_x256;
-	if (process_write_start(getppid(), overhead_inner_x256, overhead_outer_x256) != 0)
+		calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
+	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
+				runtime_config.hook_outer_x256) != 0)
 		return;
 	if (pthread_key_create(&thread_key, thread_finished) != 0)
 		return;

@@ -142,11 +142,12 @@ struct runtime_config {
 	int active;		/* 0: the runtime records nothing */
 	uint32_t counter_cost;	/* reading the counters at a call's entry and
 				 * exit, clock units (calibrate.c) */
-	/* the hooks' cost per call in clock units times 256 (calibrate.c):
-	 * the part inside the callee's time, and the whole; the aggregate
-	 * mode subtracts it from each call as the analyzer does from a trace */
-	uint64_t hook_inner_q;
-	uint64_t hook_call_q;
+	/* the hooks' cost per call in clock units times 256 (calibrate.c),
+	 * inside the callee's time and outside it, as every PROCESS section
+	 * says; the aggregate mode subtracts it from each call as the
+	 * analyzer does from a trace */
+	uint32_t hook_inner_x256;
+	uint32_t hook_outer_x256;
 	uint32_t image;		/* this process image's number among same-pid images */
 	pid_t pid;
 	struct contract contract;
