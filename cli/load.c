@@ -524,6 +524,18 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 	images_free(images, nimages);
 }
 
+/* resolve() as cct_thread_to_aggregate() calls it. */
+struct resolver {
+	struct profile *names;
+	struct image_symbols *is;
+};
+
+static uint32_t resolve_addr(void *ctx, uint64_t addr)
+{
+	struct resolver *r = ctx;
+	return resolve(r->names, r->is, addr);
+}
+
 /*
  * Reads an aggregate-mode thread's records into AT, in ns, resolving
  * their functions into NAMES.  Calls still running when the data ended
@@ -555,44 +567,10 @@ static int read_aggregate(const struct data_file *df, const struct data_thread *
 			th->tid, th->pid, why);
 		return -1;
 	}
-	at->nodes = xcalloc(ct.npaths, sizeof(*at->nodes));
-	at->funcs = xcalloc(ct.nfuncs + 1, sizeof(*at->funcs));
-	for (size_t i = 0; i < ct.npaths; i++) {
-		const struct cct_path *cp = &ct.paths[i];
-		struct aggregate_node *a = &at->nodes[at->nnodes++];
-		a->parent = cp->parent;
-		a->calls = cp->calls;
-		a->total_ns = (uint64_t)((double)cp->total * unit + 0.5);
-		a->counter_total[0] = cp->counter_total[0];
-		a->counter_total[1] = cp->counter_total[1];
-		a->still_open = (uint64_t)cp->still_open;
-		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
-		if (i == 0)
-			a->func = FUNC_NONE;
-		else if (cp->addr == CCT_TRUNCATED_ADDR)
-			a->func = profile_intern_func(names, "<truncated>", "", 0, 0, NULL, 0);
-		else
-			a->func = resolve(names, is, cp->addr);
-	}
-	for (size_t i = 0; i < ct.nfuncs; i++) {
-		const struct cct_func *cf = &ct.funcs[i];
-		struct aggregate_func *af = &at->funcs[at->nfuncs++];
-		af->func = resolve(names, is, cf->addr);
-		af->calls = cf->calls;
-		af->sum_ns = (long double)cf->sum * unit;
-		af->sum_sq_ns = (long double)cf->sum_sq * unit * unit;
-		af->min_ns = (uint64_t)((double)cf->min * unit + 0.5);
-		af->max_ns = (uint64_t)((double)cf->max * unit + 0.5);
-		af->periods = cf->periods;
-		af->period_sum_ns = (uint64_t)((double)cf->period_sum * unit + 0.5);
-		af->period_min_ns = (uint64_t)((double)cf->period_min * unit + 0.5);
-		af->period_max_ns = (uint64_t)((double)cf->period_max * unit + 0.5);
-		memcpy(af->buckets, cf->buckets, sizeof(af->buckets));
-	}
+	struct resolver r = { names, is };
+	cct_thread_to_aggregate(&ct, unit, pr->inner_x256 / 256.0 * unit,
+				pr->outer_x256 / 256.0 * unit, names, resolve_addr, &r, at);
 	cct_thread_release(&ct);
-	at->ns_per_unit = unit;
-	at->inner_ns = pr->inner_x256 / 256.0 * unit;
-	at->outer_ns = pr->outer_x256 / 256.0 * unit;
 	return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "formats/cursor.h"
+#include "model/aggregate.h"
+#include "stream.h"
 #include "xalloc.h"
 
 static void read_func(const uint8_t *rec, struct cct_func *f)
@@ -124,4 +126,54 @@ void cct_thread_release(struct cct_thread *t)
 	free(t->paths);
 	free(t->funcs);
 	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t to_ns(uint64_t units, double ns_per_unit)
+{
+	return (uint64_t)((double)units * ns_per_unit + 0.5);
+}
+
+void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, double inner_ns,
+			     double outer_ns, struct profile *names,
+			     uint32_t (*func_of)(void *ctx, uint64_t addr), void *ctx,
+			     struct aggregate_thread *at)
+{
+	memset(at, 0, sizeof(*at));
+	at->nodes = xcalloc(ct->npaths + 1, sizeof(*at->nodes));
+	at->funcs = xcalloc(ct->nfuncs + 1, sizeof(*at->funcs));
+	for (size_t i = 0; i < ct->npaths; i++) {
+		const struct cct_path *cp = &ct->paths[i];
+		struct aggregate_node *a = &at->nodes[at->nnodes++];
+		a->parent = cp->parent;
+		a->calls = cp->calls;
+		a->total_ns = to_ns(cp->total, ns_per_unit);
+		a->counter_total[0] = cp->counter_total[0];
+		a->counter_total[1] = cp->counter_total[1];
+		a->still_open = (uint64_t)cp->still_open;
+		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
+		if (i == 0)
+			a->func = FUNC_NONE;
+		else if (cp->addr == CCT_TRUNCATED_ADDR)
+			a->func = profile_intern_func(names, "<truncated>", "", 0, 0, NULL, 0);
+		else
+			a->func = func_of(ctx, cp->addr);
+	}
+	for (size_t i = 0; i < ct->nfuncs; i++) {
+		const struct cct_func *cf = &ct->funcs[i];
+		struct aggregate_func *af = &at->funcs[at->nfuncs++];
+		af->func = func_of(ctx, cf->addr);
+		af->calls = cf->calls;
+		af->sum_ns = (long double)cf->sum * ns_per_unit;
+		af->sum_sq_ns = (long double)cf->sum_sq * ns_per_unit * ns_per_unit;
+		af->min_ns = to_ns(cf->min, ns_per_unit);
+		af->max_ns = to_ns(cf->max, ns_per_unit);
+		af->periods = cf->periods;
+		af->period_sum_ns = to_ns(cf->period_sum, ns_per_unit);
+		af->period_min_ns = to_ns(cf->period_min, ns_per_unit);
+		af->period_max_ns = to_ns(cf->period_max, ns_per_unit);
+		memcpy(af->buckets, cf->buckets, sizeof(af->buckets));
+	}
+	at->ns_per_unit = ns_per_unit;
+	at->inner_ns = inner_ns;
+	at->outer_ns = outer_ns;
 }

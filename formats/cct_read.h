@@ -52,4 +52,18 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		     struct cct_thread *out, const char **why);
 void cct_thread_release(struct cct_thread *t);
 
+/*
+ * CT as the models take it (model/aggregate.h): times in ns at NS_PER_UNIT,
+ * each function address named by FUNC_OF(CTX, ADDR) as a function of
+ * NAMES (the root is no function, <truncated> one of its own).  INNER_NS
+ * and OUTER_NS are the hooks' cost per call.  AT's arrays are the
+ * caller's to free.
+ */
+struct aggregate_thread;
+struct profile;
+void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, double inner_ns,
+			     double outer_ns, struct profile *names,
+			     uint32_t (*func_of)(void *ctx, uint64_t addr), void *ctx,
+			     struct aggregate_thread *at);
+
 #endif

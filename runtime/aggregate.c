@@ -27,7 +27,6 @@
 
 #define RESERVE_STEP 8192u	/* records reserved at a time: 1 MiB */
 
-
 static int reserve(struct thread_state *t, uint32_t records)
 {
 	if (records > t->node_cap)

@@ -43,8 +43,9 @@ static void check_quick_decoder(const struct data_thread *th)
 	stream_reader_release(&quick);
 }
 
-static uint32_t func_of(struct profile *p, uint64_t addr)
+static uint32_t func_of(void *ctx, uint64_t addr)
 {
+	struct profile *p = ctx;
 	char name[32];
 
 	snprintf(name, sizeof(name), "%llx", (unsigned long long)(addr & 0xff));
@@ -55,7 +56,7 @@ static uint32_t func_of(struct profile *p, uint64_t addr)
 static void add_aggregate(struct profile *p, struct cct *tree, const struct data_thread *th)
 {
 	struct cct_thread ct;
-	struct aggregate_thread at = { 0 };
+	struct aggregate_thread at;
 	struct thread_info info = { .pid = th->pid, .tid = th->tid,
 				    .counter_info = th->counter_info };
 	const char *why;
@@ -66,30 +67,7 @@ static void add_aggregate(struct profile *p, struct cct *tree, const struct data
 			abort();
 		return;
 	}
-	at.nodes = calloc(ct.npaths, sizeof(*at.nodes));
-	at.funcs = calloc(ct.nfuncs + 1, sizeof(*at.funcs));
-	at.ns_per_unit = 1;
-	for (size_t i = 0; i < ct.npaths; i++) {
-		struct aggregate_node *a = &at.nodes[at.nnodes++];
-		a->func = i ? func_of(p, ct.paths[i].addr) : FUNC_NONE;
-		a->parent = ct.paths[i].parent;
-		a->calls = ct.paths[i].calls;
-		a->total_ns = ct.paths[i].total;
-		a->counter_total[0] = ct.paths[i].counter_total[0];
-		a->counter_total[1] = ct.paths[i].counter_total[1];
-		a->signal = (ct.paths[i].addr & 3) == 3;
-	}
-	for (size_t i = 0; i < ct.nfuncs; i++) {
-		struct aggregate_func *af = &at.funcs[at.nfuncs++];
-		af->func = func_of(p, ct.funcs[i].addr);
-		af->calls = ct.funcs[i].calls;
-		af->sum_ns = (long double)ct.funcs[i].sum;
-		af->sum_sq_ns = (long double)ct.funcs[i].sum_sq;
-		af->min_ns = ct.funcs[i].min;
-		af->max_ns = ct.funcs[i].max;
-		af->periods = ct.funcs[i].periods;
-		af->period_sum_ns = ct.funcs[i].period_sum;
-	}
+	cct_thread_to_aggregate(&ct, 1, 1, 1, p, func_of, p, &at);
 	at.nnodes = aggregate_filter_signals(at.nodes, at.nnodes, th->tid & 1);
 	if (profile_add_aggregate(p, &info, &at) == 0)
 		cct_add_aggregate(tree, &at);
