@@ -156,7 +156,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/callscope
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+PKGCONFIGDIR ?= $(DATADIR)/pkgconfig
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 INSTALL ?= install
 

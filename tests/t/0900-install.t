@@ -14,7 +14,7 @@ make -s -C "$ROOT" install PREFIX="$prefix" > make.out 2>&1
 ok $? "make install PREFIX=... succeeds"
 [ -x "$prefix/bin/callscope" ] && [ -r "$prefix/lib/callscope/libcallscope.so" ] &&
 	[ -r "$prefix/lib/callscope/libcallscope-idle-hooks.so" ] &&
-	[ -r "$prefix/include/callscope.h" ] && [ -r "$prefix/lib/pkgconfig/callscope.pc" ] &&
+	[ -r "$prefix/include/callscope.h" ] && [ -r "$prefix/share/pkgconfig/callscope.pc" ] &&
 	[ -r "$prefix/share/man/man1/callscope.1" ] && [ -r "$prefix/share/man/man1/callscope-record.1" ] &&
 	[ -r "$prefix/share/doc/callscope/README.md" ] && [ -r "$prefix/share/doc/callscope/examples/wordfreq.c" ] &&
 	[ -r "$prefix/share/bash-completion/completions/callscope" ]
@@ -40,7 +40,7 @@ int main(void)
 	return 0;
 }
 PROG
-cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs callscope) &&
+cflags=$(PKG_CONFIG_PATH="$prefix/share/pkgconfig" pkg-config --cflags --libs callscope) &&
 	cc -pg -O1 $cflags -o app app.c
 ok $? "pkg-config --cflags --libs callscope builds a program calling callscope_start and callscope_mark"
 
@@ -68,7 +68,7 @@ ok $? "--mode=sample finds the installed idle hooks beside the runtime"
 stage="$WORK/stage"
 make -s -C "$ROOT" install DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1 &&
 	[ -x "$stage/usr/bin/callscope" ] && [ -r "$stage/usr/lib/callscope/libcallscope.so" ] &&
-	grep -qx 'prefix=/usr' "$stage/usr/lib/pkgconfig/callscope.pc"
+	grep -qx 'prefix=/usr' "$stage/usr/share/pkgconfig/callscope.pc"
 ok $? "DESTDIR stages the /usr layout, the .pc naming /usr"
 make -s -C "$ROOT" uninstall DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1
 is "$(find "$stage" -type f | sed "s|^$stage||")" "" "make uninstall removes every file install wrote"
