@@ -1,7 +1,7 @@
 /*
  * The in-memory profile: functions, call arcs and threads, built by
  * replaying each thread's entries and exits.  No I/O here: the loader
- * (cli/load.c) reads the file, resolves addresses to functions with the
+ * (load/load.c) reads the file, resolves addresses to functions with the
  * symbolizer, and calls the profile_* builder functions below; reports and
  * exporters only read the result.
  *

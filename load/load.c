@@ -1,4 +1,4 @@
-#include "cli/load.h"
+#include "load/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
