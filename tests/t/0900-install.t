@@ -9,8 +9,15 @@
 command -v pandoc > /dev/null || { echo "1..0 # SKIP pandoc is needed for the manual pages"; exit 0; }
 plan 10
 
+# make in the tree under test, never remaking the binaries the other tests
+# are running at the same time (-o: take them as they are)
+make_tree() {
+	make -s -C "$ROOT" -o build/callscope -o build/libcallscope.so \
+		-o build/libcallscope-idle-hooks.so "$@"
+}
+
 prefix="$WORK/prefix"
-make -s -C "$ROOT" install PREFIX="$prefix" > make.out 2>&1
+make_tree install PREFIX="$prefix" > make.out 2>&1
 ok $? "make install PREFIX=... succeeds"
 [ -x "$prefix/bin/callscope" ] && [ -r "$prefix/lib/callscope/libcallscope.so" ] &&
 	[ -r "$prefix/lib/callscope/libcallscope-idle-hooks.so" ] &&
@@ -66,10 +73,10 @@ limited "$prefix/bin/callscope" record --mode=sample -o sample.data -- ./app \
 ok $? "--mode=sample finds the installed idle hooks beside the runtime"
 
 stage="$WORK/stage"
-make -s -C "$ROOT" install DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1 &&
+make_tree install DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1 &&
 	[ -x "$stage/usr/bin/callscope" ] && [ -r "$stage/usr/lib/callscope/libcallscope.so" ] &&
 	grep -qx 'prefix=/usr' "$stage/usr/share/pkgconfig/callscope.pc"
 ok $? "DESTDIR stages the /usr layout, the .pc naming /usr"
-make -s -C "$ROOT" uninstall DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1
+make_tree uninstall DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1
 is "$(find "$stage" -type f | sed "s|^$stage||")" "" "make uninstall removes every file install wrote"
 done_testing
