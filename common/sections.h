@@ -30,6 +30,7 @@ enum section_type {
 	SECTION_COUNTERS = 6,
 	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
 				 * cut at a section boundary lacks it */
+	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
 };
 
 enum process_end_reason {

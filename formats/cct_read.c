@@ -68,6 +68,9 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			counter_total[k] = cursor_u64(&c, "node");
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
+		uint64_t closed_at_end = cursor_u64(&c, "node");
+		uint64_t unwound = cursor_u64(&c, "node");
+		uint64_t thrown = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -110,6 +113,9 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		p->parent = i ? path_of[parent] : 0;
 		p->calls = calls;
 		p->total = total;
+		p->closed_at_end = closed_at_end;
+		p->unwound = unwound;
+		p->thrown = thrown;
 		for (unsigned k = 0; k < ncounters; k++)
 			p->counter_total[k] = counter_total[k];
 	}
@@ -149,7 +155,9 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		a->total_ns = to_ns(cp->total, ns_per_unit);
 		a->counter_total[0] = cp->counter_total[0];
 		a->counter_total[1] = cp->counter_total[1];
-		a->still_open = (uint64_t)cp->still_open;
+		a->still_open = (uint64_t)cp->still_open + cp->closed_at_end;
+		a->unwound = cp->unwound;
+		a->thrown = cp->thrown;
 		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;

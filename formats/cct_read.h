@@ -22,6 +22,9 @@ struct cct_path {
 	uint64_t total;		/* inclusive, clock units */
 	uint64_t counter_total[2];
 	int still_open;		/* a call was running at the end: closed there */
+	/* a sum's (formats/sum_write.c): calls already closed at their run's
+	 * end, and closed by stack repair (of those, by an exception) */
+	uint64_t closed_at_end, unwound, thrown;
 };
 
 /* One function's per-call statistics (struct cct_func_record). */
