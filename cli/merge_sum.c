@@ -180,8 +180,12 @@ static void add_aggregate(void *ctx, const struct thread_info *info,
 		struct sum_func f;
 		memset(&f, 0, sizeof(f));
 		f.calls = af->calls;
-		f.sum_ns = round_u128(af->sum_ns);
-		f.sum_sq_ns = round_u128(af->sum_sq_ns);
+		/* at 1 ns per unit (a sum, or a monotonic clock) the recorded
+		 * integers are taken as they are: a long double holds 64 bits
+		 * of a sum of squares that may need more */
+		int exact = at->ns_per_unit == 1.0;
+		f.sum_ns = exact ? af->sum_units : round_u128(af->sum_ns);
+		f.sum_sq_ns = exact ? af->sum_sq_units : round_u128(af->sum_sq_ns);
 		f.min_ns = af->min_ns;
 		f.max_ns = af->max_ns;
 		f.periods = af->periods;

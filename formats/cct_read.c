@@ -136,6 +136,8 @@ void cct_thread_release(struct cct_thread *t)
 
 static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
+	if (ns_per_unit == 1.0)	/* CLOCK_MONOTONIC: exact, however large */
+		return units;
 	return (uint64_t)((double)units * ns_per_unit + 0.5);
 }
 
@@ -173,6 +175,8 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		af->calls = cf->calls;
 		af->sum_ns = (long double)cf->sum * ns_per_unit;
 		af->sum_sq_ns = (long double)cf->sum_sq * ns_per_unit * ns_per_unit;
+		af->sum_units = cf->sum;
+		af->sum_sq_units = cf->sum_sq;
 		af->min_ns = to_ns(cf->min, ns_per_unit);
 		af->max_ns = to_ns(cf->max, ns_per_unit);
 		af->periods = cf->periods;

@@ -38,6 +38,8 @@ struct aggregate_func {
 	uint64_t calls;		/* calls in the sums below */
 	long double sum_ns;	/* unrounded, for the spread */
 	long double sum_sq_ns;	/* of each call's time, in ns squared */
+	uint64_t sum_units;	/* the same two as recorded, in clock units */
+	unsigned __int128 sum_sq_units;
 	uint64_t min_ns;	/* meaningful when calls > 0 */
 	uint64_t max_ns;
 	uint64_t periods;	/* from one call's start to the next's */
