@@ -44,8 +44,10 @@ is "$("$CS" info -i ten.data --json | jq -c .sum)" '{"runs":10,"processes":10,"t
 	"info says how many runs, processes and threads are in the sum"
 
 "$CS" tree -i all.data > tree.txt && "$CS" graph -i all.data > graph.txt &&
-	"$CS" diff ab.data all.data > diff.txt && grep -q burn tree.txt && grep -q burn diff.txt
-ok $? "tree, graph and diff read a sum"
+	"$CS" diff ab.data all.data > diff.txt && grep -q burn tree.txt && grep -q burn diff.txt &&
+	"$CS" html -i all.data -o all.html 2> /dev/null && grep -q burn all.html &&
+	"$CS" export -i all.data -f callgrind -o cg.out && grep -q burn cg.out
+ok $? "tree, graph, diff, html and export read a sum"
 
 build_prog basic plain -O2
 limited "$CS" record -o s.data -- ./plain 30 > /dev/null 2>&1
