@@ -29,6 +29,7 @@ struct both {
 	size_t nthreads, threads_alloc;
 	struct cct_builder *ttb;
 	struct cct *cur_thread;	/* its tree, for the samples */
+	struct cct *samples;	/* EXPORT_SAMPLE_TREE: where samples go instead */
 };
 
 /* The tree of thread (PID, TID), made when first met. */
@@ -176,7 +177,9 @@ static void v_sample(void *ctx, const struct replay_sample *smp)
 
 	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
 			   smp->missed);
-	if (s->t)
+	if (s->samples)
+		tree_add_sample(s->samples, smp);
+	else if (s->t)
 		tree_add_sample(s->t, smp);
 	if (s->per_thread && s->cur_thread)
 		tree_add_sample(s->cur_thread, smp);
@@ -308,7 +311,9 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		      FILE *chrome, struct export_data *out)
 {
 	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL,
-			  0, 0, { 0 }, want_tree == EXPORT_THREAD_TREES, NULL, 0, 0, NULL, NULL };
+			  0, 0, { 0 }, (want_tree & EXPORT_THREAD_TREES) == EXPORT_THREAD_TREES, NULL,
+			  0, 0, NULL, NULL,
+			  want_tree & EXPORT_SAMPLE_TREE ? cct_new(FUNC_NONE) : NULL };
 	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
 					  v_counters, v_sample, 0 };
 	const struct data_process *main_pr = export_main_process(df);
@@ -342,6 +347,7 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 	out->p = s.p;
 	out->meta.samples_only = profile_samples_only(s.p);
 	out->tree = s.t;
+	out->sample_tree = s.samples;
 	out->threads = s.threads;
 	out->meta.threads = s.threads;
 	out->meta.nthreads = s.nthreads;
@@ -427,6 +433,7 @@ void export_data_release(struct export_data *d)
 {
 	profile_free(d->p);
 	cct_free(d->tree);
+	cct_free(d->sample_tree);
 	for (size_t i = 0; i < d->meta.nthreads; i++)
 		cct_free((struct cct *)d->threads[i].tree);
 	free(d->threads);

@@ -171,6 +171,7 @@ static void add_aggregate(void *ctx, const struct thread_info *info,
 		n->closed_at_end += an->still_open;
 		n->unwound += an->unwound;
 		n->thrown += an->thrown;
+		n->samples += an->samples;
 	}
 	aggregate_split_release(&sp);
 	free(path);
@@ -214,6 +215,8 @@ static uint32_t func_of_profile(struct adder *a, const struct func *fn)
 			return sum_func(a->s, SUM_NO_OBJECT, SIGNAL_FRAME_BASE + sig);
 		if (!strcmp(fn->name, "<truncated>"))
 			return sum_func(a->s, SUM_NO_OBJECT, CCT_TRUNCATED_ADDR);
+		if (!strcmp(fn->name, "<outside>"))
+			return sum_func(a->s, SUM_NO_OBJECT, CCT_OUTSIDE_ADDR);
 		return sum_func(a->s, SUM_NO_OBJECT, fn->addr);
 	}
 	for (size_t i = 0; i < a->df->nobjects; i++)
@@ -228,10 +231,8 @@ static void add_replayed(struct adder *a, const char *path)
 	const struct load_filter all = { -1, -1, 0, 0, SIGNAL_SEPARATE };
 	struct export_data d;
 
-	export_data_load(a->df, &all, 1, NULL, &d);
-	if (d.p->samples)
-		die("'%s' holds timer samples, which a sum does not keep; merge it with "
-		    "--keep-events", path);
+	(void)path;
+	export_data_load(a->df, &all, EXPORT_TREE | EXPORT_SAMPLE_TREE, NULL, &d);
 	uint32_t *fmap = xcalloc(d.p->nfuncs + 1, sizeof(*fmap));
 	for (size_t f = 0; f < d.p->nfuncs; f++)
 		fmap[f] = func_of_profile(a, &d.p->funcs[f]);
@@ -249,6 +250,15 @@ static void add_replayed(struct adder *a, const char *path)
 		n->closed_at_end += cn->virtual_returns;
 		n->unwound += cn->unwound;
 		n->thrown += cn->thrown;
+	}
+	free(node_of);
+	/* the timer samples, weighted, at the path of their stack */
+	t = d.sample_tree;
+	node_of = xcalloc(t->nnodes + 1, sizeof(*node_of));
+	for (size_t i = 1; i < t->nnodes; i++) {
+		const struct cct_node *cn = &t->nodes[i];
+		node_of[i] = sum_child(a->s, node_of[cn->parent], fmap[cn->func]);
+		a->s->nodes[node_of[i]].samples += cn->self[CCT_TIME];
 	}
 	free(node_of);
 

@@ -71,6 +71,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		uint64_t closed_at_end = cursor_u64(&c, "node");
 		uint64_t unwound = cursor_u64(&c, "node");
 		uint64_t thrown = cursor_u64(&c, "node");
+		uint64_t samples = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -116,6 +117,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		p->closed_at_end = closed_at_end;
 		p->unwound = unwound;
 		p->thrown = thrown;
+		p->samples = samples;
 		for (unsigned k = 0; k < ncounters; k++)
 			p->counter_total[k] = counter_total[k];
 	}
@@ -160,6 +162,7 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		a->still_open = (uint64_t)cp->still_open + cp->closed_at_end;
 		a->unwound = cp->unwound;
 		a->thrown = cp->thrown;
+		a->samples = cp->samples;
 		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;

@@ -25,6 +25,7 @@ struct cct_path {
 	/* a sum's (formats/sum_write.c): calls already closed at their run's
 	 * end, and closed by stack repair (of those, by an exception) */
 	uint64_t closed_at_end, unwound, thrown;
+	uint64_t samples;	/* a sum's: timer samples with this path innermost */
 };
 
 /* One function's per-call statistics (struct cct_func_record). */

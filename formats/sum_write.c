@@ -231,7 +231,8 @@ static void put_path(struct sec_builder *b, const struct sum_order *o, size_t re
 	sec_put_u64(b, n->closed_at_end);
 	sec_put_u64(b, n->unwound);
 	sec_put_u64(b, n->thrown);
-	put_zero(b, 16);
+	sec_put_u64(b, n->samples);
+	put_zero(b, 8);
 }
 
 static void put_func(struct sec_builder *b, const struct sum_order *o, uint32_t f)

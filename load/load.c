@@ -139,6 +139,11 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 
 	if (u64map_get(&is->funcs, addr, &fn))
 		return fn;
+	if (addr == CCT_OUTSIDE_ADDR) {
+		fn = profile_intern_func(p, "<outside>", "", 0, 0, NULL, 0);
+		u64map_put(&is->funcs, addr, fn);
+		return fn;
+	}
 	if (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX) {
 		char name[32];
 		snprintf(name, sizeof(name), "<signal %u>", (unsigned)(addr - SIGNAL_FRAME_BASE));

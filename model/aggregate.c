@@ -199,10 +199,14 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 
 	aggregate_split(at, (unsigned)p->ncounters, &s);
 	const uint64_t *total = s.total, *child = s.child;
+	/* a sum's samples: each path's own and, beneath it, its subtree's */
+	uint64_t *sampled = xcalloc(n, sizeof(*sampled));
 	for (size_t i = n - 1; i >= 1; i--) {
 		next[i] = first[nodes[i].parent];
 		first[nodes[i].parent] = (uint32_t)i;
 		calls += nodes[i].calls;
+		sampled[i] += nodes[i].samples;
+		sampled[nodes[i].parent] += sampled[i];
 	}
 
 	/* depth-first, counting a function's total in its outermost paths */
@@ -231,6 +235,10 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->virtual_returns += a->still_open;
 			f->unwound += a->unwound;
 			f->thrown += a->thrown;
+			/* a sample counts once for every function on its stack */
+			f->self_samples += a->samples;
+			if (outermost)
+				f->samples += sampled[i];
 			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
 				f->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 				if (outermost)
@@ -263,6 +271,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	*t = *info;
 	t->calls = calls;
 	p->calls += calls;
+	p->samples += sampled[0];
+	free(sampled);
 	p->lost_events += info->lost_events;
 	p->overhead_per_call_ns = call_cost;
 	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls;
@@ -287,6 +297,22 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 
 	/* the tree's counters are the first one or two */
 	aggregate_split(at, cct_has_metric(t, CCT_C2) ? 2 : cct_has_metric(t, CCT_C1), &s);
+	/* a sum of sampled runs alone: the tree's time counts samples, as
+	 * for any recording of samples alone (see cli/export_load.h) */
+	uint64_t calls = 0, samples = 0;
+	for (size_t i = 1; i < n; i++) {
+		calls += nodes[i].calls;
+		samples += nodes[i].samples;
+	}
+	if (!calls && samples) {
+		memset(s.total, 0, n * sizeof(uint64_t));
+		memset(s.child, 0, n * sizeof(uint64_t));
+		for (size_t i = n - 1; i >= 1; i--) {
+			s.total[i] += nodes[i].samples;
+			s.child[nodes[i].parent] += s.total[i];
+			s.total[nodes[i].parent] += s.total[i];
+		}
+	}
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		if (unused_truncated(nodes, i) || nodes[i].func == FUNC_NONE) {

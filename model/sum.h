@@ -65,6 +65,7 @@ struct sum_node {
 	uint64_t closed_at_end;	/* calls still running when their run ended */
 	uint64_t unwound;	/* calls closed by stack repair */
 	uint64_t thrown;	/* of those, the ones an exception left */
+	uint64_t samples;	/* timer samples with this path innermost, weighted */
 };
 
 struct profile_sum {

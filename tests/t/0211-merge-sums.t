@@ -49,14 +49,17 @@ is "$("$CS" info -i ten.data --json | jq -c .sum)" '{"runs":10,"processes":10,"t
 	"$CS" export -i all.data -f callgrind -o cg.out && grep -q burn cg.out
 ok $? "tree, graph, diff, html and export read a sum"
 
-build_prog basic plain -O2
-limited "$CS" record -o s.data -- ./plain 30 > /dev/null 2>&1
-"$CS" merge --force -o bad.data c1.data s.data 2> err.txt
-rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l < err.txt)" -eq 1 ] && grep -q -- --keep-events err.txt && [ ! -e bad.data ]
-ok $? "a sampled run is refused with one line naming --keep-events: $(cat err.txt)"
-"$CS" merge --force --keep-events -o kept.data c1.data s.data 2> /dev/null
-ok $? "... which keeps it"
+build_prog sample_hot st -O2 -fno-omit-frame-pointer
+limited "$CS" record -o s1.data -- ./st stack 300 > /dev/null 2>&1
+limited "$CS" record -o s2.data -- ./st stack 200 > /dev/null 2>&1
+"$CS" merge -o ss.data s1.data s2.data 2> /dev/null
+samples() { "$CS" report -i "$1" --json | jq "[.functions[] | select(.name == \"$2\") | .$3] | add // 0"; }
+is "$(samples ss.data spin self_samples) $(samples ss.data path_a samples)" \
+	"$(($(samples s1.data spin self_samples) + $(samples s2.data spin self_samples))) $(($(samples s1.data path_a samples) + $(samples s2.data path_a samples)))" \
+	"timer samples add up: spin's own, and path_a's with its callees"
+"$CS" merge -o ss2.data s2.data s1.data 2> /dev/null && cmp -s ss.data ss2.data &&
+	"$CS" export -i ss.data -f folded | grep -q 'path_a;spin'
+ok $? "sampled runs sum in any order to the same bytes, their stacks kept"
 
 printf 'CALLSCOPnonsense' > junk.data
 "$CS" merge -o bad.data c1.data junk.data 2> err.txt
