@@ -185,6 +185,28 @@ static void v_sample(void *ctx, const struct replay_sample *smp)
 		tree_add_sample(s->cur_thread, smp);
 }
 
+/*
+ * A sum's timer samples (model/aggregate.h) into tree T, as v_sample()
+ * adds a run's: each at the node of its stack, in CCT_TIME.
+ */
+static void tree_add_aggregate_samples(struct cct *t, const struct aggregate_thread *at)
+{
+	uint32_t *node = xcalloc(at->nnodes + 1, sizeof(*node));
+
+	node[0] = CCT_ROOT;
+	for (size_t i = 1; i < at->nnodes; i++) {
+		const struct aggregate_node *a = &at->nodes[i];
+		node[i] = a->func == FUNC_NONE ? node[a->parent]
+					       : cct_child(t, node[a->parent], a->func);
+		if (!a->samples)
+			continue;
+		t->nodes[node[i]].self[CCT_TIME] += a->samples;
+		for (uint32_t k = node[i]; k != CCT_NONE; k = t->nodes[k].parent)
+			t->nodes[k].total[CCT_TIME] += a->samples;
+	}
+	free(node);
+}
+
 /* A thread of record --mode=count: call paths summed in the program. */
 static void v_aggregate(void *ctx, const struct thread_info *info,
 			const struct aggregate_thread *at)
@@ -194,6 +216,15 @@ static void v_aggregate(void *ctx, const struct thread_info *info,
 	if (profile_add_aggregate(s->p, info, at) != 0 || !s->t)
 		return;
 	cct_add_aggregate(s->t, at);
+	/* a sum of sampled runs: in a tree of samples, or, when nothing was
+	 * traced, in the tree's time as for any recording of samples alone */
+	uint64_t calls = 0;
+	for (size_t i = 0; i < at->nnodes; i++)
+		calls += at->nodes[i].calls;
+	if (s->samples)
+		tree_add_aggregate_samples(s->samples, at);
+	else if (!calls)
+		tree_add_aggregate_samples(s->t, at);
 	if (s->per_thread)
 		cct_add_aggregate(thread_tree(s, info->pid, info->tid), at);
 }

@@ -297,22 +297,6 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 
 	/* the tree's counters are the first one or two */
 	aggregate_split(at, cct_has_metric(t, CCT_C2) ? 2 : cct_has_metric(t, CCT_C1), &s);
-	/* a sum of sampled runs alone: the tree's time counts samples, as
-	 * for any recording of samples alone (see cli/export_load.h) */
-	uint64_t calls = 0, samples = 0;
-	for (size_t i = 1; i < n; i++) {
-		calls += nodes[i].calls;
-		samples += nodes[i].samples;
-	}
-	if (!calls && samples) {
-		memset(s.total, 0, n * sizeof(uint64_t));
-		memset(s.child, 0, n * sizeof(uint64_t));
-		for (size_t i = n - 1; i >= 1; i--) {
-			s.total[i] += nodes[i].samples;
-			s.child[nodes[i].parent] += s.total[i];
-			s.total[nodes[i].parent] += s.total[i];
-		}
-	}
 	path[0] = CCT_ROOT;
 	for (size_t i = 1; i < n; i++) {
 		if (unused_truncated(nodes, i) || nodes[i].func == FUNC_NONE) {
