@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,4 +49,26 @@ int read_file(const char *path, size_t max, char **out, size_t *size)
 	*out = buf;
 	*size = len;
 	return 0;
+}
+
+int open_regular(const char *path, const char **why)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*why = "not a regular file";
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

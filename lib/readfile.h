@@ -13,4 +13,10 @@
  */
 int read_file(const char *path, size_t max, char **out, size_t *size);
 
+/*
+ * Opens the regular file PATH for reading without blocking on a FIFO or
+ * a device.  Returns the fd, or -1 with *WHY set to a static string.
+ */
+int open_regular(const char *path, const char **why);
+
 #endif
