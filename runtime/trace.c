@@ -169,17 +169,31 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 	commit(t);
 }
 
-static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
+/* How a frame ended: the reader tags the last two differently. */
+enum frame_end {
+	FRAME_RETURNED,
+	FRAME_SKIPPED,		/* stack repair found it gone (longjmp, a context switch) */
+	FRAME_THROWN,		/* left by an exception (or pthread_exit's forced unwind) */
+};
+
+/* How the frames stack repair closes now ended: an exception in flight
+ * (exceptions.c set t->unwinding) is what took them, else a longjmp. */
+static inline enum frame_end repaired_end(const struct thread_state *t)
+{
+	return t->unwinding ? FRAME_THROWN : FRAME_SKIPPED;
+}
+
+static inline void emit_exit(struct thread_state *t, uint64_t now, enum frame_end end)
 {
 	if (UNLIKELY(!ensure_room(t, 1))) {
 		count_lost(t, 1);
 		return;
 	}
 	uint64_t delta = take_delta(t, now);
-	if (LIKELY(!unwound)) {
+	if (LIKELY(end == FRAME_RETURNED)) {
 		t->cur = stream_put_varint(t->cur, delta << 2 | STREAM_EXIT);
 	} else {
-		put_special(t, STREAM_EXIT_UNWOUND);
+		put_special(t, end == FRAME_THROWN ? STREAM_EXIT_THROWN : STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);
 	}
 	if (UNLIKELY(t->ncounters))
@@ -194,12 +208,13 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
  * resumed capture starts with one.
  */
 /* The frame at stack[depth] (just popped) has ended. */
-static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now, int unwound)
+static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now,
+								enum frame_end end)
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now);
 	else
-		emit_exit(t, now, unwound);
+		emit_exit(t, now, end);
 }
 
 static void emit_sync(struct thread_state *t, uint64_t now, int pending)
@@ -377,7 +392,7 @@ static inline void close_frames_below(struct thread_state *t, uintptr_t sp, uint
 {
 	while (t->depth && t->stack[t->depth - 1].sp < sp) {
 		t->depth--;
-		record_exit(t, now, 1);
+		record_exit(t, now, repaired_end(t));
 	}
 }
 
@@ -386,7 +401,7 @@ static inline void close_dead_frames(struct thread_state *t, uintptr_t sp, uint6
 {
 	while (t->depth && t->stack[t->depth - 1].sp <= sp) {
 		t->depth--;
-		record_exit(t, now, 1);
+		record_exit(t, now, repaired_end(t));
 	}
 }
 
@@ -444,7 +459,7 @@ static int __attribute__((noinline)) tail_fold(struct thread_state *t, uint64_t 
 		emit_entry(t, addr, now);
 	while (t->depth > k + 1) {
 		t->depth--;
-		record_exit(t, now, 0);
+		record_exit(t, now, FRAME_RETURNED);
 	}
 	return 1;
 }
@@ -527,7 +542,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	while (UNLIKELY(t->depth && t->stack[t->depth - 1].sp == slot &&
 			!t->stack[t->depth - 1].ret)) {
 		t->depth--;
-		record_exit(t, now, 0);
+		record_exit(t, now, FRAME_RETURNED);
 	}
 	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot)) {
 		rt_warn("return through the trampoline with no matching frame; "
@@ -535,7 +550,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 		abort();
 	}
 	uintptr_t ret = t->stack[--t->depth].ret;
-	record_exit(t, now, 0);
+	record_exit(t, now, FRAME_RETURNED);
 	t->guard = was_guarded;
 	return ret;
 }
@@ -647,10 +662,10 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 	if (LIKELY(i)) {
 		while (t->depth > i) {
 			t->depth--;
-			record_exit(t, now, 1);
+			record_exit(t, now, repaired_end(t));
 		}
 		t->depth--;
-		record_exit(t, now, 0);
+		record_exit(t, now, FRAME_RETURNED);
 	}
 	t->guard = 0;
 }
