@@ -2,11 +2,12 @@
 # A stripped program without frame pointers: its samples are grouped into
 # functions by the FDEs that stripping leaves (named PROGRAM+0xSTART, the
 # start nm gives the unstripped copy), with their callers; info names the
-# object without symbols.  libc's names come from its separate debug file
-# (libc6-dbg) found by build ID.
+# object without symbols.  A separate debug file named by .gnu_debuglink
+# gives the names back; libc's come from its debug file (libc6-dbg) found
+# by build ID.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 11
 build_prog sample_hot full -O2 -fomit-frame-pointer
 strip -o st full
 limited "$CS" record -o s.data -- ./st stack 300 > /dev/null 2>&1
@@ -32,6 +33,19 @@ grep -q "^symbols: .*1 object without symbols" info.txt && grep -q "^  $PWD/st (
 ok $? "info names the object without symbols"
 is "$("$CS" info -i s.data --json | jq -r '.objects_without_symbols[].path')" "$PWD/st" \
 	"info --json lists it"
+
+# the debug part kept aside and linked by name, as packagers do
+objcopy --only-keep-debug full dl.debug
+strip -o dl full
+objcopy --add-gnu-debuglink=dl.debug dl
+limited "$CS" record -o l.data -- ./dl stack 100 > /dev/null 2>&1
+"$CS" report -i l.data --json > l.json
+is "$(jq -r '[.functions[] | select(.self_samples > 0)] | max_by(.self_samples) | .name' l.json)" \
+	spin "a .gnu_debuglink file names the stripped program's functions"
+jq -e '[.functions[] | select(.name == "path_a" and .total_pct > 50)] | length == 1' l.json > /dev/null
+ok $? "with their callers"
+"$CS" info -i l.data | grep -q "^  .*/dl (no package"
+ok $((! $?)) "info does not list a program whose debug file was found"
 
 libc=$(ldd ./st | awk '/libc.so/ { print $3 }')
 if [ -n "$libc" ] && [ -d /usr/lib/debug/.build-id ] && dpkg-query -W libc6-dbg > /dev/null 2>&1; then
