@@ -20,7 +20,8 @@
  * A recording of timer samples alone (no traced call) has its graph in
  * samples: each function's self and children are its samples innermost
  * and below it, each arc's those of the callee under that caller on the
- * sampled stacks (struct sample_arc), and no call counts.
+ * sampled stacks (struct sample_arc), and no call counts.  A recording of
+ * both has the graph of its calls, then that of its samples.
  */
 #include "report/graph.h"
 
@@ -597,8 +598,8 @@ static void report_text(FILE *out, const struct graph *g, const struct graph_opt
 	fprintf(out, "lost events: %" PRIu64 "\n\n", g->p->lost_events);
 	fputs("\t\t\tCall graph\n\n", out);
 	if (g->in_samples)
-		fprintf(out, "\nunit: timer samples (no call was traced), 100%% = %" PRIu64
-			" samples\n\n", g->root_ns);
+		fprintf(out, "\nunit: timer samples%s, 100%% = %" PRIu64 " samples\n\n",
+			g->p->calls ? "" : " (no call was traced)", g->root_ns);
 	else
 		fprintf(out, "\ntime unit: %s, 100%% = %.2f %s\n\n", g->unit,
 			in_unit(g, g->root_ns), g->unit);
@@ -744,19 +745,16 @@ static void free_sampled_view(struct profile *v)
 	free(v);
 }
 
-void report_graph(FILE *out, const struct profile *p, const struct graph_options *o)
+/* Writes P's graph: of its traced calls, or (IN_SAMPLES) of its samples. */
+static void write_graph(FILE *out, const struct profile *p, const struct graph_options *o,
+			int in_samples)
 {
-	static const struct graph_options defaults;
-	struct profile *view = NULL;
+	struct profile *view = in_samples ? sampled_view(p) : NULL;
 	struct graph g;
 
-	if (!o)
-		o = &defaults;
-	if (profile_samples_only(p))
-		p = view = sampled_view(p);
-	graph_build(&g, p);
-	g.in_samples = view != NULL;
-	if (view)
+	graph_build(&g, view ? view : p);
+	g.in_samples = in_samples;
+	if (in_samples)
 		pick_unit(&g, 0);
 	if (o->json)
 		report_json(out, &g);
@@ -765,4 +763,18 @@ void report_graph(FILE *out, const struct profile *p, const struct graph_options
 	graph_release(&g);
 	if (view)
 		free_sampled_view(view);
+}
+
+void report_graph(FILE *out, const struct profile *p, const struct graph_options *o)
+{
+	static const struct graph_options defaults;
+
+	if (!o)
+		o = &defaults;
+	write_graph(out, p, o, profile_samples_only(p));
+	/* traced calls and samples: the samples' graph follows the calls' */
+	if (!o->json && p->calls && p->samples) {
+		fputs("\f\n", out);
+		write_graph(out, p, o, 1);
+	}
 }

@@ -6,7 +6,7 @@
 # path_b.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 14
 build_prog sample_hot nofp -O2 -fomit-frame-pointer
 limited "$CS" record -o a.data -- ./nofp stack 300 > /dev/null 2>&1
 limited "$CS" record -o b.data -- ./nofp stack 600 > /dev/null 2>&1
@@ -43,6 +43,17 @@ d=$(jq '[.functions[] | select(.name == "path_a") | .total_pct_delta] | add' d.j
 raw=$(jq '[.functions[] | select(.name == "path_a") | .total_samples_delta] | add' d.json)
 awk -v d="$d" -v r="$raw" -v m=$m 'BEGIN { exit !(d >= -m && d <= m && r > 50) }'
 ok $? "diff normalises by each run's samples: path_a's share moved $d points ($raw more samples in the run twice as long)"
+
+# traced calls and samples: both graphs, both sets of tree columns
+build_prog sample_hot hooked -O2 -pg
+limited "$CS" record --mode=both -o both.data -- ./hooked stack 100 > /dev/null 2>&1
+"$CS" graph -i both.data --brief > gb.txt
+grep -q "^time unit: " gb.txt && grep -q "^unit: timer samples, 100% = " gb.txt
+ok $? "graph of a traced and sampled run shows the calls' graph and the samples'"
+"$CS" tree -i both.data --json | jq -e '.calls > 0 and .samples > 0 and
+	([.. | objects | select(.name == "path_a") | .calls] | add) == 100 and
+	([.. | objects | select(.name == "path_a") | .samples] | add) > 0' > /dev/null
+ok $? "tree of a traced and sampled run has calls and samples side by side"
 
 # samples of an object that is never loaded: nothing to show, said once
 limited "$CS" record --only=libnothing -o q.data -- ./nofp stack 10 > /dev/null 2>&1
