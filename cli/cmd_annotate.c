@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "cli/find_function.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
 #include "die.h"
 #include "symbols/code.h"
@@ -25,9 +26,9 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC\n"
+	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC [PATH]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH after FUNC (default: callscope.data)\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
 	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n";
@@ -251,7 +252,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
 	int opt;
 
@@ -264,10 +265,11 @@ int cmd_annotate(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	input = recording_arg("annotate", input, argc, argv, optind + 1);
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/export_load.h"
 #include "cli/outfile.h"
 #include "die.h"
@@ -21,10 +22,10 @@
 #include "formats/prf.h"
 
 static const char usage_text[] =
-	"usage: callscope export [-i PATH] --format=FMT [-o OUT] [--value=KIND]\n"
+	"usage: callscope export [-i PATH | PATH] --format=FMT [-o OUT] [--value=KIND]\n"
 	"                        [--pid=PID] [--tid=TID]\n"
 	"\n"
-	"  -i, --input PATH   recording to read (default: callscope.data)\n"
+	"  -i, --input PATH   recording to read, or PATH alone (default: callscope.data)\n"
 	"  -f, --format FMT   gmon, callgrind, pprof, chrome, folded or prf\n"
 	"  -o, --output OUT   file to write; '-' is stdout (default: per format,\n"
 	"                     see docs/export.md; folded goes to stdout)\n"
@@ -90,7 +91,7 @@ int cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data", *output = NULL;
+	const char *input = NULL, *output = NULL;
 	struct load_filter filter = { -1, -1 };
 	enum folded_value value = FOLDED_SELF_NS;
 	int fmt = -1, opt;
@@ -114,8 +115,7 @@ int cmd_export(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope export --help'", argv[optind]);
+	input = recording_arg("export", input, argc, argv, optind);
 	if (fmt < 0)
 		usage_die("which format? give --format=gmon, callgrind, pprof, chrome, folded or prf");
 	if (!output)
