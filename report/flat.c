@@ -5,8 +5,7 @@
 
 #include "json.h"
 #include "model/samples.h"
-#include "report/marks.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -110,7 +109,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0, unreliable = 0;
+	struct legend legend = { { 0 } };
 
 	if (o->title)
 		fprintf(out, "%s\n", o->title);
@@ -135,8 +134,6 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
-		int open = fn->virtual_returns || fn->unwound;
-		marked += open;
 		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 			format_duration(a, (double)fn->self_ns),
 			format_duration(b, (double)fn->total_ns),
@@ -151,16 +148,11 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
 		fprintf(out, "  %s%s%s\n", fn->name,
-			fn->virtual_returns ? " [still running at the end]"
-					    : exit_tag(fn->unwound, fn->thrown),
-			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
-		unreliable += fn->counters_unreliable;
+			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
+								: exit_tag(fn->unwound, fn->thrown)),
+			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
-	if (marked)
-		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
-			     "process ended (virtual returns)\n");
-	if (unreliable)
-		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
+	legend_print(out, &legend);
 	free(order);
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -286,14 +286,15 @@ static const char *end_text(enum row_end e)
 	switch (e) {
 	case END_UNWOUND: return " " TAG_LONGJMP;
 	case END_THROWN: return " " TAG_THROWN;
-	case END_STOPPED: return "  [capture stopped]";
-	case END_RUNNING: return "  [still running at the end]";
+	case END_STOPPED: return " " TAG_STOPPED;
+	case END_RUNNING: return " " TAG_RUNNING;
 	default: return "";
 	}
 }
 
 static void print_text_row(FILE *out, const struct replay *r, const struct thread_rows *th,
-			   const struct row *row, uint32_t base_depth, int context)
+			   const struct row *row, uint32_t base_depth, int context,
+			   struct legend *legend)
 {
 	char when[32], dur[DURATION_BUF];
 	int indent = 2 * (int)(row->depth - base_depth);
@@ -303,9 +304,9 @@ static void print_text_row(FILE *out, const struct replay *r, const struct threa
 	case ROW_CALL:
 		fprintf(out, "%14s %12s  %*s%s%s%s%s\n", when,
 			format_duration(dur, (double)(row->end_ns - row->start_ns)), indent, "",
-			func_name(r, row->func), end_text((enum row_end)row->end),
-			row->begun_before ? "  [began before the recorded window]" : "",
-			context ? "  [context]" : "");
+			func_name(r, row->func), legend_use(legend, end_text((enum row_end)row->end)),
+			legend_use(legend, row->begun_before ? " " TAG_BEGUN_BEFORE : ""),
+			legend_use(legend, context ? " " TAG_CONTEXT : ""));
 		break;
 	case ROW_MARK:
 		fprintf(out, "%14s %12s  %*s[mark %llu]\n", when, "", indent, "",
@@ -381,6 +382,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 		  const char *(*ending)(void *ctx, uint32_t pid, uint32_t image), void *ctx)
 {
 	struct json j;
+	struct legend legend = { { 0 } };
 
 	json_init(&j, out);
 	if (f->json) {
@@ -432,7 +434,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 			for (size_t i = 0; i < th->nrows; i++)
 				if (keep[i])
 					print_text_row(out, r, th, &th->rows[i], base,
-						       keep[i] == ROW_CONTEXT);
+						       keep[i] == ROW_CONTEXT, &legend);
 			if (how)
 				fprintf(out, "*** the process %s ***\n", how);
 		}
@@ -442,5 +444,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
+	} else {
+		legend_print(out, &legend);
 	}
 }
