@@ -14,8 +14,9 @@ static const struct {
 	{ TAG_BOTH, "some calls left by a longjmp, others by an exception" },
 	{ TAG_STOPPED, "calls open when capture stopped; their time ends there" },
 	{ TAG_BEGUN_BEFORE, "already running where the data begins (a flight recorder's "
-			    "oldest record, a forked child's inherited calls): time counts "
-			    "from there, and what they called before is not in the data" },
+			    "oldest record, a resumed capture, a forked child's inherited "
+			    "calls): time counts from there, and what they called before is "
+			    "not in the data" },
 	{ TAG_CONTEXT, "calls open where the window shown begins, printed so that it "
 		       "does not begin in mid-air; they are not among the lines asked for" },
 	{ TAG_COUNTERS, COUNTERS_DOUBTFUL_MEANING },
