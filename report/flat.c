@@ -138,7 +138,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			format_duration(a, (double)fn->self_ns),
 			format_duration(b, (double)fn->total_ns),
 			(unsigned long long)fn->calls,
-			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
+			format_duration(c, fn->calls ? (double)(fn->self_ns - fn->continued_self_ns) /
+								(double)fn->calls
+						     : 0),
 			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
 			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
 			format_duration(f, (double)fn->max_ns));
@@ -147,9 +149,10 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		for (size_t k = 0; k < p->ncounters; k++)
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
-		fprintf(out, "  %s%s%s\n", fn->name,
+		fprintf(out, "  %s%s%s%s\n", fn->name,
 			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
 								: exit_tag(fn->unwound, fn->thrown)),
+			legend_use(&legend, fn->continued_ns ? TAG_CONTINUED : ""),
 			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
 	legend_print(out, &legend);
@@ -181,6 +184,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
 		json_kv_u64(j, "thrown", fn->thrown);
+		json_kv_u64(j, "continued_ns", fn->continued_ns);
 		for (size_t c = 0; c < p->ncounters; c++) {
 			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
 			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);

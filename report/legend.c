@@ -20,6 +20,10 @@ static const struct {
 	{ TAG_CONTEXT, "calls open where the window shown begins, printed so that it "
 		       "does not begin in mid-air; they are not among the lines asked for" },
 	{ TAG_COUNTERS, COUNTERS_DOUBTFUL_MEANING },
+	{ TAG_CONTINUED, "part of its time comes from calls already running where their "
+			 "thread's data begins (a forked child's inherited calls, a capture "
+			 "resumed, a flight recorder's ring): that time is in self and total, "
+			 "not in calls nor in the per-call columns, which describe whole calls" },
 };
 
 static const char *trimmed(const char *s)

@@ -16,8 +16,9 @@
 #define TAG_BEGUN_BEFORE " [began before the recorded window]"
 #define TAG_CONTEXT " [context]"
 #define TAG_COUNTERS " [counters possibly incorrect]"
+#define TAG_CONTINUED " [continued from before the data]"
 
-#define LEGEND_TAGS 8
+#define LEGEND_TAGS 9
 
 struct legend {
 	unsigned char seen[LEGEND_TAGS];
