@@ -43,6 +43,9 @@ RUNTIME_SRC := \
 	runtime/exceptions.c \
 	runtime/hooks.c \
 	runtime/init.c \
+	runtime/libcall/enter.c \
+	runtime/libcall/kinds.c \
+	runtime/libcall/patch.c \
 	runtime/process.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
@@ -50,7 +53,7 @@ RUNTIME_SRC := \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

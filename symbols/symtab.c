@@ -18,6 +18,7 @@
  * allocates its "lib.so+0x1234" once, however often it is looked up.
  */
 #include "symbols/symtab.h"
+#include "symbols/alias.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -40,6 +41,7 @@ struct object {
 	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
+	struct alias_index *aliases;	/* built when first needed */
 };
 
 /* A runtime address range [start, end) belonging to objects[obj]. */
@@ -105,6 +107,7 @@ void symtab_free(struct symtab *st)
 	for (i = 0; i < st->nr_objects; i++) {
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
+		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
 	free(st->objects);
@@ -400,6 +403,10 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		 * naming such an address after that symbol would be wrong.
 		 */
 		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+			/* a function's entry (a call's address) may have aliases */
+			if (!off)
+				name = alias_preferred(&obj->aliases, obj->mod,
+						       link + obj->mod_bias, name);
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;
