@@ -29,11 +29,13 @@ static const char *const return_twice[] = {
 static const char *const loaders[] = { "dlopen", "dlmopen", NULL };
 
 /* The hooks themselves, and start-up code that runs before and around
- * main (calling main from __libc_start_main would put every call under it). */
+ * main: __libc_start_main calls main (every call would sit under it), and
+ * a -pg program's start-up registers its gmon.out writer with
+ * __cxa_atexit before main, a root beside it that the program never made. */
 static const char *const ignored[] = {
 	"mcount", "_mcount", "__fentry__", "__cyg_profile_func_enter",
 	"__cyg_profile_func_exit", "__monstartup", "_mcleanup", "__gmon_start__",
-	"__libc_start_main", "__cxa_finalize",
+	"__libc_start_main", "__cxa_finalize", "__cxa_atexit",
 	NULL,
 };
 
