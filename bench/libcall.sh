@@ -55,7 +55,7 @@ for mode in own lib; do
 	T[uftrace,$mode]=$(best uftrace record -d uft.data ./cost-pg $mode "$N")
 done
 T[off,lib]=$(best "$CALLSCOPE" record --no-libcall -o cs.data -- ./cost-pg lib "$N")
-lib_calls=$("$CALLSCOPE" record -o cs.data -- ./cost-pg lib "$N" >/dev/null 2>&1 &&
+lib_calls=$(cd "$W" && "$CALLSCOPE" record -o cs.data -- ./cost-pg lib "$N" >/dev/null 2>&1 &&
 	"$CALLSCOPE" report -i cs.data --json | jq '[.functions[] | select(.name=="strlen") | .calls] | add')
 [ "$lib_calls" = "$N" ] || die "callscope counted $lib_calls strlen calls, not $N"
 
@@ -94,11 +94,13 @@ rm -rf "$W/bzip2" && cp -r "$src" "$W/bzip2"
 make -s -C "$W/bzip2" CFLAGS="-pg -O2 -g -D_FILE_OFFSET_BITS=64" bzip2 >/dev/null 2>&1 ||
 	die "cannot build bzip2 in $W/bzip2"
 seq 1 200000 >"$W/in.txt"
+# the same run for both: no output file there before (bzip2 -f removes one)
+rm -f "$W/in.txt.bz2"
 (cd "$W" && "$CALLSCOPE" record -o bz.data -- ./bzip2/bzip2 -kf in.txt) >/dev/null 2>&1
 "$CALLSCOPE" report -i "$W/bz.data" --json |
 	jq -r '.functions[] | select(.object | test("bzip2$") | not) | "\(.name) \(.calls)"' |
 	sort >"$W/cs.counts"
-rm -rf "$W/uft.data"
+rm -rf "$W/uft.data" "$W/in.txt.bz2"
 (cd "$W" && uftrace record -d uft.data ./bzip2/bzip2 -kf in.txt) >/dev/null 2>&1
 uftrace report -d "$W/uft.data" -f call 2>/dev/null |
 	awk 'NR > 2 && $2 !~ /^linux:/ { print $2, $1 }' | sort >"$W/uf.all"

@@ -73,6 +73,11 @@ struct symtab {
 	struct cache_entry *cache;
 	size_t cache_cap, cache_count;
 
+	/* the names the objects import, for choosing among aliases; built
+	 * when first needed, again once more objects came */
+	struct alias_imports *imports;
+	size_t imports_objects;
+
 	/* Synthesized names; freed with the table. */
 	char **names;
 	size_t nr_names, alloc_names;
@@ -110,6 +115,7 @@ void symtab_free(struct symtab *st)
 		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
+	alias_imports_free(st->imports);
 	free(st->objects);
 	free(st->ranges);
 	free(st->cache);
@@ -372,6 +378,20 @@ static const char *keep_name(struct symtab *st, char *name)
 	return name;
 }
 
+static const struct alias_imports *imports_of(struct symtab *st)
+{
+	if (!st->imports || st->imports_objects != st->nr_objects) {
+		Dwfl_Module **mods = xcalloc(st->nr_objects + 1, sizeof(*mods));
+		for (size_t i = 0; i < st->nr_objects; i++)
+			mods[i] = st->objects[i].mod;
+		alias_imports_free(st->imports);
+		st->imports = alias_imports_of(mods, st->nr_objects);
+		st->imports_objects = st->nr_objects;
+		free(mods);
+	}
+	return st->imports;
+}
+
 static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 {
 	struct symbol_info *out = &e->info;
@@ -406,7 +426,8 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 			/* a function's entry (a call's address) may have aliases */
 			if (!off)
 				name = alias_preferred(&obj->aliases, obj->mod,
-						       link + obj->mod_bias, name);
+						       link + obj->mod_bias, name,
+						       imports_of(st));
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;

@@ -39,6 +39,13 @@ static const char *const ignored[] = {
 	NULL,
 };
 
+/* The runtime's own stand-ins that are traced as the functions they stand
+ * in for; the others (the unwinder's entry points, the context switches)
+ * are part of how the runtime follows the stack and stay unseen. */
+static const char *const stand_ins[] = {
+	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", NULL,
+};
+
 static int listed(const char *const *list, const char *name)
 {
 	for (; *list; list++)
@@ -56,6 +63,11 @@ enum libcall_kind libcall_kind_of(const char *name)
 	if (listed(loaders, name))
 		return LIBCALL_LOADS;
 	return LIBCALL_RETURNS;
+}
+
+int libcall_stand_in_traced(const char *name)
+{
+	return listed(stand_ins, name);
 }
 
 int libcall_ignored(const char *name)

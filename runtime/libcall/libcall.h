@@ -38,6 +38,9 @@ HIDDEN enum libcall_kind libcall_kind_of(const char *name);
 /* Nonzero for symbols never traced as library calls: the hooks and the
  * start-up code's own. */
 HIDDEN int libcall_ignored(const char *name);
+/* Nonzero for the runtime's stand-ins traced as library calls (signal,
+ * pthread_create...). */
+HIDDEN int libcall_stand_in_traced(const char *name);
 /* Nonzero if SPEC (the launcher's comma-separated list, NULL for all)
  * selects function NAME defined in the object at path OBJECT. */
 HIDDEN int libcall_selected(const char *spec, const char *name, const char *object);

@@ -6,7 +6,8 @@
  * JUMP_SLOT relocations of its PLT (lazy or immediate binding, .plt or
  * .plt.sec) and the GLOB_DAT relocations of functions it calls through the
  * GOT (-fno-plt).  Calls into objects with hooks are left alone: their
- * own hooks see them.  So are the runtime's own functions.
+ * own hooks see them.  So are the runtime's own functions, but for the
+ * stand-ins a program calls as libc's (signal, pthread_create...).
  *
  * Each slot's function is found as the dynamic linker would: a slot bound
  * already (-z now, LD_BIND_NOW, or called once) holds it; a lazy one still
@@ -374,9 +375,20 @@ static void consider_slot(struct pass *ps, size_t oi, const ElfW(Rela) *r)
 	if (in_stubs(current) || !(jump = function_of(o, r, current)))
 		return;
 	def = object_at(jump);
-	if (!def || def->hooked || def->runtime || !libcall_selected(lc.spec, name, def->path))
+	if (!def || def->hooked || (def->runtime && !libcall_stand_in_traced(name)) ||
+	    !libcall_selected(lc.spec, name, def->path))
 		return;
-	id = symbol_value(def, name);
+	/* a stand-in is named by the function it stands in for (libc's
+	 * signal): the analyzer knows nothing of the runtime's own code */
+	if (def->runtime) {
+		void *next = dlsym(RTLD_NEXT, name);
+		if (!next || !(def = object_at((uintptr_t)next)))
+			return;
+		id = symbol_value(def, name);
+		id = id ? id : (uintptr_t)next;
+	} else {
+		id = symbol_value(def, name);
+	}
 	ps->patches[ps->npatches++] = (struct patch){
 		slot, stub_for(ps, jump, id ? id : jump, name), oi
 	};
