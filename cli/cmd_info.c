@@ -18,6 +18,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "json.h"
+#include "report/unhooked.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -279,6 +280,7 @@ int cmd_info(int argc, char **argv)
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));
+		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
 			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",

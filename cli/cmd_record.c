@@ -23,7 +23,7 @@
 #include "cli/commands.h"
 #include "cli/attach.h"
 #include "cli/events.h"
-#include "cli/instrumented.h"
+#include "symbols/instrumented.h"
 #include "cli/record_sampling.h"
 #include "cli/seal.h"
 #include "symbols/find.h"
@@ -58,6 +58,8 @@ static const char usage_text[] =
 	"                        PLT or GOT (traced by default: strcmp, malloc, qsort)\n"
 	"      --libcall SPEC    trace only these library calls: function names (a\n"
 	"                        trailing * matches any ending) and objects (libm.so)\n"
+	"      --outside-freq HZ samples per second, beside a trace, that measure the\n"
+	"                        time spent in code without hooks (default 199; 0: off)\n"
 	"      --sample          also sample the program's stacks (the default, and the\n"
 	"                        only mode, for a program without hooks)\n"
 	"      --freq HZ         samples per second of each thread (default 999)\n"
@@ -72,6 +74,7 @@ static const char usage_text[] =
 	"                        where perf events are not allowed) or timer\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
+#define OUTSIDE_HZ_DEFAULT 199
 #define COUNT_DEFAULT (1u << 18)
 
 /* --libcall=SPEC: a comma-separated list without empty items. */
@@ -305,6 +308,7 @@ int cmd_record(int argc, char **argv)
 		{ "sample", no_argument, NULL, 'P' },
 		{ "no-libcall", no_argument, NULL, 'N' },
 		{ "libcall", required_argument, NULL, 'L' },
+		{ "outside-freq", required_argument, NULL, 'U' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "sample-clock", required_argument, NULL, 'W' },
 		{ "only", required_argument, NULL, 'O' },
@@ -319,6 +323,7 @@ int cmd_record(int argc, char **argv)
 	const char *out_path = "callscope.data";
 	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
 	const char *libcall = LIBCALL_ALL;
+	uint32_t outside_hz = OUTSIDE_HZ_DEFAULT;
 	int skip_missing = 0;
 	const char *attach_pid = NULL, *attach_duration = NULL;
 	struct contract contract;
@@ -349,6 +354,9 @@ int cmd_record(int argc, char **argv)
 		case 'P': rs.asked = 1; break;
 		case 'N': libcall = NULL; break;
 		case 'L': libcall = libcall_spec(optarg); break;
+		case 'U':
+			outside_hz = strcmp(optarg, "0") ? record_sampling_hz(optarg) : 0;
+			break;
 		case 'F': rs.hz = record_sampling_hz(optarg); rs.explicit_option = 1; break;
 		case 'W': rs.wall = record_sampling_clock(optarg); rs.explicit_option = 1; break;
 		case 'O': rs.only = optarg; rs.explicit_option = 1; break;
@@ -381,6 +389,10 @@ int cmd_record(int argc, char **argv)
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
 	contract.sample_only = !hooks.kinds || idle_hooks;
+	/* a trace not sampled otherwise is sampled gently, only to say how
+	 * much time its hooks did not see */
+	if (!sample_env && !contract.sample_only && outside_hz)
+		sample_env = xasprintf("hz=%u;clock=cpu;bg=1", outside_hz);
 	if (!contract.chunk_bytes)
 		contract.chunk_bytes = contract.sample_only && !rs.dwarf ? RECORD_SAMPLING_CHUNK
 									 : CONTRACT_CHUNK_DEFAULT;

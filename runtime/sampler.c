@@ -262,7 +262,12 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	t->guard = 1;
 	size_t n, copy = 0;
 	unsigned method = s->stack_hi ? SAMPLE_METHOD_FP : SAMPLE_METHOD_PC;
-	if (sampler.settings.dwarf && s->stack_hi && sp >= s->stack_lo && sp < s->stack_hi) {
+	if (sampler.settings.background) {
+		/* beside a trace: where the time goes is all it asks */
+		method = SAMPLE_METHOD_PC;
+		n = 0;
+		truncated = 0;
+	} else if (sampler.settings.dwarf && s->stack_hi && sp >= s->stack_lo && sp < s->stack_hi) {
 		/* the unwinder finds every frame from the copy */
 		method = SAMPLE_METHOD_DWARF;
 		n = 0;
@@ -283,6 +288,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	uint64_t flags = (sampler.wall ? SAMPLE_WALL : s->perf_fd < 0 ? SAMPLE_TICK_TIMER : 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |
+			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) |
 			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
 	if (now > t->last_time)
 		t->last_time = now;

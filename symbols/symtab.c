@@ -19,6 +19,7 @@
  */
 #include "symbols/symtab.h"
 #include "symbols/alias.h"
+#include "symbols/instrumented.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -42,6 +43,7 @@ struct object {
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
 	struct alias_index *aliases;	/* built when first needed */
+	int hooks;			/* 1, 0, or -1 until looked at */
 };
 
 /* A runtime address range [start, end) belonging to objects[obj]. */
@@ -296,6 +298,7 @@ int symtab_add_object(struct symtab *st, const char *path, uint64_t load_bias,
 	memset(obj, 0, sizeof(*obj));
 	obj->path = xstrdup(path);
 	obj->bias = load_bias;
+	obj->hooks = -1;
 	obj->label = pseudo_object_label(obj->path);
 	if (obj->label)
 		obj->status = 0;
@@ -376,6 +379,33 @@ static const char *keep_name(struct symtab *st, char *name)
 	ALLOC_GROW(st->names, st->nr_names + 1, st->alloc_names);
 	st->names[st->nr_names++] = name;
 	return name;
+}
+
+static int module_has_hooks(Dwfl_Module *mod)
+{
+	int n = mod ? dwfl_module_getsymtab(mod) : 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (name && sym.st_shndx == SHN_UNDEF && program_hook_of(name))
+			return 1;
+	}
+	return 0;
+}
+
+int symtab_object_has_hooks(struct symtab *st, const char *path)
+{
+	for (size_t i = 0; i < st->nr_objects; i++) {
+		struct object *obj = &st->objects[i];
+		if (strcmp(obj->path, path))
+			continue;
+		if (obj->hooks < 0)
+			obj->hooks = module_has_hooks(obj->mod);
+		return obj->hooks;
+	}
+	return 0;
 }
 
 static const struct alias_imports *imports_of(struct symtab *st)
