@@ -18,11 +18,8 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "json.h"
-<<<<<<< HEAD
-#include "report/unhooked.h"
-=======
 #include "report/samples.h"
->>>>>>> main
+#include "report/unhooked.h"
 #include "report/units.h"
 #include "xalloc.h"
 

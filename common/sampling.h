@@ -3,13 +3,8 @@
  * profiling, runtime/sampler.c).  `callscope record` asks for sampling with
  * one more environment variable beside CALLSCOPE_CONTRACT:
  *
-<<<<<<< HEAD
- *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=fp|dwarf][;source=timer]
- *                      [;only=NAME,...][;bg=1]
-=======
  *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
- *                      [;only=NAME,...]
->>>>>>> main
+ *                      [;only=NAME,...][;bg=1]
  *
  * hz is the sampling frequency per thread (1 to SAMPLING_HZ_MAX); clock
  * cpu samples each thread's own CPU time, wall its elapsed time (blocked
