@@ -4,7 +4,7 @@
 # nested under the library function, --no-libcall and --libcall=SPEC.
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 32
 # build SOURCE OUTPUT FLAGS...: with libm and libdl after the source
 build() {
 	src=$1
@@ -31,6 +31,8 @@ is "$(jq -r '[.arcs[] | select(.callee=="cmp") | "\(.caller)=\(.count)"] | join(
 	"qsort=$cmp_calls" "the callback nests under qsort"
 is "$(jq -r '[.arcs[] | select(.callee=="qsort") | .caller] | join(",")' g.json)" "main" \
 	"main calls qsort"
+is "$(jq -r '[.arcs[] | select(.callee=="strcmp") | "\(.caller)=\(.count)"] | join(",")' g.json)" \
+	"cmp=$cmp_calls" "cmp's tail call into strcmp stays under cmp"
 is "$("$CS" report -i lc.data --json |
 	jq -r '.functions[] | select(.name=="qsort") | "\(.object | test("libc[.]so")) \(.total_ns > .self_ns)"')" \
 	"true true" "qsort is libc's, and its total includes the callbacks"
