@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 
 static unsigned hook_of(const char *name)
 {
@@ -28,13 +29,13 @@ static unsigned hook_of(const char *name)
 
 int program_hooks_read(const char *path, struct program_hooks *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
