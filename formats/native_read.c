@@ -292,11 +292,12 @@ int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
 	struct cursor c;
 
 	memset(out, 0, sizeof(*out));
-	cursor_init(&c, bytes, bytes, bytes + size);
+	/* before any arithmetic: an empty file has no mapping, BYTES is NULL */
 	if (size == 0) {
 		snprintf(err, errlen, "the file is empty");
 		return -1;
 	}
+	cursor_init(&c, bytes, bytes, bytes + size);
 	const uint8_t *magic = cursor_bytes(&c, DATA_MAGIC_LEN, "header");
 	if (!magic || memcmp(magic, DATA_MAGIC, DATA_MAGIC_LEN)) {
 		snprintf(err, errlen, "not a callscope data file (bad magic)");
