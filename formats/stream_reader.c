@@ -168,7 +168,10 @@ static int read_sample(struct stream_reader *r, const uint8_t *at, struct stream
 	ev->sample_sp = ev->sample_bp = 0;
 	ev->stack_copy = NULL;
 	ev->stack_copy_len = 0;
-	if (((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT) == SAMPLE_METHOD_DWARF) {
+	uint64_t method = (flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT;
+	if (method == SAMPLE_METHOD_FP_DWARF && n == 0)
+		return fail(r, at, "sample to unwind from a frame it does not have");
+	if (method == SAMPLE_METHOD_DWARF || method == SAMPLE_METHOD_FP_DWARF) {
 		uint64_t sp, bp, len;
 		if (stream_get_varint(&r->p, r->end, &sp) ||
 		    stream_get_varint(&r->p, r->end, &bp) ||
@@ -248,15 +251,17 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			r->addrs[r->naddrs++] = b;
 			continue;
 		case STREAM_EXIT_UNWOUND:
+		case STREAM_EXIT_THROWN:
 		case STREAM_THREAD_END:
 			if (stream_get_varint(&r->p, r->end, &a))
 				return fail(r, at, "record cut short");
 			if (add_delta(r, a))
 				return fail(r, at, "time overflow");
-			if ((v >> 2) == STREAM_EXIT_UNWOUND && read_counters(r, ev))
+			if ((v >> 2) != STREAM_THREAD_END && read_counters(r, ev))
 				return fail(r, at, "record cut short");
 			ev->kind = (v >> 2) == STREAM_EXIT_UNWOUND ? EVENT_EXIT_UNWOUND
-								    : EVENT_THREAD_END;
+				   : (v >> 2) == STREAM_EXIT_THROWN ? EVENT_EXIT_THROWN
+								     : EVENT_THREAD_END;
 			ev->addr = 0;
 			ev->time = r->time;
 			return 1;

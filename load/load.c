@@ -13,6 +13,7 @@
 #include "model/aggregate.h"
 #include "model/samples.h"
 #include "saturate.h"
+#include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
 #include "u64map.h"
@@ -154,8 +155,10 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 		return fn;
 	}
 	symtab_lookup(is->symtab, addr, 0, &si);
-	fn = profile_intern_func(p, si.name, si.object ? si.object : "", si.start, si.size,
-				 NULL, 0);
+	char *shown = demangle_for_display(si.name);
+	fn = profile_intern_symbol(p, si.name, shown, si.object ? si.object : "", si.start,
+				   si.size, NULL, 0);
+	free(shown);
 	u64map_put(&is->funcs, addr, fn);
 	return fn;
 }
@@ -308,23 +311,26 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.file = si.file;
 	s.line = si.line;
 	funcs[0] = resolve(tr->names, tr->is, ev->addr);
-	uint64_t unwound[SAMPLING_STACK_MAX];
-	size_t nframes = ev->nframes;
+	/* the return addresses the runtime walked, then (DWARF methods) the
+	 * ones unwound from the copy: from the PC, or from the caller of the
+	 * last walked frame */
+	uint64_t rets[SAMPLING_STACK_MAX];
+	size_t nframes = 0;
+	for (; nframes < ev->nframes; nframes++)
+		/* the reader checked every varint of the list */
+		if (stream_get_varint(&p, p + 10, &rets[nframes]))
+			break;
 	if (ev->stack_copy) {
 		int truncated;
-		nframes = unwinder_unwind(image_unwinder(tr->is), ev->addr, ev->sample_sp,
-					  ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
-					  unwound, SAMPLING_STACK_MAX, &truncated);
+		uint64_t from = nframes ? rets[nframes - 1] : ev->addr;
+		nframes += unwinder_unwind(image_unwinder(tr->is), from, ev->sample_sp,
+					   ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
+					   rets + nframes, SAMPLING_STACK_MAX - nframes, &truncated);
 		if (truncated)
 			s.flags |= SAMPLE_TRUNCATED;
 	}
 	for (size_t i = 0; i < nframes; i++) {
-		uint64_t ret;
-		/* the reader checked every varint of the list */
-		if (ev->stack_copy)
-			ret = unwound[i];
-		else if (stream_get_varint(&p, p + 10, &ret))
-			break;
+		uint64_t ret = rets[i];
 		struct symbol_info ri;
 		symtab_lookup(tr->is->symtab, ret - 1, 0, &ri);
 		if (!ri.in_object)
@@ -439,6 +445,9 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			break;
 		case EVENT_EXIT_UNWOUND:
 			exit_call(&tr, t, EXIT_UNWOUND);
+			break;
+		case EVENT_EXIT_THROWN:
+			exit_call(&tr, t, EXIT_THROWN);
 			break;
 		case EVENT_RESET:
 			/* only the last reset matters, and decoding began after it */

@@ -32,7 +32,10 @@
 struct aggregate_thread;
 
 struct func {
-	char *name;		/* owned */
+	char *name;		/* owned; as a reader knows it (C++ demangled) */
+	char *symbol;		/* owned; the linkage name, as in the object's
+				 * symbol table (what linkers and ELF lookups
+				 * need); the same text as name for C */
 	char *object;		/* owned; path of the object, may be "" */
 	char *file;		/* owned; source file of the start, or NULL */
 	int line;
@@ -47,6 +50,7 @@ struct func {
 	uint64_t sum_call_ns;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
+	uint64_t thrown;		/* of those, the ones an exception left */
 
 	/* record -e: counter C (0 or 1) in the function itself and in its
 	 * outermost activations with callees, like self_ns and total_ns;
@@ -152,13 +156,14 @@ struct profile {
 
 	/* record --sample: weighted samples in all; samples the threads could
 	 * not write; samples whose PC was in no known object (counted in
-	 * "<outside>" too); stacks cut at the depth limit; which stack
-	 * methods were seen (bit 1 << enum sample_method); wall-clock ones */
+	 * "<outside>" too); stacks that do not reach the thread's first
+	 * frame; samples per stack method (enum sample_method); wall-clock
+	 * ones */
 	uint64_t samples;
 	uint64_t samples_lost;
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
-	uint32_t sample_methods;
+	uint64_t samples_by_method[4];
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
 };
@@ -168,10 +173,17 @@ struct profile *profile_new(void);
 void profile_free(struct profile *p);
 
 /*
- * Returns the index of the function NAME in OBJECT, adding it if new.
- * Functions are identified by (object, name): the same function seen from
- * several processes or threads is one entry.
+ * Returns the index of the function SYMBOL (its linkage name) in OBJECT,
+ * adding it if new, shown as NAME.  Functions are identified by (object,
+ * symbol): the same function seen from several processes or threads is
+ * one entry, and two symbols that demangle alike (a C++ constructor's
+ * complete and base-object variants) stay two.
  */
+uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
+			       const char *object, uint64_t addr, uint64_t size,
+			       const char *file, int line);
+/* The same for a function whose name is its symbol (C, or a synthesized
+ * name such as "<signal 11>"). */
 uint32_t profile_intern_func(struct profile *p, const char *name,
 			     const char *object, uint64_t addr, uint64_t size,
 			     const char *file, int line);
@@ -193,8 +205,9 @@ void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns);
 /* How a call ended. */
 enum exit_kind {
 	EXIT_RETURN = 0,
-	EXIT_UNWOUND = 1,	/* closed by stack repair (longjmp, unwinding) */
+	EXIT_UNWOUND = 1,	/* closed by stack repair after a longjmp */
 	EXIT_STOPPED = 2,	/* open when capture stopped or the stream ended */
+	EXIT_THROWN = 3,	/* closed by stack repair after an exception */
 };
 void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind);
 /* A call already open when the stream began: closed, never counted. */
