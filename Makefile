@@ -3,7 +3,9 @@
 # Knobs:
 #   O=DIR            build directory (default: build)
 #   V=1              show the commands
-#   SAN=address,undefined   build the offline tools and tests with sanitizers
+#   SAN=address,undefined   build the offline tools and tests with sanitizers;
+#                    any finding stops the program, so a test sees it
+#                    (scripts/test-sanitized.sh, run by scripts/test.sh)
 #   WERROR=1         turn warnings into errors (CI sets it)
 #
 # Targets: all (default), check (unit tests, then prove tests/t), unit,
@@ -28,7 +30,7 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden \
 RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/exports.map \
 	-Wl,-z,now -Wl,-z,noexecstack
 
-SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
+SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
 TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty
 

@@ -20,6 +20,7 @@
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
+#include "readfile.h"
 #include "die.h"
 #include "symbols/code.h"
 #include "symbols/symtab.h"
@@ -120,7 +121,7 @@ static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
 /* Line N of FILE without its newline, into BUF; "" when unreadable. */
 static const char *source_line(const char *file, int n, char *buf, size_t size)
 {
-	FILE *f = file ? fopen(file, "r") : NULL;
+	FILE *f = file ? fopen_regular(file) : NULL;
 	int at = 0;
 
 	buf[0] = '\0';

@@ -13,6 +13,7 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "saturate.h"
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
@@ -47,9 +48,15 @@ double load_ns_per_unit(const struct data_file *df)
 	if (s->clock == CONTRACT_CLOCK_MONO)
 		return 1.0;
 	/* The launcher read both clocks before the program started and
-	 * after it ended: their ratio over the whole run is the TSC rate. */
-	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start)
-		return (double)(s->mono_end - s->mono_start) / (double)(s->tsc_end - s->tsc_start);
+	 * after it ended: their ratio over the whole run is the TSC rate.
+	 * A rate no TSC has (below 1 MHz or above 1 THz) comes from a
+	 * damaged session, and is not trusted to scale every time. */
+	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start) {
+		double rate = (double)(s->mono_end - s->mono_start) /
+			      (double)(s->tsc_end - s->tsc_start);
+		if (rate >= 1e-3 && rate <= 1e3)
+			return rate;
+	}
 	return 1.0;
 }
 
@@ -62,7 +69,7 @@ static uint64_t session_origin(const struct data_file *df)
 /* ns per clock unit in 32.32 fixed point: one multiply per event. */
 static uint64_t unit_fixed(const struct data_file *df)
 {
-	return (uint64_t)(load_ns_per_unit(df) * 4294967296.0 + 0.5);
+	return u64_round(load_ns_per_unit(df) * 4294967296.0);
 }
 
 static inline uint64_t units_to_ns(uint64_t origin, uint64_t unit_q32, uint64_t units)

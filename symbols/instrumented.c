@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 
 unsigned program_hook_of(const char *name)
 {
@@ -33,7 +34,7 @@ int program_hooks_read(const char *path, struct program_hooks *out)
 	int rc = program_hooks_probe(path, out);
 
 	if (rc == -2)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	if (rc < 0)
 		return error("'%s' is not an ELF executable; give callscope the compiled program, "
 			     "not a script", path);
@@ -43,7 +44,7 @@ int program_hooks_read(const char *path, struct program_hooks *out)
 /* -2: cannot open (errno set); -1: not ELF. */
 int program_hooks_probe(const char *path, struct program_hooks *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 

@@ -81,7 +81,7 @@ if [ "$(id -u)" = 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]
 		"list: another user is told page-faults is forbidden, not unsupported"
 	# record also needs the runtime: a checkout in a directory closed to
 	# other users lets them start callscope through setpriv, not read it
-	if nobody test -r "$ROOT/build/libcallscope.so"; then
+	if nobody test -r "$BUILD/libcallscope.so"; then
 		# the test's own directory is closed to other users
 		pub=$(mktemp -d /tmp/callscope-pub.XXXXXX)
 		chmod 755 "$pub"
