@@ -21,6 +21,7 @@
 #include "cli/find_function.h"
 #include "cli/recording_arg.h"
 #include "load/load.h"
+#include "readfile.h"
 #include "die.h"
 #include "symbols/code.h"
 #include "symbols/symtab.h"
@@ -121,7 +122,7 @@ static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
 /* Line N of FILE without its newline, into BUF; "" when unreadable. */
 static const char *source_line(const char *file, int n, char *buf, size_t size)
 {
-	FILE *f = file ? fopen(file, "r") : NULL;
+	FILE *f = file ? fopen_regular(file) : NULL;
 	int at = 0;
 
 	buf[0] = '\0';

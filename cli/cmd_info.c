@@ -20,6 +20,7 @@
 #include "formats/cursor.h"
 #include "json.h"
 #include "report/samples.h"
+#include "report/unhooked.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -282,6 +283,7 @@ int cmd_info(int argc, char **argv)
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));
+		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
 			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",

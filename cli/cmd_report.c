@@ -20,6 +20,7 @@
 #include "json.h"
 #include "report/flat.h"
 #include "report/samples.h"
+#include "report/unhooked.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -52,6 +53,8 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
 	if (p->samples)
 		report_samples_json_fields(j, p);
+	if (p->unhooked.samples)
+		report_unhooked_json(j, p);
 	json_key(j, "functions");
 	report_flat_json_functions(j, p, o);
 }

@@ -52,6 +52,7 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ncycles; i++)
 		free(p->cycles[i].members);
 	free(p->cycles);
+	unhooked_free(&p->unhooked);
 	free(p->counter_names[0]);
 	free(p->counter_names[1]);
 	free(p->funcs);

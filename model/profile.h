@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/unhooked.h"
+
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
 
 struct aggregate_thread;
@@ -174,6 +176,9 @@ struct profile {
 	uint64_t samples_by_method[4];
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
+
+	/* a trace's samples, split by whether hooks saw their time */
+	struct unhooked unhooked;
 };
 
 /* Returns a new empty profile; free it with profile_free(). */

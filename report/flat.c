@@ -1,4 +1,5 @@
 #include "report/flat.h"
+#include "report/unhooked.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
 		format_duration(a, p->overhead_per_call_ns),
 		format_duration(b, (double)p->overhead_ns));
+	report_unhooked(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
 	if (o->stats)

@@ -6,7 +6,10 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CS="$ROOT/build/callscope"
+# the build under test: make's O= directory (scripts/test-sanitized.sh
+# points it at the sanitizer build)
+BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
+CS="$BUILD/callscope"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
