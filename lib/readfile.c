@@ -9,10 +9,47 @@
 
 #include "xalloc.h"
 
+int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0)
+		return fd;
+fail:;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+FILE *fopen_regular(const char *path)
+{
+	int fd = open_regular(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+const char *open_strerror(int err)
+{
+	return err == EINVAL ? "not a regular file" : strerror(err);
+}
+
 int read_file(const char *path, size_t max, char **out, size_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 
 	*out = NULL;
 	*size = 0;
@@ -24,9 +61,9 @@ int read_file(const char *path, size_t max, char **out, size_t *size)
 		errno = e;
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) || (max && (size_t)st.st_size > max)) {
+	if (max && (size_t)st.st_size > max) {
 		close(fd);
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		errno = EFBIG;
 		return -1;
 	}
 	size_t len = (size_t)st.st_size, got = 0;
@@ -49,26 +86,4 @@ int read_file(const char *path, size_t max, char **out, size_t *size)
 	*out = buf;
 	*size = len;
 	return 0;
-}
-
-int open_regular(const char *path, const char **why)
-{
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0) {
-		*why = strerror(errno);
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
-		close(fd);
-		return -1;
-	}
-	return fd;
 }

@@ -38,8 +38,7 @@ enum object_symbols object_symbols(const char *path, char **debug_file)
 	if (debug_file)
 		*debug_file = NULL;
 	/* a regular file only: a recording may name anything */
-	const char *why;
-	int fd = open_regular(path, &why);
+	int fd = open_regular(path);
 	if (fd < 0)
 		return OBJECT_UNREADABLE;
 	Dwfl *dwfl = dwfl_begin(&debug_files_callbacks);

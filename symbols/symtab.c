@@ -18,8 +18,11 @@
  * allocates its "lib.so+0x1234" once, however often it is looked up.
  */
 #include "symbols/symtab.h"
+#include "symbols/alias.h"
+#include "symbols/instrumented.h"
 
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -42,6 +45,8 @@ struct object {
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
 	struct fde_table fdes;	/* function starts for addresses no symbol covers */
 	int fdes_loaded;
+	struct alias_index *aliases;	/* built when first needed */
+	int hooks;			/* 1, 0, or -1 until looked at */
 };
 
 /* A runtime address range [start, end) belonging to objects[obj]. */
@@ -73,6 +78,11 @@ struct symtab {
 	struct cache_entry *cache;
 	size_t cache_cap, cache_count;
 
+	/* the names the objects import, for choosing among aliases; built
+	 * when first needed, again once more objects came */
+	struct alias_imports *imports;
+	size_t imports_objects;
+
 	/* Synthesized names; freed with the table. */
 	char **names;
 	size_t nr_names, alloc_names;
@@ -95,8 +105,10 @@ void symtab_free(struct symtab *st)
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
 		fde_table_release(&st->objects[i].fdes);
+		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
+	alias_imports_free(st->imports);
 	free(st->objects);
 	free(st->ranges);
 	free(st->cache);
@@ -168,9 +180,11 @@ static int load_object(struct object *obj, const uint8_t *build_id,
 
 	/* opened here so that a FIFO or a device named in a hostile data
 	 * file can neither block nor be read */
-	fd = open_regular(obj->path, &why);
-	if (fd < 0)
+	fd = open_regular(obj->path);
+	if (fd < 0) {
+		why = open_strerror(errno);
 		goto unreadable;
+	}
 
 	obj->dwfl = dwfl_begin(&debug_files_callbacks);
 	if (!obj->dwfl) {
@@ -252,6 +266,7 @@ int symtab_add_object(struct symtab *st, const char *path, uint64_t load_bias,
 	memset(obj, 0, sizeof(*obj));
 	obj->path = xstrdup(path);
 	obj->bias = load_bias;
+	obj->hooks = -1;
 	obj->label = pseudo_object_label(obj->path);
 	if (obj->label)
 		obj->status = 0;
@@ -334,6 +349,47 @@ static const char *keep_name(struct symtab *st, char *name)
 	return name;
 }
 
+static int module_has_hooks(Dwfl_Module *mod)
+{
+	int n = mod ? dwfl_module_getsymtab(mod) : 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (name && sym.st_shndx == SHN_UNDEF && program_hook_of(name))
+			return 1;
+	}
+	return 0;
+}
+
+int symtab_object_has_hooks(struct symtab *st, const char *path)
+{
+	for (size_t i = 0; i < st->nr_objects; i++) {
+		struct object *obj = &st->objects[i];
+		if (strcmp(obj->path, path))
+			continue;
+		if (obj->hooks < 0)
+			obj->hooks = module_has_hooks(obj->mod);
+		return obj->hooks;
+	}
+	return 0;
+}
+
+static const struct alias_imports *imports_of(struct symtab *st)
+{
+	if (!st->imports || st->imports_objects != st->nr_objects) {
+		Dwfl_Module **mods = xcalloc(st->nr_objects + 1, sizeof(*mods));
+		for (size_t i = 0; i < st->nr_objects; i++)
+			mods[i] = st->objects[i].mod;
+		alias_imports_free(st->imports);
+		st->imports = alias_imports_of(mods, st->nr_objects);
+		st->imports_objects = st->nr_objects;
+		free(mods);
+	}
+	return st->imports;
+}
+
 static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 {
 	struct symbol_info *out = &e->info;
@@ -365,6 +421,11 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		 * naming such an address after that symbol would be wrong.
 		 */
 		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+			/* a function's entry (a call's address) may have aliases */
+			if (!off)
+				name = alias_preferred(&obj->aliases, obj->mod,
+						       link + obj->mod_bias, name,
+						       imports_of(st));
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;
