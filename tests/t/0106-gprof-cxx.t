@@ -32,12 +32,7 @@ for c in $compilers; do
 		gprof $o cxx gmon.out > want.txt 2>&1
 		# shellcheck disable=SC2086
 		"$CS" gprof $o cxx gmon.out > got.txt 2>&1
-		if cmp -s want.txt got.txt; then
-			ok 0 "$cxx $opt: gprof $o: byte for byte"
-		else
-			ok 1 "$cxx $opt: gprof $o: byte for byte"
-			diff want.txt got.txt | head -10 | sed 's/^/#   /'
-		fi
+		same_file want.txt got.txt "$cxx $opt: gprof $o: byte for byte"
 	done
 	[ "$n" = "$OPTS_COUNT" ] || echo "# OPTS_COUNT is $OPTS_COUNT, $n options were run"
 done
