@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "load/load.h"
 #include "load/static_calls.h"
@@ -15,9 +16,9 @@
 #include "report/graph.h"
 
 static const char usage_text[] =
-	"usage: callscope graph [-i PATH] [--json] [--brief] [--static] [--pid=PID] [--tid=TID]\n"
+	"usage: callscope graph [-i PATH | PATH] [--json] [--brief] [--static] [--pid=PID] [--tid=TID]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/graph.md)\n"
 	"  -b, --brief       leave out the index by function name\n"
 	"      --static      also the direct calls in the code that never ran (count 0)\n"
@@ -40,7 +41,7 @@ int cmd_graph(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct graph_options go = { 0, 0 };
 	struct load_filter filter = { -1, -1 };
 	int opt, with_static = 0;
@@ -59,8 +60,7 @@ int cmd_graph(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope graph --help'", argv[optind]);
+	input = recording_arg("graph", input, argc, argv, optind);
 
 	if (load_path_is_prf(input)) {
 		int salvaged = 0;
