@@ -14,6 +14,7 @@
 #include "load/static_calls.h"
 #include "die.h"
 #include "report/graph.h"
+#include "xalloc.h"
 
 static const char usage_text[] =
 	"usage: callscope graph [-i PATH | PATH] [--json] [--brief] [--static] [--pid=PID] [--tid=TID]\n"
@@ -69,7 +70,7 @@ int cmd_graph(int argc, char **argv)
 		struct profile *p = load_profile_path(input, &salvaged);
 		profile_find_cycles(p);
 		if (with_static)
-			static_calls_add(p);
+			static_calls_add(p, NULL, 0);
 		report_graph(stdout, p, &go);
 		profile_free(p);
 		return salvaged ? EXIT_SALVAGED : 0;
@@ -81,8 +82,13 @@ int cmd_graph(int argc, char **argv)
 	struct profile *p = load_profile(&df, &filter, &stats);
 	if (!p->nthreads && (filter.pid >= 0 || filter.tid >= 0))
 		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);
-	if (with_static)
-		static_calls_add(p);
+	if (with_static) {
+		char **exes = xcalloc(df.nprocesses + 1, sizeof(*exes));
+		for (size_t i = 0; i < df.nprocesses; i++)
+			exes[i] = df.processes[i].exe;
+		static_calls_add(p, exes, df.nprocesses);
+		free(exes);
+	}
 	report_graph(stdout, p, &go);
 	profile_free(p);
 	data_file_release(&df);

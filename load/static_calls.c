@@ -76,14 +76,23 @@ static size_t add_object(struct profile *p, const char *object)
 	return added;
 }
 
-size_t static_calls_add(struct profile *p)
+/* Whether OBJECT is one of PROGRAMS, or N is 0. */
+static int wanted(const char *object, char *const *programs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (programs[i] && !strcmp(programs[i], object))
+			return 1;
+	return !n;
+}
+
+size_t static_calls_add(struct profile *p, char *const *programs, size_t nprograms)
 {
 	char **objects = NULL;
 	size_t nobjects = 0, alloc = 0, added = 0;
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
-		if (!f->calls || !*f->object)
+		if (!f->calls || !*f->object || !wanted(f->object, programs, nprograms))
 			continue;
 		size_t k = 0;
 		while (k < nobjects && strcmp(objects[k], f->object))

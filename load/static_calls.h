@@ -17,9 +17,11 @@
 /*
  * Adds to P, after profile_find_cycles() (a call that never ran makes no
  * cycle), the arcs and functions found in the code of every object with
- * a traced call.  Returns how many arcs were added; an object that cannot
- * be read gets one warning line and adds none.
+ * a traced call, or only of the programs the recording ran (PROGRAMS,
+ * NPROGRAMS; 0 for every object): the libraries a run calls into are not
+ * the code under test.  Returns how many arcs were added; an object that
+ * cannot be read gets one line and adds none.
  */
-size_t static_calls_add(struct profile *p);
+size_t static_calls_add(struct profile *p, char *const *programs, size_t nprograms);
 
 #endif
