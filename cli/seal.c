@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,33 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 	return data_write_section_parts(out, SECTION_THREAD, parts, 3);
 }
 
+/*
+ * Gives back the space reserved past a thread's committed data, so that
+ * sealing on a nearly full disk needs room for the data once more, not
+ * for every buffer's whole reserve.  Only once the thread's process is
+ * gone: a live one would fault (SIGBUS) on its next write into the part
+ * cut off.  A ring is whole; it is left as it is.
+ */
+static void trim_thread_file(const char *path)
+{
+	struct thread_file_header h;
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	    !memcmp(h.magic, THREAD_FILE_MAGIC, 8) && h.version == THREAD_FILE_VERSION &&
+	    !(h.flags & THREAD_RING) && h.committed_end >= THREAD_FILE_DATA_OFFSET &&
+	    kill((pid_t)h.pid, 0) != 0 && errno == ESRCH) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > h.committed_end &&
+		    ftruncate(fd, (off_t)h.committed_end) != 0)
+			warning("cannot give back the unused space of '%s': %s", path,
+				strerror(errno));
+	}
+	close(fd);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -290,6 +318,11 @@ int seal_staging(const char *staging_dir, const char *out_path,
 		die("cannot write '%s': %s", tmp, strerror(errno));
 	procs = list_files(staging_dir, "p-", &nproc);
 	threads = list_files(staging_dir, "t-", &nthread);
+	for (size_t i = 0; i < nthread; i++) {
+		char *path = xasprintf("%s/%s", staging_dir, threads[i]);
+		trim_thread_file(path);
+		free(path);
+	}
 
 	if (data_write_header(out) || write_session(out, s))
 		goto io_error;
