@@ -6,8 +6,8 @@
  * of its stream.  The file is written under a temporary name and renamed
  * into place, so OUT_PATH never holds half a file.
  */
-#ifndef CALLSCOPE_CLI_SEAL_H
-#define CALLSCOPE_CLI_SEAL_H
+#ifndef CALLSCOPE_FORMATS_SEAL_H
+#define CALLSCOPE_FORMATS_SEAL_H
 
 #include <stddef.h>
 #include <stdint.h>

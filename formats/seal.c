@@ -1,4 +1,4 @@
-#include "cli/seal.h"
+#include "formats/seal.h"
 
 #include <dirent.h>
 #include <errno.h>
