@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # points it at the sanitizer build)
 BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
 CS="$BUILD/callscope"
+# preloaded, makes file I/O fail on demand (tests/inject/fail_io.c)
+FAIL_IO="$BUILD/tests/libfail_io.so"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
