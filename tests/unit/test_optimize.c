@@ -27,7 +27,7 @@
 
 /* The capped algorithms, and all of them. */
 static const char *const capped[] = { "cph", "c3" };
-static const char *const all[] = { "cph", "c3", "pettis-hansen", "executed" };
+static const char *const all[] = { "dense-chains", "cph", "c3", "pettis-hansen", "executed" };
 
 static uint32_t add(struct opt_graph *g, const char *name, uint64_t addr, uint64_t size,
 		    uint64_t calls)
