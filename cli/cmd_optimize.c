@@ -54,7 +54,7 @@ static const char usage_format[] =
 	"                        works (repeatable; default 8K,2,32 and this machine's L1i)\n"
 	"      --relink CMD      shell command that relinks a binary with padding before its\n"
 	"                        code (see docs/optimize.md); measures each offset\n"
-	"      --offsets LIST    padding bytes for --relink (default 0,16,64,1024)\n"
+	"      --offsets LIST    padding bytes for --relink (default 0,1040,2080,3120)\n"
 	"      --stdin FILE      the program's standard input (default: /dev/null)\n"
 	"      --simulate        use cachegrind even where the hardware event works\n"
 	"      --repeat N        hardware runs per binary and offset (default 5)\n"

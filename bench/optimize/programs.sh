@@ -157,7 +157,7 @@ build_gawk() {
 }
 input_gawk() {
 	concat 1200000 train.txt src/*.c
-	concat 300000 heldout.txt src/support/*.c
+	concat 80000 heldout.txt src/support/*.c
 	TRAIN=(-f "$HERE/train.awk" "$W/train.txt")
 	HELDOUT=(-f "$HERE/heldout.awk" "$W/heldout.txt")
 }
