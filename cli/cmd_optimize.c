@@ -42,7 +42,8 @@ static const char usage_format[] =
 	"                        (default: the binary's name)\n"
 	"      --cache-size SIZE largest clique, e.g. 32K (default: this machine's L1i)\n"
 	"      --algorithm NAME  %s\n"
-	"      --weight WHAT     what makes a function hot: calls (default) or time\n"
+	"      --weight WHAT     what makes a function hot: calls (default), time,\n"
+	"                        samples or mixed (see docs/optimize.md)\n"
 	"      --binary PATH     the binary to lay out (default: the recorded program);\n"
 	"                        names and sizes come from its symbol table\n"
 	"      --map FILE        the binary's linker map (-Wl,-Map=FILE): input sections\n"
@@ -305,7 +306,7 @@ static int run_optimize(const struct optimize_args *a)
 	struct opt_output_info info = { binary, a->input, alg->name, alg->summary, source,
 					params.cache_size,
 					sampled ? "samples" :
-					a->weight == OPT_WEIGHT_TIME ? "self time" : "calls" };
+					opt_weight_name(a->weight) };
 	struct opt_write_stats ws = { 0 };
 	int sections = a->map || a->objects;
 
@@ -451,8 +452,12 @@ int cmd_optimize(int argc, char **argv)
 				a.weight = OPT_WEIGHT_CALLS;
 			else if (!strcmp(optarg, "time"))
 				a.weight = OPT_WEIGHT_TIME;
+			else if (!strcmp(optarg, "samples"))
+				a.weight = OPT_WEIGHT_SAMPLES;
+			else if (!strcmp(optarg, "mixed"))
+				a.weight = OPT_WEIGHT_MIXED;
 			else
-				usage_die("--weight is calls or time, not '%s'", optarg);
+				usage_die("--weight is calls, time, samples or mixed, not '%s'", optarg);
 			optimize_only = 1;
 			break;
 		case OPT_BINARY: a.binary = optarg; optimize_only = 1; break;

@@ -156,13 +156,6 @@ void c3_layout(const struct opt_graph *g, const struct opt_params *p, struct opt
 void dense_chains_layout(const struct opt_graph *g, const struct opt_params *p,
 			 struct opt_layout *out)
 {
-	struct c3_rules measured = { 1, 1, 0 };
-	/* Trial knobs while measuring; removed before landing. */
-	const char *x = getenv("CALLSCOPE_C3_RULES");
-	if (x && strlen(x) == 3) {
-		measured.densest_first = x[0] == '1';
-		measured.likely_callers = x[1] == '1';
-		measured.cache_cap = x[2] == '1';
-	}
+	static const struct c3_rules measured = { 1, 1, 0 };
 	c3_run(g, p, &measured, out);
 }

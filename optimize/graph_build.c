@@ -312,17 +312,67 @@ static void groups_from_objects(struct builder *b)
 	free(done);
 }
 
+const char *opt_weight_name(enum opt_weight weight)
+{
+	switch (weight) {
+	case OPT_WEIGHT_TIME:
+		return "self time";
+	case OPT_WEIGHT_SAMPLES:
+		return "self samples";
+	case OPT_WEIGHT_MIXED:
+		return "share of calls plus share of self samples";
+	case OPT_WEIGHT_CALLS:
+		break;
+	}
+	return "calls";
+}
+
+struct heat_totals {
+	uint64_t calls, self_ns, self_samples;
+};
+
+/* The share of TOTAL that PART is, on a scale of 2^30. */
+static uint64_t share(uint64_t part, uint64_t total)
+{
+	return total ? (uint64_t)((double)part / (double)total * (double)(1u << 30)) : 0;
+}
+
+/*
+ * PF's heat by WEIGHT (see graph_build.h); a recording without what the
+ * weight asks for (no times, no samples) falls back to calls.
+ */
+static uint64_t func_heat(const struct func *pf, enum opt_weight weight,
+			  const struct heat_totals *t)
+{
+	switch (weight) {
+	case OPT_WEIGHT_TIME:
+		return t->self_ns ? pf->self_ns : pf->calls;
+	case OPT_WEIGHT_SAMPLES:
+		return t->self_samples ? pf->self_samples : pf->calls;
+	case OPT_WEIGHT_MIXED:
+		if (!t->self_samples)
+			return pf->calls;
+		return share(pf->calls, t->calls) + share(pf->self_samples, t->self_samples);
+	case OPT_WEIGHT_CALLS:
+		break;
+	}
+	return pf->calls;
+}
+
 struct opt_graph *opt_graph_build(const struct opt_build_input *in)
 {
 	const struct profile *p = in->profile;
 	struct builder b = { in, opt_graph_new(), elf_name_index_new(in->binary), NULL };
 	uint32_t *node = xcalloc(p->nfuncs + 1, sizeof(*node));
-	int has_times = 0, samples_only = profile_samples_only(p);
+	int samples_only = profile_samples_only(p);
+	struct heat_totals totals = { 0, 0, 0 };
 
 	add_binary_functions(&b);
-	for (size_t i = 0; i < p->nfuncs && in->weight == OPT_WEIGHT_TIME; i++)
-		if (p->funcs[i].self_ns)
-			has_times = 1;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		totals.calls += p->funcs[i].calls;
+		totals.self_ns += p->funcs[i].self_ns;
+		totals.self_samples += p->funcs[i].self_samples;
+	}
 
 	/* One answer per object path: is it the program? */
 	char **objects = NULL;
@@ -348,7 +398,7 @@ struct opt_graph *opt_graph_build(const struct opt_build_input *in)
 			f->heat += pf->self_samples;
 		} else {
 			f->calls += pf->calls;
-			f->heat += has_times ? pf->self_ns : pf->calls;
+			f->heat += func_heat(pf, in->weight, &totals);
 		}
 		if (f->calls || f->heat)
 			f->flags &= ~(unsigned)OPT_UNCALLED;

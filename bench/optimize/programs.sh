@@ -31,12 +31,17 @@
 #               $BENCH_DIR/src): lua5.4-*, gawk-*, xz-utils-* ('apt-get
 #               source lua5.4 gawk xz-utils'); each is copied before building
 #   PROGRAMS    which programs (default "lua gawk xz")
-#   PROFILE     what callscope is trained on: "sample" (default: the release
-#               binary itself, sampled with DWARF stacks at FREQ Hz) or
-#               "trace" (a -pg build of the same sources, exact calls)
+#   PROFILE     what callscope is trained on: "trace" (default: a -pg build
+#               of the same sources, exact calls, as complete as callgrind's
+#               graph) or "sample" (the release binary itself, sampled with
+#               DWARF stacks at FREQ Hz: no second build, but functions that
+#               run too briefly to be sampled stay out of the order)
 #   FREQ        samples per second for PROFILE=sample (default 20000)
-#   ALGORITHMS  extra 'callscope optimize --algorithm' layouts to measure
-#               beside the default (default: none)
+#   OPTIONS     'callscope optimize' options for the callscope layout
+#               (default: none)
+#   VARIANTS    more callscope layouts to measure, as NAME=OPTION,OPTION...
+#               separated by spaces, e.g. "c3=--algorithm=c3" (default: none);
+#               each is the row callscope-NAME
 #   OFFSETS     code offsets in bytes (default 0,1040,2080,3120)
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
 #   CALLGRIND_GRAPH  callgrind's call graph as "caller callee count"
@@ -49,9 +54,10 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench}
 SRC_DIR=${SRC_DIR:-$BENCH_DIR/src}
 PROGRAMS=${PROGRAMS:-lua gawk xz}
-PROFILE=${PROFILE:-sample}
+PROFILE=${PROFILE:-trace}
 FREQ=${FREQ:-20000}
-ALGORITHMS=${ALGORITHMS:-}
+OPTIONS=${OPTIONS:-}
+VARIANTS=${VARIANTS:-}
 OFFSETS=${OFFSETS:-0,1040,2080,3120}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CALLGRIND_GRAPH=${CALLGRIND_GRAPH:-$ROOT/../shared/tools/callgrind-graph}
@@ -171,8 +177,8 @@ build_xz() {
 	return 0
 }
 input_xz() {
-	concat 600000 train.txt src/src/liblzma/*/*.c
-	concat 250000 heldout.txt src/src/xz/*.[ch] src/doc/*.txt
+	concat 300000 train.txt src/src/liblzma/*/*.c
+	concat 60000 heldout.txt src/src/xz/*.[ch] src/doc/*.txt
 	TRAIN=(-c -6 "$W/train.txt")
 	HELDOUT=(-c -6 "$W/heldout.txt")
 }
@@ -214,7 +220,8 @@ run_program() {	# NAME
 	local rec=(--mode=sample --stack=dwarf --freq="$FREQ")
 	local trained=./$p-default
 	if [ "$PROFILE" = trace ]; then
-		rec=()
+		# Sampled too, for the weights that count samples.
+		rec=(--mode=both --freq="$FREQ")
 		trained=$PG_BIN
 	fi
 	"$CALLSCOPE" record "${rec[@]}" -o train.data -- "$trained" "${TRAIN[@]}" \
@@ -223,21 +230,21 @@ run_program() {	# NAME
 		>log/callgrind.out 2>&1 || die "callgrind on $p failed; see $W/log/callgrind.out"
 	"$CALLGRIND_GRAPH" callgrind.out --arcs --object "/$p-default" >callgrind.cg
 
-	local layouts=(default executed lld-c3 lld-cdsort callscope) alg
-	for alg in $ALGORITHMS; do layouts+=("callscope-$alg"); done
+	local layouts=(default executed lld-c3 lld-cdsort callscope) v opts
+	declare -A variant=([executed]=--algorithm=executed [callscope]="$OPTIONS")
+	for v in $VARIANTS; do
+		layouts+=("callscope-${v%%=*}")
+		variant[callscope-${v%%=*}]=${v#*=}
+	done
 	for l in "${layouts[@]}"; do
 		case $l in
 		default) continue ;;
 		lld-c3) lld_order hfsort callgrind.cg "$l.order" ;;
 		lld-cdsort) lld_order cdsort callgrind.cg "$l.order" ;;
 		*)
-			alg=()
-			case $l in
-			executed) alg=(--algorithm=executed) ;;
-			callscope-*) alg=(--algorithm="${l#callscope-}") ;;
-			esac
+			IFS=, read -r -a opts <<<"${variant[$l]}"
 			"$CALLSCOPE" optimize -i train.data --binary "$p-default" --map "$p-default.map" \
-				--cache-size=32K "${alg[@]}" -o "$l" >"log/optimize-$l.out" 2>&1 ||
+				--cache-size=32K "${opts[@]}" -o "$l" >"log/optimize-$l.out" 2>&1 ||
 				die "callscope optimize failed; see $W/log/optimize-$l.out"
 			;;
 		esac
@@ -289,7 +296,7 @@ done
 {
 	echo "## Run: link orders on real programs — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS)."
+	echo "Command: \`make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\")."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $(ld.lld-19 --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "I1 misses: cachegrind 32K/8/64 on the held-out input, mean over the offsets [min–max];"
