@@ -2,7 +2,8 @@
 # bench/optimize/programs.sh — callscope's link order against lld's own
 # orderings on real programs from Debian source.
 #
-#   make && bench/optimize/programs.sh       (about 15 minutes on 2 idle cores)
+#   bench/setup.sh && make && bench/optimize/programs.sh       (about 20 minutes on 2 cores, the first
+#                                            run longer: it builds the programs twice)
 #
 # Each program (Lua 5.4, gawk, xz with its liblzma) is built -O2
 # -ffunction-sections and linked by lld 19.  Trained on one input, the
@@ -28,8 +29,8 @@
 #   BENCH_DIR   scratch folder (default /tmp/callscope-bench); nothing is
 #               written in the repository
 #   SRC_DIR     where the Debian sources are unpacked (default
-#               $BENCH_DIR/src): lua5.4-*, gawk-*, xz-utils-* ('apt-get
-#               source lua5.4 gawk xz-utils'); each is copied before building
+#               $BENCH_DIR/src, where bench/setup.sh puts them): lua5.4-*,
+#               gawk-*, xz-utils-*; each is copied before building
 #   PROGRAMS    which programs (default "lua gawk xz")
 #   PROFILE     what callscope is trained on: "trace" (default: a -pg build
 #               of the same sources, exact calls, as complete as callgrind's
@@ -42,7 +43,7 @@
 #   VARIANTS    more callscope layouts to measure, as NAME=OPTION,OPTION...
 #               separated by spaces, e.g. "c3=--algorithm=c3" (default: none);
 #               each is the row callscope-NAME
-#   OFFSETS     code offsets in bytes (default 0,1040,2080,3120)
+#   OFFSETS     code offsets in bytes (default: eight, 0 to 3648, about 520 apart)
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
 #   CALLGRIND_GRAPH  callgrind's call graph as "caller callee count"
 #               (default <repo>/../shared/tools/callgrind-graph)
@@ -58,7 +59,7 @@ PROFILE=${PROFILE:-trace}
 FREQ=${FREQ:-20000}
 OPTIONS=${OPTIONS:-}
 VARIANTS=${VARIANTS:-}
-OFFSETS=${OFFSETS:-0,1040,2080,3120}
+OFFSETS=${OFFSETS:-0,528,1040,1568,2080,2608,3120,3648}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CALLGRIND_GRAPH=${CALLGRIND_GRAPH:-$ROOT/../shared/tools/callgrind-graph}
 JOBS=${JOBS:-$(nproc)}
@@ -296,7 +297,7 @@ done
 {
 	echo "## Run: link orders on real programs — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\")."
+	echo "Command: \`bench/setup.sh && make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\")."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $(ld.lld-19 --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "I1 misses: cachegrind 32K/8/64 on the held-out input, mean over the offsets [min–max];"
