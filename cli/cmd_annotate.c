@@ -17,20 +17,24 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
+#include "readfile.h"
 #include "die.h"
 #include "symbols/code.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC\n"
+	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC [PATH]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH after FUNC (default: callscope.data)\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
-	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n";
+	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n"
+	NO_DEMANGLE_HELP;
 
 /* Samples per link-time address of the function. */
 struct pc_count {
@@ -118,7 +122,7 @@ static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
 /* Line N of FILE without its newline, into BUF; "" when unreadable. */
 static const char *source_line(const char *file, int n, char *buf, size_t size)
 {
-	FILE *f = file ? fopen(file, "r") : NULL;
+	FILE *f = file ? fopen_regular(file) : NULL;
 	int at = 0;
 
 	buf[0] = '\0';
@@ -249,9 +253,10 @@ int cmd_annotate(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
 	int opt;
 
@@ -260,14 +265,16 @@ int cmd_annotate(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	input = recording_arg("annotate", input, argc, argv, optind + 1);
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
@@ -22,11 +24,11 @@
 #include "report/tree.h"
 
 static const char usage_text[] =
-	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
+	"usage: callscope tree [-i PATH | PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
 	"                      [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]\n"
 	"                      [--signal-filter=F]\n"
 	"\n"
-	"  -i, --input PATH      recording to read (default: callscope.data)\n"
+	"  -i, --input PATH      recording to read, or PATH alone (default: callscope.data)\n"
 	"  -t, --threshold PCT   hide call paths below PCT % of the root's total\n"
 	"  -f, --focus SYMSPEC   re-root at a function: NAME or OBJECT:NAME\n"
 	"  -d, --depth N         show N levels of calls below the root\n"
@@ -34,7 +36,8 @@ static const char usage_text[] =
 	"      --json            machine-readable output (see docs/tree.md)\n"
 	"      --pid PID         only this process\n"
 	"      --tid TID         only this thread\n"
-	"      --signal-filter F signal handlers: separate (default), exclude or none\n";
+	"      --signal-filter F signal handlers: separate (default), exclude or none\n"
+	NO_DEMANGLE_HELP;
 
 /* The visitor: every event goes to both builders. */
 struct tree_state {
@@ -198,9 +201,10 @@ int cmd_tree(int argc, char **argv)
 		{ "tid", required_argument, NULL, 'T' },
 		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct tree_options o;
 	struct load_filter filter = { -1, -1 };
 	int opt;
@@ -222,12 +226,12 @@ int cmd_tree(int argc, char **argv)
 		case 'P': filter.pid = load_parse_id("--pid", optarg); break;
 		case 'T': filter.tid = load_parse_id("--tid", optarg); break;
 		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
+	input = recording_arg("tree", input, argc, argv, optind);
 
 	struct tree_state s = { NULL, NULL, NULL, NULL, 0, { 0 } };
 	struct load_stats stats;
