@@ -32,21 +32,6 @@ int opt_same_file(const char *a, const char *b)
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Index of the binary function starting at ADDR, or -1. */
-static long find_by_address(const struct elf_funcs *t, uint64_t addr)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->funcs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
-}
-
 /*
  * The binary function called NAME, preferring one of SIZE bytes when
  * static functions of several files share the name; -1 if none.
@@ -134,7 +119,7 @@ static uint32_t node_for(struct builder *b, const struct func *pf, int *program_
 	if (*program_cache == 2)
 		return opt_graph_add_func(b->g, pf->symbol, pf->object, pf->addr, pf->size, OPT_SHARED);
 	if (in->same_file) {
-		k = find_by_address(in->binary, pf->addr);
+		k = elf_funcs_at(in->binary, pf->addr);
 	} else {
 		int ambiguous;
 		k = find_by_name(in->binary, b->ix, pf->symbol, pf->size, &ambiguous);
