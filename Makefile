@@ -32,7 +32,7 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty
+TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
@@ -46,6 +46,9 @@ RUNTIME_SRC := \
 	runtime/frame_pointers.c \
 	runtime/hooks.c \
 	runtime/init.c \
+	runtime/libcall/enter.c \
+	runtime/libcall/kinds.c \
+	runtime/libcall/patch.c \
 	runtime/process.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
@@ -53,7 +56,7 @@ RUNTIME_SRC := \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

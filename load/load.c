@@ -1,4 +1,5 @@
 #include "load/load.h"
+#include "load/unhooked_builds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +215,7 @@ struct thread_replay {
 	uint32_t *by_id;	/* stream id -> function + 1; 0 = not cached */
 	size_t by_id_alloc;
 	uint32_t id_epoch;
+	int traced;		/* the thread's calls are traced, not only sampled */
 };
 
 /* The function of an ENTRY decoded in id epoch EPOCH. */
@@ -279,6 +281,27 @@ static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 }
 
 /*
+ * A sample of a trace: was its time seen by hooks, as a library call's
+ * self time (the PC in an object without hooks, inside a call traced into
+ * it through the PLT), or not at all?
+ */
+static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
+			    uint64_t weight)
+{
+	enum unhooked_kind kind = UNHOOKED_UNSEEN;
+	const char *object = si->in_object ? si->object : "";
+
+	if (si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) {
+		kind = UNHOOKED_HOOKED;
+	} else if (tr->depth) {
+		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1]];
+		if (*top->object && !symtab_object_has_hooks(tr->is->symtab, top->object))
+			kind = UNHOOKED_SEEN;
+	}
+	tr->v->unhooked(tr->v->ctx, object, kind, weight);
+}
+
+/*
  * Resolves a sample's PC and return addresses and hands it to the visitor.
  * A return address is looked up one byte back so a call at the very end
  * of a function is charged to it, not to the next one.
@@ -300,6 +323,10 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.funcs = funcs;
 	s.addrs = addrs;
 	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	if (tr->v->unhooked && tr->traced)
+		classify_sample(tr, &si, ev->sample_weight);
+	if (ev->sample_flags & SAMPLE_BACKGROUND)
+		return;
 	addrs[0] = ev->addr;
 	s.n = 1;
 	if (!si.in_object) {
@@ -402,7 +429,8 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	const double unit = load_ns_per_unit(df);
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
-	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals };
+	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals,
+				    .traced = df->session.mode != DATA_MODE_SAMPLE };
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
@@ -681,6 +709,12 @@ static void build_sample(void *ctx, const struct replay_sample *s)
 			   s->outside, s->missed);
 }
 
+static void build_unhooked(void *ctx, const char *object, enum unhooked_kind kind,
+			   uint64_t weight)
+{
+	unhooked_add(&((struct build_state *)ctx)->p->unhooked, object, kind, weight);
+}
+
 static void build_end(void *ctx, uint64_t t)
 {
 	struct build_state *s = ctx;
@@ -703,7 +737,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	struct build_state state = { p, NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
 					  build_exit, build_end, build_note, build_counters,
-					  build_sample, 0 };
+					  build_sample, 0, build_unhooked };
 
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
@@ -714,4 +748,6 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
 	stats->salvaged |= more.salvaged;
 	profile_find_cycles(state.p);
+	unhooked_sort(&state.p->unhooked);
+	unhooked_find_builds(&state.p->unhooked, df);
 }
