@@ -9,17 +9,13 @@
 plan 10
 
 build_prog fault_threads ft -O2 -finstrument-functions
-limited "$CS" record -o full.data -- ./ft 3 200000 > /dev/null 2>&1
+limited "$CS" record --mode=trace -o full.data -- ./ft 3 200000 > /dev/null 2>&1
 all=$("$CS" info -i full.data --json | jq .events)
 
 # failing CALL:SKIP:ERRNO PROGRAM OUTPUT: records ./ft with the failures.
 failing() {
 	CALLSCOPE_FAIL_IO=$1 CALLSCOPE_FAIL_IO_IN=$2 LD_PRELOAD=$FAIL_IO \
-		limited "$CS" record -o "$3" -- ./ft 3 200000 > /dev/null 2> err.txt
-}
-conserved() {
-	is "$(( $("$CS" info -i "$1" --json | jq '.events + .lost_events') ))" "$all" \
-		"$2: kept + lost == the events of a run without failures"
+		limited "$CS" record --mode=trace -o "$3" -- ./ft 3 200000 > /dev/null 2> err.txt
 }
 
 # room for every header page, and for two windows of the four threads
@@ -27,14 +23,14 @@ failing fallocate:2:ENOSPC:65536 ft space.data
 is "$?" 0 "no space to grow: the program runs to its end"
 grep -q "counted as lost: No space left on device" err.txt
 ok $? "no space to grow: the warning names the reason" || sed 's/^/#   /' err.txt
-conserved space.data "no space to grow"
+conserved space.data "$all" "no space to grow"
 
 # the header pages are mapped, and main's window; every worker's is refused
 failing mmap:1:ENOMEM:65536 ft map.data
 is "$?" 0 "a refused mapping: the program runs to its end"
 grep -q "Cannot allocate memory" err.txt
 ok $? "a refused mapping: the warning names the reason" || sed 's/^/#   /' err.txt
-conserved map.data "a refused mapping"
+conserved map.data "$all" "a refused mapping"
 
 # the disk fills up while record writes the data file
 failing write:0:ENOSPC callscope seal.data
@@ -44,5 +40,5 @@ grep -q "cannot write 'seal.data': No space left on device; the recording stays 
 ok $? "and says where the recording stays" || sed 's/^/#   /' err.txt
 [ ! -e seal.data ] && ! ls seal.data.tmp-* > /dev/null 2>&1
 ok $? "no data file and no temporary file"
-conserved "$staging" "the staging directory"
+conserved "$staging" "$all" "the staging directory"
 done_testing

@@ -165,3 +165,13 @@ callscope_arcs() {
 		jq -r '.arcs[] | select(.caller != .callee and .caller != "<spontaneous>") |
 			"\(.caller) \(.callee) \(.count)"' | sort
 }
+
+# conserved DATA ALL NAME: the events DATA kept plus those it counted lost
+# are the ALL events of a run that lost nothing.  Within 8: besides the
+# calls, a run writes a few records of its own whose number varies with
+# timing; a lost buffer's worth is thousands.
+conserved() {
+	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
+	d=$(( n - $2 ))
+	ok $(( d < -8 || d > 8 )) "$3: kept + lost ($n) == the events of a run that lost nothing ($2)"
+}
