@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
 #include "contract.h"
 #include "die.h"
@@ -24,9 +25,9 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope info [-i PATH] [--json]\n"
+	"usage: callscope info [-i PATH | PATH] [--json]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/info.md)\n";
 
 /* Calls argument I of the session's command line back with its bytes. */
@@ -124,7 +125,7 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	int json = 0, opt;
 
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -135,8 +136,7 @@ int cmd_info(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope info --help'", argv[optind]);
+	input = recording_arg("info", input, argc, argv, optind);
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)

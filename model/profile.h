@@ -13,6 +13,12 @@
  *                activation twice, so total_ns <= the thread's wall time
  *   min/max_ns   the shortest and longest single activation (inclusive)
  *   sum_call_ns  inclusive time summed over every activation (for avg)
+ *   continued_ns time of F's outermost activations that were no calls: open
+ *                where their thread's data begins (a forked child's
+ *                inherited frames, a capture resumed, a flight ring); in
+ *                total_ns, not in calls nor sum_call_ns; continued_self_ns
+ *                likewise the part of self_ns, so that self/call and
+ *                total/call both describe whole calls
  * Every time has the hooks' measured cost subtracted: each activation loses
  * the part of its own hooks that fell inside it ("inner") and every call it
  * (transitively) made loses both parts.
@@ -50,6 +56,8 @@ struct func {
 	uint64_t min_ns;
 	uint64_t max_ns;
 	uint64_t sum_call_ns;
+	uint64_t continued_ns;
+	uint64_t continued_self_ns;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
 	uint64_t thrown;		/* of those, the ones an exception left */

@@ -26,11 +26,11 @@ for mode in trace flight=64K; do
 		"$CS" replay -i c.data --last 2 > r.txt
 		grep -q "killed by signal 9" r.txt
 		ok $? "$mode $kind kill: replay says the process was killed by signal 9"
-		tail -n 2 r.txt | grep -q "last_call"
+		grep -v '^#' r.txt | tail -n 2 | grep -q "last_call"
 		ok $? "$mode $kind kill: last_call is among the last lines"
 		limited "$CS" record --no-libcall --mode=$mode -o c.data -- ./cr _exit >/dev/null 2>&1
 		"$CS" replay -i c.data --last 3 > r.txt
-		tail -n 1 r.txt | grep -q "ended without exiting normally"
+		grep -v '^#' r.txt | tail -n 1 | grep -q "ended without exiting normally"
 		ok $? "$mode $kind _exit: replay ends saying the process did not exit normally"
 		grep "finish" r.txt | grep -q "still running" && grep "last_call" r.txt | grep -qv "still running"
 		ok $? "$mode $kind _exit: finish was running, last_call had ended"

@@ -47,7 +47,7 @@ fails 2 "wants NAME or OBJECT:NAME" "--focus with an empty name" -- \
 fails 1 "no thread in 't.data' matches" "--pid that matches nothing" -- \
 	"$CS" tree -i t.data --pid 4000000000
 fails 2 "unexpected argument 'extra'" "a stray argument is refused" -- \
-	"$CS" tree -i t.data extra
+	"$CS" tree t.data extra
 
 "$CS" tree -i t.data --json > t.json
 is "$(jq '[.. | objects | select(has("c1") or has("c1_total") or has("c2") or has("c2_total"))] | length' t.json)" \

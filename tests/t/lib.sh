@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # points it at the sanitizer build)
 BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
 CS="$BUILD/callscope"
+# preloaded, makes file I/O fail on demand (tests/inject/fail_io.c)
+FAIL_IO="$BUILD/tests/libfail_io.so"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -70,6 +72,17 @@ gmon_of() {
 	rm -f gmon.out
 	limited "./$1" > /dev/null
 	[ $# -lt 2 ] || mv gmon.out "$2"
+}
+
+# same_file WANT GOT NAME: a test that the two files are byte for byte
+# the same; the start of their difference is shown when they are not.
+same_file() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff "$1" "$2" | head -10 | sed 's/^/#   /'
+	fi
 }
 
 # calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
@@ -141,33 +154,9 @@ wait_live_socket() {
 
 # callgrind_arcs OUT OBJECT: "caller callee count" for every call between
 # two distinct functions of OBJECT (a path suffix) in callgrind's OUT,
-# sorted; callgrind follows jumps between functions, so a tail call is
-# the jumping function's.  Recursion levels callgrind tells apart (f'2)
-# and the parts gcc moves out of line (f.cold) are folded into their
-# function; unnamed code (0x...) is left out.
+# sorted (see scripts/callgrind-arcs.awk).
 callgrind_arcs() {
-	awk -v obj="$2" '
-		function named(s, table,    id) {
-			if (!match(s, /^\([0-9]+\)/))
-				return s
-			id = substr(s, RSTART, RLENGTH)
-			if (length(s) > RLENGTH)
-				table[id] = substr(s, RLENGTH + 2)
-			return table[id]
-		}
-		function mine(o) { return substr(o, length(o) - length(obj) + 1) == obj }
-		/^ob=/ { ob = named(substr($0, 4), obs); next }
-		/^fn=/ { fn = named(substr($0, 4), fns); sub(/(\.cold(\.[0-9]+)?)?(\047[0-9]+)?$/, "", fn); cob = ""; next }
-		/^cob=/ { cob = named(substr($0, 5), obs); next }
-		/^cfn=/ { cfn = named(substr($0, 5), fns); sub(/(\.cold(\.[0-9]+)?)?(\047[0-9]+)?$/, "", cfn); next }
-		/^calls=/ {
-			split(substr($0, 7), a, " ")
-			o = cob != "" ? cob : ob
-			if (mine(ob) && mine(o) && fn != cfn && fn !~ /^0x/ && cfn !~ /^0x/)
-				n[fn " " cfn] += a[1]
-			cob = ""
-		}
-		END { for (k in n) print k, n[k] }' "$1" | sort
+	awk -v obj="$2" -f "$ROOT/scripts/callgrind-arcs.awk" "$1" | sort
 }
 
 # callscope_arcs DATA: the same lines from callscope's call graph.
@@ -175,4 +164,14 @@ callscope_arcs() {
 	"$CS" graph -i "$1" --json |
 		jq -r '.arcs[] | select(.caller != .callee and .caller != "<spontaneous>") |
 			"\(.caller) \(.callee) \(.count)"' | sort
+}
+
+# conserved DATA ALL NAME: the events DATA kept plus those it counted lost
+# are the ALL events of a run that lost nothing.  Within 8: besides the
+# calls, a run writes a few records of its own whose number varies with
+# timing; a lost buffer's worth is thousands.
+conserved() {
+	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
+	d=$(( n - $2 ))
+	ok $(( d < -8 || d > 8 )) "$3: kept + lost ($n) == the events of a run that lost nothing ($2)"
 }
