@@ -3,7 +3,9 @@
 # Knobs:
 #   O=DIR            build directory (default: build)
 #   V=1              show the commands
-#   SAN=address,undefined   build the offline tools and tests with sanitizers
+#   SAN=address,undefined   build the offline tools and tests with sanitizers;
+#                    any finding stops the program, so a test sees it
+#                    (scripts/test-sanitized.sh, run by scripts/test.sh)
 #   WERROR=1         turn warnings into errors (CI sets it)
 #
 # Targets: all (default), check (unit tests, then prove tests/t), unit,
@@ -28,9 +30,9 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden \
 RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/exports.map \
 	-Wl,-z,now -Wl,-z,noexecstack
 
-SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
+SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone
+TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
@@ -41,8 +43,12 @@ RUNTIME_SRC := \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/exceptions.c \
+	runtime/frame_pointers.c \
 	runtime/hooks.c \
 	runtime/init.c \
+	runtime/libcall/enter.c \
+	runtime/libcall/kinds.c \
+	runtime/libcall/patch.c \
 	runtime/process.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
@@ -50,7 +56,7 @@ RUNTIME_SRC := \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file
@@ -64,6 +70,8 @@ TOOL_OBJ := $(patsubst %.c,$(O)/tool/%.o,$(TOOL_SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+# the fault-injection shim the end-to-end tests preload (see its source)
+FAIL_IO := $(O)/tests/libfail_io.so
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 
 all: $(O)/callscope $(O)/libcallscope.so $(O)/libcallscope-idle-hooks.so
@@ -108,13 +116,18 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
 
+$(FAIL_IO): tests/inject/fail_io.c
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -std=gnu11 -O2 -fPIC -shared $(WARN) -o $@ $< -ldl
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
 
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all
+e2e: all $(FAIL_IO)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)

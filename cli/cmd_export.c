@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/export_load.h"
 #include "cli/outfile.h"
 #include "die.h"
@@ -21,16 +23,17 @@
 #include "formats/prf.h"
 
 static const char usage_text[] =
-	"usage: callscope export [-i PATH] --format=FMT [-o OUT] [--value=KIND]\n"
+	"usage: callscope export [-i PATH | PATH] --format=FMT [-o OUT] [--value=KIND]\n"
 	"                        [--pid=PID] [--tid=TID]\n"
 	"\n"
-	"  -i, --input PATH   recording to read (default: callscope.data)\n"
+	"  -i, --input PATH   recording to read, or PATH alone (default: callscope.data)\n"
 	"  -f, --format FMT   gmon, callgrind, pprof, chrome, folded or prf\n"
 	"  -o, --output OUT   file to write; '-' is stdout (default: per format,\n"
 	"                     see docs/export.md; folded goes to stdout)\n"
 	"      --value KIND   folded: self (self time in ns, default) or calls\n"
 	"      --pid PID      only this process\n"
-	"      --tid TID      only this thread\n";
+	"      --tid TID      only this thread\n"
+	NO_DEMANGLE_HELP;
 
 enum format { GMON, CALLGRIND, PPROF, CHROME, FOLDED, PRF };
 
@@ -88,9 +91,10 @@ int cmd_export(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data", *output = NULL;
+	const char *input = NULL, *output = NULL;
 	struct load_filter filter = { -1, -1 };
 	enum folded_value value = FOLDED_SELF_NS;
 	int fmt = -1, opt;
@@ -110,12 +114,12 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope export --help'", argv[optind]);
+	input = recording_arg("export", input, argc, argv, optind);
 	if (fmt < 0)
 		usage_die("which format? give --format=gmon, callgrind, pprof, chrome, folded or prf");
 	if (!output)

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/function_lines.h"
 #include "load/load.h"
 #include "die.h"
@@ -22,10 +24,10 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope html [-i PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
+	"usage: callscope html [-i PATH | PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
 	"                      [--max-size MB] [--max-nodes N] [--timeline-calls N]\n"
 	"\n"
-	"  -i, --input PATH        recording to read (default: callscope.data)\n"
+	"  -i, --input PATH        recording to read, or PATH alone (default: callscope.data)\n"
 	"  -o, --output FILE       page to write (default: callscope.html; - for stdout)\n"
 	"      --base PATH         compare with this recording (a differential report)\n"
 	"      --pid PID           only this process (of the recording, not the base)\n"
@@ -35,7 +37,8 @@ static const char usage_text[] =
 	"      --max-nodes N       call paths kept at most (default 8000000)\n"
 	"      --timeline-calls N  calls on the timeline at most, the longest first\n"
 	"                          (default 1000000; 0: no timeline)\n"
-	"      --no-compress       store the data uncompressed (for debugging)\n";
+	"      --no-compress       store the data uncompressed (for debugging)\n"
+	NO_DEMANGLE_HELP;
 
 /* One recording, loaded: its flat profile and its call-path tree. */
 struct loaded {
@@ -240,9 +243,10 @@ int cmd_html(int argc, char **argv)
 		{ "timeline-calls", required_argument, NULL, 'C' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data", *output = "callscope.html", *base_path = NULL;
+	const char *input = NULL, *output = "callscope.html", *base_path = NULL;
 	struct load_filter filter = { -1, -1 };
 	struct html_options o = { 32ull << 20, 8000000, 1000000, 1 };
 	int opt;
@@ -265,12 +269,12 @@ int cmd_html(int argc, char **argv)
 		case 'N': o.max_nodes = (size_t)parse_count("--max-nodes", optarg); break;
 		case 'C': o.max_calls = (size_t)parse_count("--timeline-calls", optarg); break;
 		case 'Z': o.compress = 0; break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope html --help'", argv[optind]);
+	input = recording_arg("html", input, argc, argv, optind);
 
 	struct loaded cur, base;
 	if (load(input, &filter, o.max_calls, &cur) != 0)

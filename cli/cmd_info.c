@@ -13,18 +13,22 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/debug_packages.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
 #include "contract.h"
 #include "die.h"
 #include "formats/cursor.h"
 #include "json.h"
+#include "report/samples.h"
+#include "report/unhooked.h"
 #include "report/units.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope info [-i PATH] [--json]\n"
+	"usage: callscope info [-i PATH | PATH] [--json]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/info.md)\n";
 
 /* Calls argument I of the session's command line back with its bytes. */
@@ -122,7 +126,7 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	int json = 0, opt;
 
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -133,8 +137,7 @@ int cmd_info(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope info --help'", argv[optind]);
+	input = recording_arg("info", input, argc, argv, optind);
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
@@ -152,6 +155,8 @@ int cmd_info(int argc, char **argv)
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
 	struct count_memory cm = count_memory(&df, p);
+	size_t nbare;
+	struct unsymbolled_object *bare = unsymbolled_objects(p, &nbare);
 	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
 			   : s->mode == DATA_MODE_COUNT ? "count"
 			   : s->mode == DATA_MODE_SAMPLE ? "sample" : "trace";
@@ -238,6 +243,18 @@ int cmd_info(int argc, char **argv)
 			json_string(&j, df.counters[i].name);
 		json_array_end(&j);
 		json_kv_string(&j, "counter_read", counter_method(&df));
+		if (p->samples)
+			report_samples_json_fields(&j, p);
+		json_key(&j, "objects_without_symbols");
+		json_array_begin(&j);
+		for (size_t i = 0; i < nbare; i++) {
+			json_object_begin(&j);
+			json_kv_string(&j, "path", bare[i].path);
+			if (bare[i].package)
+				json_kv_string(&j, "package", bare[i].package);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
 		json_kv_double(&j, "counter_read_ns_per_call", counter_cost_ns(&df));
 		json_object_end(&j);
 		json_finish(&j);
@@ -294,6 +311,7 @@ int cmd_info(int argc, char **argv)
 		printf("overhead:     %s per call subtracted, %s in all\n",
 		       format_duration(d1, p->overhead_per_call_ns),
 		       format_duration(d2, (double)p->overhead_ns));
+		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
 			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",
@@ -303,9 +321,33 @@ int cmd_info(int argc, char **argv)
 			printf("counters:     %s%s%s, read with %s (its cost is in the overhead above)\n",
 			       df.counters[0].name, df.ncounters > 1 ? ", " : "",
 			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df));
+		if (p->samples) {
+			char *method = report_samples_method(p);
+			printf("samples:      %llu of %s time; stacks by %s, %llu truncated "
+			       "(not reaching the thread's first frame); %llu lost\n",
+			       (unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
+			       method, (unsigned long long)p->samples_truncated,
+			       (unsigned long long)p->samples_lost);
+			free(method);
+		}
+		if (nbare)
+			printf("symbols:      %zu object%s without symbols (functions named "
+			       "OBJECT+0xSTART, or by their dynamic symbols); separate debug files "
+			       "by build ID or .gnu_debuglink would name them:\n", nbare,
+			       nbare == 1 ? "" : "s");
+		for (size_t i = 0; i < nbare; i++) {
+			if (bare[i].package)
+				printf("  %s (package %s: install %s-dbgsym from the debug archive, "
+				       "or its -dbg package)\n", bare[i].path, bare[i].package,
+				       bare[i].package);
+			else
+				printf("  %s (no package owns it: rebuild it with -g, or keep its "
+				       "debug file)\n", bare[i].path);
+		}
 		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
 		       p->calls ? (double)df.size / (double)p->calls : 0.0);
 	}
+	unsymbolled_objects_free(bare, nbare);
 	int salvaged = stats.salvaged;
 	profile_free(p);
 	data_file_release(&df);

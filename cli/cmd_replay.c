@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
@@ -20,9 +22,9 @@
 #include "report/replay.h"
 
 static const char usage_text[] =
-	"usage: callscope replay [-i PATH] [options]\n"
+	"usage: callscope replay [-i PATH | PATH] [options]\n"
 	"\n"
-	"  -i, --input PATH       recording to read (default: callscope.data)\n"
+	"  -i, --input PATH       recording to read, or PATH alone (default: callscope.data)\n"
 	"      --pid PID          only this process\n"
 	"      --tid TID          only this thread\n"
 	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
@@ -31,7 +33,8 @@ static const char usage_text[] =
 	"      --depth N          only N levels of nesting\n"
 	"      --filter FUNC      only FUNC's calls and what they called (NAME or OBJECT:NAME)\n"
 	"      --min-duration T   leave out calls shorter than T (e.g. 1us)\n"
-	"      --json             machine-readable output (see docs/replay.md)\n";
+	"      --json             machine-readable output (see docs/replay.md)\n"
+	NO_DEMANGLE_HELP;
 
 /* "250", "250ns", "1.5us", "10ms", "2s" -> nanoseconds. */
 static uint64_t parse_time(const char *option, const char *s)
@@ -95,9 +98,10 @@ int cmd_replay(int argc, char **argv)
 		{ "min-duration", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
 	struct replay_filter rf = { -1, 0, 0, 0, -1, 0, 0 };
 	const char *function = NULL;	/* --filter's SYMSPEC */
@@ -126,12 +130,12 @@ int cmd_replay(int argc, char **argv)
 					  dash + 1);
 			break;
 		}
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope replay --help'", argv[optind]);
+	input = recording_arg("replay", input, argc, argv, optind);
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/annotate_counts.h"
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/histogram.h"
 #include "load/load.h"
 #include "cli/sample_lines.h"
@@ -18,12 +21,13 @@
 #include "json.h"
 #include "report/flat.h"
 #include "report/samples.h"
+#include "report/unhooked.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope report [-i PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]\n"
+	"usage: callscope report [-i PATH | PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/report.md)\n"
 	"  -s, --sort KEY    self (default), total, calls, avg, max or name\n"
 	"      --pid PID     only this process\n"
@@ -32,7 +36,9 @@ static const char usage_text[] =
 	"      --thread      one profile per thread instead of one merged\n"
 	"      --stats       add the spread of call durations and the period between calls\n"
 	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n"
-	"      --lines       sampled runs: samples per source line\n";
+	"      --lines       sampled runs: samples per source line\n"
+	"      --counts      with --lines: executions per line (a program built with --coverage)\n"
+	NO_DEMANGLE_HELP;
 
 static void json_profile_fields(struct json *j, const struct profile *p,
 				const struct flat_options *o)
@@ -49,6 +55,8 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
 	if (p->samples)
 		report_samples_json_fields(j, p);
+	if (p->unhooked.samples)
+		report_unhooked_json(j, p);
 	json_key(j, "functions");
 	report_flat_json_functions(j, p, o);
 }
@@ -66,13 +74,15 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "histogram", required_argument, NULL, 'H' },
 		{ "lines", no_argument, NULL, 'L' },
+		{ "counts", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
-	int json = 0, per_thread = 0, lines = 0, opt;
+	int json = 0, per_thread = 0, lines = 0, counts = 0, opt;
 	const char *histogram = NULL;
 
 	while ((opt = getopt_long(argc, argv, "i:s:h", longopts, NULL)) != -1) {
@@ -91,12 +101,13 @@ int cmd_report(int argc, char **argv)
 		case 'S': fo.stats = 1; break;
 		case 'H': histogram = optarg; break;
 		case 'L': lines = 1; break;
+		case 'C': counts = 1; break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope report --help'", argv[optind]);
+	input = recording_arg("report", input, argc, argv, optind);
 	if (histogram && per_thread)
 		usage_die("--histogram and --thread do not go together; select a thread with --tid");
 
@@ -131,10 +142,13 @@ int cmd_report(int argc, char **argv)
 			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
 			    input);
 	}
+	if (counts && !lines)
+		usage_die("--counts goes with --lines (report --lines --counts)");
 	if (lines) {
 		if (histogram || per_thread)
 			usage_die("--lines goes with neither --histogram nor --thread");
-		int status = sample_lines_report(&df, &filter, json);
+		int status = counts ? count_lines_report(&df, input, json)
+				    : sample_lines_report(&df, &filter, json);
 		data_file_release(&df);
 		return status;
 	}

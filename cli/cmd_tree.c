@@ -13,20 +13,23 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
 #include "model/aggregate.h"
+#include "model/samples.h"
 #include "xalloc.h"
 #include "model/cct.h"
 #include "report/tree.h"
 
 static const char usage_text[] =
-	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
+	"usage: callscope tree [-i PATH | PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
 	"                      [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]\n"
 	"                      [--signal-filter=F]\n"
 	"\n"
-	"  -i, --input PATH      recording to read (default: callscope.data)\n"
+	"  -i, --input PATH      recording to read, or PATH alone (default: callscope.data)\n"
 	"  -t, --threshold PCT   hide call paths below PCT % of the root's total\n"
 	"  -f, --focus SYMSPEC   re-root at a function: NAME or OBJECT:NAME\n"
 	"  -d, --depth N         show N levels of calls below the root\n"
@@ -34,7 +37,8 @@ static const char usage_text[] =
 	"      --json            machine-readable output (see docs/tree.md)\n"
 	"      --pid PID         only this process\n"
 	"      --tid TID         only this thread\n"
-	"      --signal-filter F signal handlers: separate (default), exclude or none\n";
+	"      --signal-filter F signal handlers: separate (default), exclude or none\n"
+	NO_DEMANGLE_HELP;
 
 /* The visitor: every event goes to both builders. */
 struct tree_state {
@@ -115,6 +119,16 @@ static void tree_end(void *ctx, uint64_t t)
 	s->tb = NULL;
 }
 
+/* A timer sample: its stack is a call path of the tree too. */
+static void tree_sample(void *ctx, const struct replay_sample *smp)
+{
+	struct tree_state *s = ctx;
+
+	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
+			   smp->missed);
+	cct_add_sample(s->t, smp->funcs, smp->n, smp->weight);
+}
+
 /* An aggregate-mode thread: its call paths are the tree's, summed in. */
 static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_thread *at)
@@ -153,6 +167,7 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 		.thread_end = tree_end,
 		.note = tree_note,
 		.counters = tree_counters,
+		.sample = tree_sample,
 	};
 	struct load_stats more;
 	load_replay(&df, filter, s->p, &v, stats);
@@ -198,9 +213,10 @@ int cmd_tree(int argc, char **argv)
 		{ "tid", required_argument, NULL, 'T' },
 		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct tree_options o;
 	struct load_filter filter = { -1, -1 };
 	int opt;
@@ -222,12 +238,12 @@ int cmd_tree(int argc, char **argv)
 		case 'P': filter.pid = load_parse_id("--pid", optarg); break;
 		case 'T': filter.tid = load_parse_id("--tid", optarg); break;
 		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
+	input = recording_arg("tree", input, argc, argv, optind);
 
 	struct tree_state s = { NULL, NULL, NULL, NULL, 0, { 0 } };
 	struct load_stats stats;

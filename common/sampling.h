@@ -3,8 +3,8 @@
  * profiling, runtime/sampler.c).  `callscope record` asks for sampling with
  * one more environment variable beside CALLSCOPE_CONTRACT:
  *
- *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=fp|dwarf][;source=timer]
- *                      [;only=NAME,...]
+ *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
+ *                      [;only=NAME,...][;bg=1]
  *
  * hz is the sampling frequency per thread (1 to SAMPLING_HZ_MAX); clock
  * cpu samples each thread's own CPU time, wall its elapsed time (blocked
@@ -12,10 +12,14 @@
  * objects (matched against the file name of each object loaded at
  * start-up).  stack=dwarf copies the top SAMPLING_COPY_MAX bytes of the
  * stack with the registers the DWARF unwinder starts from, for binaries
- * built without frame pointers; fp (the default) walks the frame pointers.
+ * built without frame pointers; fp walks the frame pointers; auto (the
+ * default) walks them where the code keeps them and copies the stack
+ * where it does not (see runtime/sampler.c).
  * source=timer measures CPU time with a POSIX CPU-time timer even where a
- * perf_event task-clock counter could be had.  Without the variable the
- * sampler stays off.
+ * perf_event task-clock counter could be had.  bg=1 samples in the
+ * background of a trace, only to measure the time spent in code without
+ * hooks: the PC alone, flagged SAMPLE_BACKGROUND, which no profile shows
+ * as samples.  Without the variable the sampler stays off.
  *
  * The record it writes (STREAM_SAMPLE, see common/stream.h) has these
  * flags.
@@ -36,13 +40,18 @@
 
 enum sample_flags {
 	SAMPLE_WALL = 1 << 0,		/* taken by the wall clock, not CPU time */
-	SAMPLE_TRUNCATED = 1 << 1,	/* the walk stopped at SAMPLING_STACK_MAX */
+	/* the stack does not reach the thread's first frame: the walk
+	 * stopped at SAMPLING_STACK_MAX or at a frame pointer that led
+	 * nowhere (DWARF samples: set by the unwinder offline) */
+	SAMPLE_TRUNCATED = 1 << 1,
 	/* bits 2-3: how the stack was found */
 	SAMPLE_METHOD_SHIFT = 2,
 	SAMPLE_METHOD_MASK = 3 << 2,
 	/* CPU time by a POSIX CPU-time timer (perf events not allowed):
 	 * samples come at the scheduler tick, weighted by the overrun */
 	SAMPLE_TICK_TIMER = 1 << 4,
+	/* taken beside a trace to tell hooked time from the rest (bg=1) */
+	SAMPLE_BACKGROUND = 1 << 5,
 };
 
 enum sample_method {
@@ -52,13 +61,25 @@ enum sample_method {
 	 * the binaries' DWARF call frame information: after the return
 	 * addresses come varint sp, varint bp, varint length, the bytes */
 	SAMPLE_METHOD_DWARF = 2,
+	/* the frame-pointer walk as far as the code keeps frame pointers,
+	 * then a DWARF copy as above whose sp and bp are those of the
+	 * outermost return address's caller: unwound offline from there */
+	SAMPLE_METHOD_FP_DWARF = 3,
+};
+
+/* How the sampler finds a sample's callers. */
+enum sampling_stack {
+	SAMPLING_STACK_AUTO = 0,	/* frame pointers where kept, else a copy */
+	SAMPLING_STACK_FP,
+	SAMPLING_STACK_DWARF,
 };
 
 struct sampling {
 	uint32_t hz;
 	int wall;
-	int dwarf;
+	enum sampling_stack stack;
 	int timer;
+	int background;
 	char only[SAMPLING_ONLY_MAX];	/* comma-separated names, or "" */
 };
 
@@ -87,12 +108,16 @@ static inline int sampling_parse(const char *text, struct sampling *out, const c
 			out->wall = 0;
 		} else if (len == 10 && !strncmp(p, "clock=wall", 10)) {
 			out->wall = 1;
+		} else if (len == 10 && !strncmp(p, "stack=auto", 10)) {
+			out->stack = SAMPLING_STACK_AUTO;
 		} else if (len == 8 && !strncmp(p, "stack=fp", 8)) {
-			out->dwarf = 0;
+			out->stack = SAMPLING_STACK_FP;
 		} else if (len == 11 && !strncmp(p, "stack=dwarf", 11)) {
-			out->dwarf = 1;
+			out->stack = SAMPLING_STACK_DWARF;
 		} else if (len == 12 && !strncmp(p, "source=timer", 12)) {
 			out->timer = 1;
+		} else if (len == 4 && !strncmp(p, "bg=1", 4)) {
+			out->background = 1;
 		} else if (!strncmp(p, "only=", 5)) {
 			if (len - 5 >= sizeof(out->only)) {
 				*why = "only list too long";

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "formats/cursor.h"
+#include "saturate.h"
 #include "model/aggregate.h"
 #include "stream.h"
 #include "xalloc.h"
@@ -68,9 +69,11 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			counter_total[k] = cursor_u64(&c, "node");
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
-		uint64_t closed_at_end = cursor_u64(&c, "node");
+		/* zero in recordings made before they were counted */
 		uint64_t unwound = cursor_u64(&c, "node");
 		uint64_t thrown = cursor_u64(&c, "node");
+		/* a sum's only (formats/sum_write.c); zero from the runtime */
+		uint64_t closed_at_end = cursor_u64(&c, "node");
 		uint64_t samples = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
@@ -116,7 +119,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		p->total = total;
 		p->closed_at_end = closed_at_end;
 		p->unwound = unwound;
-		p->thrown = thrown;
+		p->thrown = thrown <= unwound ? thrown : unwound;
 		p->samples = samples;
 		for (unsigned k = 0; k < ncounters; k++)
 			p->counter_total[k] = counter_total[k];
@@ -140,7 +143,7 @@ static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
 	if (ns_per_unit == 1.0)	/* CLOCK_MONOTONIC: exact, however large */
 		return units;
-	return (uint64_t)((double)units * ns_per_unit + 0.5);
+	return u64_round((double)units * ns_per_unit);
 }
 
 void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, double inner_ns,

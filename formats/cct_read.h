@@ -22,9 +22,10 @@ struct cct_path {
 	uint64_t total;		/* inclusive, clock units */
 	uint64_t counter_total[2];
 	int still_open;		/* a call was running at the end: closed there */
-	/* a sum's (formats/sum_write.c): calls already closed at their run's
-	 * end, and closed by stack repair (of those, by an exception) */
-	uint64_t closed_at_end, unwound, thrown;
+	uint64_t unwound;	/* calls stack repair closed; thrown: of those, */
+	uint64_t thrown;	/* the ones an exception left */
+	/* a sum's (formats/sum_write.c): calls already closed at their run's end */
+	uint64_t closed_at_end;
 	uint64_t samples;	/* a sum's: timer samples with this path innermost */
 };
 

@@ -228,9 +228,9 @@ static void put_path(struct sec_builder *b, const struct sum_order *o, size_t re
 	sec_put_u64(b, n->counter_total[0]);
 	sec_put_u64(b, n->counter_total[1]);
 	put_zero(b, 16);
-	sec_put_u64(b, n->closed_at_end);
 	sec_put_u64(b, n->unwound);
 	sec_put_u64(b, n->thrown);
+	sec_put_u64(b, n->closed_at_end);
 	sec_put_u64(b, n->samples);
 	put_zero(b, 8);
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 const char *gprof_symtab_keep(struct gprof_symtab *st, char *s)
@@ -156,6 +157,26 @@ struct gprof_sym *gprof_lookup(struct gprof_sym *sym, size_t n, uint64_t address
 	return NULL;
 }
 
+/*
+ * The compile unit that holds ADDR.  dwarf_addrdie() reads .debug_aranges,
+ * which clang does not write (and elfutils before 0.189 has no fallback):
+ * then each unit's own ranges are asked, as BFD does.
+ */
+static int cu_of(Dwarf *dbg, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dbg, addr, cu))
+		return 1;
+	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dbg, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return 1;
+		off = next;
+	}
+	return 0;
+}
+
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func)
 {
@@ -166,7 +187,7 @@ int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, in
 	*line = 0;
 	if (func)
 		*func = NULL;
-	if (!dbg || !dwarf_addrdie(dbg, addr, &cu))
+	if (!dbg || !cu_of(dbg, addr, &cu))
 		return 0;
 	Dwarf_Line *l = dwarf_getsrc_die(&cu, addr);
 	if (!l)
@@ -202,10 +223,10 @@ int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gp
 	st->fd = -1;
 	st->path = xstrdup(path);
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
 		return error("cannot open '%s': %s; give the profiled program as the first "
-			     "argument", path, strerror(errno));
+			     "argument", path, open_strerror(errno));
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
@@ -240,6 +261,11 @@ int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gp
 			have_text = 1;
 			st->text_lo = sh.sh_addr;
 			st->text_hi = sh.sh_addr + sh.sh_size;
+			Elf_Data *d = o->static_calls ? elf_getdata(scn, NULL) : NULL;
+			if (d && d->d_buf && d->d_size == sh.sh_size) {
+				st->text = xmalloc(d->d_size);
+				memcpy(st->text, d->d_buf, d->d_size);
+			}
 		}
 		if (sh.sh_type == SHT_SYMTAB)
 			symscn = scn;
@@ -342,5 +368,6 @@ void gprof_symtab_release(struct gprof_symtab *st)
 	if (st->fd >= 0)
 		close(st->fd);
 	free(st->path);
+	free(st->text);
 	memset(st, 0, sizeof(*st));
 }

@@ -1,4 +1,5 @@
 #include "load/load.h"
+#include "load/unhooked_builds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "saturate.h"
+#include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
 #include "u64map.h"
@@ -45,9 +48,15 @@ double load_ns_per_unit(const struct data_file *df)
 	if (s->clock == CONTRACT_CLOCK_MONO)
 		return 1.0;
 	/* The launcher read both clocks before the program started and
-	 * after it ended: their ratio over the whole run is the TSC rate. */
-	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start)
-		return (double)(s->mono_end - s->mono_start) / (double)(s->tsc_end - s->tsc_start);
+	 * after it ended: their ratio over the whole run is the TSC rate.
+	 * A rate no TSC has (below 1 MHz or above 1 THz) comes from a
+	 * damaged session, and is not trusted to scale every time. */
+	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start) {
+		double rate = (double)(s->mono_end - s->mono_start) /
+			      (double)(s->tsc_end - s->tsc_start);
+		if (rate >= 1e-3 && rate <= 1e3)
+			return rate;
+	}
 	return 1.0;
 }
 
@@ -60,7 +69,7 @@ static uint64_t session_origin(const struct data_file *df)
 /* ns per clock unit in 32.32 fixed point: one multiply per event. */
 static uint64_t unit_fixed(const struct data_file *df)
 {
-	return (uint64_t)(load_ns_per_unit(df) * 4294967296.0 + 0.5);
+	return u64_round(load_ns_per_unit(df) * 4294967296.0);
 }
 
 static inline uint64_t units_to_ns(uint64_t origin, uint64_t unit_q32, uint64_t units)
@@ -152,8 +161,10 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 		return fn;
 	}
 	symtab_lookup(is->symtab, addr, 0, &si);
-	fn = profile_intern_func(p, si.name, si.object ? si.object : "", si.start, si.size,
-				 NULL, 0);
+	char *shown = demangle_for_display(si.name);
+	fn = profile_intern_symbol(p, si.name, shown, si.object ? si.object : "", si.start,
+				   si.size, NULL, 0);
+	free(shown);
 	u64map_put(&is->funcs, addr, fn);
 	return fn;
 }
@@ -209,6 +220,7 @@ struct thread_replay {
 	uint32_t *by_id;	/* stream id -> function + 1; 0 = not cached */
 	size_t by_id_alloc;
 	uint32_t id_epoch;
+	int traced;		/* the thread's calls are traced, not only sampled */
 };
 
 /* The function of an ENTRY decoded in id epoch EPOCH. */
@@ -274,6 +286,27 @@ static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 }
 
 /*
+ * A sample of a trace: was its time seen by hooks, as a library call's
+ * self time (the PC in an object without hooks, inside a call traced into
+ * it through the PLT), or not at all?
+ */
+static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
+			    uint64_t weight)
+{
+	enum unhooked_kind kind = UNHOOKED_UNSEEN;
+	const char *object = si->in_object ? si->object : "";
+
+	if (si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) {
+		kind = UNHOOKED_HOOKED;
+	} else if (tr->depth) {
+		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1]];
+		if (*top->object && !symtab_object_has_hooks(tr->is->symtab, top->object))
+			kind = UNHOOKED_SEEN;
+	}
+	tr->v->unhooked(tr->v->ctx, object, kind, weight);
+}
+
+/*
  * Resolves a sample's PC and return addresses and hands it to the visitor.
  * A return address is looked up one byte back so a call at the very end
  * of a function is charged to it, not to the next one.
@@ -295,6 +328,10 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.funcs = funcs;
 	s.addrs = addrs;
 	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	if (tr->v->unhooked && tr->traced)
+		classify_sample(tr, &si, ev->sample_weight);
+	if (ev->sample_flags & SAMPLE_BACKGROUND)
+		return;
 	addrs[0] = ev->addr;
 	s.n = 1;
 	if (!si.in_object) {
@@ -306,23 +343,26 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.file = si.file;
 	s.line = si.line;
 	funcs[0] = resolve(tr->names, tr->is, ev->addr);
-	uint64_t unwound[SAMPLING_STACK_MAX];
-	size_t nframes = ev->nframes;
+	/* the return addresses the runtime walked, then (DWARF methods) the
+	 * ones unwound from the copy: from the PC, or from the caller of the
+	 * last walked frame */
+	uint64_t rets[SAMPLING_STACK_MAX];
+	size_t nframes = 0;
+	for (; nframes < ev->nframes; nframes++)
+		/* the reader checked every varint of the list */
+		if (stream_get_varint(&p, p + 10, &rets[nframes]))
+			break;
 	if (ev->stack_copy) {
 		int truncated;
-		nframes = unwinder_unwind(image_unwinder(tr->is), ev->addr, ev->sample_sp,
-					  ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
-					  unwound, SAMPLING_STACK_MAX, &truncated);
+		uint64_t from = nframes ? rets[nframes - 1] : ev->addr;
+		nframes += unwinder_unwind(image_unwinder(tr->is), from, ev->sample_sp,
+					   ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
+					   rets + nframes, SAMPLING_STACK_MAX - nframes, &truncated);
 		if (truncated)
 			s.flags |= SAMPLE_TRUNCATED;
 	}
 	for (size_t i = 0; i < nframes; i++) {
-		uint64_t ret;
-		/* the reader checked every varint of the list */
-		if (ev->stack_copy)
-			ret = unwound[i];
-		else if (stream_get_varint(&p, p + 10, &ret))
-			break;
+		uint64_t ret = rets[i];
 		struct symbol_info ri;
 		symtab_lookup(tr->is->symtab, ret - 1, 0, &ri);
 		if (!ri.in_object)
@@ -394,7 +434,8 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	const double unit = load_ns_per_unit(df);
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
-	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals };
+	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals,
+				    .traced = df->session.mode != DATA_MODE_SAMPLE };
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
@@ -729,6 +770,12 @@ static void build_sample(void *ctx, const struct replay_sample *s)
 			   s->outside, s->missed);
 }
 
+static void build_unhooked(void *ctx, const char *object, enum unhooked_kind kind,
+			   uint64_t weight)
+{
+	unhooked_add(&((struct build_state *)ctx)->p->unhooked, object, kind, weight);
+}
+
 static void build_end(void *ctx, uint64_t t)
 {
 	struct build_state *s = ctx;
@@ -751,7 +798,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	struct build_state state = { p, NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
 					  build_exit, build_end, build_note, build_counters,
-					  build_sample, 0 };
+					  build_sample, 0, build_unhooked };
 
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
@@ -762,4 +809,6 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
 	stats->salvaged |= more.salvaged;
 	profile_find_cycles(state.p);
+	unhooked_sort(&state.p->unhooked);
+	unhooked_find_builds(&state.p->unhooked, df);
 }

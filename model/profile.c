@@ -20,6 +20,7 @@ struct profile_index {
 	uint32_t *func_slots;	/* index + 1, 0 = empty */
 	size_t func_mask;
 	struct u64map arcs;	/* (caller, callee) -> arc */
+	struct u64map sample_arcs;	/* (caller, callee) -> sample arc */
 };
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -36,6 +37,7 @@ struct profile *profile_new(void)
 	p->index->func_mask = 1023;
 	p->index->func_slots = xcalloc(1024, sizeof(uint32_t));
 	u64map_init(&p->index->arcs);
+	u64map_init(&p->index->sample_arcs);
 	return p;
 }
 
@@ -45,12 +47,14 @@ void profile_free(struct profile *p)
 		return;
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		free(p->funcs[i].name);
+		free(p->funcs[i].symbol);
 		free(p->funcs[i].object);
 		free(p->funcs[i].file);
 	}
 	for (size_t i = 0; i < p->ncycles; i++)
 		free(p->cycles[i].members);
 	free(p->cycles);
+	unhooked_free(&p->unhooked);
 	free(p->counter_names[0]);
 	free(p->counter_names[1]);
 	free(p->funcs);
@@ -58,7 +62,9 @@ void profile_free(struct profile *p)
 	free(p->threads);
 	free(p->index->func_slots);
 	u64map_release(&p->index->arcs);
+	u64map_release(&p->index->sample_arcs);
 	free(p->index);
+	free(p->sample_arcs);
 	free(p);
 }
 
@@ -76,25 +82,25 @@ static void rehash_funcs(struct profile *p)
 	ix->func_slots = xcalloc(size, sizeof(uint32_t));
 	ix->func_mask = size - 1;
 	for (size_t i = 0; i < p->nfuncs; i++) {
-		size_t h = func_hash(p->funcs[i].name, p->funcs[i].object) & ix->func_mask;
+		size_t h = func_hash(p->funcs[i].symbol, p->funcs[i].object) & ix->func_mask;
 		while (ix->func_slots[h])
 			h = (h + 1) & ix->func_mask;
 		ix->func_slots[h] = (uint32_t)i + 1;
 	}
 }
 
-uint32_t profile_intern_func(struct profile *p, const char *name,
-			     const char *object, uint64_t addr, uint64_t size,
-			     const char *file, int line)
+uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
+			       const char *object, uint64_t addr, uint64_t size,
+			       const char *file, int line)
 {
 	struct profile_index *ix = p->index;
 
 	if (!object)
 		object = "";
-	size_t h = func_hash(name, object) & ix->func_mask;
+	size_t h = func_hash(symbol, object) & ix->func_mask;
 	while (ix->func_slots[h]) {
 		struct func *f = &p->funcs[ix->func_slots[h] - 1];
-		if (!strcmp(f->name, name) && !strcmp(f->object, object))
+		if (!strcmp(f->symbol, symbol) && !strcmp(f->object, object))
 			return ix->func_slots[h] - 1;
 		h = (h + 1) & ix->func_mask;
 	}
@@ -104,6 +110,7 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	struct func *f = &p->funcs[p->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->name = xstrdup(name);
+	f->symbol = xstrdup(symbol);
 	f->object = xstrdup(object);
 	f->file = file ? xstrdup(file) : NULL;
 	f->line = line;
@@ -117,20 +124,47 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	return (uint32_t)p->nfuncs - 1;
 }
 
-uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+uint32_t profile_intern_func(struct profile *p, const char *name,
+			     const char *object, uint64_t addr, uint64_t size,
+			     const char *file, int line)
+{
+	return profile_intern_symbol(p, name, name, object, addr, size, file, line);
+}
+
+/* Looks the pair (CALLER, CALLEE) up in M: returns 1 with its *INDEX, or
+ * 0 after entering it as NEXT, the index the caller then fills. */
+static int pair_index(struct u64map *m, uint32_t caller, uint32_t callee, size_t next,
+		      uint32_t *index)
 {
 	uint64_t key = u64map_pair(caller, callee);
+
+	if (u64map_get(m, key, index))
+		return 1;
+	u64map_put(m, key, (uint32_t)next);
+	*index = (uint32_t)next;
+	return 0;
+}
+
+uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
 	uint32_t index;
 
-	if (u64map_get(&p->index->arcs, key, &index))
+	if (pair_index(&p->index->arcs, caller, callee, p->narcs, &index))
 		return index;
 	ALLOC_GROW(p->arcs, p->narcs + 1, p->arcs_alloc);
-	struct arc *a = &p->arcs[p->narcs];
-	memset(a, 0, sizeof(*a));
-	a->caller = caller;
-	a->callee = callee;
-	u64map_put(&p->index->arcs, key, (uint32_t)p->narcs);
+	p->arcs[p->narcs] = (struct arc){ .caller = caller, .callee = callee };
 	return (uint32_t)p->narcs++;
+}
+
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	uint32_t index;
+
+	if (pair_index(&p->index->sample_arcs, caller, callee, p->nsample_arcs, &index))
+		return index;
+	ALLOC_GROW(p->sample_arcs, p->nsample_arcs + 1, p->sample_arcs_alloc);
+	p->sample_arcs[p->nsample_arcs] = (struct sample_arc){ caller, callee, 0, 0 };
+	return (uint32_t)p->nsample_arcs++;
 }
 
 /*
@@ -353,6 +387,10 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
+	} else {
+		fn->continued_self_ns += self;
+		if (f->outermost)
+			fn->continued_ns += total;
 	}
 	if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
 		fn->unwound++;

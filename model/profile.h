@@ -13,6 +13,12 @@
  *                activation twice, so total_ns <= the thread's wall time
  *   min/max_ns   the shortest and longest single activation (inclusive)
  *   sum_call_ns  inclusive time summed over every activation (for avg)
+ *   continued_ns time of F's outermost activations that were no calls: open
+ *                where their thread's data begins (a forked child's
+ *                inherited frames, a capture resumed, a flight ring); in
+ *                total_ns, not in calls nor sum_call_ns; continued_self_ns
+ *                likewise the part of self_ns, so that self/call and
+ *                total/call both describe whole calls
  * Every time has the hooks' measured cost subtracted: each activation loses
  * the part of its own hooks that fell inside it ("inner") and every call it
  * (transitively) made loses both parts.
@@ -27,12 +33,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/unhooked.h"
+
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
 
 struct aggregate_thread;
 
 struct func {
-	char *name;		/* owned */
+	char *name;		/* owned; as a reader knows it (C++ demangled) */
+	char *symbol;		/* owned; the linkage name, as in the object's
+				 * symbol table (what linkers and ELF lookups
+				 * need); the same text as name for C */
 	char *object;		/* owned; path of the object, may be "" */
 	char *file;		/* owned; source file of the start, or NULL */
 	int line;
@@ -45,6 +56,8 @@ struct func {
 	uint64_t min_ns;
 	uint64_t max_ns;
 	uint64_t sum_call_ns;
+	uint64_t continued_ns;
+	uint64_t continued_self_ns;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
 	uint64_t thrown;		/* of those, the ones an exception left */
@@ -93,6 +106,20 @@ struct arc {
 	 * first direct call to it (link-time, in the caller's object), or 0
 	 * when unknown; only the gmon.out export looks for it */
 	uint64_t site;
+};
+
+/*
+ * A caller -> callee pair seen on sampled stacks (record --sample), apart
+ * from the traced arcs so that call counts stay exact: samples counts
+ * the samples with CALLER directly above CALLEE (once per sample however
+ * often the pair recurs in it), self_samples those with CALLEE innermost.
+ * CALLER is FUNC_NONE for a stack's outermost function.
+ */
+struct sample_arc {
+	uint32_t caller;
+	uint32_t callee;
+	uint64_t samples;
+	uint64_t self_samples;
 };
 
 struct thread_info {
@@ -153,15 +180,21 @@ struct profile {
 
 	/* record --sample: weighted samples in all; samples the threads could
 	 * not write; samples whose PC was in no known object (counted in
-	 * "<outside>" too); stacks cut at the depth limit; which stack
-	 * methods were seen (bit 1 << enum sample_method); wall-clock ones */
+	 * "<outside>" too); stacks that do not reach the thread's first
+	 * frame; samples per stack method (enum sample_method); wall-clock
+	 * ones */
 	uint64_t samples;
 	uint64_t samples_lost;
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
-	uint32_t sample_methods;
+	uint64_t samples_by_method[4];
+	struct sample_arc *sample_arcs;
+	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
+
+	/* a trace's samples, split by whether hooks saw their time */
+	struct unhooked unhooked;
 };
 
 /* Returns a new empty profile; free it with profile_free(). */
@@ -169,16 +202,25 @@ struct profile *profile_new(void);
 void profile_free(struct profile *p);
 
 /*
- * Returns the index of the function NAME in OBJECT, adding it if new.
- * Functions are identified by (object, name): the same function seen from
- * several processes or threads is one entry.
+ * Returns the index of the function SYMBOL (its linkage name) in OBJECT,
+ * adding it if new, shown as NAME.  Functions are identified by (object,
+ * symbol): the same function seen from several processes or threads is
+ * one entry, and two symbols that demangle alike (a C++ constructor's
+ * complete and base-object variants) stay two.
  */
+uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
+			       const char *object, uint64_t addr, uint64_t size,
+			       const char *file, int line);
+/* The same for a function whose name is its symbol (C, or a synthesized
+ * name such as "<signal 11>"). */
 uint32_t profile_intern_func(struct profile *p, const char *name,
 			     const char *object, uint64_t addr, uint64_t size,
 			     const char *file, int line);
 
 /* Returns the arc index of CALLER -> CALLEE, adding it if new. */
 uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee);
+/* The same for the sampled pairs (struct sample_arc). */
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee);
 
 /*
  * Replay of one thread.  Times are nanoseconds since the session start and

@@ -9,7 +9,7 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 	p->samples_lost += missed;
 	p->samples_outside += outside ? weight : 0;
 	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? 1 : 0;
-	p->sample_methods |= 1u << ((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT);
+	p->samples_by_method[(flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT] += weight;
 	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
 	p->samples_tick |= (flags & SAMPLE_TICK_TIMER) != 0;
 	if (!n)
@@ -21,6 +21,19 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 			k++;
 		if (k == i)
 			p->funcs[funcs[i]].samples += weight;
+	}
+	/* the pairs, each once: a recursion repeats them */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t caller = i + 1 < n ? funcs[i + 1] : FUNC_NONE;
+		size_t k = 0;
+		while (k < i && !(funcs[k] == funcs[i] && funcs[k + 1] == caller))
+			k++;
+		if (k < i)
+			continue;
+		uint32_t arc = profile_intern_sample_arc(p, caller, funcs[i]);
+		struct sample_arc *a = &p->sample_arcs[arc];
+		a->samples += weight;
+		a->self_samples += i == 0 ? weight : 0;
 	}
 }
 

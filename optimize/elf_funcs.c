@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 void elf_funcs_release(struct elf_funcs *t)
@@ -50,9 +51,9 @@ int elf_funcs_load(const char *path, struct elf_funcs *out)
 
 	memset(out, 0, sizeof(*out));
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0) {
 		error("'%s' is not an ELF file; give the program's binary", path);
@@ -167,4 +168,18 @@ size_t elf_name_lookup(const struct elf_name_index *ix, const char *name, const 
 		end++;
 	*first = ix->order + lo;
 	return end - lo;
+}
+
+long elf_funcs_at(const struct elf_funcs *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->funcs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
 }

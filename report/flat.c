@@ -1,12 +1,12 @@
 #include "report/flat.h"
+#include "report/unhooked.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "model/samples.h"
-#include "report/marks.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -110,7 +110,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0, unreliable = 0;
+	struct legend legend = { { 0 } };
 
 	if (o->title)
 		fprintf(out, "%s\n", o->title);
@@ -124,6 +124,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
 		format_duration(a, p->overhead_per_call_ns),
 		format_duration(b, (double)p->overhead_ns));
+	report_unhooked(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
 	if (o->stats)
@@ -135,13 +136,13 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
-		int open = fn->virtual_returns || fn->unwound;
-		marked += open;
 		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 			format_duration(a, (double)fn->self_ns),
 			format_duration(b, (double)fn->total_ns),
 			(unsigned long long)fn->calls,
-			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
+			format_duration(c, fn->calls ? (double)(fn->self_ns - fn->continued_self_ns) /
+								(double)fn->calls
+						     : 0),
 			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
 			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
 			format_duration(f, (double)fn->max_ns));
@@ -150,17 +151,13 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		for (size_t k = 0; k < p->ncounters; k++)
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
-		fprintf(out, "  %s%s%s\n", fn->name,
-			fn->virtual_returns ? " [still running at the end]"
-					    : exit_tag(fn->unwound, fn->thrown),
-			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
-		unreliable += fn->counters_unreliable;
+		fprintf(out, "  %s%s%s%s\n", fn->name,
+			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
+								: exit_tag(fn->unwound, fn->thrown)),
+			legend_use(&legend, fn->continued_ns ? TAG_CONTINUED : ""),
+			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
-	if (marked)
-		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
-			     "process ended (virtual returns)\n");
-	if (unreliable)
-		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
+	legend_print(out, &legend);
 	free(order);
 }
 
@@ -189,6 +186,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
 		json_kv_u64(j, "thrown", fn->thrown);
+		json_kv_u64(j, "continued_ns", fn->continued_ns);
 		for (size_t c = 0; c < p->ncounters; c++) {
 			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
 			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);

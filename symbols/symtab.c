@@ -18,18 +18,21 @@
  * allocates its "lib.so+0x1234" once, however often it is looked up.
  */
 #include "symbols/symtab.h"
+#include "symbols/alias.h"
+#include "symbols/instrumented.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
+#include "symbols/debug_files.h"
+#include "symbols/fde_table.h"
 #include "xalloc.h"
 
 struct object {
@@ -40,6 +43,10 @@ struct object {
 	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
+	struct fde_table fdes;	/* function starts for addresses no symbol covers */
+	int fdes_loaded;
+	struct alias_index *aliases;	/* built when first needed */
+	int hooks;			/* 1, 0, or -1 until looked at */
 };
 
 /* A runtime address range [start, end) belonging to objects[obj]. */
@@ -71,22 +78,14 @@ struct symtab {
 	struct cache_entry *cache;
 	size_t cache_cap, cache_count;
 
+	/* the names the objects import, for choosing among aliases; built
+	 * when first needed, again once more objects came */
+	struct alias_imports *imports;
+	size_t imports_objects;
+
 	/* Synthesized names; freed with the table. */
 	char **names;
 	size_t nr_names, alloc_names;
-};
-
-/*
- * The standard callbacks: separate debug info is looked up by build ID
- * and .gnu_debuglink under the default path (and through debuginfod when
- * the user set DEBUGINFOD_URLS, as eu-addr2line and perf do).
- */
-static char *debuginfo_path;
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 struct symtab *symtab_new(void)
@@ -105,8 +104,11 @@ void symtab_free(struct symtab *st)
 	for (i = 0; i < st->nr_objects; i++) {
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
+		fde_table_release(&st->objects[i].fdes);
+		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
+	alias_imports_free(st->imports);
 	free(st->objects);
 	free(st->ranges);
 	free(st->cache);
@@ -163,33 +165,6 @@ static void add_range(struct symtab *st, size_t obj, uint64_t start, uint64_t le
 }
 
 /*
- * Opens PATH for libdwfl ourselves so that a FIFO or a device named in a
- * hostile data file can neither block nor be read.  Returns the fd, or -1
- * with *WHY set.
- */
-static int open_regular(const char *path, const char **why)
-{
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0) {
-		*why = strerror(errno);
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/*
  * Reports OBJ's file into a new Dwfl and checks its build ID.  Returns 0,
  * or -1 after the one warning line.
  */
@@ -203,11 +178,15 @@ static int load_object(struct object *obj, const uint8_t *build_id,
 	Elf *elf;
 	int fd, n;
 
-	fd = open_regular(obj->path, &why);
-	if (fd < 0)
+	/* opened here so that a FIFO or a device named in a hostile data
+	 * file can neither block nor be read */
+	fd = open_regular(obj->path);
+	if (fd < 0) {
+		why = open_strerror(errno);
 		goto unreadable;
+	}
 
-	obj->dwfl = dwfl_begin(&dwfl_callbacks);
+	obj->dwfl = dwfl_begin(&debug_files_callbacks);
 	if (!obj->dwfl) {
 		close(fd);
 		why = dwfl_errmsg(-1);
@@ -287,6 +266,7 @@ int symtab_add_object(struct symtab *st, const char *path, uint64_t load_bias,
 	memset(obj, 0, sizeof(*obj));
 	obj->path = xstrdup(path);
 	obj->bias = load_bias;
+	obj->hooks = -1;
 	obj->label = pseudo_object_label(obj->path);
 	if (obj->label)
 		obj->status = 0;
@@ -369,6 +349,47 @@ static const char *keep_name(struct symtab *st, char *name)
 	return name;
 }
 
+static int module_has_hooks(Dwfl_Module *mod)
+{
+	int n = mod ? dwfl_module_getsymtab(mod) : 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (name && sym.st_shndx == SHN_UNDEF && program_hook_of(name))
+			return 1;
+	}
+	return 0;
+}
+
+int symtab_object_has_hooks(struct symtab *st, const char *path)
+{
+	for (size_t i = 0; i < st->nr_objects; i++) {
+		struct object *obj = &st->objects[i];
+		if (strcmp(obj->path, path))
+			continue;
+		if (obj->hooks < 0)
+			obj->hooks = module_has_hooks(obj->mod);
+		return obj->hooks;
+	}
+	return 0;
+}
+
+static const struct alias_imports *imports_of(struct symtab *st)
+{
+	if (!st->imports || st->imports_objects != st->nr_objects) {
+		Dwfl_Module **mods = xcalloc(st->nr_objects + 1, sizeof(*mods));
+		for (size_t i = 0; i < st->nr_objects; i++)
+			mods[i] = st->objects[i].mod;
+		alias_imports_free(st->imports);
+		st->imports = alias_imports_of(mods, st->nr_objects);
+		st->imports_objects = st->nr_objects;
+		free(mods);
+	}
+	return st->imports;
+}
+
 static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 {
 	struct symbol_info *out = &e->info;
@@ -400,9 +421,31 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		 * naming such an address after that symbol would be wrong.
 		 */
 		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+			/* a function's entry (a call's address) may have aliases */
+			if (!off)
+				name = alias_preferred(&obj->aliases, obj->mod,
+						       link + obj->mod_bias, name,
+						       imports_of(st));
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;
+			return;
+		}
+		/* No symbol covers it (a stripped object, a static function):
+		 * one name per function, not per address, from the FDEs */
+		uint64_t start, size;
+		if (!obj->fdes_loaded) {
+			GElf_Addr ignored;
+			Elf *elf = dwfl_module_getelf(obj->mod, &ignored);
+			if (elf)
+				fde_table_load(elf, &obj->fdes);
+			obj->fdes_loaded = 1;
+		}
+		if (fde_table_lookup(&obj->fdes, link, &start, &size) == 0 &&
+		    (!name || !*name || start > link - off)) {
+			out->name = keep_name(st, xasprintf("%s+0x%" PRIx64, obj->label, start));
+			out->start = start;
+			out->size = size;
 			return;
 		}
 	}

@@ -6,7 +6,12 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CS="$ROOT/build/callscope"
+# the build under test: make's O= directory (scripts/test-sanitized.sh
+# points it at the sanitizer build)
+BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
+CS="$BUILD/callscope"
+# preloaded, makes file I/O fail on demand (tests/inject/fail_io.c)
+FAIL_IO="$BUILD/tests/libfail_io.so"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -67,6 +72,17 @@ gmon_of() {
 	rm -f gmon.out
 	limited "./$1" > /dev/null
 	[ $# -lt 2 ] || mv gmon.out "$2"
+}
+
+# same_file WANT GOT NAME: a test that the two files are byte for byte
+# the same; the start of their difference is shown when they are not.
+same_file() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff "$1" "$2" | head -10 | sed 's/^/#   /'
+	fi
 }
 
 # calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
@@ -134,4 +150,28 @@ wait_live_socket() {
 	done
 	sock=$(ls xdg/callscope/*.sock 2> /dev/null | head -n 1)
 	pid=$(basename "$sock" .sock)
+}
+
+# callgrind_arcs OUT OBJECT: "caller callee count" for every call between
+# two distinct functions of OBJECT (a path suffix) in callgrind's OUT,
+# sorted (see scripts/callgrind-arcs.awk).
+callgrind_arcs() {
+	awk -v obj="$2" -f "$ROOT/scripts/callgrind-arcs.awk" "$1" | sort
+}
+
+# callscope_arcs DATA: the same lines from callscope's call graph.
+callscope_arcs() {
+	"$CS" graph -i "$1" --json |
+		jq -r '.arcs[] | select(.caller != .callee and .caller != "<spontaneous>") |
+			"\(.caller) \(.callee) \(.count)"' | sort
+}
+
+# conserved DATA ALL NAME: the events DATA kept plus those it counted lost
+# are the ALL events of a run that lost nothing.  Within 8: besides the
+# calls, a run writes a few records of its own whose number varies with
+# timing; a lost buffer's worth is thousands.
+conserved() {
+	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
+	d=$(( n - $2 ))
+	ok $(( d < -8 || d > 8 )) "$3: kept + lost ($n) == the events of a run that lost nothing ($2)"
 }
