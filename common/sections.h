@@ -83,7 +83,12 @@ struct cct_record {
 	 * analyzer closes activations still running */
 	uint64_t counter_total[2];
 	uint64_t counter_since[2];
-	uint64_t reserved[5];
+	/* in the root: the clock units the runtime spent on its own work
+	 * (reserving records), hidden from the thread's times, so that a
+	 * reader closing activations still running at the process's end
+	 * hides them too */
+	uint64_t paused;
+	uint64_t reserved[4];
 };
 
 /*

@@ -68,6 +68,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			counter_total[k] = cursor_u64(&c, "node");
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
+		uint64_t paused = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -93,6 +94,9 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		if (i == 0) {
 			last_c[0] = counter_since[0];
 			last_c[1] = counter_since[1];
+			/* END is the clock's; the thread's times leave out
+			 * the runtime's pauses */
+			end = end > paused ? end - paused : 0;
 		}
 		struct cct_path *p = &out->paths[out->npaths];
 		path_of[i] = (uint32_t)out->npaths++;

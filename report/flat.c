@@ -142,7 +142,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			(unsigned long long)fn->calls,
 			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
 			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
-			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
+			format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
 			format_duration(f, (double)fn->max_ns));
 		if (o->stats)
 			print_stats_columns(out, fn);
@@ -179,7 +179,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "calls", fn->calls);
 		json_kv_u64(j, "self_ns", fn->self_ns);
 		json_kv_u64(j, "total_ns", fn->total_ns);
-		json_kv_u64(j, "min_ns", fn->calls ? fn->min_ns : 0);
+		json_kv_u64(j, "min_ns", fn->min_ns != UINT64_MAX ? fn->min_ns : 0);
 		json_kv_u64(j, "avg_ns", avg_ns(fn));
 		json_kv_u64(j, "max_ns", fn->max_ns);
 		/* a sampled-only run has no traced time: its share is the samples' */

@@ -65,8 +65,21 @@ static void set_triggers(struct contract *c)
 	capture_state.on = !c->has_start;
 }
 
+/*
+ * The calls the exiting thread is inside of end here, by its own clock:
+ * that clock leaves out the runtime's pauses (growing the buffer), the
+ * process end's time is the plain clock's, and closing them there would
+ * charge them every pause of the run.
+ */
 static void process_exiting(void)
 {
+	struct thread_state *t = trace_current();
+
+	if (t->status == THREAD_RECORDING && !t->guard) {
+		t->guard = 1;
+		thread_emit_end(t);
+		t->guard = 0;
+	}
 	process_write_end(PROCESS_END_EXIT);
 }
 
