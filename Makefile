@@ -50,7 +50,7 @@ RUNTIME_SRC := \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

@@ -361,6 +361,7 @@ int cmd_record(int argc, char **argv)
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
 	contract.sample_only = !hooks.kinds || idle_hooks;
+	contract.hooks = hooks.kinds;
 	if (!contract.chunk_bytes)
 		contract.chunk_bytes = contract.sample_only && !rs.dwarf ? RECORD_SAMPLING_CHUNK
 									 : CONTRACT_CHUNK_DEFAULT;

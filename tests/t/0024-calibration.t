@@ -1,0 +1,26 @@
+#!/bin/sh
+# The hooks' cost subtracted from every call is measured at start-up
+# through the entry point the program calls (mcount, __fentry__ or the
+# -finstrument-functions pair): the same program recorded again gets
+# nearly the same figure, not one of two far apart.
+. "$(dirname "$0")/lib.sh"
+
+plan 3
+# costs PROGRAM: the hooks' cost per call of five recordings, sorted
+costs() {
+	for i in 1 2 3 4 5; do
+		limited "$CS" record -o c.data -- "./$1" 1000 >/dev/null 2>&1
+		"$CS" info -i c.data --json | jq '.overhead_ns_per_call * 100 | floor'
+	done | sort -n
+}
+for kind in PG FENTRY CYG; do
+	eval flags=\$HOOK_FLAGS_$kind
+	# shellcheck disable=SC2086
+	build_prog exit_open p_$kind -O2 $flags
+	costs p_$kind > $kind.txt
+	median=$(sed -n 3p $kind.txt)
+	# within a fifth of the median, every run (hundredths of a ns)
+	spread=$(awk -v m="$median" 'm > 0 && ($1 < m * 0.8 || $1 > m * 1.2) { bad++ } END { print bad + 0 }' $kind.txt)
+	ok $(( median <= 0 || spread != 0 )) "$kind: five runs measure the hooks' cost within 20 % of their median ($(tr '\n' ' ' < $kind.txt)/100 ns)"
+done
+done_testing
