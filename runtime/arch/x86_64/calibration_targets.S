@@ -26,10 +26,14 @@ callscope_calibration_mcount:		/* gcc -pg: after the prologue */
 	.globl	callscope_calibration_fentry
 	.hidden	callscope_calibration_fentry
 	.type	callscope_calibration_fentry, @function
+	.globl	callscope_calibration_plain
+	.hidden	callscope_calibration_plain
+	.type	callscope_calibration_plain, @function
 	.p2align 4
-callscope_calibration_fentry:		/* gcc -pg -mfentry: before it */
+callscope_calibration_fentry:		/* gcc -pg -mfentry: before the prologue */
 	.cfi_startproc
 	call	__fentry__@PLT
+callscope_calibration_plain:		/* the rest: the function alone */
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	movq	%rsp, %rbp
@@ -38,20 +42,6 @@ callscope_calibration_fentry:		/* gcc -pg -mfentry: before it */
 	ret
 	.cfi_endproc
 	.size	callscope_calibration_fentry, .-callscope_calibration_fentry
-
-	.globl	callscope_calibration_plain
-	.hidden	callscope_calibration_plain
-	.type	callscope_calibration_plain, @function
-	.p2align 4
-callscope_calibration_plain:
-	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	movq	%rsp, %rbp
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	ret
-	.cfi_endproc
 	.size	callscope_calibration_plain, .-callscope_calibration_plain
 
 	.section .note.GNU-stack,"",@progbits
