@@ -427,3 +427,23 @@ uint64_t func_period_avg_ns(const struct func *f)
 {
 	return f->periods ? f->period_sum_ns / f->periods : 0;
 }
+
+unsigned char *profile_doubtful_times(const struct profile *p, double *share)
+{
+	unsigned char *doubtful = xcalloc(p->nfuncs + 1, 1);
+	uint64_t *made = xcalloc(p->nfuncs + 1, sizeof(*made));
+	uint64_t self_all = 0;
+
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].caller < p->nfuncs)
+			made[p->arcs[i].caller] += p->arcs[i].count;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		double hooks = p->overhead_per_call_ns * (double)(f->calls + made[i]);
+		self_all += f->self_ns;
+		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 && (double)f->self_ns < hooks;
+	}
+	*share = p->overhead_ns ? (double)p->overhead_ns / (double)(p->overhead_ns + self_all) : 0;
+	free(made);
+	return doubtful;
+}

@@ -220,4 +220,15 @@ double func_stddev_ns(const struct func *f);
 /* F's average period (see struct func), 0 when there is none. */
 uint64_t func_period_avg_ns(const struct func *f);
 
+/*
+ * Which functions' self times the report cannot vouch for: those from
+ * whose measured time more was taken as the hooks' cost (of their own
+ * calls and of the calls they made) than was left, so that an error of
+ * the calibration of a fraction of a nanosecond per call shows as a
+ * large part of what is left.  An array of p->nfuncs flags, to free;
+ * *SHARE gets the hooks' part of the run (their cost over the run's
+ * measured time plus it), 0 to 1.
+ */
+unsigned char *profile_doubtful_times(const struct profile *p, double *share);
+
 #endif

@@ -9,6 +9,9 @@
 #include "report/units.h"
 #include "xalloc.h"
 
+/* from this share of the run on, the report says the hooks dominate it */
+#define HOOKS_SHARE_NOTED 0.25
+
 static const char *const sort_names[] = {
 	[FLAT_SORT_SELF] = "self", [FLAT_SORT_TOTAL] = "total",
 	[FLAT_SORT_CALLS] = "calls", [FLAT_SORT_AVG] = "avg",
@@ -109,7 +112,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0, unreliable = 0;
+	uint64_t marked = 0, unreliable = 0, doubted = 0;
+	double hooks_share;
+	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
 	if (o->title)
 		fprintf(out, "%s\n", o->title);
@@ -123,6 +128,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
 		format_duration(a, p->overhead_per_call_ns),
 		format_duration(b, (double)p->overhead_ns));
+	if (hooks_share >= HOOKS_SHARE_NOTED)
+		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
+			     "times depend on that estimate\n", 100 * hooks_share);
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
 	if (o->stats)
@@ -149,17 +157,25 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		for (size_t k = 0; k < p->ncounters; k++)
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
-		fprintf(out, "  %s%s%s\n", fn->name,
+		fprintf(out, "  %s%s%s%s\n", fn->name,
 			fn->virtual_returns ? " [still running at the end]"
 					    : fn->unwound ? " [left by longjmp/unwinding]" : "",
+			doubtful[order[i]] ? " [self time within the hooks' error]" : "",
 			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
 		unreliable += fn->counters_unreliable;
+		doubted += doubtful[order[i]];
 	}
 	if (marked)
 		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
 			     "process ended (virtual returns)\n");
+	if (doubted)
+		fprintf(out, "#\n# [self time within the hooks' error]: more of the time measured in "
+			     "the function was the hooks' (%s per call it made or received) than is "
+			     "left; the figure may be several times off\n",
+			format_duration(a, p->overhead_per_call_ns));
 	if (unreliable)
 		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
+	free(doubtful);
 	free(order);
 }
 
@@ -169,6 +185,8 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 	size_t n;
 	uint32_t *order = flat_sorted_functions(p, o->sort, &n);
 	uint64_t all = sum_self(p);
+	double hooks_share;
+	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
 	json_array_begin(j);
 	for (size_t i = 0; i < n; i++) {
@@ -187,6 +205,8 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 						  : func_self_sample_pct(p, fn));
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
+		json_key(j, "self_time_doubtful");
+		json_bool(j, doubtful[order[i]]);
 		for (size_t c = 0; c < p->ncounters; c++) {
 			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
 			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);
@@ -209,5 +229,6 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_object_end(j);
 	}
 	json_array_end(j);
+	free(doubtful);
 	free(order);
 }
