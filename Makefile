@@ -55,7 +55,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
-TOOL_DIRS := lib formats symbols model report optimize cli
+TOOL_DIRS := lib formats symbols model load report gprof optimize cli
 TOOL_SRC := common/contract.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 

@@ -18,7 +18,7 @@
 
 #include "cli/commands.h"
 #include "cli/find_function.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "symbols/code.h"
 #include "symbols/symtab.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "model/samples.h"
 #include "report/diff.h"

@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "die.h"
 #include "formats/gmon.h"
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 #include "xalloc.h"
 
 enum style {

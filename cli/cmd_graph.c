@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/commands.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "report/graph.h"
 

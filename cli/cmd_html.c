@@ -15,7 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/function_lines.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "formats/cursor.h"
 #include "report/html.h"

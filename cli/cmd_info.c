@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "contract.h"
 #include "die.h"
 #include "formats/cursor.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "optimize/cache_spec.h"
 #include "optimize/elf_funcs.h"

@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/find_function.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "sections.h"
 #include "report/replay.h"

@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/histogram.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "cli/sample_lines.h"
 #include "die.h"
 #include "json.h"

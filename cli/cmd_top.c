@@ -19,7 +19,7 @@
 
 #include "cli/commands.h"
 #include "cli/live_socket.h"
-#include "cli/load.h"
+#include "load/load.h"
 #include "model/profile.h"
 #include "die.h"
 #include "xalloc.h"

@@ -7,7 +7,7 @@
 #ifndef CALLSCOPE_CLI_EXPORT_LOAD_H
 #define CALLSCOPE_CLI_EXPORT_LOAD_H
 
-#include "cli/load.h"
+#include "load/load.h"
 #include "formats/export.h"
 #include "model/cct.h"
 

@@ -2,7 +2,7 @@
 #ifndef CALLSCOPE_CLI_HISTOGRAM_H
 #define CALLSCOPE_CLI_HISTOGRAM_H
 
-#include "cli/load.h"
+#include "load/load.h"
 
 /*
  * Replays the threads F selects from DF and writes the histogram of the

@@ -2,7 +2,7 @@
 #ifndef CALLSCOPE_CLI_SAMPLE_LINES_H
 #define CALLSCOPE_CLI_SAMPLE_LINES_H
 
-#include "cli/load.h"
+#include "load/load.h"
 
 /*
  * Replays the threads F selects from DF and writes the sampled source

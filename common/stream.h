@@ -18,7 +18,7 @@
  * bytes delta) plus EXIT (1-2 bytes).  docs/FORMAT.md documents the same.
  *
  * With counters (the THREAD section says how many, at most two), every
- * ENTRY, EXIT and EXIT_UNWOUND carries one more varint per counter after
+ * ENTRY, EXIT, EXIT_UNWOUND and EXIT_THROWN carry one more varint per counter after
  * its time delta: the counter's increase since the previous such record;
  * a SYNC carries the counters' absolute values after its time.
  */
@@ -37,8 +37,8 @@ enum stream_kind {
 enum stream_special {
 	/* varint id, varint address: binds id to a runtime address */
 	STREAM_FUNC_DEF = 0,
-	/* varint delta: the innermost open call was skipped by longjmp or
-	 * unwinding; the stack pointer showed its frame gone */
+	/* varint delta: the innermost open call was skipped by longjmp (or
+	 * a stack switch); the stack pointer showed its frame gone */
 	STREAM_EXIT_UNWOUND = 1,
 	/* varint delta: the thread ended; calls still open are closed here */
 	STREAM_THREAD_END = 2,
@@ -79,6 +79,9 @@ enum stream_special {
 	 * decoding starts again.  The thread's header flags say a stream
 	 * holds one (THREAD_HAS_RESET), so readers look for the last. */
 	STREAM_RESET = 12,
+	/* varint delta: as EXIT_UNWOUND, but what left the frame was a C++
+	 * exception (or pthread_exit's forced unwind), not a longjmp */
+	STREAM_EXIT_THROWN = 13,
 };
 
 /*

@@ -133,7 +133,8 @@ static void pop(struct chrome_writer *w, uint64_t t, const char *how)
 void chrome_exit(struct chrome_writer *w, uint64_t time_ns, enum exit_kind kind)
 {
 	if (w->depth)
-		pop(w, time_ns, kind == EXIT_UNWOUND ? "left by longjmp or unwinding"
+		pop(w, time_ns, kind == EXIT_UNWOUND ? "left by longjmp"
+				: kind == EXIT_THROWN ? "left by an exception"
 				: kind == EXIT_STOPPED ? "open when capture stopped" : NULL);
 }
 

@@ -248,15 +248,17 @@ int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
 			r->addrs[r->naddrs++] = b;
 			continue;
 		case STREAM_EXIT_UNWOUND:
+		case STREAM_EXIT_THROWN:
 		case STREAM_THREAD_END:
 			if (stream_get_varint(&r->p, r->end, &a))
 				return fail(r, at, "record cut short");
 			if (add_delta(r, a))
 				return fail(r, at, "time overflow");
-			if ((v >> 2) == STREAM_EXIT_UNWOUND && read_counters(r, ev))
+			if ((v >> 2) != STREAM_THREAD_END && read_counters(r, ev))
 				return fail(r, at, "record cut short");
 			ev->kind = (v >> 2) == STREAM_EXIT_UNWOUND ? EVENT_EXIT_UNWOUND
-								    : EVENT_THREAD_END;
+				   : (v >> 2) == STREAM_EXIT_THROWN ? EVENT_EXIT_THROWN
+								     : EVENT_THREAD_END;
 			ev->addr = 0;
 			ev->time = r->time;
 			return 1;

@@ -16,7 +16,8 @@
 enum stream_event_kind {
 	EVENT_ENTRY,
 	EVENT_EXIT,
-	EVENT_EXIT_UNWOUND,
+	EVENT_EXIT_UNWOUND,	/* left by longjmp: stack repair closed it */
+	EVENT_EXIT_THROWN,	/* left by an exception: likewise */
 	EVENT_THREAD_END,
 	EVENT_OPEN_FRAME,	/* a call open where decoding (re)started */
 	EVENT_STOP,		/* capture stopped: open calls end here */
@@ -36,7 +37,7 @@ struct stream_event {
 	uint64_t value;
 	const uint8_t *text;	/* MARK_STR: borrowed from the stream */
 	size_t text_len;
-	/* the counters' absolute values after ENTRY, EXIT and EXIT_UNWOUND
+	/* the counters' absolute values after ENTRY and each EXIT kind
 	 * (and OPEN_FRAME: those of the SYNC) */
 	uint64_t counters[2];
 	/* SAMPLE: enum sample_flags (common/sampling.h), the timer periods it

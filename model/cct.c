@@ -141,7 +141,7 @@ static void push(struct cct_builder *b, uint32_t func, const uint64_t v[CCT_NMET
 	memset(f->child, 0, sizeof(f->child));
 }
 
-enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_VIRTUAL };
+enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_THROWN, CLOSE_VIRTUAL };
 
 static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum close_kind kind)
 {
@@ -163,8 +163,10 @@ static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum cl
 		n->calls++;
 		b->t->calls++;
 	}
-	if (kind == CLOSE_UNWOUND)
+	if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
 		n->unwound++;
+	if (kind == CLOSE_THROWN)
+		n->thrown++;
 	else if (kind == CLOSE_VIRTUAL)
 		n->virtual_returns++;
 	if (parent)
@@ -194,6 +196,7 @@ void cct_exit_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS],
 	case EXIT_RETURN: pop(b, now, CLOSE_RETURN); break;
 	case EXIT_UNWOUND: pop(b, now, CLOSE_UNWOUND); break;
 	case EXIT_STOPPED: pop(b, now, CLOSE_VIRTUAL); break;
+	case EXIT_THROWN: pop(b, now, CLOSE_THROWN); break;
 	}
 }
 
@@ -254,6 +257,7 @@ static void add_node(struct cct_node *to, const struct cct_node *from)
 	to->calls += from->calls;
 	to->virtual_returns += from->virtual_returns;
 	to->unwound += from->unwound;
+	to->thrown += from->thrown;
 	for (int m = 0; m < CCT_NMETRICS; m++) {
 		to->self[m] += from->self[m];
 		to->total[m] += from->total[m];

@@ -64,6 +64,7 @@ struct cct_node {
 	uint64_t total[CCT_NMETRICS];
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
+	uint64_t thrown;		/* of those, the ones an exception left */
 };
 
 struct cct {

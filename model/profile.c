@@ -313,7 +313,7 @@ size_t profile_depth(const struct thread_builder *b)
 	return b->depth;
 }
 
-enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_VIRTUAL };
+enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_THROWN, CLOSE_VIRTUAL };
 
 static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 {
@@ -354,8 +354,10 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
 	}
-	if (kind == CLOSE_UNWOUND)
+	if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
 		fn->unwound++;
+	if (kind == CLOSE_THROWN)
+		fn->thrown++;
 	else if (kind == CLOSE_VIRTUAL)
 		fn->virtual_returns++;
 	if (f->outermost) {
@@ -384,10 +386,11 @@ void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kin
 		[EXIT_RETURN] = CLOSE_RETURN,
 		[EXIT_UNWOUND] = CLOSE_UNWOUND,
 		[EXIT_STOPPED] = CLOSE_VIRTUAL,
+		[EXIT_THROWN] = CLOSE_THROWN,
 	};
 	uint64_t t = clamp_time(b, time_ns);
 
-	if (!b->depth || (unsigned)kind > EXIT_STOPPED)
+	if (!b->depth || (unsigned)kind > EXIT_THROWN)
 		return;
 	pop(b, t, close_of[kind]);
 }

@@ -1,7 +1,7 @@
 /*
  * The in-memory profile: functions, call arcs and threads, built by
  * replaying each thread's entries and exits.  No I/O here: the loader
- * (cli/load.c) reads the file, resolves addresses to functions with the
+ * (load/load.c) reads the file, resolves addresses to functions with the
  * symbolizer, and calls the profile_* builder functions below; reports and
  * exporters only read the result.
  *
@@ -47,6 +47,7 @@ struct func {
 	uint64_t sum_call_ns;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
+	uint64_t thrown;		/* of those, the ones an exception left */
 
 	/* record -e: counter C (0 or 1) in the function itself and in its
 	 * outermost activations with callees, like self_ns and total_ns;
@@ -193,8 +194,9 @@ void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns);
 /* How a call ended. */
 enum exit_kind {
 	EXIT_RETURN = 0,
-	EXIT_UNWOUND = 1,	/* closed by stack repair (longjmp, unwinding) */
+	EXIT_UNWOUND = 1,	/* closed by stack repair after a longjmp */
 	EXIT_STOPPED = 2,	/* open when capture stopped or the stream ended */
+	EXIT_THROWN = 3,	/* closed by stack repair after an exception */
 };
 void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind);
 /* A call already open when the stream began: closed, never counted. */

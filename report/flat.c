@@ -6,6 +6,7 @@
 #include "json.h"
 #include "model/samples.h"
 #include "report/marks.h"
+#include "report/exit_tags.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -159,7 +160,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 				(unsigned long long)fn->counter_total[k]);
 		fprintf(out, "  %s%s%s%s\n", fn->name,
 			fn->virtual_returns ? " [still running at the end]"
-					    : fn->unwound ? " [left by longjmp/unwinding]" : "",
+					    : exit_tag(fn->unwound, fn->thrown),
 			doubtful[order[i]] ? " [self time within the hooks' error]" : "",
 			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
 		unreliable += fn->counters_unreliable;
@@ -205,6 +206,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 						  : func_self_sample_pct(p, fn));
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
+		json_kv_u64(j, "thrown", fn->thrown);
 		json_key(j, "self_time_doubtful");
 		json_bool(j, doubtful[order[i]]);
 		for (size_t c = 0; c < p->ncounters; c++) {

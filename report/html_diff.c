@@ -65,6 +65,7 @@ static void func_add(struct func *into, const struct func *f)
 	into->sum_call_ns += f->sum_call_ns;
 	into->virtual_returns += f->virtual_returns;
 	into->unwound += f->unwound;
+	into->thrown += f->thrown;
 	into->self_samples += f->self_samples;
 	into->samples += f->samples;
 	if (into->cycle != f->cycle)

@@ -83,12 +83,13 @@ static void warn(struct html_buf *b, int *open, const char *text)
 static void profile_warnings(struct html_buf *b, int *open, const struct profile *p,
 			     int salvaged, const char *which)
 {
-	uint64_t virt = 0, unwound = 0, truncated = 0, unreliable = 0;
+	uint64_t virt = 0, unwound = 0, thrown = 0, truncated = 0, unreliable = 0;
 	char *s;
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		virt += p->funcs[i].virtual_returns;
-		unwound += p->funcs[i].unwound;
+		unwound += p->funcs[i].unwound - p->funcs[i].thrown;
+		thrown += p->funcs[i].thrown;
 		unreliable += p->funcs[i].counters_unreliable != 0;
 	}
 	for (size_t i = 0; i < p->nthreads; i++)
@@ -143,8 +144,14 @@ static void profile_warnings(struct html_buf *b, int *open, const struct profile
 		free(s);
 	}
 	if (unwound) {
-		s = xasprintf("%s%llu %s left by longjmp or unwinding and closed by stack repair",
+		s = xasprintf("%s%llu %s left by longjmp and closed by stack repair",
 			      which, (unsigned long long)unwound, plural(unwound, "call was", "calls were"));
+		warn(b, open, s);
+		free(s);
+	}
+	if (thrown) {
+		s = xasprintf("%s%llu %s left by an exception and closed by stack repair",
+			      which, (unsigned long long)thrown, plural(thrown, "call was", "calls were"));
 		warn(b, open, s);
 		free(s);
 	}

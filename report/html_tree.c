@@ -285,7 +285,7 @@ void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind)
 	uint64_t now = clamp_time(t->priv, time_ns);
 
 	/* as profile_exit(): an unknown kind closes nothing */
-	if (t->priv->depth && kind >= EXIT_RETURN && kind <= EXIT_STOPPED)
+	if (t->priv->depth && kind >= EXIT_RETURN && kind <= EXIT_THROWN)
 		pop(t, now);
 }
 

@@ -1,7 +1,7 @@
 /*
  * The call-path tree and the per-thread timeline the HTML report shows,
  * built by replaying every thread's entries and exits (a replay visitor of
- * cli/load.h drives the html_tree_* calls below).
+ * load/load.h drives the html_tree_* calls below).
  *
  * Each node is one call path (main -> a -> b): its calls, its self time,
  * and its total, which is self plus its children's totals.  As a path never

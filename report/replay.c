@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "report/exit_tags.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -22,6 +23,7 @@ enum row_end {
 	END_UNWOUND,
 	END_STOPPED,
 	END_RUNNING,		/* still open when the thread's data ended */
+	END_THROWN,		/* left by an exception */
 };
 
 struct row {
@@ -133,8 +135,9 @@ static void on_exit_(void *ctx, uint64_t t, int kind)
 		return;
 	struct row *row = &current(r)->rows[r->open[--r->depth]];
 	row->end_ns = t;
-	row->end = kind == EXIT_UNWOUND ? END_UNWOUND : kind == EXIT_STOPPED ? END_STOPPED
-									   : END_RETURN;
+	row->end = kind == EXIT_UNWOUND ? END_UNWOUND
+		   : kind == EXIT_THROWN ? END_THROWN
+		   : kind == EXIT_STOPPED ? END_STOPPED : END_RETURN;
 }
 
 static void on_end(void *ctx, uint64_t t)
@@ -239,7 +242,8 @@ static size_t select_rows(const struct thread_rows *th,
 static const char *end_text(enum row_end e)
 {
 	switch (e) {
-	case END_UNWOUND: return "  [left by longjmp/unwinding]";
+	case END_UNWOUND: return " " TAG_LONGJMP;
+	case END_THROWN: return " " TAG_THROWN;
 	case END_STOPPED: return "  [capture stopped]";
 	case END_RUNNING: return "  [still running at the end]";
 	default: return "";
@@ -305,7 +309,8 @@ static void print_json_row(struct json *j, const struct replay *r, const struct 
 	json_kv_u64(j, "time_ns", row->start_ns);
 	json_kv_u64(j, "depth", row->depth);
 	if (row->kind == ROW_CALL) {
-		static const char *const ends[] = { "return", "unwound", "stopped", "running" };
+		static const char *const ends[] = { "return", "unwound", "stopped", "running",
+						     "thrown" };
 		json_kv_string(j, "function", func_name(r, row->func));
 		json_kv_u64(j, "duration_ns", row->end_ns - row->start_ns);
 		json_kv_string(j, "end", ends[row->end]);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/load.h"
+#include "load/load.h"
 #include "model/profile.h"
 
 struct replay_filter {

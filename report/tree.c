@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "report/marks.h"
+#include "report/exit_tags.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -249,7 +250,7 @@ static void text_enter(struct walk *w, uint32_t id, size_t index)
 		fprintf(walk_out, "[%u] ", n->depth);
 	fprintf(walk_out, "%s%s%s\n", node_name(w->t, w->names, id),
 		n->virtual_returns ? " [still running at the end]"
-				   : n->unwound ? " [left by longjmp/unwinding]" : "",
+				   : exit_tag(n->unwound, n->thrown),
 		counters_doubtful(w, n) ? " [counters possibly incorrect]" : "");
 }
 
@@ -354,6 +355,8 @@ static void json_enter(struct walk *w, uint32_t id, size_t index)
 		fprintf(out, ",\"virtual_returns\":%llu", (unsigned long long)n->virtual_returns);
 	if (n->unwound)
 		fprintf(out, ",\"unwound\":%llu", (unsigned long long)n->unwound);
+	if (n->thrown)
+		fprintf(out, ",\"thrown\":%llu", (unsigned long long)n->thrown);
 	if (counters_doubtful(w, n))
 		fputs(",\"counters_possibly_incorrect\":true", out);
 	fputs(",\"children\":[", out);

@@ -166,17 +166,31 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 	commit(t);
 }
 
-static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
+/* How a frame ended: the reader tags the last two differently. */
+enum frame_end {
+	FRAME_RETURNED,
+	FRAME_SKIPPED,		/* stack repair found it gone (longjmp, a context switch) */
+	FRAME_THROWN,		/* left by an exception (or pthread_exit's forced unwind) */
+};
+
+/* How the frames stack repair closes now ended: an exception in flight
+ * (exceptions.c set t->unwinding) is what took them, else a longjmp. */
+static inline enum frame_end repaired_end(const struct thread_state *t)
+{
+	return t->unwinding ? FRAME_THROWN : FRAME_SKIPPED;
+}
+
+static inline void emit_exit(struct thread_state *t, uint64_t now, enum frame_end end)
 {
 	if (UNLIKELY(!ensure_room(t, 1))) {
 		count_lost(t, 1);
 		return;
 	}
 	uint64_t delta = take_delta(t, now);
-	if (LIKELY(!unwound)) {
+	if (LIKELY(end == FRAME_RETURNED)) {
 		t->cur = stream_put_varint(t->cur, delta << 2 | STREAM_EXIT);
 	} else {
-		put_special(t, STREAM_EXIT_UNWOUND);
+		put_special(t, end == FRAME_THROWN ? STREAM_EXIT_THROWN : STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);
 	}
 	if (UNLIKELY(t->ncounters))
@@ -191,12 +205,13 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, int unwound)
  * resumed capture starts with one.
  */
 /* The frame at stack[depth] (just popped) has ended. */
-static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now, int unwound)
+static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now,
+								enum frame_end end)
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now);
 	else
-		emit_exit(t, now, unwound);
+		emit_exit(t, now, end);
 }
 
 static void emit_sync(struct thread_state *t, uint64_t now, int pending)
@@ -383,7 +398,7 @@ static inline uintptr_t close_dead_frames(struct thread_state *t, uintptr_t sp,
 		struct shadow_frame *f = &t->stack[--t->depth];
 		if (f->sp == sp && f->ret)
 			inherited = f->ret;
-		record_exit(t, now, 1);
+		record_exit(t, now, repaired_end(t));
 	}
 	return inherited;
 }
@@ -457,7 +472,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	check_capture(t, now);
 	while (t->depth && t->stack[t->depth - 1].sp < slot) {
 		t->depth--;
-		record_exit(t, now, 1);
+		record_exit(t, now, repaired_end(t));
 	}
 	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot ||
 		     !t->stack[t->depth - 1].ret)) {
@@ -466,7 +481,7 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 		abort();
 	}
 	uintptr_t ret = t->stack[--t->depth].ret;
-	record_exit(t, now, 0);
+	record_exit(t, now, FRAME_RETURNED);
 	t->guard = was_guarded;
 	return ret;
 }
@@ -578,10 +593,10 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 	if (LIKELY(i)) {
 		while (t->depth > i) {
 			t->depth--;
-			record_exit(t, now, 1);
+			record_exit(t, now, repaired_end(t));
 		}
 		t->depth--;
-		record_exit(t, now, 0);
+		record_exit(t, now, FRAME_RETURNED);
 	}
 	t->guard = 0;
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "formats/gmon.h"
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

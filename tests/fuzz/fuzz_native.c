@@ -131,8 +131,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					profile_enter(b, profile_intern_func(p, name, "", 0, 0, NULL, 0), t);
 				else if (ev.kind == EVENT_OPEN_FRAME)
 					profile_open_frame(b, profile_intern_func(p, name, "", 0, 0, NULL, 0), t);
-				else if (ev.kind == EVENT_EXIT || ev.kind == EVENT_EXIT_UNWOUND)
-					profile_exit(b, t, ev.kind == EVENT_EXIT_UNWOUND);
+				else if (ev.kind == EVENT_EXIT)
+					profile_exit(b, t, EXIT_RETURN);
+				else if (ev.kind == EVENT_EXIT_UNWOUND)
+					profile_exit(b, t, EXIT_UNWOUND);
+				else if (ev.kind == EVENT_EXIT_THROWN)
+					profile_exit(b, t, EXIT_THROWN);
 			}
 			stream_reader_release(&r);
 			profile_thread_end(b, t);

@@ -16,7 +16,7 @@ caller_of() {
 	jq -r --arg f "$2" '[.arcs[] | select(.callee == $f) | .caller] | unique | join(",")' "$1"
 }
 
-plan 48
+plan 60
 g++ -O2 -o plain "$PROGS/exceptions.cc" -lpthread
 expected=$(./plain)
 for kind in PG FENTRY CYG; do
@@ -48,6 +48,8 @@ for kind in PG FENTRY CYG; do
 			skip "$name: -finstrument-functions sees every exit, nothing to repair"
 			skip "$name: -finstrument-functions sees every exit, nothing to repair"
 			skip "$name: -finstrument-functions sees every exit, nothing to repair"
+			skip "$name: -finstrument-functions sees every exit, nothing to repair"
+			skip "$name: -finstrument-functions sees every exit, nothing to repair"
 			continue
 		fi
 		unwound() { jq --arg f "$1" '[.functions[] | select(.name == $f) | .unwound] | add' r.json; }
@@ -56,6 +58,13 @@ for kind in PG FENTRY CYG; do
 		is "$(unwound play_round) $(unwound main)" "0 0" "$name: the catching frames are not"
 		is "$(jq '[.functions[] | select(.name == "deep") | .unwound] | add' r.json)" \
 			"$(calls_of ex.data deep)" "$name: every level of the deep recursion is closed as unwound"
+		thrown() { jq --arg f "$1" '[.functions[] | select(.name == $f) | .thrown] | add' r.json; }
+		is "$(thrown thrower) $(thrown middle) $(thrown deep)" "10 10 $(calls_of ex.data deep)" \
+			"$name: an exception, not a longjmp, left them"
+		"$CS" report -i ex.data > r.txt
+		"$CS" replay -i ex.data > replay.txt
+		is "$(grep -c ' thrower \[left by an exception\]$' r.txt):$(grep -c 'longjmp' r.txt replay.txt | paste -sd,)" \
+			"1:r.txt:0,replay.txt:0" "$name: report and replay tag them as left by an exception"
 	done
 done
 done_testing

@@ -98,8 +98,8 @@ static void test_recursion_counted_once(void **state)
 	profile_free(p);
 }
 
-/* a -> b -> c, then a longjmp back into a: b and c are closed as unwound
- * at the time the repair was seen, and a goes on. */
+/* a -> b -> c, then stack repair back into a: b and c are closed as
+ * unwound at the time the repair was seen, and a goes on. */
 static void test_unwound_frames(void **state)
 {
 	(void)state;
@@ -110,8 +110,8 @@ static void test_unwound_frames(void **state)
 	profile_enter(tb, a, 0);
 	profile_enter(tb, b, 10);
 	profile_enter(tb, c, 20);
-	profile_exit(tb, 40, 1);
-	profile_exit(tb, 40, 1);
+	profile_exit(tb, 40, EXIT_THROWN);
+	profile_exit(tb, 40, EXIT_UNWOUND);
 	assert_int_equal(profile_depth(tb), 1);
 	profile_enter(tb, d, 50);
 	profile_exit(tb, 60, 0);
@@ -121,6 +121,9 @@ static void test_unwound_frames(void **state)
 	assert_int_equal(p->funcs[b].unwound, 1);
 	assert_int_equal(p->funcs[c].unwound, 1);
 	assert_int_equal(p->funcs[a].unwound, 0);
+	/* which repair: an exception left c, a longjmp b */
+	assert_int_equal(p->funcs[c].thrown, 1);
+	assert_int_equal(p->funcs[b].thrown, 0);
 	assert_int_equal(p->funcs[b].total_ns, 30);
 	assert_int_equal(p->funcs[c].total_ns, 20);
 	assert_non_null(find_arc(p, a, d));

@@ -10,7 +10,7 @@
  * callers in address order, as gprof writes them, so gprof reading this
  * file builds the same call graph as from its own gmon.sum.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/load.h"
+#include "load/load.h"
 #include "die.h"
 #include "formats/prf.h"
 #include "readfile.h"

@@ -16,7 +16,7 @@
  * The symbols are gprof's (-A/-J specs apply to them); files come in
  * gprof's order: the file of the last function of .symtab first.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <errno.h>
 #include <inttypes.h>

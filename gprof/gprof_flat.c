@@ -4,7 +4,7 @@
  * largest per-call time lands in [1, 1000).  Headers keep gprof's
  * trailing spaces.  The explanation printed without -b is our own.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

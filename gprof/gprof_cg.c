@@ -6,7 +6,7 @@
  * their members.  Callers and callees are ordered by gprof's insertion
  * sorts, so equal keys keep gprof's order too.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

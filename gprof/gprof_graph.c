@@ -9,7 +9,7 @@
  * printed numbers round the same way; the comments say where an order
  * matters.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "cli/load.h"
+#include "load/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +432,9 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			break;
 		case EVENT_EXIT_UNWOUND:
 			exit_call(&tr, t, EXIT_UNWOUND);
+			break;
+		case EVENT_EXIT_THROWN:
+			exit_call(&tr, t, EXIT_THROWN);
 			break;
 		case EVENT_RESET:
 			/* only the last reset matters, and decoding began after it */

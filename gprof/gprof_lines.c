@@ -14,7 +14,7 @@
  * gprof walks every byte of .text asking for its line; here each row of
  * the line table is taken once, which gives the same symbols far faster.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>

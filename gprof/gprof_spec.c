@@ -7,7 +7,7 @@
  * Consecutive matching symbols make one range, so a whole file is
  * usually one range.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <ctype.h>
 #include <stdlib.h>

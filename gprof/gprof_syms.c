@@ -20,7 +20,7 @@
  * string table.  --compat=strict reproduces it; by default a name ends
  * where it ends.
  */
-#include "report/gprof.h"
+#include "gprof/gprof.h"
 
 #include <ctype.h>
 #include <errno.h>
