@@ -431,6 +431,11 @@ uint64_t func_period_avg_ns(const struct func *f)
 	return f->periods ? f->period_sum_ns / f->periods : 0;
 }
 
+/* A self time less than this many times the hooks' cost taken from it is
+ * in doubt: the cost per call varies by that much with the machine's load
+ * and cache state, which the estimate made at start-up cannot follow. */
+#define DOUBTFUL_SELF_PER_HOOK 3
+
 unsigned char *profile_doubtful_times(const struct profile *p, double *share)
 {
 	unsigned char *doubtful = xcalloc(p->nfuncs + 1, 1);
@@ -444,7 +449,8 @@ unsigned char *profile_doubtful_times(const struct profile *p, double *share)
 		const struct func *f = &p->funcs[i];
 		double hooks = p->overhead_per_call_ns * (double)(f->calls + made[i]);
 		self_all += f->self_ns;
-		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 && (double)f->self_ns < hooks;
+		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 &&
+			      (double)f->self_ns < DOUBTFUL_SELF_PER_HOOK * hooks;
 	}
 	*share = p->overhead_ns ? (double)p->overhead_ns / (double)(p->overhead_ns + self_all) : 0;
 	free(made);

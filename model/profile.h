@@ -136,6 +136,11 @@ struct profile {
 	char *counter_names[2];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
+	/* count mode timed by samples (--time-by=samples): the sampling
+	 * period, the samples that timed the program, and those taken in
+	 * the hooks, left out of every time */
+	uint64_t time_sample_period_ns;
+	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	uint64_t wall_ns;	/* longest thread's span */
 
@@ -223,11 +228,11 @@ double func_stddev_ns(const struct func *f);
 uint64_t func_period_avg_ns(const struct func *f);
 
 /*
- * Which functions' self times the report cannot vouch for: those from
- * whose measured time more was taken as the hooks' cost (of their own
- * calls and of the calls they made) than was left, so that an error of
- * the calibration of a fraction of a nanosecond per call shows as a
- * large part of what is left.  An array of p->nfuncs flags, to free;
+ * Which functions' self times the report cannot vouch for: those whose
+ * self time is less than three times what was taken from it as the hooks'
+ * cost (of their own calls and of the calls they made), so that the
+ * hooks' cost varying with the machine's state shows as a large part of
+ * what is left.  An array of p->nfuncs flags, to free;
  * *SHARE gets the hooks' part of the run (their cost over the run's
  * measured time plus it), 0 to 1.
  */
