@@ -44,6 +44,7 @@ RUNTIME_SRC := \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \
+	runtime/sampled_count.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \

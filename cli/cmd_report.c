@@ -45,8 +45,7 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	json_array_end(j);
 	json_kv_u64(j, "overwritten_events", p->overwritten_events);
 	json_kv_u64(j, "calls", p->calls);
-	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
-	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	report_hooks_json(j, p);
 	if (p->samples)
 		report_samples_json_fields(j, p);
 	json_key(j, "functions");

@@ -5,7 +5,7 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;hooks=BITS];dir=PATH
+ *     [;sample=1][;hooks=BITS][;timeby=samples];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -14,7 +14,8 @@
  * the run is sampled only (the program has no hooks), which the control
  * socket reports as its mode.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
- * cost through the same ones.  dir comes last and runs to the end of
+ * cost through the same ones.  timeby=samples (with count) makes the
+ * hooks only count calls, time coming from the sampler.  dir comes last and runs to the end of
  * the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
@@ -78,6 +79,7 @@ struct contract {
 	int start_stopped;	/* record --start-stopped: capture begins off */
 	int sample_only;	/* sampled only: the program has no hooks */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
+	int time_by_samples;	/* count mode timed by the sampler, not the clock */
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

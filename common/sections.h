@@ -88,7 +88,14 @@ struct cct_record {
 	 * reader closing activations still running at the process's end
 	 * hides them too */
 	uint64_t paused;
-	uint64_t reserved[4];
+	/* --time-by=samples: timer samples taken with this path innermost;
+	 * in the root, also the samples whose PC was in the runtime (the
+	 * hooks' cost), and the sampling period in ns, nonzero only in
+	 * such runs, whose times are these samples' */
+	uint64_t samples;
+	uint64_t hook_samples;
+	uint64_t sample_period_ns;
+	uint64_t reserved;
 };
 
 /*

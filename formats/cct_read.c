@@ -69,6 +69,9 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
 		uint64_t paused = cursor_u64(&c, "node");
+		uint64_t samples = cursor_u64(&c, "node");
+		uint64_t hook_samples = cursor_u64(&c, "node");
+		uint64_t period = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -97,6 +100,8 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			/* END is the clock's; the thread's times leave out
 			 * the runtime's pauses */
 			end = end > paused ? end - paused : 0;
+			out->sample_period_ns = period;
+			out->hook_samples = hook_samples;
 		}
 		struct cct_path *p = &out->paths[out->npaths];
 		path_of[i] = (uint32_t)out->npaths++;
@@ -110,6 +115,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 				counter_total[k] += last_c[k] > counter_since[k]
 							    ? last_c[k] - counter_since[k] : 0;
 		}
+		p->samples = samples;
 		p->addr = i ? addr : 0;
 		p->parent = i ? path_of[parent] : 0;
 		p->calls = calls;
@@ -135,6 +141,29 @@ void cct_thread_release(struct cct_thread *t)
 static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
 	return (uint64_t)((double)units * ns_per_unit + 0.5);
+}
+
+/*
+ * --time-by=samples: a path's time is its samples and its descendants',
+ * at the sampling period; no hooks' cost is left to subtract, their
+ * samples having been kept apart.
+ */
+static void time_by_samples(const struct cct_thread *ct, struct aggregate_thread *at)
+{
+	uint64_t *below = xcalloc(ct->npaths + 1, sizeof(*below));
+
+	/* parents come before their children: one backward pass */
+	for (size_t i = ct->npaths; i-- > 0;) {
+		below[i] += ct->paths[i].samples;
+		if (i)
+			below[ct->paths[i].parent] += below[i];
+		at->nodes[i].total_ns = below[i] * ct->sample_period_ns;
+	}
+	at->inner_ns = at->outer_ns = 0;
+	at->sample_period_ns = ct->sample_period_ns;
+	at->samples = below[0];
+	at->hook_samples = ct->hook_samples;
+	free(below);
 }
 
 void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, double inner_ns,
@@ -180,4 +209,6 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 	at->ns_per_unit = ns_per_unit;
 	at->inner_ns = inner_ns;
 	at->outer_ns = outer_ns;
+	if (ct->sample_period_ns)
+		time_by_samples(ct, at);
 }

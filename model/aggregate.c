@@ -274,6 +274,11 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	p->calls += calls;
 	p->lost_events += info->lost_events;
 	p->overhead_per_call_ns = call_cost;
+	if (at->sample_period_ns) {
+		p->time_sample_period_ns = at->sample_period_ns;
+		p->time_samples += at->samples;
+		p->time_hook_samples += at->hook_samples;
+	}
 	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls;
 	p->overhead_ns = (p->overhead_q + 128) / 256;
 	if (info->end_ns - info->start_ns > p->wall_ns)

@@ -11,7 +11,7 @@
 #include "xalloc.h"
 
 /* from this share of the run on, the report says the hooks dominate it */
-#define HOOKS_SHARE_NOTED 0.25
+#define HOOKS_SHARE_NOTED 0.1
 
 static const char *const sort_names[] = {
 	[FLAT_SORT_SELF] = "self", [FLAT_SORT_TOTAL] = "total",
@@ -106,6 +106,37 @@ static void print_stats_columns(FILE *out, const struct func *fn)
 		format_duration(d, (double)fn->period_max_ns));
 }
 
+void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
+{
+	char a[DURATION_BUF], b[DURATION_BUF];
+
+	if (p->time_sample_period_ns) {
+		uint64_t all = p->time_samples + p->time_hook_samples;
+		fprintf(out, "%stimes from %llu timer samples of %s on the exact call paths; "
+			     "the hooks: %llu samples (%.1f %%), left out\n", prefix,
+			(unsigned long long)p->time_samples,
+			format_duration(a, (double)p->time_sample_period_ns),
+			(unsigned long long)p->time_hook_samples,
+			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
+	} else {
+		fprintf(out, "%shook overhead subtracted: %s per call, %s in all\n", prefix,
+			format_duration(a, p->overhead_per_call_ns),
+			format_duration(b, (double)p->overhead_ns));
+	}
+}
+
+void report_hooks_json(struct json *j, const struct profile *p)
+{
+	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
+	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	json_kv_string(j, "time_by", p->time_sample_period_ns ? "samples" : "clock");
+	if (p->time_sample_period_ns) {
+		json_kv_u64(j, "time_sample_period_ns", p->time_sample_period_ns);
+		json_kv_u64(j, "time_samples", p->time_samples);
+		json_kv_u64(j, "time_hook_samples", p->time_hook_samples);
+	}
+}
+
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o)
 {
 	size_t n;
@@ -126,9 +157,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		fprintf(out, "# flight recorder: %llu older events were overwritten; "
 			     "these numbers cover what the rings kept\n",
 			(unsigned long long)p->overwritten_events);
-	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
-		format_duration(a, p->overhead_per_call_ns),
-		format_duration(b, (double)p->overhead_ns));
+	report_hooks_line(out, p, "# ");
 	if (hooks_share >= HOOKS_SHARE_NOTED)
 		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
 			     "times depend on that estimate\n", 100 * hooks_share);
@@ -170,9 +199,10 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
 			     "process ended (virtual returns)\n");
 	if (doubted)
-		fprintf(out, "#\n# [self time within the hooks' error]: more of the time measured in "
-			     "the function was the hooks' (%s per call it made or received) than is "
-			     "left; the figure may be several times off\n",
+		fprintf(out, "#\n# [self time within the hooks' error]: less is left of the time "
+			     "measured in the function than three times what was taken off as the "
+			     "hooks' (%s per call it made or received); the figure may be several "
+			     "times off\n",
 			format_duration(a, p->overhead_per_call_ns));
 	if (unreliable)
 		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);

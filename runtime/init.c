@@ -133,8 +133,9 @@ __attribute__((constructor)) static void runtime_init(void)
 	runtime_config.pid = getpid();
 
 	/* the hooks' cost is subtracted from traced calls; a run that only
-	 * samples has none, and saves the calibration's milliseconds */
-	if (!contract->sample_only)
+	 * samples has none, and saves the calibration's milliseconds, and
+	 * one timed by samples counts the samples in the hooks instead */
+	if (!contract->sample_only && !contract->time_by_samples)
 		calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)

@@ -69,6 +69,13 @@ gmon_of() {
 	[ $# -lt 2 ] || mv gmon.out "$2"
 }
 
+# call_paths FILE: every call path of the tree with its calls, one per line
+call_paths() {
+	"$CS" tree -i "$1" --json | jq -r '
+		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
+		.tree.children[] | walk("")' | sort
+}
+
 # calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
 calls_of() {
 	data=$1
