@@ -41,6 +41,7 @@ RUNTIME_SRC := \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/exceptions.c \
+	runtime/frame_pointers.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/process.c \

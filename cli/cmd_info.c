@@ -19,6 +19,7 @@
 #include "formats/cursor.h"
 #include "json.h"
 #include "report/flat.h"
+#include "report/samples.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -230,6 +231,8 @@ int cmd_info(int argc, char **argv)
 			json_string(&j, df.counters[i].name);
 		json_array_end(&j);
 		json_kv_string(&j, "counter_read", counter_method(&df));
+		if (p->samples)
+			report_samples_json_fields(&j, p);
 		json_kv_double(&j, "counter_read_ns_per_call", counter_cost_ns(&df));
 		json_object_end(&j);
 		json_finish(&j);
@@ -293,6 +296,15 @@ int cmd_info(int argc, char **argv)
 			printf("counters:     %s%s%s, read with %s (its cost is in the overhead above)\n",
 			       df.counters[0].name, df.ncounters > 1 ? ", " : "",
 			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df));
+		if (p->samples) {
+			char *method = report_samples_method(p);
+			printf("samples:      %llu of %s time; stacks by %s, %llu truncated "
+			       "(not reaching the thread's first frame); %llu lost\n",
+			       (unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
+			       method, (unsigned long long)p->samples_truncated,
+			       (unsigned long long)p->samples_lost);
+			free(method);
+		}
 		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
 		       p->calls ? (double)df.size / (double)p->calls : 0.0);
 	}

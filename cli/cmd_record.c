@@ -61,8 +61,9 @@ static const char usage_text[] =
 	"      --only OBJ[,OBJ]  keep only samples in these objects (file names, e.g. libz)\n"
 	"      --pid PID         sample a running process instead (cpu-clock, no restart)\n"
 	"                        and print its flat profile; --duration SECONDS limits it\n"
-	"      --stack fp|dwarf  how samples find their callers: frame pointers (default)\n"
-	"                        or a copy of the stack unwound offline with DWARF\n"
+	"      --stack auto|fp|dwarf  how samples find their callers: frame pointers\n"
+	"                        where the code keeps them, else a copy of the stack\n"
+	"                        unwound offline with DWARF (auto, the default)\n"
 	"      --sample-source S perf (a task-clock event; the default, with the timer\n"
 	"                        where perf events are not allowed) or timer\n"
 	"      --time-by SOURCE  with --mode=count: clock (each call timed, the default)\n"
@@ -338,7 +339,7 @@ int cmd_record(int argc, char **argv)
 		case 'O': rs.only = optarg; rs.explicit_option = 1; break;
 		case 'p': attach_pid = optarg; break;
 		case 'D': attach_duration = optarg; break;
-		case 'K': rs.dwarf = record_sampling_stack(optarg); rs.explicit_option = 1; break;
+		case 'K': rs.stack = record_sampling_stack(optarg); rs.explicit_option = 1; break;
 		case 'Q': rs.timer = record_sampling_source(optarg); rs.explicit_option = 1; break;
 		case 'T':
 			if (strcmp(optarg, "clock") && strcmp(optarg, "samples"))
@@ -377,7 +378,7 @@ int cmd_record(int argc, char **argv)
 	contract.sample_only = !hooks.kinds || idle_hooks;
 	contract.hooks = hooks.kinds;
 	if (!contract.chunk_bytes)
-		contract.chunk_bytes = contract.sample_only && !rs.dwarf ? RECORD_SAMPLING_CHUNK
+		contract.chunk_bytes = contract.sample_only && rs.stack != SAMPLING_STACK_DWARF ? RECORD_SAMPLING_CHUNK
 									 : CONTRACT_CHUNK_DEFAULT;
 	if (contract.sample_only && (start_at || stop_at))
 		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "

@@ -28,13 +28,15 @@ int record_sampling_clock(const char *s)
 	usage_die("--sample-clock wants cpu or wall, not '%s'", s);
 }
 
-int record_sampling_stack(const char *s)
+enum sampling_stack record_sampling_stack(const char *s)
 {
+	if (!strcmp(s, "auto"))
+		return SAMPLING_STACK_AUTO;
 	if (!strcmp(s, "fp"))
-		return 0;
+		return SAMPLING_STACK_FP;
 	if (!strcmp(s, "dwarf"))
-		return 1;
-	usage_die("--stack wants fp or dwarf, not '%s'", s);
+		return SAMPLING_STACK_DWARF;
+	usage_die("--stack wants auto, fp or dwarf, not '%s'", s);
 }
 
 int record_sampling_source(const char *s)
@@ -71,7 +73,7 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		if (!has_hooks)
 			usage_die("'%s' carries no profiling hooks, so its calls cannot be counted; "
 				  "rebuild it with -pg, -pg -mfentry or -finstrument-functions", prog);
-		if (rs->only || rs->dwarf || rs->asked)
+		if (rs->only || rs->stack != SAMPLING_STACK_AUTO || rs->asked)
 			usage_die("--time-by=samples finds each sample's call path on the shadow "
 				  "stack, over the whole program: leave out --sample, --only and --stack");
 		fprintf(stderr, "callscope: counting the calls of '%s' per call path, timed by "
@@ -99,7 +101,8 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		fprintf(stderr, "callscope: '%s' carries no profiling hooks; sampling it at %u Hz "
 			"of %s time (for exact calls, compile it with -pg or "
 			"-finstrument-functions)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+	static const char *const stacks[] = { "auto", "fp", "dwarf" };
 	return xasprintf("hz=%u;clock=%s;stack=%s%s%s%s", rs->hz, rs->wall ? "wall" : "cpu",
-			 rs->dwarf ? "dwarf" : "fp", rs->timer ? ";source=timer" : "",
+			 stacks[rs->stack], rs->timer ? ";source=timer" : "",
 			 rs->only ? ";only=" : "", rs->only ? rs->only : "");
 }

@@ -36,15 +36,15 @@ struct record_sampling {
 	int wall;
 	const char *only;	/* borrowed from argv, or NULL */
 	int explicit_option;	/* --freq, --sample-clock, --only or --stack was given */
-	int dwarf;		/* --stack=dwarf */
+	enum sampling_stack stack;	/* --stack */
 	int timer;		/* --sample-source=timer */
 };
 
 /* Parse --freq and --sample-clock; a bad value is a usage error. */
 uint32_t record_sampling_hz(const char *s);
 int record_sampling_clock(const char *s);
-/* Parses --stack: returns 1 for dwarf, 0 for fp. */
-int record_sampling_stack(const char *s);
+/* Parses --stack: auto, fp or dwarf. */
+enum sampling_stack record_sampling_stack(const char *s);
 /* Parses --sample-source: returns 1 for timer, 0 for perf. */
 int record_sampling_source(const char *s);
 

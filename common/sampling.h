@@ -3,7 +3,7 @@
  * profiling, runtime/sampler.c).  `callscope record` asks for sampling with
  * one more environment variable beside CALLSCOPE_CONTRACT:
  *
- *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=fp|dwarf][;source=timer]
+ *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
  *                      [;only=NAME,...]
  *
  * hz is the sampling frequency per thread (1 to SAMPLING_HZ_MAX); clock
@@ -12,7 +12,9 @@
  * objects (matched against the file name of each object loaded at
  * start-up).  stack=dwarf copies the top SAMPLING_COPY_MAX bytes of the
  * stack with the registers the DWARF unwinder starts from, for binaries
- * built without frame pointers; fp (the default) walks the frame pointers.
+ * built without frame pointers; fp walks the frame pointers; auto (the
+ * default) walks them where the code keeps them and copies the stack
+ * where it does not (see runtime/sampler.c).
  * source=timer measures CPU time with a POSIX CPU-time timer even where a
  * perf_event task-clock counter could be had.  Without the variable the
  * sampler stays off.
@@ -36,7 +38,10 @@
 
 enum sample_flags {
 	SAMPLE_WALL = 1 << 0,		/* taken by the wall clock, not CPU time */
-	SAMPLE_TRUNCATED = 1 << 1,	/* the walk stopped at SAMPLING_STACK_MAX */
+	/* the stack does not reach the thread's first frame: the walk
+	 * stopped at SAMPLING_STACK_MAX or at a frame pointer that led
+	 * nowhere (DWARF samples: set by the unwinder offline) */
+	SAMPLE_TRUNCATED = 1 << 1,
 	/* bits 2-3: how the stack was found */
 	SAMPLE_METHOD_SHIFT = 2,
 	SAMPLE_METHOD_MASK = 3 << 2,
@@ -52,12 +57,23 @@ enum sample_method {
 	 * the binaries' DWARF call frame information: after the return
 	 * addresses come varint sp, varint bp, varint length, the bytes */
 	SAMPLE_METHOD_DWARF = 2,
+	/* the frame-pointer walk as far as the code keeps frame pointers,
+	 * then a DWARF copy as above whose sp and bp are those of the
+	 * outermost return address's caller: unwound offline from there */
+	SAMPLE_METHOD_FP_DWARF = 3,
+};
+
+/* How the sampler finds a sample's callers. */
+enum sampling_stack {
+	SAMPLING_STACK_AUTO = 0,	/* frame pointers where kept, else a copy */
+	SAMPLING_STACK_FP,
+	SAMPLING_STACK_DWARF,
 };
 
 struct sampling {
 	uint32_t hz;
 	int wall;
-	int dwarf;
+	enum sampling_stack stack;
 	int timer;
 	char only[SAMPLING_ONLY_MAX];	/* comma-separated names, or "" */
 };
@@ -87,10 +103,12 @@ static inline int sampling_parse(const char *text, struct sampling *out, const c
 			out->wall = 0;
 		} else if (len == 10 && !strncmp(p, "clock=wall", 10)) {
 			out->wall = 1;
+		} else if (len == 10 && !strncmp(p, "stack=auto", 10)) {
+			out->stack = SAMPLING_STACK_AUTO;
 		} else if (len == 8 && !strncmp(p, "stack=fp", 8)) {
-			out->dwarf = 0;
+			out->stack = SAMPLING_STACK_FP;
 		} else if (len == 11 && !strncmp(p, "stack=dwarf", 11)) {
-			out->dwarf = 1;
+			out->stack = SAMPLING_STACK_DWARF;
 		} else if (len == 12 && !strncmp(p, "source=timer", 12)) {
 			out->timer = 1;
 		} else if (!strncmp(p, "only=", 5)) {

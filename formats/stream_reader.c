@@ -168,7 +168,10 @@ static int read_sample(struct stream_reader *r, const uint8_t *at, struct stream
 	ev->sample_sp = ev->sample_bp = 0;
 	ev->stack_copy = NULL;
 	ev->stack_copy_len = 0;
-	if (((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT) == SAMPLE_METHOD_DWARF) {
+	uint64_t method = (flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT;
+	if (method == SAMPLE_METHOD_FP_DWARF && n == 0)
+		return fail(r, at, "sample to unwind from a frame it does not have");
+	if (method == SAMPLE_METHOD_DWARF || method == SAMPLE_METHOD_FP_DWARF) {
 		uint64_t sp, bp, len;
 		if (stream_get_varint(&r->p, r->end, &sp) ||
 		    stream_get_varint(&r->p, r->end, &bp) ||

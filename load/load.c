@@ -301,23 +301,26 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.file = si.file;
 	s.line = si.line;
 	funcs[0] = resolve(tr->names, tr->is, ev->addr);
-	uint64_t unwound[SAMPLING_STACK_MAX];
-	size_t nframes = ev->nframes;
+	/* the return addresses the runtime walked, then (DWARF methods) the
+	 * ones unwound from the copy: from the PC, or from the caller of the
+	 * last walked frame */
+	uint64_t rets[SAMPLING_STACK_MAX];
+	size_t nframes = 0;
+	for (; nframes < ev->nframes; nframes++)
+		/* the reader checked every varint of the list */
+		if (stream_get_varint(&p, p + 10, &rets[nframes]))
+			break;
 	if (ev->stack_copy) {
 		int truncated;
-		nframes = unwinder_unwind(image_unwinder(tr->is), ev->addr, ev->sample_sp,
-					  ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
-					  unwound, SAMPLING_STACK_MAX, &truncated);
+		uint64_t from = nframes ? rets[nframes - 1] : ev->addr;
+		nframes += unwinder_unwind(image_unwinder(tr->is), from, ev->sample_sp,
+					   ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
+					   rets + nframes, SAMPLING_STACK_MAX - nframes, &truncated);
 		if (truncated)
 			s.flags |= SAMPLE_TRUNCATED;
 	}
 	for (size_t i = 0; i < nframes; i++) {
-		uint64_t ret;
-		/* the reader checked every varint of the list */
-		if (ev->stack_copy)
-			ret = unwound[i];
-		else if (stream_get_varint(&p, p + 10, &ret))
-			break;
+		uint64_t ret = rets[i];
 		struct symbol_info ri;
 		symtab_lookup(tr->is->symtab, ret - 1, 0, &ri);
 		if (!ri.in_object)

@@ -158,13 +158,14 @@ struct profile {
 
 	/* record --sample: weighted samples in all; samples the threads could
 	 * not write; samples whose PC was in no known object (counted in
-	 * "<outside>" too); stacks cut at the depth limit; which stack
-	 * methods were seen (bit 1 << enum sample_method); wall-clock ones */
+	 * "<outside>" too); stacks that do not reach the thread's first
+	 * frame; samples per stack method (enum sample_method); wall-clock
+	 * ones */
 	uint64_t samples;
 	uint64_t samples_lost;
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
-	uint32_t sample_methods;
+	uint64_t samples_by_method[4];
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
 };

@@ -8,31 +8,48 @@
 #include "sampling.h"
 #include "xalloc.h"
 
-const char *report_samples_method(const struct profile *p)
+char *report_samples_method(const struct profile *p)
 {
-	int fp = (p->sample_methods >> SAMPLE_METHOD_FP) & 1;
-	int pc = (p->sample_methods >> SAMPLE_METHOD_PC) & 1;
-	int dwarf = (p->sample_methods >> SAMPLE_METHOD_DWARF) & 1;
+	static const char *const names[] = {
+		[SAMPLE_METHOD_PC] = "PC only",
+		[SAMPLE_METHOD_FP] = "frame pointers",
+		[SAMPLE_METHOD_DWARF] = "DWARF unwinding",
+		[SAMPLE_METHOD_FP_DWARF] = "frame pointers then DWARF",
+	};
+	uint64_t total = 0;
+	size_t used = 0, only = 0;
 
-	if (dwarf)
-		return fp || pc ? "DWARF unwinding (some threads: frame pointers or PC only)"
-				: "DWARF unwinding";
-
-	if (fp && pc)
-		return "frame pointers (some threads: PC only)";
-	if (fp)
-		return "frame pointers";
-	if (pc)
-		return "PC only";
-	return "none";
+	for (size_t m = 0; m < 4; m++) {
+		total += p->samples_by_method[m];
+		if (p->samples_by_method[m]) {
+			used++;
+			only = m;
+		}
+	}
+	if (used <= 1)
+		return xstrdup(used ? names[only] : "none");
+	/* the methods in their order above, each with its share */
+	char *text = xstrdup("");
+	for (size_t m = 0; m < 4; m++) {
+		if (!p->samples_by_method[m])
+			continue;
+		char *more = xasprintf("%s%s%s %.0f %%", text, *text ? ", " : "", names[m],
+				       100.0 * (double)p->samples_by_method[m] / (double)total);
+		free(text);
+		text = more;
+	}
+	return text;
 }
 
 void report_samples_summary(FILE *out, const struct profile *p)
 {
+	char *method = report_samples_method(p);
+
 	fprintf(out, "# samples: %llu of %s time%s; stacks by %s, %llu truncated\n",
 		(unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
 		p->samples_tick ? " (timer at the scheduler tick: coarse)" : "",
-		report_samples_method(p), (unsigned long long)p->samples_truncated);
+		method, (unsigned long long)p->samples_truncated);
+	free(method);
 	fprintf(out, "# lost samples: %llu; outside any known object: %llu\n",
 		(unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside);
 }
@@ -86,5 +103,7 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_string(j, "sample_clock", p->samples_wall ? "wall" : "cpu");
 	json_kv_string(j, "sample_source", p->samples_wall ? "timer"
 					   : p->samples_tick ? "tick-timer" : "task-clock");
-	json_kv_string(j, "stack_method", report_samples_method(p));
+	char *method = report_samples_method(p);
+	json_kv_string(j, "stack_method", method);
+	free(method);
 }

@@ -11,8 +11,10 @@
 
 #include "model/profile.h"
 
-/* The stack methods seen, e.g. "frame pointers", as a static string. */
-const char *report_samples_method(const struct profile *p);
+/* The stack methods seen: one ("frame pointers"), or each with its share
+ * of the samples ("frame pointers 60 %, DWARF unwinding 40 %").  Returns
+ * a malloc'd string the caller frees. */
+char *report_samples_method(const struct profile *p);
 
 /* The summary lines (samples, lost, outside, truncated, method). */
 void report_samples_summary(FILE *out, const struct profile *p);

@@ -16,7 +16,17 @@
  * frame pointer from the interrupted context, walks the frame-pointer
  * chain (bounded, and checked against the thread's stack bounds, which
  * are read when the thread starts, never in the handler), and appends a
- * SAMPLE record to the thread's file-backed buffer.  A sample that cannot
+ * SAMPLE record to the thread's file-backed buffer.
+ *
+ * Frame pointers are cheap but only right where the code keeps them: a
+ * function built without them uses rbp as an ordinary register, so a walk
+ * through it stops early or skips its caller.  By default (stack=auto)
+ * the walk is kept only when the PC and every frame it passed lie in
+ * objects whose call frame information says they keep frame pointers
+ * (frame_pointers.c, decided once per object outside the handler) and the
+ * chain ended where the ABI marks a thread's first frame (a zero frame
+ * pointer); otherwise the sample carries a copy of the top of the stack
+ * for DWARF unwinding offline, as --stack=dwarf does for every sample.  A sample that cannot
  * be written (the thread is inside a hook, its buffer is full) is counted
  * and the count travels with the next written sample; while capture is
  * off (stopped by the program, a trigger or `callscope live`) nothing is
@@ -31,6 +41,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "frame_pointers.h"
 #include "sampler.h"
 #include "sampling.h"
 #include "stream.h"
@@ -76,11 +87,13 @@ static struct {
 	/* the executable segments of every object loaded at start-up */
 	size_t ntext;
 	uintptr_t text_lo[TEXT_RANGES_MAX], text_hi[TEXT_RANGES_MAX];
+	uint8_t text_fp[TEXT_RANGES_MAX];	/* its object keeps frame pointers */
 	/* those of objects loaded since (dlopen), appended by the control
 	 * thread and published by nknown: a return address there is taken
 	 * as one, but the code is never read, as the object may be closed */
 	size_t nknown;
 	uintptr_t known_lo[TEXT_RANGES_MAX], known_hi[TEXT_RANGES_MAX];
+	uint8_t known_fp[TEXT_RANGES_MAX];
 	struct sampling settings;
 	/* the runtime's own code: a sample there is the hooks' cost */
 	uintptr_t self_lo, self_hi;
@@ -114,6 +127,19 @@ static int in_text(uintptr_t addr, uintptr_t before)
 	for (size_t i = 0; i < sampler.ntext; i++)
 		if (addr >= sampler.text_lo[i] + before && addr < sampler.text_hi[i])
 			return 1;
+	return 0;
+}
+
+/* Whether ADDR lies in code whose object keeps frame pointers. */
+static int in_frame_pointer_code(uintptr_t addr)
+{
+	for (size_t i = 0; i < sampler.ntext; i++)
+		if (addr >= sampler.text_lo[i] && addr < sampler.text_hi[i])
+			return sampler.text_fp[i];
+	size_t n = __atomic_load_n(&sampler.nknown, __ATOMIC_ACQUIRE);
+	for (size_t i = 0; i < n; i++)
+		if (addr >= sampler.known_lo[i] && addr < sampler.known_hi[i])
+			return sampler.known_fp[i];
 	return 0;
 }
 
@@ -164,19 +190,29 @@ static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintp
 	return ret;
 }
 
+/* Where a frame-pointer walk ended. */
+struct walk_end {
+	int complete;		/* at a zero frame pointer: the thread's first frame */
+	int boundary;		/* at a return into code without frame pointers */
+	uintptr_t sp, bp;	/* then: the stack and frame pointers of that caller */
+};
+
 /*
  * Walks the frame-pointer chain from FP, filling RETS with return
  * addresses (innermost first).  Every frame must lie inside the thread's
  * stack, above the previous one and aligned, so a binary built without
  * frame pointers (whose rbp holds anything) stops the walk instead of
- * faulting.
+ * faulting.  With AT_BOUNDARY the walk stops at the first return into code
+ * that keeps no frame pointers: its caller's registers, from which DWARF
+ * unwinding goes on, are in *END.
  */
 static size_t walk_frames(const struct thread_state *t, const struct sampler_thread *s,
-			  uintptr_t fp, uintptr_t sp, uint64_t *rets, size_t max, int *truncated)
+			  uintptr_t fp, uintptr_t sp, uint64_t *rets, size_t max, int at_boundary,
+			  struct walk_end *end)
 {
 	size_t n = 0;
 
-	*truncated = 0;
+	memset(end, 0, sizeof(*end));
 	if (!s->stack_hi)
 		return 0;
 	/* A function that set up no frame (a leaf, or one caught before its
@@ -184,8 +220,13 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 	 * chain from FP would skip its caller. */
 	if (sp >= s->stack_lo && sp + 8 <= s->stack_hi && !(sp & 7)) {
 		uintptr_t top = *(const uintptr_t *)sp;
-		if (after_call(top))
+		if (after_call(top)) {
 			rets[n++] = top;
+			if (at_boundary && !in_frame_pointer_code(top)) {
+				*end = (struct walk_end){ 0, 1, sp + 8, fp };
+				return n;
+			}
+		}
 	}
 	while (fp >= sp && fp >= s->stack_lo && fp + 16 <= s->stack_hi && !(fp & 7)) {
 		const uintptr_t *frame = (const uintptr_t *)fp;
@@ -193,16 +234,31 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 		/* a frame pointer that is really a data register stops here */
 		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0) && !in_known(ret)))
 			break;
-		if (n == max) {
-			*truncated = 1;
+		if (n == max)
+			break;
+		rets[n++] = ret;
+		if (at_boundary && !in_frame_pointer_code(ret)) {
+			*end = (struct walk_end){ 0, 1, fp + 16, next };
 			break;
 		}
-		rets[n++] = ret;
+		if (!next) {
+			end->complete = 1;
+			break;
+		}
 		if (next <= fp)
 			break;
 		fp = next;
 	}
 	return n;
+}
+
+/* How many bytes of the stack from SP a sample copies for unwinding. */
+static size_t copy_size(const struct sampler_thread *s, uintptr_t sp)
+{
+	if (!s->stack_hi || sp < s->stack_lo || sp >= s->stack_hi)
+		return 0;
+	size_t copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
+	return copy & ~(size_t)7;
 }
 
 /*
@@ -228,7 +284,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	struct sampler_thread *s = &sampler_tls;
 	const ucontext_t *uc = context;
 	uint64_t rets[SAMPLING_STACK_MAX];
-	int saved = errno, truncated;
+	int saved = errno, truncated = 0;
 
 	(void)sig;
 	uint64_t weight = 1;
@@ -271,18 +327,41 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (sampler.settings.only[0] && !in_only(pc))
 		goto out;	/* --only: not an object asked for; not a loss */
 	t->guard = 1;
-	size_t n, copy = 0;
+	/* the stack's method: the frames RETS[0..N) from the frame
+	 * pointers, then (DWARF methods) COPY bytes from COPY_SP unwound
+	 * offline from the registers COPY_SP and COPY_BP */
+	size_t n = 0, copy = 0;
+	uintptr_t copy_sp = sp, copy_bp = fp;
 	unsigned method = s->stack_hi ? SAMPLE_METHOD_FP : SAMPLE_METHOD_PC;
-	if (sampler.settings.dwarf && s->stack_hi && sp >= s->stack_lo && sp < s->stack_hi) {
-		/* the unwinder finds every frame from the copy */
-		method = SAMPLE_METHOD_DWARF;
+	struct walk_end end;
+	switch (sampler.settings.stack) {
+	case SAMPLING_STACK_FP:
+		n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, 0, &end);
+		truncated = s->stack_hi && !end.complete;
+		break;
+	case SAMPLING_STACK_AUTO:
+		if (in_frame_pointer_code(pc)) {
+			n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, 1, &end);
+			if (end.complete)
+				break;
+			if (end.boundary && n < SAMPLING_STACK_MAX) {
+				method = SAMPLE_METHOD_FP_DWARF;
+				copy_sp = end.sp;
+				copy_bp = end.bp;
+				copy = copy_size(s, copy_sp);
+				break;
+			}
+			/* a chain that led nowhere: unwind it all instead */
+		}
+		/* fall through */
+	case SAMPLING_STACK_DWARF:
 		n = 0;
-		truncated = 0;
-		copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
-		copy &= ~(size_t)7;
-	} else {
-		n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, &truncated);
+		copy = copy_size(s, sp);
+		method = copy ? SAMPLE_METHOD_DWARF : SAMPLE_METHOD_PC;
+		break;
 	}
+	if (method == SAMPLE_METHOD_FP_DWARF && !copy)
+		truncated = 1;	/* the caller's registers lie off the stack */
 	size_t need = 8 * 10 + n * 10 + 3 * 10 + copy;
 	if ((size_t)(t->end - t->cur) < need &&
 	    (t->ring_bytes || t->truncated || thread_buffer_grow(t) != 0)) {
@@ -306,12 +385,12 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	t->cur = stream_put_varint(t->cur, n);
 	for (size_t i = 0; i < n; i++)
 		t->cur = stream_put_varint(t->cur, rets[i]);
-	if (method == SAMPLE_METHOD_DWARF) {
-		t->cur = stream_put_varint(t->cur, sp);
-		t->cur = stream_put_varint(t->cur, fp);
+	if (method == SAMPLE_METHOD_DWARF || method == SAMPLE_METHOD_FP_DWARF) {
+		t->cur = stream_put_varint(t->cur, copy_sp);
+		t->cur = stream_put_varint(t->cur, copy_bp);
 		t->cur = stream_put_varint(t->cur, copy);
 		/* word by word: no vector registers in the runtime */
-		const uint64_t *from = (const uint64_t *)sp;
+		const uint64_t *from = (const uint64_t *)copy_sp;
 		uint8_t *start = t->cur;
 		for (size_t i = 0; i < copy / 8; i++, t->cur += 8)
 			__builtin_memcpy(t->cur, &from[i], 8);
@@ -319,12 +398,12 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		 * trampoline that -pg tracing put in their slots */
 		for (uint32_t i = t->stack ? t->depth : 0; i; i--) {
 			const struct shadow_frame *f = &t->stack[i - 1];
-			if (f->sp < sp)
+			if (f->sp < copy_sp)
 				continue;
-			if (f->sp - sp + 8 > copy)
+			if (f->sp - copy_sp + 8 > copy)
 				break;
 			if (f->ret)
-				__builtin_memcpy(start + (f->sp - sp), &f->ret, 8);
+				__builtin_memcpy(start + (f->sp - copy_sp), &f->ret, 8);
 		}
 	}
 	sample_commit(t);
@@ -508,16 +587,27 @@ static int only_matches(const char *path)
 	return 0;
 }
 
+/* Whether the stack walk may look at frame pointers in INFO's code. */
+static int object_frame_pointers(const struct dl_phdr_info *info)
+{
+	return sampler.settings.stack == SAMPLING_STACK_AUTO && frame_pointers_kept(info);
+}
+
 static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 {
+	int fp = -1;
+
 	(void)size;
 	(void)data;
 	for (int i = 0; i < info->dlpi_phnum && sampler.ntext < TEXT_RANGES_MAX; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
 			continue;
+		if (fp < 0)
+			fp = object_frame_pointers(info);
 		sampler.text_lo[sampler.ntext] = info->dlpi_addr + ph->p_vaddr;
 		sampler.text_hi[sampler.ntext] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		sampler.text_fp[sampler.ntext] = (uint8_t)fp;
 		sampler.ntext++;
 	}
 	return 0;
@@ -570,9 +660,10 @@ static int collect_only(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* Appends [LO, HI) to a table of up to TEXT_RANGES_MAX or ONLY_RANGES_MAX
- * entries that signal handlers read: entry first, then the count. */
-static void publish_range(uintptr_t *los, uintptr_t *his, size_t *n, size_t max,
-			  uintptr_t lo, uintptr_t hi)
+ * entries that signal handlers read: entry first, then the count.  FLAGS,
+ * when not NULL, is the table's per-entry flag, set to FLAG. */
+static void publish_range(uintptr_t *los, uintptr_t *his, uint8_t *flags, uint8_t flag,
+			  size_t *n, size_t max, uintptr_t lo, uintptr_t hi)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (los[i] == lo)
@@ -581,11 +672,15 @@ static void publish_range(uintptr_t *los, uintptr_t *his, size_t *n, size_t max,
 		return;
 	los[*n] = lo;
 	his[*n] = hi;
+	if (flags)
+		flags[*n] = flag;
 	__atomic_store_n(n, *n + 1, __ATOMIC_RELEASE);
 }
 
 static int collect_loaded(struct dl_phdr_info *info, size_t size, void *data)
 {
+	int fp = -1;
+
 	(void)size;
 	(void)data;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -595,12 +690,14 @@ static int collect_loaded(struct dl_phdr_info *info, size_t size, void *data)
 		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
 		if (in_text(lo, 0))
 			continue;	/* loaded at start-up */
-		publish_range(sampler.known_lo, sampler.known_hi, &sampler.nknown,
-			      TEXT_RANGES_MAX, lo, hi);
+		if (fp < 0)
+			fp = object_frame_pointers(info);
+		publish_range(sampler.known_lo, sampler.known_hi, sampler.known_fp, (uint8_t)fp,
+			      &sampler.nknown, TEXT_RANGES_MAX, lo, hi);
 		if (sampler.settings.only[0] && info->dlpi_name && *info->dlpi_name &&
 		    only_matches(info->dlpi_name))
-			publish_range(sampler.lo, sampler.hi, &sampler.nranges, ONLY_RANGES_MAX,
-				      lo, hi);
+			publish_range(sampler.lo, sampler.hi, NULL, 0, &sampler.nranges,
+				      ONLY_RANGES_MAX, lo, hi);
 	}
 	return 0;
 }

@@ -146,7 +146,13 @@ size_t unwinder_unwind(struct unwinder *u, uint64_t pc, uint64_t sp, uint64_t bp
 		u->attached = 1;
 	}
 	u->st = (struct unwind_state){ pc, sp, bp, stack, len, out, max, 0, 0, 1 };
-	dwfl_getthread_frames(u->dwfl, 1, frame_cb, &u->st);
+	/* 0 only when the unwinding reached the outermost frame, whose call
+	 * frame information marks its return address undefined (_start,
+	 * clone); anything else (the end of the copy, a frame without call
+	 * frame information) leaves the stack short of the thread's first
+	 * frame */
+	if (dwfl_getthread_frames(u->dwfl, 1, frame_cb, &u->st) != 0)
+		u->st.truncated = 1;
 	*truncated = u->st.truncated;
 	return u->st.n;
 }

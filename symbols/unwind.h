@@ -26,7 +26,8 @@ int unwinder_add_object(struct unwinder *u, const char *path, uint64_t load_bias
  * Unwinds from PC with stack pointer SP and frame pointer BP, the stack
  * bytes [SP, SP + LEN) being STACK.  Fills OUT with the return addresses
  * of the callers, innermost first (not PC itself), at most MAX.  Returns
- * how many; *TRUNCATED is set when MAX stopped it.
+ * how many; *TRUNCATED is set unless the unwinding reached the thread's
+ * first frame.
  */
 size_t unwinder_unwind(struct unwinder *u, uint64_t pc, uint64_t sp, uint64_t bp,
 		       const uint8_t *stack, size_t len, uint64_t *out, size_t max,

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Frame-pointer stacks give the callers: spin() is called for 80 % of its
 # time from path_a() and 20 % from path_b(); report --lines puts the
-# samples on spin's loop.  Without frame pointers, --stack=dwarf finds the
-# same callers by DWARF unwinding.
+# samples on spin's loop.  Without frame pointers, the default stack method
+# and --stack=dwarf find the same callers by DWARF unwinding, and
+# --stack=fp counts its stacks as truncated instead of calling them whole.
 . "$(dirname "$0")/lib.sh"
 
-plan 10
+plan 16
 build_prog sample_hot st -O2 -fno-omit-frame-pointer
 limited "$CS" record -o s.data -- ./st stack > /dev/null 2>&1
 "$CS" report -i s.data --json > r.json
@@ -25,7 +26,9 @@ ok $? "path_b's total_pct is 20 +- $m ($b)"
 m=$(pct main total_pct)
 awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
 ok $? "main is on (nearly) every stack ($m)"
-is "$(jq -r .stack_method r.json)" "frame pointers" "the report names the stack method"
+# the program keeps frame pointers, libc (main's caller) does not
+is "$(jq -r .stack_method r.json)" "frame pointers then DWARF" "the report names the stack method"
+is "$(jq -r .truncated_stacks r.json)" 0 "every stack reaches the thread's first frame"
 "$CS" report -i s.data --lines --json > l.json
 is "$(jq -r '.lines[0].function' l.json)" spin "--lines: the hottest line is in spin"
 line=$(jq -r '.lines[0].line' l.json)
@@ -42,4 +45,27 @@ ok $? "--stack=dwarf without frame pointers: path_a's total_pct is 80 +- $m ($a)
 m=$(pct main total_pct)
 awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
 ok $? "--stack=dwarf: main is on (nearly) every stack ($m)"
+
+# by default a program without frame pointers is unwound with DWARF
+limited "$CS" record -o a.data -- ./nofp stack > /dev/null 2>&1
+"$CS" report -i a.data --json > r.json
+is "$(jq -r .stack_method r.json)" "DWARF unwinding" "no frame pointers: the default chose DWARF"
+m=10
+[ "$(jq -r .sample_source r.json)" = tick-timer ] && m=15
+a=$(pct path_a total_pct)
+awk -v p="$a" -v m=$m 'BEGIN { exit !(p >= 80 - m && p <= 80 + m) }'
+ok $? "default stacks without frame pointers: path_a's total_pct is 80 +- $m ($a)"
+s_=$(pct _start total_pct)
+awk -v p="$s_" 'BEGIN { exit !(p >= 95) }'
+ok $? "default stacks reach _start ($s_)"
+"$CS" info -i a.data | grep -q '^samples: .*stacks by DWARF unwinding, 0 truncated'
+ok $? "info names the stack method and the truncated stacks"
+
+# frame pointers asked for where there are none: the stacks are cut short
+limited "$CS" record --stack=fp -o f.data -- ./nofp stack > /dev/null 2>&1
+"$CS" report -i f.data --json > r.json
+n=$(jq .samples r.json)
+t=$(jq .truncated_stacks r.json)
+awk -v t="$t" -v n="$n" 'BEGIN { exit !(n > 0 && t >= n * 0.9) }'
+ok $? "--stack=fp without frame pointers: the stacks count as truncated ($t of $n)"
 done_testing

@@ -21,7 +21,7 @@ static void test_parse(void **state)
 	assert_int_equal(sampling_parse("hz=499;clock=wall;stack=dwarf;only=libz,prog", &s, &why), 0);
 	assert_int_equal(s.hz, 499);
 	assert_int_equal(s.wall, 1);
-	assert_int_equal(s.dwarf, 1);
+	assert_int_equal(s.stack, SAMPLING_STACK_DWARF);
 	assert_int_equal(s.timer, 0);
 	assert_string_equal(s.only, "libz,prog");
 	assert_int_equal(sampling_parse("", &s, &why), 0);
