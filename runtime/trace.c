@@ -13,7 +13,10 @@
  * exits) are found by the stack pointer: a live caller's frame always lies
  * above (at a higher address than) its callees', so when a new frame sits
  * at or above an open one, the open one is gone.  They are closed with
- * EXIT_UNWOUND records.
+ * EXIT_UNWOUND records.  A tail call is told from them by its return
+ * slot: the callee's frame lies where its caller's did, and the slot still
+ * leads to the trampoline, as no call instruction wrote it (see
+ * frame_reused()).
  *
  * The shadow stack is kept whether or not events are being written
  * (capture stopped by a trigger): the trampoline needs it to return.
@@ -383,32 +386,90 @@ static void __attribute__((noinline)) check_triggers(struct thread_state *t, uin
 	check_capture(t, now);
 }
 
-/*
- * Closes open frames whose place on the stack is at or below SP: their
- * functions are gone without an exit.  Returns the real return address of
- * a closed frame that used the very slot SP (a tail call reuses its
- * caller's return slot, which then holds the trampoline), else 0.
- */
-static inline uintptr_t close_dead_frames(struct thread_state *t, uintptr_t sp,
-					  uint64_t now)
+/* Closes open frames whose place on the stack is below SP: their
+ * functions are gone without an exit. */
+static inline void close_frames_below(struct thread_state *t, uintptr_t sp, uint64_t now)
 {
-	uintptr_t inherited = 0;
-
-	while (t->depth && t->stack[t->depth - 1].sp <= sp) {
-		struct shadow_frame *f = &t->stack[--t->depth];
-		if (f->sp == sp && f->ret)
-			inherited = f->ret;
+	while (t->depth && t->stack[t->depth - 1].sp < sp) {
+		t->depth--;
 		record_exit(t, now, repaired_end(t));
 	}
-	return inherited;
+}
+
+/* Closes open frames whose place on the stack is at or below SP. */
+static inline void close_dead_frames(struct thread_state *t, uintptr_t sp, uint64_t now)
+{
+	while (t->depth && t->stack[t->depth - 1].sp <= sp) {
+		t->depth--;
+		record_exit(t, now, repaired_end(t));
+	}
 }
 
 extern char callscope_return_trampoline[] HIDDEN;
 
 /*
+ * A new frame at SP lies at or above the innermost open one.  Deeper
+ * frames are gone (longjmp).  A frame at SP itself is gone too, unless
+ * the new function was reached by a tail call: then no call instruction
+ * wrote its return address, and the slot still leads to the trampoline,
+ * put there for the function that jumped (or for the one that called the
+ * first of a chain of jumps).  Returns nonzero for a tail call; the
+ * caller stays open, and the callee's frame shares its slot.
+ */
+static int __attribute__((noinline)) frame_reused(struct thread_state *t, uintptr_t sp,
+						  const uintptr_t *ret_slot, uint64_t now)
+{
+	close_frames_below(t, sp, now);
+	if (ret_slot && t->depth && t->stack[t->depth - 1].sp == sp &&
+	    *ret_slot == (uintptr_t)callscope_return_trampoline)
+		return 1;
+	close_dead_frames(t, sp, now);
+	return 0;
+}
+
+/* How far back a tail chain is searched for the function it enters again. */
+#define TAIL_FOLD_SPAN 8
+
+/*
+ * A chain of tail calls reached the shadow stack's last slot: a loop of
+ * functions that jump to each other (ping -> pong -> ping ...) can go on
+ * for ever in a constant real stack.  When ADDR is open in the chain's
+ * last few frames, its new call is recorded (so the arc and count stay
+ * exact) and closed at once, with the frames the loop went through since
+ * that open one: the loop's further time is charged to the open ADDR, as
+ * it would be to the new call.  Only the call-path tree's depth and those
+ * frames' totals differ from the endless truth.  Returns nonzero if so.
+ */
+static int __attribute__((noinline)) tail_fold(struct thread_state *t, uint64_t addr,
+					       uint64_t now)
+{
+	uint32_t top = t->depth - 1, k = top;
+	uintptr_t sp = t->stack[top].sp;
+
+	while (t->stack[k].addr != addr) {
+		if (top - k + 1 == TAIL_FOLD_SPAN || !k || t->stack[k - 1].sp != sp)
+			return 0;
+		k--;
+	}
+	struct shadow_frame *f = &t->stack[t->depth++];
+	*f = (struct shadow_frame){ .addr = addr, .sp = sp };
+	if (UNLIKELY(t->nodes))
+		aggregate_enter(t, f, now);
+	else
+		emit_entry(t, addr, now);
+	while (t->depth > k + 1) {
+		t->depth--;
+		record_exit(t, now, FRAME_RETURNED);
+	}
+	return 1;
+}
+
+/*
  * Entry of ADDR whose frame is at SP.  RET_SLOT, when not NULL, is where
  * the function's return address lies: it is redirected through the
- * trampoline so the return is seen (mcount and __fentry__).
+ * trampoline so the return is seen (mcount and __fentry__).  A tail
+ * call's slot is already redirected: its frame keeps ret 0, and the
+ * return through the trampoline closes it together with its caller.
  */
 void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
@@ -423,22 +484,26 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	}
 	t->guard = 1;
 	uint64_t now = thread_now(t);
-	uintptr_t inherited = 0;
+	int tail = 0;
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
 		check_triggers(t, addr, now);
 	else
 		check_capture(t, now);
-	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
-		inherited = close_dead_frames(t, sp, now);
+	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp)) {
+		tail = frame_reused(t, sp, ret_slot, now);
+		if (tail && t->depth + 1 >= t->capacity && tail_fold(t, addr, now)) {
+			t->guard = 0;
+			return;
+		}
+	}
 	if (UNLIKELY(t->depth == t->capacity)) {
-		/* too deep to track: the call is counted, not recorded */
+		/* too deep to track: the call is counted, not recorded; a
+		 * tail callee's return still finds its caller's frame */
 		count_lost(t, 2);
 		if (!ret_slot)
 			t->overflow++;
-		else if (inherited)
-			*ret_slot = inherited;
 		t->guard = 0;
 		return;
 	}
@@ -446,13 +511,14 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->addr = addr;
 	f->sp = sp;
 	f->ret = 0;
-	if (ret_slot) {
+	if (ret_slot && !tail) {
 		uintptr_t real = *ret_slot;
-		if (real == (uintptr_t)callscope_return_trampoline)
-			real = inherited;
-		f->ret = real;
-		if (LIKELY(real))
+		/* a slot led to the trampoline with no frame owning it cannot
+		 * be redirected again: it would return into itself */
+		if (LIKELY(real != (uintptr_t)callscope_return_trampoline)) {
+			f->ret = real;
 			*ret_slot = (uintptr_t)callscope_return_trampoline;
+		}
 	}
 	if (UNLIKELY(t->nodes))
 		aggregate_enter(t, f, now);
@@ -474,12 +540,15 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	t->guard = 1;
 	read_counters(t);
 	check_capture(t, now);
-	while (t->depth && t->stack[t->depth - 1].sp < slot) {
+	close_frames_below(t, slot, now);
+	/* tail callees share the slot of the frame that owns it and end
+	 * with it, innermost first */
+	while (UNLIKELY(t->depth && t->stack[t->depth - 1].sp == slot &&
+			!t->stack[t->depth - 1].ret)) {
 		t->depth--;
-		record_exit(t, now, repaired_end(t));
+		record_exit(t, now, FRAME_RETURNED);
 	}
-	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot ||
-		     !t->stack[t->depth - 1].ret)) {
+	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot)) {
 		rt_warn("return through the trampoline with no matching frame; "
 			"the shadow stack is corrupt", "");
 		abort();

@@ -24,7 +24,7 @@ for kind in PG FENTRY CYG; do
 		eval flags=\$HOOK_FLAGS_$kind
 		name="$kind $opt"
 		# shellcheck disable=SC2086
-		g++ -g $opt $flags -fno-optimize-sibling-calls -o ex "$PROGS/exceptions.cc" -lpthread
+		g++ -g $opt $flags -o ex "$PROGS/exceptions.cc" -lpthread
 		out=$(limited "$CS" record -o ex.data -- ./ex 2> err.txt)
 		is "$?:$out" "0:$expected" "$name: exits 0 with the output it has alone"
 		counts=""
