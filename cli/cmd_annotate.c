@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 	"  -i, --input PATH  recording to read (default: callscope.data)\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
-	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n";
+	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n"
+	NO_DEMANGLE_HELP;
 
 /* Samples per link-time address of the function. */
 struct pc_count {
@@ -249,6 +251,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
@@ -260,6 +263,7 @@ int cmd_annotate(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "load/load.h"
 #include "die.h"
 #include "model/samples.h"
@@ -23,7 +24,8 @@ static const char usage_text[] =
 	"  A, B               recordings (callscope data or .prf): A is the baseline\n"
 	"      --json         machine-readable output (see docs/diff.md)\n"
 	"  -t, --threshold PCT  hide functions whose self and total time changed by\n"
-	"                     less than PCT % of A's time\n";
+	"                     less than PCT % of A's time\n"
+	NO_DEMANGLE_HELP;
 
 int cmd_diff(int argc, char **argv)
 {
@@ -31,6 +33,7 @@ int cmd_diff(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_options o = { NULL, NULL, 0, 0 };
@@ -47,6 +50,7 @@ int cmd_diff(int argc, char **argv)
 					  optarg);
 			break;
 		}
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/export_load.h"
 #include "cli/outfile.h"
 #include "die.h"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 	"                     see docs/export.md; folded goes to stdout)\n"
 	"      --value KIND   folded: self (self time in ns, default) or calls\n"
 	"      --pid PID      only this process\n"
-	"      --tid TID      only this thread\n";
+	"      --tid TID      only this thread\n"
+	NO_DEMANGLE_HELP;
 
 enum format { GMON, CALLGRIND, PPROF, CHROME, FOLDED, PRF };
 
@@ -88,6 +90,7 @@ int cmd_export(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data", *output = NULL;
@@ -110,6 +113,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

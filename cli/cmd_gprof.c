@@ -14,6 +14,7 @@
 #include "die.h"
 #include "formats/gmon.h"
 #include "gprof/gprof.h"
+#include "symbols/demangle.h"
 #include "xalloc.h"
 
 enum style {
@@ -78,6 +79,7 @@ static void usage(FILE *out)
 		"  -m N                     -A: counts below N shown as #####\n"
 		"  -t N                     -A: length of the top list\n"
 		"  -T                       BSD layout\n"
+		"  --demangle[=STYLE]       C++ names demangled (the default) / --no-demangle\n"
 		"  -w N                     output width (index)\n"
 		"  -x, -y                   -A: annotate every line / one file per source\n"
 		"  -I DIRS                  -A: where to look for sources (colon-separated)\n"
@@ -308,8 +310,15 @@ int cmd_gprof(int argc, char **argv)
 			user_specified |= STYLE_ANNO;
 			break;
 		case OPT_DEMANGLE:
+			if (!optarg)
+				demangle_set_enabled(1);
+			else if (demangle_set_style(optarg))
+				usage_die("unknown demangling style '%s'; give auto, gnu-v3, java, "
+					  "gnat, dlang or rust", optarg);
+			break;
 		case OPT_NO_DEMANGLE:
-			break;	/* C names need none */
+			demangle_set_enabled(0);
+			break;
 		case OPT_COMPAT:
 			if (!strcmp(optarg, "strict"))
 				o.strict = 1;

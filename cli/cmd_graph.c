@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "load/load.h"
 #include "die.h"
 #include "report/graph.h"
@@ -20,7 +21,8 @@ static const char usage_text[] =
 	"  -b, --brief       leave out the index by function name\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
-	"      --signal-filter F  signal handlers: separate (default), exclude or none\n";
+	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
+	NO_DEMANGLE_HELP;
 
 int cmd_graph(int argc, char **argv)
 {
@@ -32,6 +34,7 @@ int cmd_graph(int argc, char **argv)
 		{ "tid", required_argument, NULL, 't' },
 		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
@@ -47,6 +50,7 @@ int cmd_graph(int argc, char **argv)
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
 		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/function_lines.h"
 #include "load/load.h"
 #include "die.h"
@@ -35,7 +36,8 @@ static const char usage_text[] =
 	"      --max-nodes N       call paths kept at most (default 8000000)\n"
 	"      --timeline-calls N  calls on the timeline at most, the longest first\n"
 	"                          (default 1000000; 0: no timeline)\n"
-	"      --no-compress       store the data uncompressed (for debugging)\n";
+	"      --no-compress       store the data uncompressed (for debugging)\n"
+	NO_DEMANGLE_HELP;
 
 /* One recording, loaded: its flat profile and its call-path tree. */
 struct loaded {
@@ -240,6 +242,7 @@ int cmd_html(int argc, char **argv)
 		{ "timeline-calls", required_argument, NULL, 'C' },
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data", *output = "callscope.html", *base_path = NULL;
@@ -265,6 +268,7 @@ int cmd_html(int argc, char **argv)
 		case 'N': o.max_nodes = (size_t)parse_count("--max-nodes", optarg); break;
 		case 'C': o.max_calls = (size_t)parse_count("--timeline-calls", optarg); break;
 		case 'Z': o.compress = 0; break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

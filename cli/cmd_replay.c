@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
@@ -31,7 +32,8 @@ static const char usage_text[] =
 	"      --depth N          only N levels of nesting\n"
 	"      --filter FUNC      only FUNC's calls and what they called (NAME or OBJECT:NAME)\n"
 	"      --min-duration T   leave out calls shorter than T (e.g. 1us)\n"
-	"      --json             machine-readable output (see docs/replay.md)\n";
+	"      --json             machine-readable output (see docs/replay.md)\n"
+	NO_DEMANGLE_HELP;
 
 /* "250", "250ns", "1.5us", "10ms", "2s" -> nanoseconds. */
 static uint64_t parse_time(const char *option, const char *s)
@@ -95,6 +97,7 @@ int cmd_replay(int argc, char **argv)
 		{ "min-duration", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
@@ -126,6 +129,7 @@ int cmd_replay(int argc, char **argv)
 					  dash + 1);
 			break;
 		}
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

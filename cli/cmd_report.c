@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/histogram.h"
 #include "load/load.h"
 #include "cli/sample_lines.h"
@@ -32,7 +33,8 @@ static const char usage_text[] =
 	"      --thread      one profile per thread instead of one merged\n"
 	"      --stats       add the spread of call durations and the period between calls\n"
 	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n"
-	"      --lines       sampled runs: samples per source line\n";
+	"      --lines       sampled runs: samples per source line\n"
+	NO_DEMANGLE_HELP;
 
 static void json_profile_fields(struct json *j, const struct profile *p,
 				const struct flat_options *o)
@@ -66,6 +68,7 @@ int cmd_report(int argc, char **argv)
 		{ "histogram", required_argument, NULL, 'H' },
 		{ "lines", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
@@ -90,6 +93,7 @@ int cmd_report(int argc, char **argv)
 		case 'S': fo.stats = 1; break;
 		case 'H': histogram = optarg; break;
 		case 'L': lines = 1; break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/live_socket.h"
 #include "load/load.h"
 #include "model/profile.h"
@@ -29,11 +30,12 @@ static const char usage_text[] =
 	"\n"
 	"  -i, --interval SECONDS  length of each window (default 2)\n"
 	"  -n, --count N           stop after N screens (default: until interrupted)\n"
-	"  -l, --lines N           functions per screen (default 20)\n";
+	"  -l, --lines N           functions per screen (default 20)\n"
+	NO_DEMANGLE_HELP;
 
 /* One function's sums at the previous snapshot. */
 struct top_entry {
-	char *key;		/* "name\tobject" */
+	char *key;		/* "symbol\tobject" */
 	uint64_t calls;
 	uint64_t self_ns;
 	uint64_t samples;	/* self samples */
@@ -73,7 +75,7 @@ static int by_self_desc(const void *a, const void *b)
 
 static char *func_key(const struct func *f)
 {
-	return xasprintf("%s\t%s", f->name, f->object ? f->object : "");
+	return xasprintf("%s\t%s", f->symbol, f->object ? f->object : "");
 }
 
 static void entries_free(struct top_entry *e, size_t n)
@@ -199,6 +201,7 @@ int cmd_top(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "lines", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	long interval = 2, count = 0, lines = 20;
@@ -209,6 +212,7 @@ int cmd_top(int argc, char **argv)
 		case 'i': interval = parse_positive("--interval", optarg, 3600); break;
 		case 'n': count = parse_positive("--count", optarg, 1000000); break;
 		case 'l': lines = parse_positive("--lines", optarg, 100000); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

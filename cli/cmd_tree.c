@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
 #include "die.h"
@@ -34,7 +35,8 @@ static const char usage_text[] =
 	"      --json            machine-readable output (see docs/tree.md)\n"
 	"      --pid PID         only this process\n"
 	"      --tid TID         only this thread\n"
-	"      --signal-filter F signal handlers: separate (default), exclude or none\n";
+	"      --signal-filter F signal handlers: separate (default), exclude or none\n"
+	NO_DEMANGLE_HELP;
 
 /* The visitor: every event goes to both builders. */
 struct tree_state {
@@ -198,6 +200,7 @@ int cmd_tree(int argc, char **argv)
 		{ "tid", required_argument, NULL, 'T' },
 		{ "signal-filter", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
+		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "callscope.data";
@@ -222,6 +225,7 @@ int cmd_tree(int argc, char **argv)
 		case 'P': filter.pid = load_parse_id("--pid", optarg); break;
 		case 'T': filter.tid = load_parse_id("--tid", optarg); break;
 		case 'G': filter.signals = load_parse_signal_filter(optarg); break;
+		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}

@@ -14,7 +14,9 @@
  *                pprof's own CPU profiles count)
  *   location     one per function (id = function number + 1), at its
  *                run-time address, with one line: the function's start
- *   function     name, file and first line where the DWARF told
+ *   function     name (C++ demangled, as pprof shows it), system_name
+ *                (the linkage name), file and first line where the
+ *                DWARF told
  *   mapping      one per object, with its path and build ID
  */
 #include <stdlib.h>
@@ -225,7 +227,7 @@ uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct
 		const struct func *f = &p->funcs[i];
 		pb_uint(&msg, 1, i + 1);
 		pb_uint(&msg, 2, string_id(&st, f->name));
-		pb_uint(&msg, 3, string_id(&st, f->name));
+		pb_uint(&msg, 3, string_id(&st, f->symbol));
 		pb_uint(&msg, 4, f->file ? string_id(&st, f->file) : 0);
 		pb_uint(&msg, 5, f->line > 0 ? (uint64_t)f->line : 0);
 		pb_message(&prof, 5, &msg);

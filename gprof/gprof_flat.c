@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/demangle.h"
 #include "xalloc.h"
 
 static const struct {
@@ -24,11 +25,17 @@ static const struct {
 int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o)
 {
 	int size = 0;
+	char *demangled = NULL;
+	const char *name = s->name;
 
-	if (!s->name)
+	if (!name)
 		return 0;
-	fputs(s->name, out);
-	size = (int)strlen(s->name);
+	/* as gprof: demangled unless --no-demangle, never with -T */
+	if (!o->bsd_style && (demangled = demangle_symbol(name)))
+		name = demangled;
+	fputs(name, out);
+	size = (int)strlen(name);
+	free(demangled);
 	if (o->line_granularity && s->file) {
 		const char *file = s->file;
 		if (!o->print_path) {

@@ -156,6 +156,26 @@ struct gprof_sym *gprof_lookup(struct gprof_sym *sym, size_t n, uint64_t address
 	return NULL;
 }
 
+/*
+ * The compile unit that holds ADDR.  dwarf_addrdie() reads .debug_aranges,
+ * which clang does not write (and elfutils before 0.189 has no fallback):
+ * then each unit's own ranges are asked, as BFD does.
+ */
+static int cu_of(Dwarf *dbg, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dbg, addr, cu))
+		return 1;
+	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dbg, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return 1;
+		off = next;
+	}
+	return 0;
+}
+
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func)
 {
@@ -166,7 +186,7 @@ int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, in
 	*line = 0;
 	if (func)
 		*func = NULL;
-	if (!dbg || !dwarf_addrdie(dbg, addr, &cu))
+	if (!dbg || !cu_of(dbg, addr, &cu))
 		return 0;
 	Dwarf_Line *l = dwarf_getsrc_die(&cu, addr);
 	if (!l)

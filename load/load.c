@@ -12,6 +12,7 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
 #include "u64map.h"
@@ -147,8 +148,10 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 		return fn;
 	}
 	symtab_lookup(is->symtab, addr, 0, &si);
-	fn = profile_intern_func(p, si.name, si.object ? si.object : "", si.start, si.size,
-				 NULL, 0);
+	char *shown = demangle_for_display(si.name);
+	fn = profile_intern_symbol(p, si.name, shown, si.object ? si.object : "", si.start,
+				   si.size, NULL, 0);
+	free(shown);
 	u64map_put(&is->funcs, addr, fn);
 	return fn;
 }

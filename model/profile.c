@@ -45,6 +45,7 @@ void profile_free(struct profile *p)
 		return;
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		free(p->funcs[i].name);
+		free(p->funcs[i].symbol);
 		free(p->funcs[i].object);
 		free(p->funcs[i].file);
 	}
@@ -76,25 +77,25 @@ static void rehash_funcs(struct profile *p)
 	ix->func_slots = xcalloc(size, sizeof(uint32_t));
 	ix->func_mask = size - 1;
 	for (size_t i = 0; i < p->nfuncs; i++) {
-		size_t h = func_hash(p->funcs[i].name, p->funcs[i].object) & ix->func_mask;
+		size_t h = func_hash(p->funcs[i].symbol, p->funcs[i].object) & ix->func_mask;
 		while (ix->func_slots[h])
 			h = (h + 1) & ix->func_mask;
 		ix->func_slots[h] = (uint32_t)i + 1;
 	}
 }
 
-uint32_t profile_intern_func(struct profile *p, const char *name,
-			     const char *object, uint64_t addr, uint64_t size,
-			     const char *file, int line)
+uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
+			       const char *object, uint64_t addr, uint64_t size,
+			       const char *file, int line)
 {
 	struct profile_index *ix = p->index;
 
 	if (!object)
 		object = "";
-	size_t h = func_hash(name, object) & ix->func_mask;
+	size_t h = func_hash(symbol, object) & ix->func_mask;
 	while (ix->func_slots[h]) {
 		struct func *f = &p->funcs[ix->func_slots[h] - 1];
-		if (!strcmp(f->name, name) && !strcmp(f->object, object))
+		if (!strcmp(f->symbol, symbol) && !strcmp(f->object, object))
 			return ix->func_slots[h] - 1;
 		h = (h + 1) & ix->func_mask;
 	}
@@ -104,6 +105,7 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	struct func *f = &p->funcs[p->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->name = xstrdup(name);
+	f->symbol = xstrdup(symbol);
 	f->object = xstrdup(object);
 	f->file = file ? xstrdup(file) : NULL;
 	f->line = line;
@@ -115,6 +117,13 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	if (p->nfuncs * 2 > ix->func_mask)
 		rehash_funcs(p);
 	return (uint32_t)p->nfuncs - 1;
+}
+
+uint32_t profile_intern_func(struct profile *p, const char *name,
+			     const char *object, uint64_t addr, uint64_t size,
+			     const char *file, int line)
+{
+	return profile_intern_symbol(p, name, name, object, addr, size, file, line);
 }
 
 uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)

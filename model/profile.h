@@ -32,7 +32,10 @@
 struct aggregate_thread;
 
 struct func {
-	char *name;		/* owned */
+	char *name;		/* owned; as a reader knows it (C++ demangled) */
+	char *symbol;		/* owned; the linkage name, as in the object's
+				 * symbol table (what linkers and ELF lookups
+				 * need); the same text as name for C */
 	char *object;		/* owned; path of the object, may be "" */
 	char *file;		/* owned; source file of the start, or NULL */
 	int line;
@@ -175,10 +178,17 @@ struct profile *profile_new(void);
 void profile_free(struct profile *p);
 
 /*
- * Returns the index of the function NAME in OBJECT, adding it if new.
- * Functions are identified by (object, name): the same function seen from
- * several processes or threads is one entry.
+ * Returns the index of the function SYMBOL (its linkage name) in OBJECT,
+ * adding it if new, shown as NAME.  Functions are identified by (object,
+ * symbol): the same function seen from several processes or threads is
+ * one entry, and two symbols that demangle alike (a C++ constructor's
+ * complete and base-object variants) stay two.
  */
+uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
+			       const char *object, uint64_t addr, uint64_t size,
+			       const char *file, int line);
+/* The same for a function whose name is its symbol (C, or a synthesized
+ * name such as "<signal 11>"). */
 uint32_t profile_intern_func(struct profile *p, const char *name,
 			     const char *object, uint64_t addr, uint64_t size,
 			     const char *file, int line);

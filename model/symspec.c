@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/demangle.h"
 #include "xalloc.h"
 
 const char *symspec_object_base(const char *object)
@@ -68,7 +69,7 @@ static size_t collect(const struct profile *p, const char *name, const char *obj
 				continue;
 			*object_seen = 1;
 		}
-		if (strcmp(f->name, name))
+		if (!demangled_name_matches(f->symbol, f->name, name))
 			continue;
 		ALLOC_GROW(*out, n + 1, alloc);
 		(*out)[n++] = (uint32_t)i;
@@ -109,10 +110,10 @@ int symspec_may_name(const struct func *f, const char *spec)
 {
 	const char *colon;
 
-	if (!strcmp(f->name, spec))
+	if (demangled_name_matches(f->symbol, f->name, spec))
 		return 1;
 	colon = single_colon(spec);
-	if (!colon || strcmp(f->name, colon + 1))
+	if (!colon || !demangled_name_matches(f->symbol, f->name, colon + 1))
 		return 0;
 	const char *base = symspec_object_base(f->object);
 	return strlen(base) == (size_t)(colon - spec) && !strncmp(base, spec, (size_t)(colon - spec));

@@ -2,7 +2,9 @@
  * Naming a function on the command line (a "symspec", as gprof calls it).
  * The forms:
  *
- *   NAME            every function called NAME, in any object
+ *   NAME            every function called NAME, in any object: its name
+ *                   as shown, its linkage name, or (C++) its name without
+ *                   the parameter list (symbols/demangle.h)
  *   OBJECT:NAME     NAME in the object whose file name (the last path
  *                   component, e.g. libz.so.1 or the program's name) is
  *                   OBJECT

@@ -103,16 +103,16 @@ static uint32_t node_for(struct builder *b, const struct func *pf, int *program_
 	if (!*program_cache)
 		*program_cache = opt_same_file(pf->object, in->program) ? 1 : 2;
 	if (*program_cache == 2)
-		return opt_graph_add_func(b->g, pf->name, pf->object, pf->addr, pf->size, OPT_SHARED);
+		return opt_graph_add_func(b->g, pf->symbol, pf->object, pf->addr, pf->size, OPT_SHARED);
 	if (in->same_file) {
 		k = find_by_address(in->binary, pf->addr);
 	} else {
 		int ambiguous;
-		k = find_by_name(in->binary, b->ix, pf->name, pf->size, &ambiguous);
+		k = find_by_name(in->binary, b->ix, pf->symbol, pf->size, &ambiguous);
 	}
 	if (k >= 0 && b->node_of[k] != OPT_NONE)
 		return b->node_of[k];
-	return opt_graph_add_func(b->g, pf->name, pf->object, 0, pf->size, OPT_STALE);
+	return opt_graph_add_func(b->g, pf->symbol, pf->object, 0, pf->size, OPT_STALE);
 }
 
 /* Functions that share an input section of the map form one group. */

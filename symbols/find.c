@@ -3,12 +3,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "die.h"
+#include "symbols/demangle.h"
 
-static int search_table(Elf *elf, int type, const char *name, uint64_t *addr,
+/* Whether the symbol S is the function NAME: its linkage name, or with
+ * DEMANGLED its C++ name (symbols/demangle.h says which forms). */
+static int is_named(const char *s, const char *name, int demangled)
+{
+	if (!demangled)
+		return !strcmp(s, name);
+	char *shown = demangle_symbol(s);
+	int yes = shown && demangled_name_matches(s, shown, name);
+	free(shown);
+	return yes;
+}
+
+static int search_table(Elf *elf, int type, const char *name, int demangled, uint64_t *addr,
 			uint64_t *size)
 {
 	Elf_Scn *scn = NULL;
@@ -26,7 +40,7 @@ static int search_table(Elf *elf, int type, const char *name, uint64_t *addr,
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
 				continue;
 			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (s && !strcmp(s, name)) {
+			if (s && is_named(s, name, demangled)) {
 				*addr = sym.st_value;
 				*size = sym.st_size ? sym.st_size : 1;
 				return 0;
@@ -52,9 +66,13 @@ int symbol_find_function(const char *path, const char *name, uint64_t *addr,
 		close(fd);
 		return error("'%s' is not an ELF file", path);
 	}
-	rc = search_table(elf, SHT_SYMTAB, name, addr, size);
-	if (rc)
-		rc = search_table(elf, SHT_DYNSYM, name, addr, size);
+	/* a linkage name first: a C++ name is the slower, looser match */
+	rc = 1;
+	for (int demangled = 0; rc && demangled < 2; demangled++) {
+		rc = search_table(elf, SHT_SYMTAB, name, demangled, addr, size);
+		if (rc)
+			rc = search_table(elf, SHT_DYNSYM, name, demangled, addr, size);
+	}
 	elf_end(elf);
 	close(fd);
 	return rc;

@@ -6,7 +6,8 @@
 
 /*
  * Finds the function NAME in the symbol tables of the ELF file PATH
- * (.symtab, else .dynsym).  Returns 0 with its link-time address and size
+ * (.symtab, else .dynsym): by its linkage name, else by its C++ name in
+ * any form demangled_name_matches() accepts (the first that does).  Returns 0 with its link-time address and size
  * (at least 1), 1 if there is no such function, -1 if PATH cannot be read
  * as ELF (after printing why).
  */
