@@ -59,6 +59,9 @@ struct func {
 	uint64_t counter_self[2];
 	uint64_t counter_total[2];
 	int counters_unreliable;
+	/* report --untimed: counted, not timed; its self time went to its
+	 * callers (profile_untime_short()) */
+	int untimed;
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
@@ -248,5 +251,14 @@ uint64_t func_period_avg_ns(const struct func *f);
  * measured time plus it), 0 to 1.
  */
 unsigned char *profile_doubtful_times(const struct profile *p, double *share);
+
+/*
+ * TAU's throttling, applied to the numbers: a function called more than
+ * MIN_CALLS times at under MAX_NS per call (inclusive) keeps its counts
+ * and loses its times, its self time going to its callers' self times in
+ * proportion to what it took under each (its arcs' times), so totals
+ * stay whole.  Marks each such function untimed; returns how many.
+ */
+size_t profile_untime_short(struct profile *p, uint64_t min_calls, uint64_t max_ns);
 
 #endif

@@ -144,7 +144,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0, unreliable = 0, doubted = 0;
+	uint64_t marked = 0, unreliable = 0, doubted = 0, untimed = 0;
 	double hooks_share;
 	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
@@ -174,14 +174,21 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
 		int open = fn->virtual_returns || fn->unwound;
 		marked += open;
-		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
-			format_duration(a, (double)fn->self_ns),
-			format_duration(b, (double)fn->total_ns),
-			(unsigned long long)fn->calls,
-			format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls : 0),
-			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
-			format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
-			format_duration(f, (double)fn->max_ns));
+		if (fn->untimed)
+			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
+				(unsigned long long)fn->calls, "-", "-", "-", "-");
+		else
+			fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
+				format_duration(a, (double)fn->self_ns),
+				format_duration(b, (double)fn->total_ns),
+				(unsigned long long)fn->calls,
+				format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls
+							     : 0),
+				format_duration(d, fn->calls ? (double)fn->sum_call_ns /
+								       (double)fn->calls
+							     : 0),
+				format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
+				format_duration(f, (double)fn->max_ns));
 		if (o->stats)
 			print_stats_columns(out, fn);
 		for (size_t k = 0; k < p->ncounters; k++)
@@ -190,10 +197,12 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		fprintf(out, "  %s%s%s%s\n", fn->name,
 			fn->virtual_returns ? " [still running at the end]"
 					    : exit_tag(fn->unwound, fn->thrown),
-			doubtful[order[i]] ? " [self time within the hooks' error]" : "",
+			fn->untimed ? " [counted, not timed]"
+			: doubtful[order[i]] ? " [self time within the hooks' error]" : "",
 			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
 		unreliable += fn->counters_unreliable;
-		doubted += doubtful[order[i]];
+		doubted += doubtful[order[i]] && !fn->untimed;
+		untimed += fn->untimed;
 	}
 	if (marked)
 		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
@@ -204,6 +213,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			     "hooks' (%s per call it made or received); the figure may be several "
 			     "times off\n",
 			format_duration(a, p->overhead_per_call_ns));
+	if (untimed)
+		fprintf(out, "#\n# [counted, not timed]: called very often for very little each time "
+			     "(--untimed); its self time is in its callers'\n");
 	if (unreliable)
 		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
 	free(doubtful);
@@ -238,7 +250,9 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "unwound", fn->unwound);
 		json_kv_u64(j, "thrown", fn->thrown);
 		json_key(j, "self_time_doubtful");
-		json_bool(j, doubtful[order[i]]);
+		json_bool(j, doubtful[order[i]] && !fn->untimed);
+		json_key(j, "untimed");
+		json_bool(j, fn->untimed);
 		for (size_t c = 0; c < p->ncounters; c++) {
 			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
 			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);

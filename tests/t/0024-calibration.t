@@ -7,7 +7,7 @@
 # vouch for that function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+plan 9
 # costs PROGRAM: the hooks' cost per call of five recordings, sorted
 costs() {
 	for i in 1 2 3 4 5; do
@@ -40,4 +40,15 @@ grep -q '^# the hooks were [0-9]* % of the measured run' d.txt
 ok $? "the report says how much of the run the hooks were"
 grep -q "leaf \[self time within the hooks' error\]" d.txt && grep -q "^# \[self time within the hooks' error\]:" d.txt
 ok $? "the text report marks the leaf and explains the mark"
+
+# --untimed: the leaf keeps its count, its self time goes to main
+"$CS" report -i d.data --untimed --json > u.json
+is "$(jq -c '[.functions[] | select(.name == "leaf") | [.untimed, .calls, .self_ns]]' u.json)" \
+	"[[true,300000,0]]" "--untimed: the leaf is counted, not timed"
+before=$(jq '[.functions[] | select(.name == "main" or .name == "leaf") | .self_ns] | add' d.json)
+after=$(jq '[.functions[] | select(.name == "main") | .self_ns] | add' u.json)
+ok $(( before - after > 1 || after - before > 1 )) "--untimed: main's self time took the leaf's ($before ns, $after ns)"
+"$CS" report -i d.data --untimed=many >/dev/null 2>err.txt
+rc=$?
+ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "--untimed with a bad value: one line, refused"
 done_testing
