@@ -3,7 +3,9 @@
 # Knobs:
 #   O=DIR            build directory (default: build)
 #   V=1              show the commands
-#   SAN=address,undefined   build the offline tools and tests with sanitizers
+#   SAN=address,undefined   build the offline tools and tests with sanitizers;
+#                    any finding stops the program, so a test sees it
+#                    (scripts/test-sanitized.sh, run by scripts/test.sh)
 #   WERROR=1         turn warnings into errors (CI sets it)
 #
 # Targets: all (default), check (unit tests, then prove tests/t), unit,
@@ -28,7 +30,7 @@ RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden \
 RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/exports.map \
 	-Wl,-z,now -Wl,-z,noexecstack
 
-SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer,)
+SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
 TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty
 
@@ -44,6 +46,9 @@ RUNTIME_SRC := \
 	runtime/frame_pointers.c \
 	runtime/hooks.c \
 	runtime/init.c \
+	runtime/libcall/enter.c \
+	runtime/libcall/kinds.c \
+	runtime/libcall/patch.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -52,7 +57,8 @@ RUNTIME_SRC := \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
+	runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

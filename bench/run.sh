@@ -16,6 +16,9 @@
 #   LUA_ARGS    work.lua arguments "N K": fib(N), K rounds (default "27 20")
 #   UFTRACE_RECORD_OPTS  extra 'uftrace record' options (default --no-libcall,
 #               so uftrace traces the same calls callscope does and no more)
+#   CALLSCOPE_RECORD_OPTS  extra 'callscope record' options (default
+#               --no-libcall, to match uftrace's; bench/libcall.sh prices
+#               library calls)
 #   RUN_TIMEOUT seconds before one run is given up as failed (default 300)
 #   KEEP_DATA=1 keep the trace files in BENCH_DIR/run after the run
 set -euo pipefail
@@ -28,6 +31,7 @@ REPEAT=${REPEAT:-3}
 CH_ARGS=${CH_ARGS:-30 10000000}
 LUA_ARGS=${LUA_ARGS:-27 20}
 UFTRACE_RECORD_OPTS=${UFTRACE_RECORD_OPTS:---no-libcall}
+CALLSCOPE_RECORD_OPTS=${CALLSCOPE_RECORD_OPTS:---no-libcall}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 KEEP_DATA=${KEEP_DATA:-0}
 
@@ -304,7 +308,8 @@ run_variant() {
 		local mode=()
 		[ "$v" = callscope-flight ] && mode=(--mode=flight=1M)
 		[ "$v" = callscope-count ] && mode=(--mode=count)
-		t=$(best_of "$dir/callscope.data" "$dir" "$CALLSCOPE" record "${mode[@]}" \
+		# shellcheck disable=SC2086 # options are several words
+		t=$(best_of "$dir/callscope.data" "$dir" "$CALLSCOPE" record $CALLSCOPE_RECORD_OPTS "${mode[@]}" \
 			-o "$dir/callscope.data" -- "${cmd[@]}") || t=""
 		if [ -n "$t" ] && [ -e "$dir/callscope.data" ]; then
 			local counts
@@ -472,7 +477,7 @@ fi
 	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r)."
 	echo "Tools: $(gcc --version | head -n 1); $(uftrace --version | head -n 1); callscope $git_rev."
 	echo "Workloads: \`callheavy $CH_ARGS\`; \`lua work.lua $LUA_ARGS\` (Lua $(basename "$(dirname "$lua_src")" | sed 's/^lua5.4-//') from Debian source)."
-	echo "Times are the best of $REPEAT runs; all at $BASE_CFLAGS; uftrace record options: \`${UFTRACE_RECORD_OPTS:-none}\`."
+	echo "Times are the best of $REPEAT runs; all at $BASE_CFLAGS; uftrace record options: \`${UFTRACE_RECORD_OPTS:-none}\`; callscope record options: \`${CALLSCOPE_RECORD_OPTS:-none}\`."
 	echo "ns/call = (time − plain time) / calls; bytes/call = size of the trace written / calls."
 	echo
 	echo "### Cost per call"

@@ -105,4 +105,9 @@ for lua_dir in "$BENCH_DIR"/src/lua5.4-*/; do
 	[ -f "$lua_dir/src/lua.c" ] && break
 done
 [ -f "$lua_dir/src/lua.c" ] || die "no src/lua.c under '$BENCH_DIR/src'; remove that folder and run again"
+# bzip2, a real program whose library calls bench/libcall.sh counts
+if ! compgen -G "$BENCH_DIR/src/bzip2-*/bzip2.c" >/dev/null; then
+	say "apt-get source bzip2 into $BENCH_DIR/src"
+	(cd "$BENCH_DIR/src" && apt-get source -qq bzip2 >/dev/null)
+fi
 say "ready: lua source in ${lua_dir%/}"

@@ -19,16 +19,18 @@
 #include "cli/commands.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
+#include "readfile.h"
 #include "die.h"
 #include "symbols/code.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC\n"
+	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC [PATH]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH after FUNC (default: callscope.data)\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
 	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n"
@@ -120,7 +122,7 @@ static uint64_t samples_at(const struct annotate_state *s, uint64_t addr)
 /* Line N of FILE without its newline, into BUF; "" when unreadable. */
 static const char *source_line(const char *file, int n, char *buf, size_t size)
 {
-	FILE *f = file ? fopen(file, "r") : NULL;
+	FILE *f = file ? fopen_regular(file) : NULL;
 	int at = 0;
 
 	buf[0] = '\0';
@@ -254,7 +256,7 @@ int cmd_annotate(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
 	int opt;
 
@@ -268,10 +270,11 @@ int cmd_annotate(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	input = recording_arg("annotate", input, argc, argv, optind + 1);
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/export_load.h"
 #include "cli/outfile.h"
@@ -22,10 +23,10 @@
 #include "formats/prf.h"
 
 static const char usage_text[] =
-	"usage: callscope export [-i PATH] --format=FMT [-o OUT] [--value=KIND]\n"
+	"usage: callscope export [-i PATH | PATH] --format=FMT [-o OUT] [--value=KIND]\n"
 	"                        [--pid=PID] [--tid=TID]\n"
 	"\n"
-	"  -i, --input PATH   recording to read (default: callscope.data)\n"
+	"  -i, --input PATH   recording to read, or PATH alone (default: callscope.data)\n"
 	"  -f, --format FMT   gmon, callgrind, pprof, chrome, folded or prf\n"
 	"  -o, --output OUT   file to write; '-' is stdout (default: per format,\n"
 	"                     see docs/export.md; folded goes to stdout)\n"
@@ -93,7 +94,7 @@ int cmd_export(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data", *output = NULL;
+	const char *input = NULL, *output = NULL;
 	struct load_filter filter = { -1, -1 };
 	enum folded_value value = FOLDED_SELF_NS;
 	int fmt = -1, opt;
@@ -118,8 +119,7 @@ int cmd_export(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope export --help'", argv[optind]);
+	input = recording_arg("export", input, argc, argv, optind);
 	if (fmt < 0)
 		usage_die("which format? give --format=gmon, callgrind, pprof, chrome, folded or prf");
 	if (!output)

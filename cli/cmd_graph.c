@@ -8,15 +8,16 @@
 #include <stdlib.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "load/load.h"
 #include "die.h"
 #include "report/graph.h"
 
 static const char usage_text[] =
-	"usage: callscope graph [-i PATH] [--json] [--brief] [--pid=PID] [--tid=TID]\n"
+	"usage: callscope graph [-i PATH | PATH] [--json] [--brief] [--pid=PID] [--tid=TID]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/graph.md)\n"
 	"  -b, --brief       leave out the index by function name\n"
 	"      --pid PID     only this process\n"
@@ -37,7 +38,7 @@ int cmd_graph(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct graph_options go = { 0, 0 };
 	struct load_filter filter = { -1, -1 };
 	int opt;
@@ -55,8 +56,7 @@ int cmd_graph(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope graph --help'", argv[optind]);
+	input = recording_arg("graph", input, argc, argv, optind);
 
 	if (load_path_is_prf(input)) {
 		int salvaged = 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/function_lines.h"
 #include "load/load.h"
@@ -23,10 +24,10 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope html [-i PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
+	"usage: callscope html [-i PATH | PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
 	"                      [--max-size MB] [--max-nodes N] [--timeline-calls N]\n"
 	"\n"
-	"  -i, --input PATH        recording to read (default: callscope.data)\n"
+	"  -i, --input PATH        recording to read, or PATH alone (default: callscope.data)\n"
 	"  -o, --output FILE       page to write (default: callscope.html; - for stdout)\n"
 	"      --base PATH         compare with this recording (a differential report)\n"
 	"      --pid PID           only this process (of the recording, not the base)\n"
@@ -245,7 +246,7 @@ int cmd_html(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data", *output = "callscope.html", *base_path = NULL;
+	const char *input = NULL, *output = "callscope.html", *base_path = NULL;
 	struct load_filter filter = { -1, -1 };
 	struct html_options o = { 32ull << 20, 8000000, 1000000, 1 };
 	int opt;
@@ -273,8 +274,7 @@ int cmd_html(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope html --help'", argv[optind]);
+	input = recording_arg("html", input, argc, argv, optind);
 
 	struct loaded cur, base;
 	if (load(input, &filter, o.max_calls, &cur) != 0)

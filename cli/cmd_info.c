@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
 #include "contract.h"
 #include "die.h"
@@ -20,13 +21,14 @@
 #include "json.h"
 #include "report/flat.h"
 #include "report/samples.h"
+#include "report/unhooked.h"
 #include "report/units.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope info [-i PATH] [--json]\n"
+	"usage: callscope info [-i PATH | PATH] [--json]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/info.md)\n";
 
 /* Calls argument I of the session's command line back with its bytes. */
@@ -124,7 +126,7 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	int json = 0, opt;
 
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -135,8 +137,7 @@ int cmd_info(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope info --help'", argv[optind]);
+	input = recording_arg("info", input, argc, argv, optind);
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)
@@ -287,6 +288,7 @@ int cmd_info(int argc, char **argv)
 			printf("overhead:     %s per call subtracted, %s in all\n",
 			       format_duration(d1, p->overhead_per_call_ns),
 			       format_duration(d2, (double)p->overhead_ns));
+		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
 			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",

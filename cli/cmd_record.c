@@ -23,11 +23,12 @@
 #include "cli/commands.h"
 #include "cli/attach.h"
 #include "cli/events.h"
-#include "cli/instrumented.h"
+#include "symbols/instrumented.h"
 #include "cli/record_sampling.h"
 #include "cli/seal.h"
 #include "symbols/find.h"
 #include "contract.h"
+#include "libcall_setting.h"
 #include "sections.h"
 #include "die.h"
 #include "xalloc.h"
@@ -53,6 +54,12 @@ static const char usage_text[] =
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
 	"      --chunk BYTES     how much a thread buffer grows by (default 8M; 1M\n"
 	"                        when only sampling with frame pointers)\n"
+	"      --no-libcall      do not trace calls into other objects through the\n"
+	"                        PLT or GOT (traced by default: strcmp, malloc, qsort)\n"
+	"      --libcall SPEC    trace only these library calls: function names (a\n"
+	"                        trailing * matches any ending) and objects (libm.so)\n"
+	"      --outside-freq HZ samples per second, beside a trace, that measure the\n"
+	"                        time spent in code without hooks (default 199; 0: off)\n"
 	"      --sample          also sample the program's stacks (the default, and the\n"
 	"                        only mode, for a program without hooks)\n"
 	"      --freq HZ         samples per second of each thread (default 999)\n"
@@ -71,7 +78,18 @@ static const char usage_text[] =
 	"                        of the exact call path, --freq per second)\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
+#define OUTSIDE_HZ_DEFAULT 199
 #define COUNT_DEFAULT (1u << 18)
+
+/* --libcall=SPEC: a comma-separated list without empty items. */
+static const char *libcall_spec(const char *spec)
+{
+	if (!*spec || strlen(spec) >= LIBCALL_SPEC_MAX || spec[0] == ',' ||
+	    spec[strlen(spec) - 1] == ',' || strstr(spec, ",,"))
+		usage_die("--libcall wants a comma-separated list of functions (strcmp, mem*) "
+			  "or objects (libm.so), not '%s'", spec);
+	return spec;
+}
 
 /* Finds PROG as execvp would; returns a malloc'd path or NULL. */
 static char *find_program(const char *prog)
@@ -292,6 +310,9 @@ int cmd_record(int argc, char **argv)
 		{ "events", required_argument, NULL, 'e' },
 		{ "skip-missing-events", no_argument, NULL, 'M' },
 		{ "sample", no_argument, NULL, 'P' },
+		{ "no-libcall", no_argument, NULL, 'N' },
+		{ "libcall", required_argument, NULL, 'L' },
+		{ "outside-freq", required_argument, NULL, 'U' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "sample-clock", required_argument, NULL, 'W' },
 		{ "only", required_argument, NULL, 'O' },
@@ -306,6 +327,8 @@ int cmd_record(int argc, char **argv)
 	struct record_sampling rs = { .hz = SAMPLING_HZ_DEFAULT };
 	const char *out_path = "callscope.data";
 	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
+	const char *libcall = LIBCALL_ALL;
+	uint32_t outside_hz = OUTSIDE_HZ_DEFAULT;
 	int skip_missing = 0;
 	const char *attach_pid = NULL, *attach_duration = NULL;
 	struct contract contract;
@@ -334,6 +357,11 @@ int cmd_record(int argc, char **argv)
 		case 'e': events = optarg; break;
 		case 'M': skip_missing = 1; break;
 		case 'P': rs.asked = 1; break;
+		case 'N': libcall = NULL; break;
+		case 'L': libcall = libcall_spec(optarg); break;
+		case 'U':
+			outside_hz = strcmp(optarg, "0") ? record_sampling_hz(optarg) : 0;
+			break;
 		case 'F': rs.hz = record_sampling_hz(optarg); rs.explicit_option = 1; break;
 		case 'W': rs.wall = record_sampling_clock(optarg); rs.explicit_option = 1; break;
 		case 'O': rs.only = optarg; rs.explicit_option = 1; break;
@@ -377,6 +405,10 @@ int cmd_record(int argc, char **argv)
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
 	contract.sample_only = !hooks.kinds || idle_hooks;
 	contract.hooks = hooks.kinds;
+	/* a trace not sampled otherwise is sampled gently, only to say how
+	 * much time its hooks did not see */
+	if (!sample_env && !contract.sample_only && outside_hz)
+		sample_env = xasprintf("hz=%u;clock=cpu;bg=1", outside_hz);
 	if (!contract.chunk_bytes)
 		contract.chunk_bytes = contract.sample_only && rs.stack != SAMPLING_STACK_DWARF ? RECORD_SAMPLING_CHUNK
 									 : CONTRACT_CHUNK_DEFAULT;
@@ -464,6 +496,10 @@ int cmd_record(int argc, char **argv)
 			free(idle);
 		}
 		setenv(CONTRACT_ENV, text, 1);
+		if (libcall && !contract.sample_only)
+			setenv(LIBCALL_ENV, libcall, 1);
+		else
+			unsetenv(LIBCALL_ENV);
 		if (sample_env)
 			setenv(SAMPLING_ENV, sample_env, 1);
 		else

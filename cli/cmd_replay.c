@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
@@ -21,9 +22,9 @@
 #include "report/replay.h"
 
 static const char usage_text[] =
-	"usage: callscope replay [-i PATH] [options]\n"
+	"usage: callscope replay [-i PATH | PATH] [options]\n"
 	"\n"
-	"  -i, --input PATH       recording to read (default: callscope.data)\n"
+	"  -i, --input PATH       recording to read, or PATH alone (default: callscope.data)\n"
 	"      --pid PID          only this process\n"
 	"      --tid TID          only this thread\n"
 	"      --signal-filter F  signal handlers: separate (default), exclude or none\n"
@@ -100,7 +101,7 @@ int cmd_replay(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
 	struct replay_filter rf = { -1, 0, 0, 0, -1, 0, 0 };
 	const char *function = NULL;	/* --filter's SYMSPEC */
@@ -134,8 +135,7 @@ int cmd_replay(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope replay --help'", argv[optind]);
+	input = recording_arg("replay", input, argc, argv, optind);
 
 	struct data_file df;
 	if (data_file_load(input, &df) != 0)

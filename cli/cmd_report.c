@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/histogram.h"
 #include "load/load.h"
@@ -19,12 +20,13 @@
 #include "json.h"
 #include "report/flat.h"
 #include "report/samples.h"
+#include "report/unhooked.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope report [-i PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]\n"
+	"usage: callscope report [-i PATH | PATH] [--json] [--sort=KEY] [--pid=PID] [--tid=TID] [--thread]\n"
 	"\n"
-	"  -i, --input PATH  recording to read (default: callscope.data)\n"
+	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
 	"      --json        machine-readable output (see docs/report.md)\n"
 	"  -s, --sort KEY    self (default), total, calls, avg, max or name\n"
 	"      --pid PID     only this process\n"
@@ -53,6 +55,8 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	report_hooks_json(j, p);
 	if (p->samples)
 		report_samples_json_fields(j, p);
+	if (p->unhooked.samples)
+		report_unhooked_json(j, p);
 	json_key(j, "functions");
 	report_flat_json_functions(j, p, o);
 }
@@ -92,7 +96,7 @@ int cmd_report(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
 	int json = 0, per_thread = 0, lines = 0, untime = 0, opt;
@@ -127,8 +131,7 @@ int cmd_report(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope report --help'", argv[optind]);
+	input = recording_arg("report", input, argc, argv, optind);
 	if (histogram && per_thread)
 		usage_die("--histogram and --thread do not go together; select a thread with --tid");
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
@@ -23,11 +24,11 @@
 #include "report/tree.h"
 
 static const char usage_text[] =
-	"usage: callscope tree [-i PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
+	"usage: callscope tree [-i PATH | PATH] [--threshold PCT] [--focus SYMSPEC] [--depth N]\n"
 	"                      [--sort=COLUMN] [--json] [--pid=PID] [--tid=TID]\n"
 	"                      [--signal-filter=F]\n"
 	"\n"
-	"  -i, --input PATH      recording to read (default: callscope.data)\n"
+	"  -i, --input PATH      recording to read, or PATH alone (default: callscope.data)\n"
 	"  -t, --threshold PCT   hide call paths below PCT % of the root's total\n"
 	"  -f, --focus SYMSPEC   re-root at a function: NAME or OBJECT:NAME\n"
 	"  -d, --depth N         show N levels of calls below the root\n"
@@ -203,7 +204,7 @@ int cmd_tree(int argc, char **argv)
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "callscope.data";
+	const char *input = NULL;
 	struct tree_options o;
 	struct load_filter filter = { -1, -1 };
 	int opt;
@@ -230,8 +231,7 @@ int cmd_tree(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'callscope tree --help'", argv[optind]);
+	input = recording_arg("tree", input, argc, argv, optind);
 
 	struct tree_state s = { NULL, NULL, NULL, NULL, 0, { 0 } };
 	struct load_stats stats;

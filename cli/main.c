@@ -1,8 +1,10 @@
 /*
  * callscope: the command table and what every command needs around it
- * (checking that stdout was really written, so a full disk is an error).
+ * (checking that stdout was really written, so a full disk is an error;
+ * a file size limit turned into an error too).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,8 +46,32 @@ static void print_usage(FILE *out)
 	fprintf(out, "\n'callscope <command> --help' describes a command's options.\n");
 }
 
+static void file_too_large(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A write past the file size limit (ulimit -f) raises SIGXFSZ, whose
+ * default kills the process and leaves a half-written temporary file.
+ * Caught, the write fails with EFBIG instead and the command cleans up
+ * and says so.  A handler, unlike ignoring the signal, is not inherited
+ * by a program that record or optimize --measure runs.
+ */
+static void catch_file_size_limit(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = file_too_large;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGXFSZ, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	catch_file_size_limit();
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;

@@ -248,6 +248,25 @@ static void free_list(char **names, size_t n)
 	free(names);
 }
 
+/*
+ * An earlier recording at OUT_PATH becomes OUT_PATH.old (as perf.data
+ * becomes perf.data.old), so running record twice does not silently lose
+ * the first run.  A file already called .old is replaced.
+ */
+static void keep_earlier(const char *out_path)
+{
+	struct stat st;
+	char *old;
+
+	if (lstat(out_path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	old = xasprintf("%s.old", out_path);
+	if (rename(out_path, old) != 0)
+		warning("cannot keep the earlier '%s' as '%s': %s; it is replaced", out_path,
+			old, strerror(errno));
+	free(old);
+}
+
 int seal_staging(const char *staging_dir, const char *out_path,
 		 const struct seal_session *s, struct seal_result *res)
 {
@@ -306,6 +325,7 @@ int seal_staging(const char *staging_dir, const char *out_path,
 		goto io_error;
 	}
 	out = NULL;
+	keep_earlier(out_path);
 	if (rename(tmp, out_path) != 0) {
 		error("cannot write '%s': %s; the recording stays in '%s'", out_path,
 		      strerror(errno), staging_dir);

@@ -4,7 +4,7 @@
  * one more environment variable beside CALLSCOPE_CONTRACT:
  *
  *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
- *                      [;only=NAME,...]
+ *                      [;only=NAME,...][;bg=1]
  *
  * hz is the sampling frequency per thread (1 to SAMPLING_HZ_MAX); clock
  * cpu samples each thread's own CPU time, wall its elapsed time (blocked
@@ -16,8 +16,10 @@
  * default) walks them where the code keeps them and copies the stack
  * where it does not (see runtime/sampler.c).
  * source=timer measures CPU time with a POSIX CPU-time timer even where a
- * perf_event task-clock counter could be had.  Without the variable the
- * sampler stays off.
+ * perf_event task-clock counter could be had.  bg=1 samples in the
+ * background of a trace, only to measure the time spent in code without
+ * hooks: the PC alone, flagged SAMPLE_BACKGROUND, which no profile shows
+ * as samples.  Without the variable the sampler stays off.
  *
  * The record it writes (STREAM_SAMPLE, see common/stream.h) has these
  * flags.
@@ -48,6 +50,8 @@ enum sample_flags {
 	/* CPU time by a POSIX CPU-time timer (perf events not allowed):
 	 * samples come at the scheduler tick, weighted by the overrun */
 	SAMPLE_TICK_TIMER = 1 << 4,
+	/* taken beside a trace to tell hooked time from the rest (bg=1) */
+	SAMPLE_BACKGROUND = 1 << 5,
 };
 
 enum sample_method {
@@ -75,6 +79,7 @@ struct sampling {
 	int wall;
 	enum sampling_stack stack;
 	int timer;
+	int background;
 	char only[SAMPLING_ONLY_MAX];	/* comma-separated names, or "" */
 };
 
@@ -111,6 +116,8 @@ static inline int sampling_parse(const char *text, struct sampling *out, const c
 			out->stack = SAMPLING_STACK_DWARF;
 		} else if (len == 12 && !strncmp(p, "source=timer", 12)) {
 			out->timer = 1;
+		} else if (len == 4 && !strncmp(p, "bg=1", 4)) {
+			out->background = 1;
 		} else if (!strncmp(p, "only=", 5)) {
 			if (len - 5 >= sizeof(out->only)) {
 				*why = "only list too long";

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "formats/cursor.h"
+#include "saturate.h"
 #include "model/aggregate.h"
 #include "stream.h"
 #include "xalloc.h"
@@ -140,7 +141,7 @@ void cct_thread_release(struct cct_thread *t)
 
 static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
-	return (uint64_t)((double)units * ns_per_unit + 0.5);
+	return u64_round((double)units * ns_per_unit);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/native_checksum.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 /* More than this many segments in one object is not a real ELF file. */
@@ -291,11 +292,12 @@ int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
 	struct cursor c;
 
 	memset(out, 0, sizeof(*out));
-	cursor_init(&c, bytes, bytes, bytes + size);
+	/* before any arithmetic: an empty file has no mapping, BYTES is NULL */
 	if (size == 0) {
 		snprintf(err, errlen, "the file is empty");
 		return -1;
 	}
+	cursor_init(&c, bytes, bytes, bytes + size);
 	const uint8_t *magic = cursor_bytes(&c, DATA_MAGIC_LEN, "header");
 	if (!magic || memcmp(magic, DATA_MAGIC, DATA_MAGIC_LEN)) {
 		snprintf(err, errlen, "not a callscope data file (bad magic)");
@@ -357,18 +359,20 @@ int data_file_load(const char *path, struct data_file *out)
 {
 	char err[256];
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 
 	memset(out, 0, sizeof(*out));
+	if (fd < 0 && errno == EINVAL)
+		return error("'%s' is not a regular file; give the path of a recording", path);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return error("cannot open '%s': %s; run 'callscope record' first",
 				     path, strerror(errno));
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
 		close(fd);
-		return error("'%s' is not a regular file", path);
+		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	size_t size = (size_t)st.st_size;
 	void *bytes = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;

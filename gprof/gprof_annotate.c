@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 struct line_stat {
@@ -55,14 +56,14 @@ struct source {
 
 static FILE *open_source(const char *path, const struct gprof_opts *o)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen_regular(path);
 	if (f)
 		return f;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < o->nsearch_dirs; i++) {
 		char *p = xasprintf("%s/%s", o->search_dirs[i], base);
-		f = fopen(p, "r");
+		f = fopen_regular(p);
 		free(p);
 		if (f)
 			return f;

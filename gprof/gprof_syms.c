@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 const char *gprof_symtab_keep(struct gprof_symtab *st, char *s)
@@ -222,10 +223,10 @@ int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gp
 	st->fd = -1;
 	st->path = xstrdup(path);
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
 		return error("cannot open '%s': %s; give the profiled program as the first "
-			     "argument", path, strerror(errno));
+			     "argument", path, open_strerror(errno));
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {

@@ -3,15 +3,53 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "xalloc.h"
 
+int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0)
+		return fd;
+fail:;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+FILE *fopen_regular(const char *path)
+{
+	int fd = open_regular(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+const char *open_strerror(int err)
+{
+	return err == EINVAL ? "not a regular file" : strerror(err);
+}
+
 int read_file(const char *path, size_t max, char **out, size_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 
 	*out = NULL;
 	*size = 0;
@@ -23,9 +61,9 @@ int read_file(const char *path, size_t max, char **out, size_t *size)
 		errno = e;
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) || (max && (size_t)st.st_size > max)) {
+	if (max && (size_t)st.st_size > max) {
 		close(fd);
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		errno = EFBIG;
 		return -1;
 	}
 	size_t len = (size_t)st.st_size, got = 0;

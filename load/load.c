@@ -1,4 +1,5 @@
 #include "load/load.h"
+#include "load/unhooked_builds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "saturate.h"
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
@@ -46,9 +48,15 @@ double load_ns_per_unit(const struct data_file *df)
 	if (s->clock == CONTRACT_CLOCK_MONO)
 		return 1.0;
 	/* The launcher read both clocks before the program started and
-	 * after it ended: their ratio over the whole run is the TSC rate. */
-	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start)
-		return (double)(s->mono_end - s->mono_start) / (double)(s->tsc_end - s->tsc_start);
+	 * after it ended: their ratio over the whole run is the TSC rate.
+	 * A rate no TSC has (below 1 MHz or above 1 THz) comes from a
+	 * damaged session, and is not trusted to scale every time. */
+	if (s->tsc_end > s->tsc_start && s->mono_end > s->mono_start) {
+		double rate = (double)(s->mono_end - s->mono_start) /
+			      (double)(s->tsc_end - s->tsc_start);
+		if (rate >= 1e-3 && rate <= 1e3)
+			return rate;
+	}
 	return 1.0;
 }
 
@@ -61,7 +69,7 @@ static uint64_t session_origin(const struct data_file *df)
 /* ns per clock unit in 32.32 fixed point: one multiply per event. */
 static uint64_t unit_fixed(const struct data_file *df)
 {
-	return (uint64_t)(load_ns_per_unit(df) * 4294967296.0 + 0.5);
+	return u64_round(load_ns_per_unit(df) * 4294967296.0);
 }
 
 static inline uint64_t units_to_ns(uint64_t origin, uint64_t unit_q32, uint64_t units)
@@ -207,6 +215,7 @@ struct thread_replay {
 	uint32_t *by_id;	/* stream id -> function + 1; 0 = not cached */
 	size_t by_id_alloc;
 	uint32_t id_epoch;
+	int traced;		/* the thread's calls are traced, not only sampled */
 };
 
 /* The function of an ENTRY decoded in id epoch EPOCH. */
@@ -272,6 +281,27 @@ static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 }
 
 /*
+ * A sample of a trace: was its time seen by hooks, as a library call's
+ * self time (the PC in an object without hooks, inside a call traced into
+ * it through the PLT), or not at all?
+ */
+static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
+			    uint64_t weight)
+{
+	enum unhooked_kind kind = UNHOOKED_UNSEEN;
+	const char *object = si->in_object ? si->object : "";
+
+	if (si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) {
+		kind = UNHOOKED_HOOKED;
+	} else if (tr->depth) {
+		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1]];
+		if (*top->object && !symtab_object_has_hooks(tr->is->symtab, top->object))
+			kind = UNHOOKED_SEEN;
+	}
+	tr->v->unhooked(tr->v->ctx, object, kind, weight);
+}
+
+/*
  * Resolves a sample's PC and return addresses and hands it to the visitor.
  * A return address is looked up one byte back so a call at the very end
  * of a function is charged to it, not to the next one.
@@ -293,6 +323,10 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.funcs = funcs;
 	s.addrs = addrs;
 	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	if (tr->v->unhooked && tr->traced)
+		classify_sample(tr, &si, ev->sample_weight);
+	if (ev->sample_flags & SAMPLE_BACKGROUND)
+		return;
 	addrs[0] = ev->addr;
 	s.n = 1;
 	if (!si.in_object) {
@@ -395,7 +429,8 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	const double unit = load_ns_per_unit(df);
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
-	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals };
+	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals,
+				    .traced = df->session.mode != DATA_MODE_SAMPLE };
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
@@ -674,6 +709,12 @@ static void build_sample(void *ctx, const struct replay_sample *s)
 			   s->outside, s->missed);
 }
 
+static void build_unhooked(void *ctx, const char *object, enum unhooked_kind kind,
+			   uint64_t weight)
+{
+	unhooked_add(&((struct build_state *)ctx)->p->unhooked, object, kind, weight);
+}
+
 static void build_end(void *ctx, uint64_t t)
 {
 	struct build_state *s = ctx;
@@ -696,7 +737,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	struct build_state state = { p, NULL };
 	const struct replay_visitor v = { &state, build_begin, build_enter, build_open,
 					  build_exit, build_end, build_note, build_counters,
-					  build_sample, 0 };
+					  build_sample, 0, build_unhooked };
 
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
@@ -707,4 +748,6 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
 	stats->salvaged |= more.salvaged;
 	profile_find_cycles(state.p);
+	unhooked_sort(&state.p->unhooked);
+	unhooked_find_builds(&state.p->unhooked, df);
 }

@@ -109,6 +109,12 @@ struct replay_visitor {
 	 * the PC's file and line are looked up too (slower) */
 	void (*sample)(void *ctx, const struct replay_sample *s);
 	int sample_lines;
+	/* optional: where each sample of a trace fell (OBJECT is the PC's
+	 * object, "" outside all): in hooked code, inside a traced library
+	 * call, or in neither.  Samples taken only for this (record's
+	 * --outside-freq) reach nothing else. */
+	void (*unhooked)(void *ctx, const char *object, enum unhooked_kind kind,
+			 uint64_t weight);
 };
 
 /*

@@ -16,7 +16,7 @@
 int load_path_is_prf(const char *path)
 {
 	char magic[PRF_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen_regular(path);
 	int yes = 0;
 
 	if (f) {
@@ -34,7 +34,7 @@ static uint8_t *read_whole(const char *path, size_t *size)
 
 	if (read_file(path, 0, &buf, size) != 0) {
 		if (errno == EINVAL)
-			die("'%s' is not a regular file", path);
+			die("'%s' is not a regular file; give the path of a recording", path);
 		die("cannot %s '%s': %s", errno == EIO ? "read" : "open", path, strerror(errno));
 	}
 	return (uint8_t *)buf;

@@ -5,6 +5,7 @@
 
 #include "model/cct.h"
 #include "model/histogram.h"
+#include "saturate.h"
 #include "xalloc.h"
 
 static inline uint64_t sub_or_zero(uint64_t a, uint64_t b)
@@ -109,7 +110,7 @@ static void split_times(const struct aggregate_node *nodes, size_t n, double inn
 	for (size_t i = n - 1; i >= 1; i--) {
 		const struct aggregate_node *a = &nodes[i];
 		double hooks = (double)a->calls * inner_ns + (double)desc[i] * call_cost;
-		total[i] = sub_or_zero(a->total_ns, (uint64_t)(hooks + 0.5));
+		total[i] = sub_or_zero(a->total_ns, u64_round(hooks));
 		if (total[i] < child[i])
 			total[i] = child[i];
 		desc[a->parent] += desc[i] + a->calls;
@@ -166,13 +167,13 @@ static void add_func_stats(struct profile *p, const struct aggregate_func *af)
 		 * deviations from the function's shift (see profile.h),
 		 * sum (x - s) = S1 - n s and sum (x - s)^2 = S2 - 2 s S1 + n s^2 */
 		if (!f->dev_calls)
-			f->call_shift_ns = (uint64_t)(af->sum_ns / (long double)af->calls + 0.5L);
+			f->call_shift_ns = u64_roundl(af->sum_ns / (long double)af->calls);
 		long double s = (long double)f->call_shift_ns, n = (long double)af->calls;
 		long double dev = af->sum_ns - n * s;
 		long double sq = af->sum_sq_ns - 2 * s * af->sum_ns + n * s * s;
 		f->dev_calls += af->calls;
-		f->call_dev_sum += (__int128)(dev < 0 ? dev - 0.5L : dev + 0.5L);
-		f->call_dev_sq_sum += sq > 0 ? (unsigned __int128)(sq + 0.5L) : 0;
+		f->call_dev_sum += i128_roundl(dev);
+		f->call_dev_sq_sum += u128_roundl(sq);
 	}
 	f->periods += af->periods;
 	f->period_sum_ns += af->period_sum_ns;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hook_cost_rule.h"
+#include "saturate.h"
 
 struct hook_cost {
 	uint64_t inner_q;	/* inside the callee's interval */
@@ -25,7 +26,7 @@ struct hook_cost {
 
 static inline uint64_t hook_cost_q(double ns)
 {
-	return ns > 0 ? (uint64_t)(ns * 256 + 0.5) : 0;
+	return u64_round(ns * 256);
 }
 
 static inline struct hook_cost hook_cost_make(double inner_ns, double outer_ns)

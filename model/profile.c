@@ -52,6 +52,7 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->ncycles; i++)
 		free(p->cycles[i].members);
 	free(p->cycles);
+	unhooked_free(&p->unhooked);
 	free(p->counter_names[0]);
 	free(p->counter_names[1]);
 	free(p->funcs);
@@ -362,6 +363,10 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
+	} else {
+		fn->continued_self_ns += self;
+		if (f->outermost)
+			fn->continued_ns += total;
 	}
 	if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
 		fn->unwound++;

@@ -13,6 +13,12 @@
  *                activation twice, so total_ns <= the thread's wall time
  *   min/max_ns   the shortest and longest single activation (inclusive)
  *   sum_call_ns  inclusive time summed over every activation (for avg)
+ *   continued_ns time of F's outermost activations that were no calls: open
+ *                where their thread's data begins (a forked child's
+ *                inherited frames, a capture resumed, a flight ring); in
+ *                total_ns, not in calls nor sum_call_ns; continued_self_ns
+ *                likewise the part of self_ns, so that self/call and
+ *                total/call both describe whole calls
  * Every time has the hooks' measured cost subtracted: each activation loses
  * the part of its own hooks that fell inside it ("inner") and every call it
  * (transitively) made loses both parts.
@@ -26,6 +32,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/unhooked.h"
 
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
 
@@ -48,6 +56,8 @@ struct func {
 	uint64_t min_ns;
 	uint64_t max_ns;
 	uint64_t sum_call_ns;
+	uint64_t continued_ns;
+	uint64_t continued_self_ns;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
 	uint64_t thrown;		/* of those, the ones an exception left */
@@ -174,6 +184,9 @@ struct profile {
 	uint64_t samples_by_method[4];
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
+
+	/* a trace's samples, split by whether hooks saw their time */
+	struct unhooked unhooked;
 };
 
 /* Returns a new empty profile; free it with profile_free(). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 void elf_funcs_release(struct elf_funcs *t)
@@ -50,9 +51,9 @@ int elf_funcs_load(const char *path, struct elf_funcs *out)
 
 	memset(out, 0, sizeof(*out));
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path);
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0) {
 		error("'%s' is not an ELF file; give the program's binary", path);

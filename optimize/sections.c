@@ -456,11 +456,11 @@ static int add_relocatable(struct object_sections *os, Elf *e, const char *label
 
 int object_sections_add(struct object_sections *os, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	int fd = open_regular(path), rc = 0;
 	Elf *e;
 
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (e && elf_kind(e) == ELF_K_AR) {

@@ -1,12 +1,12 @@
 #include "report/flat.h"
+#include "report/unhooked.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "model/samples.h"
-#include "report/marks.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -144,7 +144,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	uint64_t all = sum_self(p);
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
-	uint64_t marked = 0, unreliable = 0, doubted = 0, untimed = 0;
+	struct legend legend = { { 0 } };
 	double hooks_share;
 	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
@@ -161,6 +161,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	if (hooks_share >= HOOKS_SHARE_NOTED)
 		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
 			     "times depend on that estimate\n", 100 * hooks_share);
+	report_unhooked(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
 	if (o->stats)
@@ -172,8 +173,6 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
-		int open = fn->virtual_returns || fn->unwound;
-		marked += open;
 		if (fn->untimed)
 			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
 				(unsigned long long)fn->calls, "-", "-", "-", "-");
@@ -182,7 +181,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 				format_duration(a, (double)fn->self_ns),
 				format_duration(b, (double)fn->total_ns),
 				(unsigned long long)fn->calls,
-				format_duration(c, fn->calls ? (double)fn->self_ns / (double)fn->calls
+				format_duration(c, fn->calls ? (double)(fn->self_ns -
+									fn->continued_self_ns) /
+								       (double)fn->calls
 							     : 0),
 				format_duration(d, fn->calls ? (double)fn->sum_call_ns /
 								       (double)fn->calls
@@ -194,30 +195,15 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		for (size_t k = 0; k < p->ncounters; k++)
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
-		fprintf(out, "  %s%s%s%s\n", fn->name,
-			fn->virtual_returns ? " [still running at the end]"
-					    : exit_tag(fn->unwound, fn->thrown),
-			fn->untimed ? " [counted, not timed]"
-			: doubtful[order[i]] ? " [self time within the hooks' error]" : "",
-			fn->counters_unreliable ? " [counters possibly incorrect]" : "");
-		unreliable += fn->counters_unreliable;
-		doubted += doubtful[order[i]] && !fn->untimed;
-		untimed += fn->untimed;
+		fprintf(out, "  %s%s%s%s%s\n", fn->name,
+			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
+								: exit_tag(fn->unwound, fn->thrown)),
+			legend_use(&legend, fn->continued_ns ? TAG_CONTINUED : ""),
+			legend_use(&legend, fn->untimed ? TAG_UNTIMED
+					    : doubtful[order[i]] ? TAG_DOUBTFUL : ""),
+			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
-	if (marked)
-		fprintf(out, "#\n# [still running at the end]: calls closed when the thread or "
-			     "process ended (virtual returns)\n");
-	if (doubted)
-		fprintf(out, "#\n# [self time within the hooks' error]: less is left of the time "
-			     "measured in the function than three times what was taken off as the "
-			     "hooks' (%s per call it made or received); the figure may be several "
-			     "times off\n",
-			format_duration(a, p->overhead_per_call_ns));
-	if (untimed)
-		fprintf(out, "#\n# [counted, not timed]: called very often for very little each time "
-			     "(--untimed); its self time is in its callers'\n");
-	if (unreliable)
-		fprintf(out, "#\n# %s\n", COUNTERS_DOUBTFUL_NOTE);
+	legend_print(out, &legend);
 	free(doubtful);
 	free(order);
 }
@@ -249,6 +235,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "virtual_returns", fn->virtual_returns);
 		json_kv_u64(j, "unwound", fn->unwound);
 		json_kv_u64(j, "thrown", fn->thrown);
+		json_kv_u64(j, "continued_ns", fn->continued_ns);
 		json_key(j, "self_time_doubtful");
 		json_bool(j, doubtful[order[i]] && !fn->untimed);
 		json_key(j, "untimed");

@@ -145,7 +145,8 @@ void html_lines_finish(struct html_lines *l)
 	struct u64map taken;
 
 	sort_lines = l;
-	qsort(l->rows, l->nrows, sizeof(*l->rows), by_weight);
+	if (l->nrows)	/* qsort's array may not be NULL, even empty */
+		qsort(l->rows, l->nrows, sizeof(*l->rows), by_weight);
 	u64map_init(&taken);
 	/* each file read once: the hot lines of one file together */
 	for (uint32_t f = 0; f < l->nfiles; f++) {
@@ -178,7 +179,8 @@ void html_lines_finish(struct html_lines *l)
 		}
 		free(text);
 	}
-	qsort(l->source, l->nsource, sizeof(*l->source), by_place);
+	if (l->nsource)
+		qsort(l->source, l->nsource, sizeof(*l->source), by_place);
 	sort_lines = NULL;
 	u64map_release(&taken);
 }

@@ -425,6 +425,7 @@ void html_tree_finish(struct html_tree *t)
 	free(order);
 	free(count);
 	html_tree_limit_calls(t, t->max_calls);
-	qsort(t->calls, t->ncalls, sizeof(*t->calls), compare_calls);
+	if (t->ncalls)	/* qsort's array may not be NULL, even empty */
+		qsort(t->calls, t->ncalls, sizeof(*t->calls), compare_calls);
 	sort_tree = NULL;
 }

@@ -1,4 +1,4 @@
-/* The notes under a text report that explain the marks on its lines. */
+/* What the [counters possibly incorrect] tag means (report/legend.c). */
 #ifndef CALLSCOPE_REPORT_MARKS_H
 #define CALLSCOPE_REPORT_MARKS_H
 
@@ -7,8 +7,8 @@
  * hook's reading taken while a signal handler ran inside the hook, has
  * counts that are estimates (model/profile.h, counters_unreliable).
  */
-#define COUNTERS_DOUBTFUL_NOTE \
-	"[counters possibly incorrect]: the kernel time-shared a counter, or a signal " \
-	"handler ran inside a hook, while it ran, so its counts are estimates"
+#define COUNTERS_DOUBTFUL_MEANING \
+	"the kernel time-shared a counter, or a signal handler ran inside a hook, " \
+	"while it ran, so its counts are estimates"
 
 #endif

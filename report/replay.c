@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -196,17 +196,56 @@ static const char *func_name(const struct replay *r, uint32_t f)
 	return f < r->names->nfuncs ? r->names->funcs[f].name : "?";
 }
 
-/* Marks which rows pass the filters; returns how many. */
+/* What select_rows() decided for a row. */
+enum row_shown {
+	ROW_HIDDEN,
+	ROW_SHOWN,
+	ROW_CONTEXT,	/* a call open where the shown window begins */
+};
+
+/*
+ * Marks the calls open where the first shown row begins (its callers,
+ * found as the last call before it at each smaller depth) as context, if
+ * they are in SCOPE (--filter, --depth) and not shown.  A window cut by
+ * --last or --time-range would otherwise begin in mid-air: after a crash,
+ * the stack around the last calls is what a reader needs first.  Returns
+ * how many.
+ */
+static size_t mark_context(const struct thread_rows *th, const uint8_t *scope, uint8_t *keep)
+{
+	size_t first = 0, added = 0;
+
+	while (first < th->nrows && keep[first] != ROW_SHOWN)
+		first++;
+	if (first == th->nrows)
+		return 0;
+	uint32_t want = th->rows[first].depth;	/* callers are shallower */
+	for (size_t i = first; i-- > 0 && want;) {
+		const struct row *row = &th->rows[i];
+		if (row->kind != ROW_CALL || row->depth >= want)
+			continue;
+		want = row->depth;
+		if (scope[i] && keep[i] == ROW_HIDDEN) {
+			keep[i] = ROW_CONTEXT;
+			added++;
+		}
+	}
+	return added;
+}
+
+/* Marks which rows pass the filters (enum row_shown), and the context
+ * before them; returns how many pass, *CONTEXT how many are context. */
 static size_t select_rows(const struct thread_rows *th,
-			  const struct replay_filter *f, uint8_t *keep)
+			  const struct replay_filter *f, uint8_t *keep, size_t *context)
 {
 	size_t kept = 0;
 	int64_t inside = -1;	/* depth of the --filter call we are in, or -1 */
+	uint8_t *scope = xcalloc(th->nrows + 1, 1);
 
 	for (size_t i = 0; i < th->nrows; i++) {
 		const struct row *row = &th->rows[i];
 		int64_t depth = row->depth;
-		keep[i] = 0;
+		keep[i] = ROW_HIDDEN;
 		if (f->function >= 0) {
 			if (inside >= 0 && depth <= inside)
 				inside = -1;
@@ -219,23 +258,26 @@ static size_t select_rows(const struct thread_rows *th,
 		}
 		if (f->max_depth >= 0 && depth >= f->max_depth)
 			continue;
+		scope[i] = 1;
 		if (row->start_ns < f->from_ns || (f->to_ns && row->start_ns > f->to_ns))
 			continue;
 		if (row->kind == ROW_CALL && row->end_ns - row->start_ns < f->min_duration_ns &&
 		    row->end != END_RUNNING)
 			continue;
-		keep[i] = 1;
+		keep[i] = ROW_SHOWN;
 		kept++;
 	}
 	if (f->last && kept > f->last) {
 		size_t drop = kept - f->last;
 		for (size_t i = 0; i < th->nrows && drop; i++)
 			if (keep[i]) {
-				keep[i] = 0;
+				keep[i] = ROW_HIDDEN;
 				drop--;
 			}
 		kept = f->last;
 	}
+	*context = mark_context(th, scope, keep);
+	free(scope);
 	return kept;
 }
 
@@ -244,14 +286,15 @@ static const char *end_text(enum row_end e)
 	switch (e) {
 	case END_UNWOUND: return " " TAG_LONGJMP;
 	case END_THROWN: return " " TAG_THROWN;
-	case END_STOPPED: return "  [capture stopped]";
-	case END_RUNNING: return "  [still running at the end]";
+	case END_STOPPED: return " " TAG_STOPPED;
+	case END_RUNNING: return " " TAG_RUNNING;
 	default: return "";
 	}
 }
 
 static void print_text_row(FILE *out, const struct replay *r, const struct thread_rows *th,
-			   const struct row *row, uint32_t base_depth)
+			   const struct row *row, uint32_t base_depth, int context,
+			   struct legend *legend)
 {
 	char when[32], dur[DURATION_BUF];
 	int indent = 2 * (int)(row->depth - base_depth);
@@ -259,10 +302,11 @@ static void print_text_row(FILE *out, const struct replay *r, const struct threa
 	snprintf(when, sizeof(when), "%.9f", (double)row->start_ns / 1e9);
 	switch (row->kind) {
 	case ROW_CALL:
-		fprintf(out, "%14s %12s  %*s%s%s%s\n", when,
+		fprintf(out, "%14s %12s  %*s%s%s%s%s\n", when,
 			format_duration(dur, (double)(row->end_ns - row->start_ns)), indent, "",
-			func_name(r, row->func), end_text((enum row_end)row->end),
-			row->begun_before ? "  [began before the recorded window]" : "");
+			func_name(r, row->func), legend_use(legend, end_text((enum row_end)row->end)),
+			legend_use(legend, row->begun_before ? " " TAG_BEGUN_BEFORE : ""),
+			legend_use(legend, context ? " " TAG_CONTEXT : ""));
 		break;
 	case ROW_MARK:
 		fprintf(out, "%14s %12s  %*s[mark %llu]\n", when, "", indent, "",
@@ -302,7 +346,7 @@ static const char *row_kind_name(uint8_t kind)
 }
 
 static void print_json_row(struct json *j, const struct replay *r, const struct thread_rows *th,
-			   const struct row *row)
+			   const struct row *row, int context)
 {
 	json_object_begin(j);
 	json_kv_string(j, "kind", row_kind_name(row->kind));
@@ -316,6 +360,10 @@ static void print_json_row(struct json *j, const struct replay *r, const struct 
 		json_kv_string(j, "end", ends[row->end]);
 		if (row->begun_before) {
 			json_key(j, "begun_before");
+			json_bool(j, 1);
+		}
+		if (context) {
+			json_key(j, "context");
 			json_bool(j, 1);
 		}
 	} else if (row->kind == ROW_MARK_STR) {
@@ -334,6 +382,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 		  const char *(*ending)(void *ctx, uint32_t pid, uint32_t image), void *ctx)
 {
 	struct json j;
+	struct legend legend = { { 0 } };
 
 	json_init(&j, out);
 	if (f->json) {
@@ -344,7 +393,8 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 	for (size_t t = 0; t < r->nthreads; t++) {
 		const struct thread_rows *th = &r->threads[t];
 		uint8_t *keep = xmalloc(th->nrows + 1);
-		size_t kept = select_rows(th, f, keep);
+		size_t context;
+		size_t kept = select_rows(th, f, keep, &context);
 		int signalled = 0;
 		uint32_t base = UINT32_MAX;
 
@@ -367,19 +417,24 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 			json_array_begin(&j);
 			for (size_t i = 0; i < th->nrows; i++)
 				if (keep[i])
-					print_json_row(&j, r, th, &th->rows[i]);
+					print_json_row(&j, r, th, &th->rows[i],
+						       keep[i] == ROW_CONTEXT);
 			json_array_end(&j);
 			json_object_end(&j);
 		} else {
-			fprintf(out, "%s## thread %u of process %u: %zu of %zu lines shown; "
-				"lost events: %llu; overwritten by the ring: %llu\n",
-				t ? "\n" : "", th->info.tid, th->info.pid, kept, th->nrows,
+			fprintf(out, "%s## thread %u of process %u: %zu of %zu lines shown",
+				t ? "\n" : "", th->info.tid, th->info.pid, kept, th->nrows);
+			if (context)
+				fprintf(out, " (and %zu open call%s before them as context)", context,
+					context == 1 ? "" : "s");
+			fprintf(out, "; lost events: %llu; overwritten by the ring: %llu\n",
 				(unsigned long long)th->info.lost_events,
 				(unsigned long long)th->overwritten);
 			fprintf(out, "%14s %12s  %s\n", "time (s)", "duration", "function");
 			for (size_t i = 0; i < th->nrows; i++)
 				if (keep[i])
-					print_text_row(out, r, th, &th->rows[i], base);
+					print_text_row(out, r, th, &th->rows[i], base,
+						       keep[i] == ROW_CONTEXT, &legend);
 			if (how)
 				fprintf(out, "*** the process %s ***\n", how);
 		}
@@ -389,5 +444,7 @@ void replay_print(FILE *out, const struct replay *r, const struct replay_filter 
 		json_array_end(&j);
 		json_object_end(&j);
 		json_finish(&j);
+	} else {
+		legend_print(out, &legend);
 	}
 }

@@ -15,8 +15,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "report/marks.h"
-#include "report/exit_tags.h"
+#include "report/legend.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -123,6 +122,7 @@ struct walk {
 	uint64_t root_total;
 	uint64_t hidden_threshold;	/* nodes below the threshold */
 	uint64_t hidden_depth;		/* other nodes deeper than --depth */
+	struct legend legend;		/* the tags the text printed */
 };
 
 static int below_threshold(const struct walk *w, const struct cct_node *n)
@@ -250,9 +250,9 @@ static void text_enter(struct walk *w, uint32_t id, size_t index)
 	if (n->depth > INDENT_MAX)
 		fprintf(walk_out, "[%u] ", n->depth);
 	fprintf(walk_out, "%s%s%s\n", node_name(w->t, w->names, id),
-		n->virtual_returns ? " [still running at the end]"
-				   : exit_tag(n->unwound, n->thrown),
-		counters_doubtful(w, n) ? " [counters possibly incorrect]" : "");
+		legend_use(&w->legend, n->virtual_returns ? TAG_RUNNING
+							  : exit_tag(n->unwound, n->thrown)),
+		legend_use(&w->legend, counters_doubtful(w, n) ? TAG_COUNTERS : ""));
 }
 
 static void text_leave(struct walk *w, uint32_t id)
@@ -291,12 +291,7 @@ static void print_text(FILE *out, struct walk *w)
 	walk_out = out;
 	walk_tree(w, text_enter, text_leave);
 
-	int marked = 0, doubtful = 0;
-	for (size_t i = 0; i < w->t->nnodes; i++) {
-		marked |= w->t->nodes[i].virtual_returns != 0;
-		doubtful |= counters_doubtful(w, &w->t->nodes[i]);
-	}
-	if (marked || doubtful || w->o->threshold_pct > 0 || w->o->depth >= 0)
+	if (w->o->threshold_pct > 0 || w->o->depth >= 0)
 		fprintf(out, "#\n");
 	if (w->o->threshold_pct > 0)
 		fprintf(out, "# %llu call path%s below %.2f%% of the root hidden (--threshold)\n",
@@ -306,11 +301,7 @@ static void print_text(FILE *out, struct walk *w)
 		fprintf(out, "# %llu call path%s deeper than %ld hidden (--depth)\n",
 			(unsigned long long)w->hidden_depth, w->hidden_depth == 1 ? "" : "s",
 			w->o->depth);
-	if (marked)
-		fprintf(out, "# [still running at the end]: calls closed when the thread or "
-			     "process ended (virtual returns)\n");
-	if (doubtful)
-		fprintf(out, "# %s\n", COUNTERS_DOUBTFUL_NOTE);
+	legend_print(out, &w->legend);
 }
 
 /* Strings and doubles through the JSON writer, for its escaping; the

@@ -10,6 +10,7 @@
 #include "runtime.h"
 #include "sampler.h"
 #include "control.h"
+#include "libcall/libcall.h"
 
 #include <link.h>
 #include <pthread.h>
@@ -147,5 +148,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	signals_install();
 	runtime_config.active = 1;
 	sampler_install();
+	if (!contract->sample_only)
+		libcall_install();
 	control_start();
 }

@@ -20,6 +20,8 @@
 #include "runtime.h"
 #include "aggregate_count.h"
 
+extern char callscope_return_trampoline[] HIDDEN;
+
 /* Takes up a stop or start: count mode notes nothing else. */
 static inline void sampled_check_capture(struct thread_state *t)
 {
@@ -66,6 +68,12 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	/* nonzero marks a frame that learns of its return by the stack
 	 * pointer (the sampler looks) */
 	f->ret = ret_slot ? *ret_slot : 0;
+	/* -finstrument-functions' hooks name no return slot that a library
+	 * call's (libcall/) could be compared with: that call's return is
+	 * seen through the trampoline, as in a trace */
+	if (ret_slot && (runtime_config.contract.hooks & CONTRACT_HOOKS_CYG) && f->ret &&
+	    f->ret != (uintptr_t)callscope_return_trampoline)
+		*ret_slot = (uintptr_t)callscope_return_trampoline;
 	f->parent_node = parent;
 	f->node = count_child(t, parent, addr);
 	t->cur_node = f->node;

@@ -334,7 +334,11 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uintptr_t copy_sp = sp, copy_bp = fp;
 	unsigned method = s->stack_hi ? SAMPLE_METHOD_FP : SAMPLE_METHOD_PC;
 	struct walk_end end;
-	switch (sampler.settings.stack) {
+	if (sampler.settings.background) {
+		/* beside a trace: where the time goes is all it asks */
+		method = SAMPLE_METHOD_PC;
+		truncated = 0;
+	} else switch (sampler.settings.stack) {
 	case SAMPLING_STACK_FP:
 		n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, 0, &end);
 		truncated = s->stack_hi && !end.complete;
@@ -373,6 +377,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	uint64_t flags = (sampler.wall ? SAMPLE_WALL : s->perf_fd < 0 ? SAMPLE_TICK_TIMER : 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |
+			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) |
 			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
 	if (now > t->last_time)
 		t->last_time = now;

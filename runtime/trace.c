@@ -465,11 +465,35 @@ static int __attribute__((noinline)) tail_fold(struct thread_state *t, uint64_t 
 }
 
 /*
+ * Entry of ADDR reached by a tail call from the innermost open frame,
+ * whose slot SP it shares: its frame keeps ret 0, and the return through
+ * the trampoline closes it together with its caller.  Past the shadow
+ * stack's capacity it is counted, not recorded; its return still finds
+ * the frame that owns the slot.
+ */
+static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_t addr,
+						 uintptr_t sp, uint64_t now)
+{
+	if (t->depth + 1 >= t->capacity && tail_fold(t, addr, now))
+		return;
+	if (t->depth == t->capacity) {
+		count_lost(t, 2);
+		return;
+	}
+	struct shadow_frame *f = &t->stack[t->depth++];
+	f->addr = addr;
+	f->sp = sp;
+	f->ret = 0;
+	if (UNLIKELY(t->nodes))
+		aggregate_enter(t, f, now);
+	else
+		emit_entry(t, addr, now);
+}
+
+/*
  * Entry of ADDR whose frame is at SP.  RET_SLOT, when not NULL, is where
  * the function's return address lies: it is redirected through the
- * trampoline so the return is seen (mcount and __fentry__).  A tail
- * call's slot is already redirected: its frame keeps ret 0, and the
- * return through the trampoline closes it together with its caller.
+ * trampoline so the return is seen (mcount and __fentry__).
  */
 void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
@@ -484,23 +508,20 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	}
 	t->guard = 1;
 	uint64_t now = thread_now(t);
-	int tail = 0;
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
 		check_triggers(t, addr, now);
 	else
 		check_capture(t, now);
-	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp)) {
-		tail = frame_reused(t, sp, ret_slot, now);
-		if (tail && t->depth + 1 >= t->capacity && tail_fold(t, addr, now)) {
-			t->guard = 0;
-			return;
-		}
+	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp) &&
+	    frame_reused(t, sp, ret_slot, now)) {
+		tail_enter(t, addr, sp, now);
+		t->guard = 0;
+		return;
 	}
 	if (UNLIKELY(t->depth == t->capacity)) {
-		/* too deep to track: the call is counted, not recorded; a
-		 * tail callee's return still finds its caller's frame */
+		/* too deep to track: the call is counted, not recorded */
 		count_lost(t, 2);
 		if (!ret_slot)
 			t->overflow++;
@@ -511,7 +532,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->addr = addr;
 	f->sp = sp;
 	f->ret = 0;
-	if (ret_slot && !tail) {
+	if (ret_slot) {
 		uintptr_t real = *ret_slot;
 		/* a slot led to the trampoline with no frame owning it cannot
 		 * be redirected again: it would return into itself */
@@ -528,6 +549,25 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 }
 
 /*
+ * The innermost frames at SLOT are tail callees (ret 0) of the frame that
+ * owns the slot: they end with it, innermost first.  Aborts when no frame
+ * owns the slot: without the real address the program cannot go on.
+ */
+static void __attribute__((noinline)) close_tail_callees(struct thread_state *t, uintptr_t slot,
+							 uint64_t now)
+{
+	while (t->depth && t->stack[t->depth - 1].sp == slot && !t->stack[t->depth - 1].ret) {
+		t->depth--;
+		record_exit(t, now, FRAME_RETURNED);
+	}
+	if (!t->depth || t->stack[t->depth - 1].sp != slot) {
+		rt_warn("return through the trampoline with no matching frame; "
+			"the shadow stack is corrupt", "");
+		abort();
+	}
+}
+
+/*
  * The function whose return address lay at SLOT has returned through the
  * trampoline.  Returns where it really returns to.  This cannot fail
  * softly: without the real address the program cannot go on.
@@ -541,18 +581,9 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	read_counters(t);
 	check_capture(t, now);
 	close_frames_below(t, slot, now);
-	/* tail callees share the slot of the frame that owns it and end
-	 * with it, innermost first */
-	while (UNLIKELY(t->depth && t->stack[t->depth - 1].sp == slot &&
-			!t->stack[t->depth - 1].ret)) {
-		t->depth--;
-		record_exit(t, now, FRAME_RETURNED);
-	}
-	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot)) {
-		rt_warn("return through the trampoline with no matching frame; "
-			"the shadow stack is corrupt", "");
-		abort();
-	}
+	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot ||
+		     !t->stack[t->depth - 1].ret))
+		close_tail_callees(t, slot, now);
 	uintptr_t ret = t->stack[--t->depth].ret;
 	record_exit(t, now, FRAME_RETURNED);
 	t->guard = was_guarded;

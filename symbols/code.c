@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "readfile.h"
 #include "xalloc.h"
 
 struct code_file {
@@ -16,7 +17,7 @@ struct code_file {
 
 struct code_file *code_file_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 
 	if (fd < 0)
 		return NULL;

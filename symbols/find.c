@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 #include "symbols/demangle.h"
 
 /* Whether the symbol S is the function NAME: its linkage name, or with
@@ -53,11 +54,11 @@ static int search_table(Elf *elf, int type, const char *name, int demangled, uin
 int symbol_find_function(const char *path, const char *name, uint64_t *addr,
 			 uint64_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	int rc;
 
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return error("cannot open '%s': %s", path, open_strerror(errno));
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {

@@ -18,6 +18,8 @@
  * allocates its "lib.so+0x1234" once, however often it is looked up.
  */
 #include "symbols/symtab.h"
+#include "symbols/alias.h"
+#include "symbols/instrumented.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -40,6 +42,8 @@ struct object {
 	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
+	struct alias_index *aliases;	/* built when first needed */
+	int hooks;			/* 1, 0, or -1 until looked at */
 };
 
 /* A runtime address range [start, end) belonging to objects[obj]. */
@@ -70,6 +74,11 @@ struct symtab {
 	/* Open addressing, linear probing; capacity a power of two. */
 	struct cache_entry *cache;
 	size_t cache_cap, cache_count;
+
+	/* the names the objects import, for choosing among aliases; built
+	 * when first needed, again once more objects came */
+	struct alias_imports *imports;
+	size_t imports_objects;
 
 	/* Synthesized names; freed with the table. */
 	char **names;
@@ -105,8 +114,10 @@ void symtab_free(struct symtab *st)
 	for (i = 0; i < st->nr_objects; i++) {
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
+		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
+	alias_imports_free(st->imports);
 	free(st->objects);
 	free(st->ranges);
 	free(st->cache);
@@ -287,6 +298,7 @@ int symtab_add_object(struct symtab *st, const char *path, uint64_t load_bias,
 	memset(obj, 0, sizeof(*obj));
 	obj->path = xstrdup(path);
 	obj->bias = load_bias;
+	obj->hooks = -1;
 	obj->label = pseudo_object_label(obj->path);
 	if (obj->label)
 		obj->status = 0;
@@ -369,6 +381,47 @@ static const char *keep_name(struct symtab *st, char *name)
 	return name;
 }
 
+static int module_has_hooks(Dwfl_Module *mod)
+{
+	int n = mod ? dwfl_module_getsymtab(mod) : 0;
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (name && sym.st_shndx == SHN_UNDEF && program_hook_of(name))
+			return 1;
+	}
+	return 0;
+}
+
+int symtab_object_has_hooks(struct symtab *st, const char *path)
+{
+	for (size_t i = 0; i < st->nr_objects; i++) {
+		struct object *obj = &st->objects[i];
+		if (strcmp(obj->path, path))
+			continue;
+		if (obj->hooks < 0)
+			obj->hooks = module_has_hooks(obj->mod);
+		return obj->hooks;
+	}
+	return 0;
+}
+
+static const struct alias_imports *imports_of(struct symtab *st)
+{
+	if (!st->imports || st->imports_objects != st->nr_objects) {
+		Dwfl_Module **mods = xcalloc(st->nr_objects + 1, sizeof(*mods));
+		for (size_t i = 0; i < st->nr_objects; i++)
+			mods[i] = st->objects[i].mod;
+		alias_imports_free(st->imports);
+		st->imports = alias_imports_of(mods, st->nr_objects);
+		st->imports_objects = st->nr_objects;
+		free(mods);
+	}
+	return st->imports;
+}
+
 static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 {
 	struct symbol_info *out = &e->info;
@@ -400,6 +453,11 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		 * naming such an address after that symbol would be wrong.
 		 */
 		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+			/* a function's entry (a call's address) may have aliases */
+			if (!off)
+				name = alias_preferred(&obj->aliases, obj->mod,
+						       link + obj->mod_bias, name,
+						       imports_of(st));
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;

@@ -32,6 +32,13 @@ struct symbol_info {
 	int in_object;		/* 1 if ADDR lies in a known object at all */
 };
 
+/*
+ * 1 if the object added as PATH calls profiling hooks (mcount,
+ * __fentry__, __cyg_profile_func_enter: it was built with -pg or
+ * -finstrument-functions), 0 if not or unknown.
+ */
+int symtab_object_has_hooks(struct symtab *st, const char *path);
+
 /* Returns a new, empty table; free it with symtab_free(). */
 struct symtab *symtab_new(void);
 void symtab_free(struct symtab *st);

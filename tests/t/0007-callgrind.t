@@ -8,30 +8,11 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 0
 fi
 
-# callgrind_calls OUT FUNCTION: calls to FUNCTION summed over its callers.
+# callgrind_calls OUT FUNCTION: calls to FUNCTION of ./bin summed over its
+# callers (see scripts/callgrind-arcs.awk).
 callgrind_calls() {
-	awk -v want="$2" '
-		/^cfn=/ {
-			s = substr($0, 5)
-			if (match(s, /^\([0-9]+\)/)) {
-				id = substr(s, RSTART, RLENGTH)
-				rest = substr(s, RLENGTH + 2)
-				if (rest != "") names[id] = rest
-				callee = names[id]
-			} else callee = s
-			next
-		}
-		/^fn=/ {
-			s = substr($0, 4)
-			if (match(s, /^\([0-9]+\)/)) {
-				id = substr(s, RSTART, RLENGTH)
-				rest = substr(s, RLENGTH + 2)
-				if (rest != "") names[id] = rest
-			}
-			next
-		}
-		/^calls=/ { split(substr($0, 7), a, " "); if (callee == want) n += a[1] }
-		END { print n + 0 }' "$1"
+	awk -v obj=/bin -v what=calls -f "$ROOT/scripts/callgrind-arcs.awk" "$1" |
+		awk -v f="$2" '$1 == f { n += $2 } END { print n + 0 }'
 }
 
 plan 15

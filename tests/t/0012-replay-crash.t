@@ -2,7 +2,8 @@
 # Crash history: whatever ends the process (SIGSEGV, abort, SIGBUS, SIGFPE,
 # SIGILL, SIGKILL, _exit), the replay ends at the call that was running,
 # with the signal named; every thread's last events of a program killed
-# mid-run are there.  In trace and flight mode.
+# mid-run are there.  In trace and flight mode.  Library calls are left
+# out: the strcmp calls after last_call would push it out of the windows.
 . "$(dirname "$0")/lib.sh"
 
 plan 64
@@ -14,22 +15,22 @@ for mode in trace flight=64K; do
 		for how in segv:SIGSEGV abort:SIGABRT bus:SIGBUS fpe:SIGFPE ill:SIGILL; do
 			m=${how%%:*}
 			sig=${how#*:}
-			limited "$CS" record --mode=$mode -o c.data -- ./cr $m >/dev/null 2>&1
+			limited "$CS" record --no-libcall --mode=$mode -o c.data -- ./cr $m >/dev/null 2>&1
 			"$CS" replay -i c.data --last 3 > r.txt
 			grep -q "\*\*\* $sig (signal [0-9]*) in finish \*\*\*" r.txt
 			ok $? "$mode $kind $m: replay names $sig in finish"
 			grep "last_call" r.txt | grep -qv "still running"
 			ok $? "$mode $kind $m: last_call, the call before the fault, is there and ended"
 		done
-		limited "$CS" record --mode=$mode -o c.data -- ./cr kill >/dev/null 2>&1
+		limited "$CS" record --no-libcall --mode=$mode -o c.data -- ./cr kill >/dev/null 2>&1
 		"$CS" replay -i c.data --last 2 > r.txt
 		grep -q "killed by signal 9" r.txt
 		ok $? "$mode $kind kill: replay says the process was killed by signal 9"
-		tail -n 2 r.txt | grep -q "last_call"
+		grep -v '^#' r.txt | tail -n 2 | grep -q "last_call"
 		ok $? "$mode $kind kill: last_call is among the last lines"
-		limited "$CS" record --mode=$mode -o c.data -- ./cr _exit >/dev/null 2>&1
+		limited "$CS" record --no-libcall --mode=$mode -o c.data -- ./cr _exit >/dev/null 2>&1
 		"$CS" replay -i c.data --last 3 > r.txt
-		tail -n 1 r.txt | grep -q "ended without exiting normally"
+		grep -v '^#' r.txt | tail -n 1 | grep -q "ended without exiting normally"
 		ok $? "$mode $kind _exit: replay ends saying the process did not exit normally"
 		grep "finish" r.txt | grep -q "still running" && grep "last_call" r.txt | grep -qv "still running"
 		ok $? "$mode $kind _exit: finish was running, last_call had ended"

@@ -22,8 +22,10 @@ for kind in PG FENTRY CYG; do
 	costs p_$kind > $kind.txt
 	median=$(sed -n 3p $kind.txt)
 	# within a fifth of the median, every run (hundredths of a ns)
+	# a busy neighbour through the whole of one calibration (a
+	# millisecond) can still slow one run: four of five must agree
 	spread=$(awk -v m="$median" 'm > 0 && ($1 < m * 0.8 || $1 > m * 1.2) { bad++ } END { print bad + 0 }' $kind.txt)
-	ok $(( median <= 0 || spread != 0 )) "$kind: five runs measure the hooks' cost within 20 % of their median ($(tr '\n' ' ' < $kind.txt)/100 ns)"
+	ok $(( median <= 0 || spread > 1 )) "$kind: four of five runs measure the hooks' cost within 20 % of their median ($(tr '\n' ' ' < $kind.txt)/100 ns)"
 done
 
 # the least disturbed of three runs: a busy machine can preempt the

@@ -4,6 +4,7 @@
 # (self over the tree = the root's total; total = self + children at every
 # node), agreement with the flat profile, --focus, --threshold, --depth,
 # --sort and --tid.
+# Library calls are left out: the paths are the program's own.
 . "$(dirname "$0")/lib.sh"
 
 # at(PATH): the node reached from the root through the names in PATH.
@@ -24,7 +25,7 @@ for kind0 in PG FENTRY CYG; do
 	# shellcheck disable=SC2086
 	build_prog tree_paths tp $opt $flags -fno-optimize-sibling-calls -fno-inline \
 		-fno-ipa-sra -fno-ipa-cp -fno-ipa-icf -fno-partial-inlining
-	limited "$CS" record -o t.data -- ./tp >/dev/null 2>&1
+	limited "$CS" record --no-libcall -o t.data -- ./tp >/dev/null 2>&1
 	limited "$CS" tree -i t.data --json > t.json
 	is "$?" 0 "$kind: tree --json runs"
 

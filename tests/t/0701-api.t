@@ -41,7 +41,7 @@ is "$(awk '/^callscope_reset/ { print $2; exit }' cnt.txt)" "-5" \
 	"--mode=count: reset is CALLSCOPE_ENOTSUP"
 
 # the runtime loaded without a contract: inert, and says so
-LD_PRELOAD="$ROOT/build/libcallscope.so" ./api > inert.txt
+LD_PRELOAD="$BUILD/libcallscope.so" ./api > inert.txt
 is "$(awk '/^callscope_enabled/ { print $2; exit }' inert.txt)" "-2" \
 	"runtime loaded but not recording: CALLSCOPE_EINACTIVE"
 is "$(awk '/^callscope_/ { print $2 }' inert.txt | sort -u)" "-2" \

@@ -6,7 +6,10 @@
 
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CS="$ROOT/build/callscope"
+# the build under test: make's O= directory (scripts/test-sanitized.sh
+# points it at the sanitizer build)
+BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
+CS="$BUILD/callscope"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -145,33 +148,9 @@ wait_live_socket() {
 
 # callgrind_arcs OUT OBJECT: "caller callee count" for every call between
 # two distinct functions of OBJECT (a path suffix) in callgrind's OUT,
-# sorted; callgrind follows jumps between functions, so a tail call is
-# the jumping function's.  Recursion levels callgrind tells apart (f'2)
-# and the parts gcc moves out of line (f.cold) are folded into their
-# function; unnamed code (0x...) is left out.
+# sorted (see scripts/callgrind-arcs.awk).
 callgrind_arcs() {
-	awk -v obj="$2" '
-		function named(s, table,    id) {
-			if (!match(s, /^\([0-9]+\)/))
-				return s
-			id = substr(s, RSTART, RLENGTH)
-			if (length(s) > RLENGTH)
-				table[id] = substr(s, RLENGTH + 2)
-			return table[id]
-		}
-		function mine(o) { return substr(o, length(o) - length(obj) + 1) == obj }
-		/^ob=/ { ob = named(substr($0, 4), obs); next }
-		/^fn=/ { fn = named(substr($0, 4), fns); sub(/(\.cold(\.[0-9]+)?)?(\047[0-9]+)?$/, "", fn); cob = ""; next }
-		/^cob=/ { cob = named(substr($0, 5), obs); next }
-		/^cfn=/ { cfn = named(substr($0, 5), fns); sub(/(\.cold(\.[0-9]+)?)?(\047[0-9]+)?$/, "", cfn); next }
-		/^calls=/ {
-			split(substr($0, 7), a, " ")
-			o = cob != "" ? cob : ob
-			if (mine(ob) && mine(o) && fn != cfn && fn !~ /^0x/ && cfn !~ /^0x/)
-				n[fn " " cfn] += a[1]
-			cob = ""
-		}
-		END { for (k in n) print k, n[k] }' "$1" | sort
+	awk -v obj="$2" -f "$ROOT/scripts/callgrind-arcs.awk" "$1" | sort
 }
 
 # callscope_arcs DATA: the same lines from callscope's call graph.

@@ -1,6 +1,6 @@
 /* Does a program carry profiling hooks, and which? */
-#ifndef CALLSCOPE_CLI_INSTRUMENTED_H
-#define CALLSCOPE_CLI_INSTRUMENTED_H
+#ifndef CALLSCOPE_SYMBOLS_INSTRUMENTED_H
+#define CALLSCOPE_SYMBOLS_INSTRUMENTED_H
 
 #include "contract.h"
 
@@ -21,6 +21,14 @@ struct program_hooks {
  * printing why the file cannot be inspected (not ELF, unreadable).
  */
 int program_hooks_read(const char *path, struct program_hooks *out);
+
+/* The same, printing nothing: -2 when PATH cannot be opened (errno says
+ * why), -1 when it is no ELF file. */
+int program_hooks_probe(const char *path, struct program_hooks *out);
+
+/* The enum hook_kind bit of an undefined symbol NAME (a version after
+ * '@' allowed), or 0. */
+unsigned program_hook_of(const char *name);
 
 /* "-pg", "-pg -mfentry, -finstrument-functions", ...; static storage. */
 const char *program_hooks_describe(unsigned kinds);

@@ -5,7 +5,7 @@
  * the program loads may carry hooks too, but the program itself decides
  * whether recording makes sense.
  */
-#include "cli/instrumented.h"
+#include "symbols/instrumented.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,35 +14,50 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
 
-static unsigned hook_of(const char *name)
+unsigned program_hook_of(const char *name)
 {
-	if (!strcmp(name, "mcount") || !strcmp(name, "_mcount"))
+	size_t len = strcspn(name, "@");
+
+	if ((len == 6 && !strncmp(name, "mcount", 6)) || (len == 7 && !strncmp(name, "_mcount", 7)))
 		return HOOKS_MCOUNT;
-	if (!strcmp(name, "__fentry__"))
+	if (len == 10 && !strncmp(name, "__fentry__", 10))
 		return HOOKS_FENTRY;
-	if (!strcmp(name, "__cyg_profile_func_enter"))
+	if (len == 24 && !strncmp(name, "__cyg_profile_func_enter", 24))
 		return HOOKS_CYG;
 	return 0;
 }
 
 int program_hooks_read(const char *path, struct program_hooks *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = program_hooks_probe(path, out);
+
+	if (rc == -2)
+		return error("cannot open '%s': %s", path, open_strerror(errno));
+	if (rc < 0)
+		return error("'%s' is not an ELF executable; give callscope the compiled program, "
+			     "not a script", path);
+	return 0;
+}
+
+/* -2: cannot open (errno set); -1: not ELF. */
+int program_hooks_probe(const char *path, struct program_hooks *out)
+{
+	int fd = open_regular(path);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -2;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
 		close(fd);
-		return error("'%s' is not an ELF executable; give callscope the compiled program, "
-			     "not a script", path);
+		return -1;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -59,8 +74,8 @@ int program_hooks_read(const char *path, struct program_hooks *out)
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name)
-				out->kinds |= hook_of(name);
+			if (name && sym.st_shndx == SHN_UNDEF)
+				out->kinds |= program_hook_of(name);
 		}
 	}
 	elf_end(elf);

@@ -1,0 +1,107 @@
+/*
+ * The way into the shadow stack for calls between objects (see
+ * runtime/libcall.c).  Each hooked GOT slot leads to a small stub that
+ * loads its struct libcall_target into %r11 (free at a call through the
+ * PLT or GOT: the ABI lets the PLT clobber it) and jumps here.  The return
+ * address of the call into the library lies at (%rsp), as __fentry__
+ * finds its own.  The integer argument registers are saved around the C
+ * side, which is built with -mgeneral-regs-only; xmm0-7 (floating-point
+ * arguments: sqrt, cos) are saved only on the slow path, a thread's first
+ * hook.  Then the call goes on to the library function, whose return
+ * the C side may have redirected through callscope_return_trampoline.
+ *
+ * Frame: 9 integer registers (72 bytes) keeps %rsp 16-byte aligned at the
+ * call (it is 8 mod 16 on entry, the call's return address just pushed).
+ */
+	.text
+
+#define FRAME 72
+#define XMM_FRAME 128
+
+	.globl	callscope_libcall_entry
+	.hidden	callscope_libcall_entry
+	.type	callscope_libcall_entry, @function
+	.p2align 4
+callscope_libcall_entry:
+	.cfi_startproc
+	endbr64
+	subq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset FRAME
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movq	%r11, 64(%rsp)
+	leaq	FRAME(%rsp), %rdi	/* the return-address slot */
+	movq	%r11, %rsi
+	call	callscope_libcall_enter
+	testl	%eax, %eax
+	jnz	1f
+2:	movq	64(%rsp), %r11
+	movq	56(%rsp), %r10
+	movq	48(%rsp), %rax
+	movq	40(%rsp), %r9
+	movq	32(%rsp), %r8
+	movq	24(%rsp), %rcx
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rsi
+	movq	0(%rsp), %rdi
+	addq	$FRAME, %rsp
+	.cfi_adjust_cfa_offset -FRAME
+	jmp	*(%r11)			/* libcall_target.jump */
+	.cfi_adjust_cfa_offset FRAME
+1:	subq	$XMM_FRAME, %rsp
+	.cfi_adjust_cfa_offset XMM_FRAME
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movdqu	%xmm2, 32(%rsp)
+	movdqu	%xmm3, 48(%rsp)
+	movdqu	%xmm4, 64(%rsp)
+	movdqu	%xmm5, 80(%rsp)
+	movdqu	%xmm6, 96(%rsp)
+	movdqu	%xmm7, 112(%rsp)
+	leaq	FRAME+XMM_FRAME(%rsp), %rdi
+	movq	64+XMM_FRAME(%rsp), %rsi
+	call	callscope_libcall_enter_slow
+	movdqu	112(%rsp), %xmm7
+	movdqu	96(%rsp), %xmm6
+	movdqu	80(%rsp), %xmm5
+	movdqu	64(%rsp), %xmm4
+	movdqu	48(%rsp), %xmm3
+	movdqu	32(%rsp), %xmm2
+	movdqu	16(%rsp), %xmm1
+	movdqu	0(%rsp), %xmm0
+	addq	$XMM_FRAME, %rsp
+	.cfi_adjust_cfa_offset -XMM_FRAME
+	jmp	2b
+	.cfi_endproc
+	.size	callscope_libcall_entry, .-callscope_libcall_entry
+
+/*
+ * Where dlopen and dlmopen return instead of callscope_return_trampoline:
+ * the same return, and then the objects they loaded get their GOT slots
+ * hooked before the program can call into them.
+ */
+	.globl	callscope_libcall_load_return
+	.hidden	callscope_libcall_load_return
+	.type	callscope_libcall_load_return, @function
+	.p2align 4
+callscope_libcall_load_return:
+	subq	$8, %rsp		/* becomes the real return address */
+	pushq	%rax
+	pushq	%rdx			/* %rsp is 8 mod 16 now */
+	leaq	16(%rsp), %rdi
+	subq	$8, %rsp
+	call	callscope_libcall_loaded
+	addq	$8, %rsp
+	movq	%rax, 16(%rsp)
+	popq	%rdx
+	popq	%rax
+	ret
+	.size	callscope_libcall_load_return, .-callscope_libcall_load_return
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,93 @@
+/*
+ * The C side of a library call's stub (arch/x86_64/libcall.S): the call
+ * enters the shadow stack as a compiler hook's would, named by the
+ * function's symbol, its return address slot being the one the caller's
+ * call pushed.  A callback from the library into code with hooks lies
+ * deeper on the stack and so nests under the library function.
+ */
+#include "libcall.h"
+
+#include <errno.h>
+
+#define NO_INSTRUMENT __attribute__((no_instrument_function))
+
+/*
+ * A function that must keep its real return address was reached by a
+ * tail call (`jmp setjmp@plt`): the slot is the jumping function's, and
+ * holds the trampoline.  That frame gets its real address back and stops
+ * counting as redirected; it is closed as the callee enters.
+ */
+static void give_back_slot(struct thread_state *t, uintptr_t *ret_slot)
+{
+	if (*ret_slot != (uintptr_t)callscope_return_trampoline)
+		return;
+	for (uint32_t i = t->depth; i--;) {
+		struct shadow_frame *f = &t->stack[i];
+		if (f->sp == (uintptr_t)ret_slot && f->ret) {
+			*ret_slot = f->ret;
+			f->ret = 0;
+			return;
+		}
+		if (f->sp > (uintptr_t)ret_slot)
+			return;
+	}
+}
+
+static inline void enter(struct thread_state *t, uintptr_t *ret_slot,
+			 const struct libcall_target *lt)
+{
+	switch (lt->kind) {
+	case LIBCALL_RETURNS:
+		trace_enter(t, lt->id, (uintptr_t)ret_slot, ret_slot);
+		return;
+	case LIBCALL_LOADS:
+		trace_enter(t, lt->id, (uintptr_t)ret_slot, ret_slot);
+		if (*ret_slot == (uintptr_t)callscope_return_trampoline)
+			*ret_slot = (uintptr_t)callscope_libcall_load_return;
+		return;
+	case LIBCALL_NEVER_RETURNS:
+		give_back_slot(t, ret_slot);
+		trace_enter(t, lt->id, (uintptr_t)ret_slot, NULL);
+		return;
+	case LIBCALL_RETURNS_TWICE:
+		give_back_slot(t, ret_slot);
+		trace_enter(t, lt->id, (uintptr_t)ret_slot, NULL);
+		trace_exit_named(t, lt->id);
+		return;
+	}
+}
+
+/* Returns nonzero to ask for the slow path (a thread's first hook), where
+ * the vector registers are saved first. */
+HIDDEN NO_INSTRUMENT int callscope_libcall_enter(uintptr_t *ret_slot,
+						 const struct libcall_target *lt)
+{
+	struct thread_state *t = trace_current();
+
+	if (UNLIKELY(t->status != THREAD_RECORDING))
+		return t->status == THREAD_UNSET;
+	enter(t, ret_slot, lt);
+	return 0;
+}
+
+HIDDEN NO_INSTRUMENT void callscope_libcall_enter_slow(uintptr_t *ret_slot,
+						       const struct libcall_target *lt)
+{
+	struct thread_state *t = trace_current();
+
+	if (runtime_thread_ready(t))
+		enter(t, ret_slot, lt);
+}
+
+/* dlopen returned (callscope_libcall_load_return): the call ends, and
+ * the objects it loaded are hooked before the program can reach them. */
+HIDDEN NO_INSTRUMENT uintptr_t callscope_libcall_loaded(uintptr_t slot)
+{
+	uintptr_t ret = trace_return(trace_current(), slot);
+	int saved = errno;
+
+	libcall_install();
+	process_objects_refresh();
+	errno = saved;
+	return ret;
+}

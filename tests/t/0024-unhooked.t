@@ -1,0 +1,43 @@
+#!/bin/sh
+# A traced run says how much of its time went to code without hooks, in
+# which objects, whether inside library calls the trace shows or unseen,
+# and where a build with hooks of such a library lies.
+. "$(dirname "$0")/lib.sh"
+
+plan 10
+mkdir sys pg
+cc -O2 -g -fPIC -shared -Wl,-soname,libunhooked.so.1 -o sys/libunhooked.so.1 "$PROGS/unhooked_lib.c"
+cc -O2 -g -pg -fPIC -shared -Wl,-soname,libunhooked.so.1 -o pg/libunhooked.so.1 "$PROGS/unhooked_lib.c"
+cp pg/libunhooked.so.1 libunhooked.so.1.0
+cc -O2 -g -pg -o um "$PROGS/unhooked_main.c" sys/libunhooked.so.1 -ldl
+
+LD_LIBRARY_PATH=sys limited "$CS" record --outside-freq=997 -o u.data -- ./um 60000000 >/dev/null 2>&1
+"$CS" report -i u.data --json > u.json
+samples=$(jq .unhooked.samples u.json)
+ok $(( samples < 20 )) "samples were taken beside the trace ($samples)"
+seen=$(jq .unhooked.in_library_calls u.json)
+unseen=$(jq .unhooked.unseen u.json)
+ok $(( seen * 4 < samples || unseen * 4 < samples )) \
+	"about half inside the traced library call ($seen), half unseen ($unseen)"
+is "$(jq -r '.unhooked.objects[0] | "\(.object) \(.hooked_build)"' u.json)" \
+	"sys/libunhooked.so.1 $PWD/libunhooked.so.1.0" "the object, and the build with hooks beside the program"
+is "$(jq '[.functions[] | select(.name == "lib_by_pointer")] | length' u.json)" 0 \
+	"the call through a pointer is not traced"
+"$CS" report -i u.data > u.txt
+grep -q "^# time in code without hooks: [0-9.]* %" u.txt
+ok $? "the report's header gives the share"
+grep -q "LD_LIBRARY_PATH=$PWD after 'ln -s libunhooked.so.1.0 $PWD/libunhooked.so.1'" u.txt
+ok $? "and names the fix"
+"$CS" info -i u.data | grep -q "^unhooked: .*time in code without hooks"
+ok $? "info says it too"
+
+LD_LIBRARY_PATH=pg limited "$CS" record --outside-freq=997 -o h.data -- ./um 30000000 >/dev/null 2>&1
+"$CS" report -i h.data --json > h.json
+is "$(jq '[.functions[] | select(.name == "lib_by_pointer") | .calls] | add' h.json)" 1 \
+	"with the -pg build loaded, its functions are traced"
+ok $(jq '.unhooked | if .hooked * 4 >= .samples * 3 then 0 else 1 end' h.json) \
+	"and their time counts as hooked"
+
+LD_LIBRARY_PATH=sys limited "$CS" record --outside-freq=0 -o off.data -- ./um 1000 >/dev/null 2>&1
+is "$("$CS" report -i off.data --json | jq 'has("unhooked")')" "false" "--outside-freq=0 samples nothing"
+done_testing

@@ -1,0 +1,48 @@
+#!/usr/bin/perl
+# session_forge.pl FILE OFFSET=VALUE...: sets u64 fields of FILE's SESSION
+# section (OFFSET within its payload, docs/FORMAT.md) and writes the END
+# section's sums again, so the forged file passes the checksum and only
+# the forged values are wrong.  VALUE may be +N or -N: added to what is
+# there.
+use strict;
+use warnings;
+
+my $path = shift @ARGV;
+open(my $fh, '<:raw', $path) or die "cannot open $path: $!\n";
+local $/;
+my $d = <$fh>;
+close($fh);
+
+my $p = unpack('V', substr($d, 12, 4));
+my ($session, $end);
+while ($p + 16 <= length($d)) {
+	my ($type, $flags, $len) = unpack('V V Q<', substr($d, $p, 16));
+	$session = $p + 16 if $type == 1;
+	$end = $p if $type == 7;
+	$p += 16 + $len;
+}
+die "$path: no SESSION section\n" unless defined $session;
+die "$path: no END section\n" unless defined $end;
+for my $arg (@ARGV) {
+	my ($off, $value) = $arg =~ /^(\d+)=([-+]?\d+)$/ or die "bad field '$arg'\n";
+	my $old = unpack('Q<', substr($d, $session + $off, 8));
+	my $new = $value =~ /^[-+]/ ? $old + $value : $value;
+	substr($d, $session + $off, 8) = pack('Q<', $new);
+}
+
+# the sums of docs/FORMAT.md, section END, modulo 2^64
+my ($sum, $weighted) = (0, 0);
+my $body = substr($d, 0, $end);
+$body .= "\0" x ((8 - length($body) % 8) % 8);
+{
+	use bigint;
+	my $mask = (1 << 64) - 1;
+	for my $w (unpack('Q<*', $body)) {
+		$sum = ($sum + $w) & $mask;
+		$weighted = ($weighted + $sum) & $mask;
+	}
+}
+substr($d, $end + 16, 16) = pack('Q< Q<', "$sum", "$weighted");
+open($fh, '>:raw', $path) or die "cannot write $path: $!\n";
+print $fh $d;
+close($fh);
