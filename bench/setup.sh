@@ -101,6 +101,14 @@ if ! compgen -G "$BENCH_DIR/src/lua5.4-*/src/lua.c" >/dev/null; then
 	# does not build; that is all we need.
 	(cd "$BENCH_DIR/src" && apt-get source -qq lua5.4 >/dev/null)
 fi
+# gawk and xz-utils for bench/optimize/programs.sh (lld, which it links
+# with, is in scripts/deps/optimize.txt).
+for pkg in gawk xz-utils; do
+	if ! compgen -G "$BENCH_DIR/src/$pkg-*/configure" >/dev/null; then
+		say "apt-get source $pkg into $BENCH_DIR/src"
+		(cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null)
+	fi
+done
 for lua_dir in "$BENCH_DIR"/src/lua5.4-*/; do
 	[ -f "$lua_dir/src/lua.c" ] && break
 done

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/attach.h"
+#include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "die.h"
 #include "xalloc.h"
@@ -275,10 +276,12 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	for (size_t i = 0; i < m; i++) {
 		if (!rows[i].self && !rows[i].total)
 			continue;
+		char *shown = demangle_for_display(rows[i].name);
 		printf("%7.2f %10llu %10llu  %s\n",
 		       a->samples ? 100.0 * (double)rows[i].self / (double)a->samples : 0.0,
 		       (unsigned long long)rows[i].self, (unsigned long long)rows[i].total,
-		       rows[i].name);
+		       shown);
+		free(shown);
 	}
 	free(rows);
 }

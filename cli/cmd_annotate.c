@@ -1,11 +1,14 @@
 /*
  * callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC
+ * callscope annotate --counts [-i PATH] [--json] [FUNC|FILE...]
  *
  * One sampled function up close: its source lines and its machine code
  * (disassembled with capstone from the binary on disk), each with the
  * samples whose PC fell on it, the hottest instruction marked.  Samples
  * are matched to instructions by link-time address, so the binary must be
  * the one that ran (its build ID is checked by the symbolizer).
+ * With --counts, each source line's execution count instead, from the
+ * program's --coverage data (cli/annotate_counts.c).
  */
 #include <capstone/capstone.h>
 #include <fcntl.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/annotate_counts.h"
 #include "cli/commands.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
@@ -29,11 +33,15 @@
 
 static const char usage_text[] =
 	"usage: callscope annotate [-i PATH] [--pid=PID] [--tid=TID] FUNC [PATH]\n"
+	"       callscope annotate --counts [-i PATH] [--json] [FUNC|FILE...]\n"
 	"\n"
 	"  -i, --input PATH  recording to read, or PATH after FUNC (default: callscope.data)\n"
 	"      --pid PID     only this process\n"
 	"      --tid TID     only this thread\n"
 	"  FUNC              NAME or OBJECT:NAME, as 'callscope report' shows it\n"
+	"      --counts      each source line's execution count (a program built with\n"
+	"                    --coverage): FUNC or FILE, or every file\n"
+	"      --json        with --counts: {\"files\": [{\"file\", \"lines\": [{\"file\", \"line\", \"count\"}]}]}\n"
 	NO_DEMANGLE_HELP;
 
 /* Samples per link-time address of the function. */
@@ -252,17 +260,21 @@ int cmd_annotate(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "counts", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL;
 	struct load_filter filter = { -1, -1 };
-	int opt;
+	int opt, counts = 0, json = 0;
 
 	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': input = optarg; break;
+		case 'c': counts = 1; break;
+		case 'j': json = 1; break;
 		case 'p': filter.pid = load_parse_id("--pid", optarg); break;
 		case 't': filter.tid = load_parse_id("--tid", optarg); break;
 		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
@@ -270,6 +282,11 @@ int cmd_annotate(int argc, char **argv)
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
+	if (counts)
+		return annotate_counts(input ? input : RECORDING_DEFAULT, &filter, argv + optind,
+				       argc - optind, json);
+	if (json)
+		usage_die("--json goes with --counts; see 'callscope annotate --help'");
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

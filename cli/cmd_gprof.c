@@ -79,6 +79,7 @@ static void usage(FILE *out)
 		"  -m N                     -A: counts below N shown as #####\n"
 		"  -t N                     -A: length of the top list\n"
 		"  -T                       BSD layout\n"
+		"  -c                       also the calls in the code that never ran (count 0)\n"
 		"  --demangle[=STYLE]       C++ names demangled (the default) / --no-demangle\n"
 		"  -w N                     output width (index)\n"
 		"  -x, -y                   -A: annotate every line / one file per source\n"
@@ -167,6 +168,7 @@ int cmd_gprof(int argc, char **argv)
 		{ "brief", no_argument, NULL, 'b' },
 		{ "file-format", required_argument, NULL, 'O' },
 		{ "traditional", no_argument, NULL, 'T' },
+		{ "static-call-graph", no_argument, NULL, 'c' },
 		{ "demangle", optional_argument, NULL, OPT_DEMANGLE },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "compat", required_argument, NULL, OPT_COMPAT },
@@ -184,7 +186,7 @@ int cmd_gprof(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "aA::bC::De:E:f:F:iI:J::k:lLm:n:N:O:p::P::q::Q::st:Tw:xyzZ::",
+	while ((c = getopt_long(argc, argv, "aA::bcC::De:E:f:F:iI:J::k:lLm:n:N:O:p::P::q::Q::st:Tw:xyzZ::",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': o.ignore_static = 1; break;
@@ -195,6 +197,7 @@ int cmd_gprof(int argc, char **argv)
 			user_specified |= STYLE_ANNO;
 			break;
 		case 'b': o.brief = 1; break;
+		case 'c': o.static_calls = 1; break;
 		case 'C':
 			if (optarg)
 				add_spec(&specs, optarg, SPEC_TABLE, GT_INCL_EXEC);
@@ -399,6 +402,8 @@ int cmd_gprof(int argc, char **argv)
 		return EXIT_FATAL;
 	if (g.has_hist)
 		gprof_assign_samples(&st, &g, &f, &res);
+	if (g.has_arcs && o.static_calls)
+		gprof_static_calls(&st, &g, o.strict, &res);
 	if (g.has_arcs)
 		gprof_assemble(&st, &f, &res);
 

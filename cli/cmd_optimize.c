@@ -25,6 +25,7 @@
 #include "optimize/measure.h"
 #include "optimize/optimize.h"
 #include "optimize/sections.h"
+#include "model/samples.h"
 #include "optimize/warnings.h"
 #include "optimize/writers.h"
 #include "xalloc.h"
@@ -41,7 +42,8 @@ static const char usage_format[] =
 	"                        (default: the binary's name)\n"
 	"      --cache-size SIZE largest clique, e.g. 32K (default: this machine's L1i)\n"
 	"      --algorithm NAME  %s\n"
-	"      --weight WHAT     what makes a function hot: calls (default) or time\n"
+	"      --weight WHAT     what makes a function hot: calls (default), time,\n"
+	"                        samples or mixed (see docs/optimize.md)\n"
 	"      --binary PATH     the binary to lay out (default: the recorded program);\n"
 	"                        names and sizes come from its symbol table\n"
 	"      --map FILE        the binary's linker map (-Wl,-Map=FILE): input sections\n"
@@ -53,7 +55,7 @@ static const char usage_format[] =
 	"                        works (repeatable; default 8K,2,32 and this machine's L1i)\n"
 	"      --relink CMD      shell command that relinks a binary with padding before its\n"
 	"                        code (see docs/optimize.md); measures each offset\n"
-	"      --offsets LIST    padding bytes for --relink (default 0,16,64,1024)\n"
+	"      --offsets LIST    padding bytes for --relink (default 0,1040,2080,3120)\n"
 	"      --stdin FILE      the program's standard input (default: /dev/null)\n"
 	"      --simulate        use cachegrind even where the hardware event works\n"
 	"      --repeat N        hardware runs per binary and offset (default 5)\n"
@@ -155,6 +157,61 @@ static void tell_warnings(const struct opt_graph *g, const struct opt_warnings *
 			(unsigned long long)w->bytes[OPT_W_UNCALLED]);
 }
 
+/*
+ * A sampled recording has no calls: its call graph comes from the stacks.
+ * Each sample adds its weight to every caller -> callee pair of its stack
+ * (the stack is innermost first), so an arc weighs the samples taken while
+ * the callee ran under that caller: the time the pair spends together.
+ */
+struct stack_arcs {
+	struct profile *p;
+};
+
+static void arcs_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	(void)ctx, (void)info, (void)inner, (void)outer;
+}
+
+static void arcs_frame(void *ctx, uint32_t func, uint64_t time_ns)
+{
+	(void)ctx, (void)func, (void)time_ns;
+}
+
+static void arcs_exit(void *ctx, uint64_t time_ns, int kind)
+{
+	(void)ctx, (void)time_ns, (void)kind;
+}
+
+static void arcs_end(void *ctx, uint64_t end_ns)
+{
+	(void)ctx, (void)end_ns;
+}
+
+static void arcs_sample(void *ctx, const struct replay_sample *s)
+{
+	struct profile *p = ((struct stack_arcs *)ctx)->p;
+
+	for (size_t i = 0; i + 1 < s->n; i++) {
+		if (s->funcs[i] == s->funcs[i + 1])
+			continue;
+		/* Interning may move the arcs: index them after. */
+		uint32_t arc = profile_intern_arc(p, s->funcs[i + 1], s->funcs[i]);
+		p->arcs[arc].count += s->weight;
+	}
+}
+
+static void add_stack_arcs(const struct data_file *df, const struct load_filter *filter,
+			   struct profile *p)
+{
+	struct stack_arcs ctx = { p };
+	const struct replay_visitor v = { &ctx, arcs_begin, arcs_frame, arcs_frame, arcs_exit,
+					  arcs_end, NULL, NULL, arcs_sample, 0 };
+	struct load_stats stats;
+
+	memset(&stats, 0, sizeof(stats));
+	load_replay(df, filter, p, &v, &stats);
+}
+
 static int run_optimize(const struct optimize_args *a)
 {
 	const struct opt_algorithm *alg = opt_algorithm_find(a->algorithm);
@@ -196,9 +253,12 @@ static int run_optimize(const struct optimize_args *a)
 	struct profile *p = load_profile(&df, &filter, &stats);
 	if (!p->nthreads)
 		die("no thread in '%s' matches the --pid given; see 'callscope info'", a->input);
-	if (!p->calls)
-		die("'%s' holds no calls; record a program built with -pg or "
-		    "-finstrument-functions", a->input);
+	int sampled = profile_samples_only(p);
+	if (sampled)
+		add_stack_arcs(&df, &filter, p);
+	else if (!p->calls)
+		die("'%s' holds neither calls nor samples; record a program built with -pg or "
+		    "-finstrument-functions, or sample it (record --mode=sample)", a->input);
 	if (p->lost_events)
 		warning("the recording lost %llu events: call counts are low where they fell",
 			(unsigned long long)p->lost_events);
@@ -236,6 +296,7 @@ static int run_optimize(const struct optimize_args *a)
 	struct opt_layout layout = { 0 };
 	struct opt_warnings warnings;
 	alg->run(g, &params, &layout);
+	opt_layout_sink_cold(g, &layout);
 	opt_warnings_collect(g, &params, &warnings);
 
 	char *prefix = a->prefix ? xstrdup(a->prefix) : default_prefix(binary);
@@ -244,7 +305,8 @@ static int run_optimize(const struct optimize_args *a)
 	char *ld = xasprintf("%s.ld", prefix);
 	struct opt_output_info info = { binary, a->input, alg->name, alg->summary, source,
 					params.cache_size,
-					a->weight == OPT_WEIGHT_TIME ? "self time" : "calls" };
+					sampled ? "samples" :
+					opt_weight_name(a->weight) };
 	struct opt_write_stats ws = { 0 };
 	int sections = a->map || a->objects;
 
@@ -390,8 +452,12 @@ int cmd_optimize(int argc, char **argv)
 				a.weight = OPT_WEIGHT_CALLS;
 			else if (!strcmp(optarg, "time"))
 				a.weight = OPT_WEIGHT_TIME;
+			else if (!strcmp(optarg, "samples"))
+				a.weight = OPT_WEIGHT_SAMPLES;
+			else if (!strcmp(optarg, "mixed"))
+				a.weight = OPT_WEIGHT_MIXED;
 			else
-				usage_die("--weight is calls or time, not '%s'", optarg);
+				usage_die("--weight is calls, time, samples or mixed, not '%s'", optarg);
 			optimize_only = 1;
 			break;
 		case OPT_BINARY: a.binary = optarg; optimize_only = 1; break;

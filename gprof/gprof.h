@@ -94,6 +94,7 @@ struct gprof_opts {
 	int line_granularity;	/* -l */
 	int print_path;		/* -L */
 	int strict;		/* --compat=strict: reproduce gprof's documented bugs */
+	int static_calls;	/* -c: the direct calls in the code, as arcs of count 0 */
 	int output_width;	/* -w */
 	int annotate_all_lines;	/* -x */
 	int separate_files;	/* -y */
@@ -111,6 +112,7 @@ struct gprof_symtab {
 	struct gprof_sym *funcs;
 	size_t nfuncs;
 	uint64_t text_lo, text_hi;	/* .text, [lo, hi) */
+	uint8_t *text;		/* -c: the bytes of .text, owned; NULL otherwise */
 	struct gmon_layout layout;
 	char *path;
 	char **strings;		/* every owned string, freed with the table */
@@ -192,6 +194,17 @@ void gprof_assign_samples(struct gprof_symtab *st, const struct gmon *g,
 void gprof_tally(struct gprof_symtab *st, const struct gmon *g, const struct gprof_filters *f,
 		 const struct gprof_opts *o, struct gprof_result *res);
 /* Cycles, propagation and index numbers (cg_assemble). */
+/*
+ * gprof -c (find_call): each 0xe8 byte (x86 call rel32) in a function's
+ * code whose target is the start of a function becomes an arc of count
+ * 0, unless the arc ran.  As gprof, only code and targets inside the
+ * histogram's ranges count.  gprof reads the displacement unsigned, so it
+ * finds forward calls only; STRICT does the same, else backward calls
+ * are found too (and without a histogram the whole .text is read).
+ * Call before gprof_assemble().
+ */
+void gprof_static_calls(struct gprof_symtab *st, const struct gmon *g, int strict,
+			struct gprof_result *res);
 void gprof_assemble(struct gprof_symtab *st, const struct gprof_filters *f,
 		    struct gprof_result *res);
 void gprof_result_release(struct gprof_result *res);

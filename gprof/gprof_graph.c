@@ -101,6 +101,67 @@ static void arc_add(struct gprof_result *res, struct gprof_sym *parent, struct g
 	child->parents = a;
 }
 
+/* hist_clip_symbol_address: [*LO, *HI) cut to the histogram range it
+ * overlaps, or made empty.  Without a histogram, STRICT empties it too. */
+static void clip_to_histogram(const struct gmon *g, int strict, uint64_t *lo, uint64_t *hi)
+{
+	if (!g->nhists) {
+		if (strict)
+			*hi = *lo;
+		return;
+	}
+	for (size_t i = 0; i < g->nhists; i++) {
+		uint64_t l = *lo > g->hists[i].low_pc ? *lo : g->hists[i].low_pc;
+		uint64_t h = *hi < g->hists[i].high_pc ? *hi : g->hists[i].high_pc;
+		if (l < h) {
+			*lo = l;
+			*hi = h;
+			return;
+		}
+	}
+	*hi = *lo;
+}
+
+/* hist_check_address */
+static int in_histogram(const struct gmon *g, uint64_t addr)
+{
+	if (!g->nhists)
+		return 1;
+	for (size_t i = 0; i < g->nhists; i++)
+		if (g->hists[i].low_pc <= addr && addr < g->hists[i].high_pc)
+			return 1;
+	return 0;
+}
+
+void gprof_static_calls(struct gprof_symtab *st, const struct gmon *g, int strict,
+			struct gprof_result *res)
+{
+	if (!st->text)
+		return;
+	for (size_t i = 0; i < st->n; i++) {
+		struct gprof_sym *parent = &st->syms[i];
+		uint64_t lo = parent->addr;
+		uint64_t hi = i + 1 < st->n ? st->syms[i + 1].addr : parent->end_addr + 1;
+		clip_to_histogram(g, strict, &lo, &hi);
+		for (uint64_t pc = lo; pc < hi; pc++) {
+			/* gprof reads outside .text too; its bytes are not ours */
+			if (pc < st->text_lo || pc + 5 > st->text_hi)
+				continue;
+			const uint8_t *insn = st->text + (pc - st->text_lo);
+			if (insn[0] != 0xe8)
+				continue;
+			uint32_t rel = (uint32_t)insn[1] | (uint32_t)insn[2] << 8 |
+				       (uint32_t)insn[3] << 16 | (uint32_t)insn[4] << 24;
+			uint64_t dest = strict ? rel + pc + 5 : pc + 5 + (uint64_t)(int64_t)(int32_t)rel;
+			if (!in_histogram(g, dest))
+				continue;
+			struct gprof_sym *child = gprof_lookup(st->syms, st->n, dest);
+			if (child && child->addr == dest)
+				arc_add(res, parent, child, 0);
+		}
+	}
+}
+
 static size_t arcspec_len(const struct gprof_arcspecs *s)
 {
 	size_t n = 0;

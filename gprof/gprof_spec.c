@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/demangle.h"
 #include "xalloc.h"
 
 static void ranges_add(struct gprof_ranges *t, uint64_t lo, uint64_t hi)
@@ -96,16 +97,49 @@ static int matches(const struct pattern *p, const struct gprof_sym *s)
 	return 1;
 }
 
-size_t gprof_spec_match(const struct gprof_symtab *st, const char *spec, struct gprof_ranges *t)
+/*
+ * A function spec gprof finds nothing for, read as a C++ name (callscope's
+ * own symspec forms, symbols/demangle.h), optionally after "FILE:":
+ * "geometry::Square::area", "p.cc:sum_all<int>".  gprof would ignore it;
+ * every spec gprof understands still means what it means to gprof.
+ */
+static void parse_cxx_spec(char *spec, struct pattern *p)
 {
-	char *copy = xstrdup(spec);
-	struct pattern p;
+	memset(p, 0, sizeof(*p));
+	p->name = spec;
+	for (char *c = strchr(spec, ':'); c; c = strchr(c + 2, ':')) {
+		if (c[1] == ':')
+			continue;
+		*c = '\0';
+		if (strchr(spec, '.')) {
+			p->file = spec;
+			p->name = c + 1;
+		} else {
+			*c = ':';
+		}
+		break;
+	}
+}
+
+static int matches_cxx(const struct pattern *p, const struct gprof_sym *s)
+{
+	if (p->file && (!s->file || strcmp(p->file, base_name(s->file))))
+		return 0;
+	char *shown = s->name ? demangle_for_display(s->name) : NULL;
+	int yes = shown && demangled_name_matches(s->name, shown, p->name);
+	free(shown);
+	return yes;
+}
+
+/* Adds the ranges of the symbols P names (read as C++ with CXX) to T. */
+static size_t collect(const struct gprof_symtab *st, const struct pattern *p, int cxx,
+		      struct gprof_ranges *t)
+{
 	size_t found = 0;
 	long prev = -2;
 
-	parse_spec(copy, &p);
 	for (size_t i = 0; i < st->n; i++) {
-		if (!matches(&p, &st->syms[i]))
+		if (cxx ? !matches_cxx(p, &st->syms[i]) : !matches(p, &st->syms[i]))
 			continue;
 		/* a run of consecutive symbols is one range, as gprof extends matches */
 		if (prev == (long)i - 1 && t->n)
@@ -114,6 +148,21 @@ size_t gprof_spec_match(const struct gprof_symtab *st, const char *spec, struct 
 			ranges_add(t, st->syms[i].addr, st->syms[i].end_addr);
 		prev = (long)i;
 		found++;
+	}
+	return found;
+}
+
+size_t gprof_spec_match(const struct gprof_symtab *st, const char *spec, struct gprof_ranges *t)
+{
+	char *copy = xstrdup(spec);
+	struct pattern p;
+
+	parse_spec(copy, &p);
+	size_t found = collect(st, &p, 0, t);
+	if (!found && (p.name || strstr(spec, "::") || strchr(spec, '('))) {
+		memcpy(copy, spec, strlen(spec) + 1);
+		parse_cxx_spec(copy, &p);
+		found = collect(st, &p, 1, t);
 	}
 	free(copy);
 	return found;

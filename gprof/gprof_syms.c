@@ -261,6 +261,11 @@ int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gp
 			have_text = 1;
 			st->text_lo = sh.sh_addr;
 			st->text_hi = sh.sh_addr + sh.sh_size;
+			Elf_Data *d = o->static_calls ? elf_getdata(scn, NULL) : NULL;
+			if (d && d->d_buf && d->d_size == sh.sh_size) {
+				st->text = xmalloc(d->d_size);
+				memcpy(st->text, d->d_buf, d->d_size);
+			}
 		}
 		if (sh.sh_type == SHT_SYMTAB)
 			symscn = scn;
@@ -363,5 +368,6 @@ void gprof_symtab_release(struct gprof_symtab *st)
 	if (st->fd >= 0)
 		close(st->fd);
 	free(st->path);
+	free(st->text);
 	memset(st, 0, sizeof(*st));
 }

@@ -169,3 +169,17 @@ size_t elf_name_lookup(const struct elf_name_index *ix, const char *name, const 
 	*first = ix->order + lo;
 	return end - lo;
 }
+
+long elf_funcs_at(const struct elf_funcs *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->funcs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
+}

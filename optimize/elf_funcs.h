@@ -32,6 +32,9 @@ struct elf_funcs {
 int elf_funcs_load(const char *path, struct elf_funcs *out);
 void elf_funcs_release(struct elf_funcs *t);
 
+/* The index of the first function (by name) that starts at ADDR, or -1. */
+long elf_funcs_at(const struct elf_funcs *t, uint64_t addr);
+
 /* Functions by name: static functions of several files may share one. */
 struct elf_name_index;
 struct elf_name_index *elf_name_index_new(const struct elf_funcs *t);

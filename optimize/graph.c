@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "optimize/clone_names.h"
 #include "xalloc.h"
 
 struct opt_graph *opt_graph_new(void)
@@ -236,11 +237,47 @@ void opt_layout_sort_by_density(const struct opt_graph *g, struct opt_layout *l)
 	sort_graph = NULL;
 }
 
+/* 1 if every function of GR is a cold piece, or its section is unlikely code. */
+static int group_cold(const struct opt_graph *g, const struct opt_group *gr)
+{
+	if (gr->section && !strncmp(gr->section, ".text.unlikely.", 15))
+		return 1;
+	for (size_t k = 0; k < gr->nmembers; k++)
+		if (!clone_is_cold(g->funcs[gr->members[k]].name))
+			return 0;
+	return gr->nmembers > 0;
+}
+
+void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l)
+{
+	struct opt_cluster cold = { 0 };
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct opt_cluster *c = &l->clusters[i], kept = { 0 };
+		for (size_t k = 0; k < c->n; k++)
+			opt_cluster_push(group_cold(g, &g->groups[c->groups[k]]) ? &cold : &kept, g,
+					 c->groups[k]);
+		free(c->groups);
+		*c = kept;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->clusters[i].n)
+			l->clusters[m++] = l->clusters[i];
+		else
+			free(l->clusters[i].groups);
+	}
+	l->n = m;
+	if (cold.n)
+		*opt_layout_add(l) = cold;
+}
+
 /*
  * The first is the default: the one that won on bench/optimize (see
  * docs/optimize.md for the numbers).
  */
 const struct opt_algorithm opt_algorithms[] = {
+	{ "dense-chains", dense_chains_layout, "call chains taken densest first, without a cache-size cap" },
 	{ "c3", c3_layout, "call-chain clustering (Ottoni and Maher, CGO 2017)" },
 	{ "cph", cph_layout, "call-proximity hit order: cache-sized cliques of callers and callees" },
 	{ "pettis-hansen", pettis_hansen_layout, "Pettis and Hansen's chain merging (PLDI 1990)" },

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/samples.h"
+#include "optimize/clone_names.h"
 #include "xalloc.h"
 
 int opt_same_file(const char *a, const char *b)
@@ -28,21 +30,6 @@ int opt_same_file(const char *a, const char *b)
 	if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
 		return 0;
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Index of the binary function starting at ADDR, or -1. */
-static long find_by_address(const struct elf_funcs *t, uint64_t addr)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->funcs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
 }
 
 /*
@@ -62,6 +49,33 @@ static long find_by_name(const struct elf_funcs *t, const struct elf_name_index 
 		if (t->funcs[first[k]].size == size)
 			return (long)first[k];
 	return (long)first[0];
+}
+
+/*
+ * The piece of the binary that a profile function the binary does not
+ * name stands for: the two builds cloned it differently (see
+ * clone_names.h).  Among the binary's functions of the same base name
+ * and the same temperature (a hot piece never goes to a .cold one):
+ * the one of SIZE bytes, else the base name itself, else the first.
+ * -1 if there is none.
+ */
+static long find_piece(const struct elf_funcs *t, const char *name, uint64_t size)
+{
+	long same_size = -1, plain = -1, first = -1;
+	int cold = clone_is_cold(name);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct elf_func *f = &t->funcs[i];
+		if (!f->in_text || clone_is_cold(f->name) != cold || !clone_same_base(name, f->name))
+			continue;
+		if (first < 0)
+			first = (long)i;
+		if (same_size < 0 && size && f->size == size)
+			same_size = (long)i;
+		if (plain < 0 && clone_base_len(f->name) == strlen(f->name))
+			plain = (long)i;
+	}
+	return same_size >= 0 ? same_size : plain >= 0 ? plain : first;
 }
 
 struct builder {
@@ -105,14 +119,57 @@ static uint32_t node_for(struct builder *b, const struct func *pf, int *program_
 	if (*program_cache == 2)
 		return opt_graph_add_func(b->g, pf->symbol, pf->object, pf->addr, pf->size, OPT_SHARED);
 	if (in->same_file) {
-		k = find_by_address(in->binary, pf->addr);
+		k = elf_funcs_at(in->binary, pf->addr);
 	} else {
 		int ambiguous;
 		k = find_by_name(in->binary, b->ix, pf->symbol, pf->size, &ambiguous);
+		if (k < 0)
+			k = find_piece(in->binary, pf->symbol, pf->size);
 	}
 	if (k >= 0 && b->node_of[k] != OPT_NONE)
 		return b->node_of[k];
 	return opt_graph_add_func(b->g, pf->symbol, pf->object, 0, pf->size, OPT_STALE);
+}
+
+/*
+ * A piece the release build split off a function (foo.part.0, foo.isra.0)
+ * that the profiled build did not: the profile never names it, yet it runs
+ * whenever its function does.  It gets its function's calls and heat and
+ * an arc from it, so the layout keeps the two together.  Cold pieces stay
+ * uncalled: they hold what the compiler expects never to run.
+ */
+static void heat_unprofiled_pieces(struct builder *b)
+{
+	const struct elf_funcs *t = b->in->binary;
+	char *base = NULL;
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		uint32_t node = b->node_of[i];
+		const char *name = t->funcs[i].name;
+		size_t len = clone_base_len(name);
+		if (node == OPT_NONE || len == strlen(name) || clone_is_cold(name))
+			continue;
+		struct opt_func *piece = &b->g->funcs[node];
+		if (!(piece->flags & OPT_UNCALLED))
+			continue;
+		ALLOC_GROW(base, len + 1, alloc);
+		memcpy(base, name, len);
+		base[len] = 0;
+		const size_t *first;
+		size_t n = elf_name_lookup(b->ix, base, &first);
+		for (size_t k = 0; k < n; k++) {
+			uint32_t whole = b->node_of[first[k]];
+			if (whole == OPT_NONE || whole == node || !b->g->funcs[whole].calls)
+				continue;
+			piece->calls = b->g->funcs[whole].calls;
+			piece->heat = b->g->funcs[whole].heat;
+			piece->flags &= ~(unsigned)OPT_UNCALLED;
+			opt_graph_add_calls(b->g, whole, node, b->g->funcs[whole].calls);
+			break;
+		}
+	}
+	free(base);
 }
 
 /* Functions that share an input section of the map form one group. */
@@ -240,17 +297,67 @@ static void groups_from_objects(struct builder *b)
 	free(done);
 }
 
+const char *opt_weight_name(enum opt_weight weight)
+{
+	switch (weight) {
+	case OPT_WEIGHT_TIME:
+		return "self time";
+	case OPT_WEIGHT_SAMPLES:
+		return "self samples";
+	case OPT_WEIGHT_MIXED:
+		return "share of calls plus share of self samples";
+	case OPT_WEIGHT_CALLS:
+		break;
+	}
+	return "calls";
+}
+
+struct heat_totals {
+	uint64_t calls, self_ns, self_samples;
+};
+
+/* The share of TOTAL that PART is, on a scale of 2^30. */
+static uint64_t share(uint64_t part, uint64_t total)
+{
+	return total ? (uint64_t)((double)part / (double)total * (double)(1u << 30)) : 0;
+}
+
+/*
+ * PF's heat by WEIGHT (see graph_build.h); a recording without what the
+ * weight asks for (no times, no samples) falls back to calls.
+ */
+static uint64_t func_heat(const struct func *pf, enum opt_weight weight,
+			  const struct heat_totals *t)
+{
+	switch (weight) {
+	case OPT_WEIGHT_TIME:
+		return t->self_ns ? pf->self_ns : pf->calls;
+	case OPT_WEIGHT_SAMPLES:
+		return t->self_samples ? pf->self_samples : pf->calls;
+	case OPT_WEIGHT_MIXED:
+		if (!t->self_samples)
+			return pf->calls;
+		return share(pf->calls, t->calls) + share(pf->self_samples, t->self_samples);
+	case OPT_WEIGHT_CALLS:
+		break;
+	}
+	return pf->calls;
+}
+
 struct opt_graph *opt_graph_build(const struct opt_build_input *in)
 {
 	const struct profile *p = in->profile;
 	struct builder b = { in, opt_graph_new(), elf_name_index_new(in->binary), NULL };
 	uint32_t *node = xcalloc(p->nfuncs + 1, sizeof(*node));
-	int has_times = 0;
+	int samples_only = profile_samples_only(p);
+	struct heat_totals totals = { 0, 0, 0 };
 
 	add_binary_functions(&b);
-	for (size_t i = 0; i < p->nfuncs && in->weight == OPT_WEIGHT_TIME; i++)
-		if (p->funcs[i].self_ns)
-			has_times = 1;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		totals.calls += p->funcs[i].calls;
+		totals.self_ns += p->funcs[i].self_ns;
+		totals.self_samples += p->funcs[i].self_samples;
+	}
 
 	/* One answer per object path: is it the program? */
 	char **objects = NULL;
@@ -269,8 +376,15 @@ struct opt_graph *opt_graph_build(const struct opt_build_input *in)
 		}
 		node[i] = node_for(&b, pf, &verdict[k]);
 		struct opt_func *f = &b.g->funcs[node[i]];
-		f->calls += pf->calls;
-		f->heat += has_times ? pf->self_ns : pf->calls;
+		if (samples_only) {
+			/* No calls: "calls" are the samples with the function on
+			 * the stack, heat those in the function itself. */
+			f->calls += pf->samples;
+			f->heat += pf->self_samples;
+		} else {
+			f->calls += pf->calls;
+			f->heat += func_heat(pf, in->weight, &totals);
+		}
 		if (f->calls || f->heat)
 			f->flags &= ~(unsigned)OPT_UNCALLED;
 	}
@@ -284,6 +398,8 @@ struct opt_graph *opt_graph_build(const struct opt_build_input *in)
 		if (node[a->caller] != node[a->callee])
 			opt_graph_add_calls(b.g, node[a->caller], node[a->callee], a->count);
 	}
+	if (!in->same_file)
+		heat_unprofiled_pieces(&b);
 	if (in->map)
 		groups_from_map(&b);
 	else if (in->objects)

@@ -22,7 +22,13 @@
 enum opt_weight {
 	OPT_WEIGHT_CALLS,
 	OPT_WEIGHT_TIME,	/* self time; calls where the profile has no times */
+	OPT_WEIGHT_SAMPLES,	/* self samples (record --mode=both); else calls */
+	OPT_WEIGHT_MIXED,	/* the function's share of the calls plus its share
+				 * of the self samples; calls without samples */
 };
+
+/* What WEIGHT is called in the .lor ("calls", "self time", ...). */
+const char *opt_weight_name(enum opt_weight weight);
 
 struct opt_build_input {
 	const struct profile *profile;

@@ -700,7 +700,7 @@ int measure_run(const struct measure_options *opts)
 	memset(&m, 0, sizeof(m));
 	m.o = &o;
 	if (!o.noffsets) {
-		static const uint64_t def[] = { 0, 16, 64, 1024 };
+		static const uint64_t def[] = { 0, 1040, 2080, 3120 };
 		o.noffsets = o.relink ? 4 : 1;
 		memcpy(o.offsets, def, o.noffsets * sizeof(*def));
 	} else if (!o.relink && (o.noffsets > 1 || o.offsets[0])) {

@@ -128,6 +128,14 @@ struct opt_cluster *opt_layout_add(struct opt_layout *l);
 void opt_layout_sort_by_density(const struct opt_graph *g, struct opt_layout *l);
 
 /*
+ * Moves the cold parts of L (gcc's .cold pieces, sections of unlikely
+ * code) into one last cluster after all the hot code: a sampled profile
+ * catches them now and then, and among the hot code they would take cache
+ * lines from what runs all the time.
+ */
+void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l);
+
+/*
  * The undirected view of the group edges: the neighbours of group G are
  * nbr[start[G] .. start[G + 1]), each with the calls made both ways.
  */
@@ -170,6 +178,8 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 			  struct opt_layout *out);
 void c3_layout(const struct opt_graph *g, const struct opt_params *p,
 	       struct opt_layout *out);
+void dense_chains_layout(const struct opt_graph *g, const struct opt_params *p,
+			 struct opt_layout *out);
 void executed_layout(const struct opt_graph *g, const struct opt_params *p,
 		     struct opt_layout *out);
 

@@ -6,7 +6,8 @@
 # --filter, --histogram and record --start-at take the C++ names, with or
 # without the parameter list, and the linkage names.  The counts of
 # tests/progs/cxx_names.cc are known (the program counts its sort's
-# comparisons itself); its exceptions are tagged as exceptions.
+# comparisons itself); its exceptions are tagged as exceptions, and its
+# threads' start routines are their roots.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v g++ > /dev/null 2>&1; then
@@ -22,7 +23,7 @@ count() { jq -r --arg f "$2" '[.functions[] | select(.name == $f) | .calls] | ad
 # no_mangled FILE: how many lines hold a linkage name
 no_mangled() { grep -c '_Z[0-9A-Z]' "$1"; }
 
-plan 40
+plan 44
 for kind in PG FENTRY; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
@@ -111,6 +112,16 @@ for kind in PG FENTRY; do
 
 	is "$(grep -c '  checked(int) \[left by an exception\]\( \[[^]]*\]\)*$' r.txt)" 1 \
 		"$kind: the calls an exception left are tagged as such"
+
+	# threads: each start routine is its thread's root, untagged, and the
+	# thread's function is called by it
+	RUN='std::thread::_State_impl<std::thread::_Invoker<std::tuple<void (*)(int), int> > >::_M_run()'
+	callers() { jq -r --arg f "$1" '[.arcs[] | select(.callee == $f) | .caller] | sort | join(",")' g.json; }
+	is "$(callers 'worker::spin(int)')|$(callers "$RUN")|$(callers 'raw_thread(void*)')" \
+		"raw_thread(void*),$RUN|<spontaneous>|<spontaneous>" \
+		"$kind: std::thread's and pthread_create's start routines are the threads' roots"
+	is "$(grep -F "  $RUN" r.txt | grep -vc '\[') $(grep -c '  raw_thread(void\*)$' r.txt)" "1 1" \
+		"$kind: ... with no tag"
 done
 
 # annotate: a sampled run of the same program, by the function's C++ name

@@ -83,7 +83,7 @@ old=$(jq '.binaries[0].caches[0].mean' m.json)
 new=$(jq '.binaries[1].caches[0].mean' m.json)
 ok "$(jq -n "if $new < $old * 0.8 then 0 else 1 end")" \
 	"I1 8K/2/32 misses drop: mean $new against $old over 4 offsets"
-is "$(jq -c '[.binaries[].moved]' m.json)" "[[0,16,64,1024],[0,16,64,1024]]" \
+is "$(jq -c '[.binaries[].moved]' m.json)" "[[0,1040,2080,3120],[0,1040,2080,3120]]" \
 	"the padding moved the hot code of both by the offsets asked"
 ok "$(jq 'if .binaries[1].pages90 <= .binaries[0].pages90 then 0 else 1 end' m.json)" \
 	"the hot code needs no more pages ($(jq -c '[.binaries[].pages90]' m.json))"

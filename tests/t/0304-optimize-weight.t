@@ -53,6 +53,6 @@ is "$(grep -x -e busy -e tiny calls.order | tr '\n' ' ')" "tiny busy " \
 is "$(grep -x -e busy -e tiny time.order | tr '\n' ' ')" "busy tiny " \
 	"by self time, the long loop comes first"
 "$CS" optimize -i w.data --weight=often -o bad >/dev/null 2>err.txt
-[ $? -eq 2 ] && grep -q "weight is calls or time, not 'often'" err.txt
+[ $? -eq 2 ] && grep -q "weight is calls, time, samples or mixed, not 'often'" err.txt
 ok $? "an unknown weight is a usage error"
 done_testing

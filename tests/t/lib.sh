@@ -79,6 +79,17 @@ call_paths() {
 		.tree.children[] | walk("")' | sort
 }
 
+# same_file WANT GOT NAME: a test that the two files are byte for byte
+# the same; the start of their difference is shown when they are not.
+same_file() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff "$1" "$2" | head -10 | sed 's/^/#   /'
+	fi
+}
+
 # calls_of DATA FUNCTION [report options]: the call count of FUNCTION.
 calls_of() {
 	data=$1
