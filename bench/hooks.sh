@@ -18,6 +18,9 @@
 #   LUA_ARGS    work.lua arguments (default "27 20")
 #   SHARE_FREQ  samples per second for the share comparison (default 4999)
 #   SHARE_RUNS  runs of each profiler summed for the shares (default 3)
+#   CS_OPTS     more 'callscope record' options (default --no-libcall: the
+#               calls gmon sees, the program's own; library time then goes
+#               to the calling function, as the perf attribution gives it)
 #   SHARE_ARGS  work.lua arguments of those runs (default "27 100": longer,
 #               for enough samples that their own error stays well under
 #               the budget)
@@ -31,6 +34,7 @@ REPEAT=${REPEAT:-7}
 LUA_ARGS=${LUA_ARGS:-27 20}
 SHARE_FREQ=${SHARE_FREQ:-4999}
 SHARE_RUNS=${SHARE_RUNS:-3}
+CS_OPTS=${CS_OPTS---no-libcall}
 SHARE_ARGS=${SHARE_ARGS:-27 100}
 
 BUDGET_SAMPLES_NS=12	# --time-by=samples over gmon, ns per call
@@ -69,10 +73,10 @@ cmd_of() {
 	case $v in
 	plain) echo "$BIN/lua-plain $WORK $LUA_ARGS" ;;
 	gmon) echo "$BIN/lua-pg $WORK $LUA_ARGS" ;;
-	samples) echo "$CALLSCOPE record --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	count) echo "$CALLSCOPE record --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	flight) echo "$CALLSCOPE record --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	trace) echo "$CALLSCOPE record -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	samples) echo "$CALLSCOPE record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	count) echo "$CALLSCOPE record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	flight) echo "$CALLSCOPE record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	trace) echo "$CALLSCOPE record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	esac
 }
 
@@ -116,7 +120,8 @@ for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perf$r.data" -- \
 		"$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 	perf script -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
-	(cd "$RUN" && "$CALLSCOPE" record --mode=count --time-by=samples --freq="$SHARE_FREQ" \
+	# shellcheck disable=SC2086
+	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
 		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 done > "$RUN/perf.txt"
 python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
@@ -161,7 +166,7 @@ git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	echo "## Hooks per call on Lua, beside gmon — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-	echo "callscope $git_rev; \`lua work.lua $LUA_ARGS\`, $calls calls; medians of $REPEAT interleaved rounds; CPU = task-clock of the whole command (perf stat), launcher included."
+	echo "callscope $git_rev; \`lua work.lua $LUA_ARGS\`, $calls calls; callscope options \`$CS_OPTS\`; medians of $REPEAT interleaved rounds; CPU = task-clock of the whole command (perf stat), launcher included."
 	echo
 	echo "| run | CPU (s), median | CPU range | wall (s), median | ns/call over plain (CPU) | ns/call over gmon (CPU) |"
 	echo "| --- | ---: | --- | ---: | ---: | ---: |"
