@@ -25,7 +25,7 @@
 #include "cli/events.h"
 #include "symbols/instrumented.h"
 #include "cli/record_sampling.h"
-#include "cli/seal.h"
+#include "formats/seal.h"
 #include "symbols/find.h"
 #include "contract.h"
 #include "libcall_setting.h"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/annotate_counts.h"
 #include "cli/commands.h"
 #include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
@@ -36,6 +37,7 @@ static const char usage_text[] =
 	"      --stats       add the spread of call durations and the period between calls\n"
 	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n"
 	"      --lines       sampled runs: samples per source line\n"
+	"      --counts      with --lines: executions per line (a program built with --coverage)\n"
 	"      --untimed[=CALLS,US]  functions called more than CALLS times (100000) at\n"
 	"                    under US microseconds a call (10) keep their counts; their\n"
 	"                    self time goes to their callers\n"
@@ -91,6 +93,7 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "histogram", required_argument, NULL, 'H' },
 		{ "lines", no_argument, NULL, 'L' },
+		{ "counts", no_argument, NULL, 'C' },
 		{ "untimed", optional_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		NO_DEMANGLE_OPTION,
@@ -99,7 +102,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = NULL;
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
-	int json = 0, per_thread = 0, lines = 0, untime = 0, opt;
+	int json = 0, per_thread = 0, lines = 0, counts = 0, untime = 0, opt;
 	/* TAU's throttling thresholds */
 	uint64_t untime_calls = 100000, untime_us = 10;
 	const char *histogram = NULL;
@@ -120,6 +123,7 @@ int cmd_report(int argc, char **argv)
 		case 'S': fo.stats = 1; break;
 		case 'H': histogram = optarg; break;
 		case 'L': lines = 1; break;
+		case 'C': counts = 1; break;
 		case 'U':
 			untime = 1;
 			if (optarg && parse_untimed(optarg, &untime_calls, &untime_us) != 0)
@@ -166,10 +170,13 @@ int cmd_report(int argc, char **argv)
 			die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'",
 			    input);
 	}
+	if (counts && !lines)
+		usage_die("--counts goes with --lines (report --lines --counts)");
 	if (lines) {
 		if (histogram || per_thread)
 			usage_die("--lines goes with neither --histogram nor --thread");
-		int status = sample_lines_report(&df, &filter, json);
+		int status = counts ? count_lines_report(&df, input, json)
+				    : sample_lines_report(&df, &filter, json);
 		data_file_release(&df);
 		return status;
 	}
