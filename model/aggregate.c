@@ -236,6 +236,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->self_ns += self;
 			f->sum_call_ns += total[i];
 			f->virtual_returns += a->still_open;
+			f->unwound += a->unwound;
+			f->thrown += a->thrown;
 			/* the runtime's statistics hold completed calls only:
 			 * a path whose one call was still running gives that
 			 * call's duration, as a trace closed at the end does */
@@ -318,6 +320,8 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 			node->total[CCT_C1 + c] += s.total_c[c][i];
 		}
 		node->virtual_returns += nodes[i].still_open;
+		node->unwound += nodes[i].unwound;
+		node->thrown += nodes[i].thrown;
 		t->calls += nodes[i].calls;
 	}
 	t->nodes[CCT_ROOT].total[CCT_TIME] += s.total[0];
