@@ -20,6 +20,7 @@ struct profile_index {
 	uint32_t *func_slots;	/* index + 1, 0 = empty */
 	size_t func_mask;
 	struct u64map arcs;	/* (caller, callee) -> arc */
+	struct u64map sample_arcs;	/* (caller, callee) -> sample arc */
 };
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -36,6 +37,7 @@ struct profile *profile_new(void)
 	p->index->func_mask = 1023;
 	p->index->func_slots = xcalloc(1024, sizeof(uint32_t));
 	u64map_init(&p->index->arcs);
+	u64map_init(&p->index->sample_arcs);
 	return p;
 }
 
@@ -60,7 +62,9 @@ void profile_free(struct profile *p)
 	free(p->threads);
 	free(p->index->func_slots);
 	u64map_release(&p->index->arcs);
+	u64map_release(&p->index->sample_arcs);
 	free(p->index);
+	free(p->sample_arcs);
 	free(p);
 }
 
@@ -127,20 +131,40 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	return profile_intern_symbol(p, name, name, object, addr, size, file, line);
 }
 
-uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+/* Looks the pair (CALLER, CALLEE) up in M: returns 1 with its *INDEX, or
+ * 0 after entering it as NEXT, the index the caller then fills. */
+static int pair_index(struct u64map *m, uint32_t caller, uint32_t callee, size_t next,
+		      uint32_t *index)
 {
 	uint64_t key = u64map_pair(caller, callee);
+
+	if (u64map_get(m, key, index))
+		return 1;
+	u64map_put(m, key, (uint32_t)next);
+	*index = (uint32_t)next;
+	return 0;
+}
+
+uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
 	uint32_t index;
 
-	if (u64map_get(&p->index->arcs, key, &index))
+	if (pair_index(&p->index->arcs, caller, callee, p->narcs, &index))
 		return index;
 	ALLOC_GROW(p->arcs, p->narcs + 1, p->arcs_alloc);
-	struct arc *a = &p->arcs[p->narcs];
-	memset(a, 0, sizeof(*a));
-	a->caller = caller;
-	a->callee = callee;
-	u64map_put(&p->index->arcs, key, (uint32_t)p->narcs);
+	p->arcs[p->narcs] = (struct arc){ .caller = caller, .callee = callee };
 	return (uint32_t)p->narcs++;
+}
+
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	uint32_t index;
+
+	if (pair_index(&p->index->sample_arcs, caller, callee, p->nsample_arcs, &index))
+		return index;
+	ALLOC_GROW(p->sample_arcs, p->nsample_arcs + 1, p->sample_arcs_alloc);
+	p->sample_arcs[p->nsample_arcs] = (struct sample_arc){ caller, callee, 0, 0 };
+	return (uint32_t)p->nsample_arcs++;
 }
 
 /*

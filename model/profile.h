@@ -111,6 +111,20 @@ struct arc {
 	uint64_t site;
 };
 
+/*
+ * A caller -> callee pair seen on sampled stacks (record --sample), apart
+ * from the traced arcs so that call counts stay exact: samples counts
+ * the samples with CALLER directly above CALLEE (once per sample however
+ * often the pair recurs in it), self_samples those with CALLEE innermost.
+ * CALLER is FUNC_NONE for a stack's outermost function.
+ */
+struct sample_arc {
+	uint32_t caller;
+	uint32_t callee;
+	uint64_t samples;
+	uint64_t self_samples;
+};
+
 struct thread_info {
 	uint32_t pid;
 	uint32_t image;
@@ -182,6 +196,8 @@ struct profile {
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
 	uint64_t samples_by_method[4];
+	struct sample_arc *sample_arcs;
+	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
 
@@ -211,6 +227,8 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 
 /* Returns the arc index of CALLER -> CALLEE, adding it if new. */
 uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee);
+/* The same for the sampled pairs (struct sample_arc). */
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee);
 
 /*
  * Replay of one thread.  Times are nanoseconds since the session start and

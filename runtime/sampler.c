@@ -71,6 +71,7 @@ struct sampler_thread {
 	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
 	timer_t timer;
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
+	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
 	uint64_t missed;		/* samples not written since the last one */
 };
 
@@ -255,9 +256,9 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 /* How many bytes of the stack from SP a sample copies for unwinding. */
 static size_t copy_size(const struct sampler_thread *s, uintptr_t sp)
 {
-	if (!s->stack_hi || sp < s->stack_lo || sp >= s->stack_hi)
+	if (!s->stack_hi || sp < s->stack_lo || sp >= s->frames_hi)
 		return 0;
-	size_t copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
+	size_t copy = s->frames_hi - sp < SAMPLING_COPY_MAX ? s->frames_hi - sp : SAMPLING_COPY_MAX;
 	return copy & ~(size_t)7;
 }
 
@@ -418,6 +419,11 @@ out:
 	errno = saved;
 }
 
+/* The stack pointer the program started with (the loader's): the main
+ * thread's first frame lies just below it, its arguments and environment
+ * above. */
+extern void *__libc_stack_end __attribute__((weak));
+
 /* The calling thread's stack bounds, read outside any signal handler. */
 static void read_stack_bounds(struct sampler_thread *s)
 {
@@ -425,7 +431,7 @@ static void read_stack_bounds(struct sampler_thread *s)
 	void *addr;
 	size_t size;
 
-	s->stack_lo = s->stack_hi = 0;
+	s->stack_lo = s->stack_hi = s->frames_hi = 0;
 	if (pthread_getattr_np(pthread_self(), &attr) != 0)
 		return;
 	if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr && size) {
@@ -433,6 +439,12 @@ static void read_stack_bounds(struct sampler_thread *s)
 		s->stack_hi = (uintptr_t)addr + size;
 	}
 	pthread_attr_destroy(&attr);
+	/* a stack copy of the main thread stops above _start's frame rather
+	 * than carry the environment's kilobytes with every sample */
+	s->frames_hi = s->stack_hi;
+	uintptr_t start = &__libc_stack_end ? (uintptr_t)__libc_stack_end : 0;
+	if (gettid() == getpid() && start > s->stack_lo && start + 64 < s->stack_hi)
+		s->frames_hi = start + 64;
 }
 
 /*
