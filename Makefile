@@ -50,13 +50,15 @@ RUNTIME_SRC := \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
 	runtime/process.c \
+	runtime/sampled_count.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/libcall.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
+	runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file
@@ -70,6 +72,8 @@ TOOL_OBJ := $(patsubst %.c,$(O)/tool/%.o,$(TOOL_SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+# the fault-injection shim the end-to-end tests preload (see its source)
+FAIL_IO := $(O)/tests/libfail_io.so
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 
 all: $(O)/callscope $(O)/libcallscope.so $(O)/libcallscope-idle-hooks.so
@@ -114,13 +118,18 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
 
+$(FAIL_IO): tests/inject/fail_io.c
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -std=gnu11 -O2 -fPIC -shared $(WARN) -o $@ $< -ldl
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
 
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all
+e2e: all $(FAIL_IO)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)

@@ -197,6 +197,81 @@ static void print_json(struct gcov_file **files, const char **funcs, size_t n)
 	json_finish(&j);
 }
 
+/* The counts of the program DF recorded; -1 after one error line. */
+static int program_counts(const struct data_file *df, const char *input, struct gcov_data *d)
+{
+	if (!df->nprocesses || !df->processes[0].exe)
+		return error("'%s' names no program; record the program built with --coverage",
+			     input);
+	return gcov_read_program(df->processes[0].exe, d);
+}
+
+struct hot_line {
+	const char *file;
+	const struct gcov_line *l;
+};
+
+static int by_executions(const void *a, const void *b)
+{
+	const struct hot_line *x = a, *y = b;
+	if (x->l->count != y->l->count)
+		return x->l->count < y->l->count ? 1 : -1;
+	int c = strcmp(x->file, y->file);
+	return c ? c : x->l->line - y->l->line;
+}
+
+int count_lines_report(const struct data_file *df, const char *input, int json)
+{
+	struct gcov_data d;
+
+	if (program_counts(df, input, &d) != 0)
+		return EXIT_FATAL;
+	struct hot_line *rows = NULL;
+	size_t n = 0, alloc = 0, never = 0;
+	for (size_t i = 0; i < d.nfiles; i++)
+		for (size_t k = 0; k < d.files[i].nlines; k++) {
+			if (!d.files[i].lines[k].count) {
+				never++;
+				continue;
+			}
+			ALLOC_GROW(rows, n + 1, alloc);
+			rows[n++] = (struct hot_line){ d.files[i].path, &d.files[i].lines[k] };
+		}
+	if (n)
+		qsort(rows, n, sizeof(*rows), by_executions);
+	if (json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_object_begin(&j);
+		json_kv_u64(&j, "never_run", never);
+		json_key(&j, "lines");
+		json_array_begin(&j);
+		for (size_t i = 0; i < n; i++) {
+			json_object_begin(&j);
+			json_kv_string(&j, "file", rows[i].file);
+			json_kv_u64(&j, "line", (uint64_t)rows[i].l->line);
+			json_kv_u64(&j, "count", rows[i].l->count);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	} else {
+		printf("# executions per source line (gcov); %zu lines with code never ran\n", never);
+		printf("%12s  %s\n", "executions", "line");
+		for (size_t i = 0; i < n; i++) {
+			char *shown = rows[i].l->function ? demangle_for_display(rows[i].l->function) : NULL;
+			printf("%12llu  %s:%d%s%s%s\n", (unsigned long long)rows[i].l->count,
+			       rows[i].file, rows[i].l->line, shown ? " (" : "", shown ? shown : "",
+			       shown ? ")" : "");
+			free(shown);
+		}
+	}
+	free(rows);
+	gcov_data_release(&d);
+	return 0;
+}
+
 int annotate_counts(const char *input, const struct load_filter *filter, char **specs,
 		    int nspecs, int json)
 {
@@ -205,9 +280,7 @@ int annotate_counts(const char *input, const struct load_filter *filter, char **
 
 	if (data_file_load(input, &df) != 0)
 		return EXIT_FATAL;
-	if (!df.nprocesses || !df.processes[0].exe)
-		die("'%s' names no program; record the program built with --coverage", input);
-	if (gcov_read_program(df.processes[0].exe, &d) != 0) {
+	if (program_counts(&df, input, &d) != 0) {
 		data_file_release(&df);
 		return EXIT_FATAL;
 	}

@@ -1,4 +1,8 @@
-/* callscope annotate --counts: the source with each line's execution count. */
+/*
+ * Line execution counts (formats/gcov_read.h): callscope annotate
+ * --counts, the source with each line's count, and report --lines
+ * --counts, the lines by executions.
+ */
 #ifndef CALLSCOPE_CLI_ANNOTATE_COUNTS_H
 #define CALLSCOPE_CLI_ANNOTATE_COUNTS_H
 
@@ -13,5 +17,13 @@
  */
 int annotate_counts(const char *input, const struct load_filter *filter, char **specs,
 		    int nspecs, int json);
+
+/*
+ * The lines of the program DF recorded (INPUT, for messages) with code
+ * that ran, the most executed first, and how many never ran; JSON as
+ * {"never_run", "lines": [{"file", "line", "count"}]}.  Returns the exit
+ * status.
+ */
+int count_lines_report(const struct data_file *df, const char *input, int json);
 
 #endif

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/live_socket.h"
-#include "cli/seal.h"
+#include "formats/seal.h"
 #include "clock.h"
 #include "control_proto.h"
 #include "sections.h"

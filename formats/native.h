@@ -78,6 +78,7 @@ struct data_file {
 	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
 	size_t size;
 	int mapped;
+	int allocated;		/* BYTES is malloc'd (a staging directory read) */
 	uint32_t version_minor;
 	int ended;		/* the END section was seen */
 	struct data_session session;

@@ -13,6 +13,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/native_checksum.h"
+#include "formats/seal.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -355,6 +356,32 @@ const struct data_process *data_file_process(const struct data_file *df,
 	return NULL;
 }
 
+/*
+ * A staging directory that record could not seal (it says so and names
+ * it) is read as the data file it would have become.
+ */
+static int load_staging(const char *path, struct data_file *out)
+{
+	uint8_t *bytes;
+	size_t size;
+	char err[256];
+
+	if (!seal_is_staging(path))
+		return error("'%s' is a directory; give the path of a recording, or a "
+			     "'.callscope-*' directory that record left", path);
+	if (seal_to_memory(path, &bytes, &size) != 0)
+		return error("cannot read the recording in '%s': %s", path, strerror(errno));
+	if (data_file_parse(bytes, size, out, err, sizeof(err)) != 0) {
+		free(bytes);
+		data_file_release(out);
+		return error("'%s' is damaged: %s", path, err);
+	}
+	out->bytes = bytes;
+	out->size = size;
+	out->allocated = 1;
+	return 0;
+}
+
 int data_file_load(const char *path, struct data_file *out)
 {
 	char err[256];
@@ -362,6 +389,8 @@ int data_file_load(const char *path, struct data_file *out)
 	int fd = open_regular(path);
 
 	memset(out, 0, sizeof(*out));
+	if (fd < 0 && errno == EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return load_staging(path, out);
 	if (fd < 0 && errno == EINVAL)
 		return error("'%s' is not a regular file; give the path of a recording", path);
 	if (fd < 0) {
@@ -406,5 +435,7 @@ void data_file_release(struct data_file *df)
 	free(df->threads);
 	if (df->mapped && df->bytes)
 		munmap((void *)df->bytes, df->size);
+	if (df->allocated)
+		free((void *)df->bytes);
 	memset(df, 0, sizeof(*df));
 }

@@ -5,10 +5,16 @@
 #include <stdlib.h>
 
 static const char *program = "callscope";
+static int quiet;
 
 void die_set_program(const char *name)
 {
 	program = name;
+}
+
+void die_set_quiet(int on)
+{
+	quiet = on;
 }
 
 static void report(const char *prefix, const char *fmt, va_list ap)
@@ -40,6 +46,8 @@ void usage_die(const char *fmt, ...)
 int error(const char *fmt, ...)
 {
 	va_list ap;
+	if (quiet)
+		return -1;
 	va_start(ap, fmt);
 	report("", fmt, ap);
 	va_end(ap);
@@ -49,6 +57,8 @@ int error(const char *fmt, ...)
 void warning(const char *fmt, ...)
 {
 	va_list ap;
+	if (quiet)
+		return;
 	va_start(ap, fmt);
 	report("warning: ", fmt, ap);
 	va_end(ap);

@@ -28,5 +28,8 @@ _Noreturn void bug_at(const char *file, int line, const char *fmt, ...) PRINTF_L
 
 /* Where messages go; tests point it elsewhere. */
 void die_set_program(const char *name);
+/* Nonzero: error() and warning() print nothing (the fuzzers, which make
+ * millions of damaged inputs); die() and BUG() still do. */
+void die_set_quiet(int quiet);
 
 #endif

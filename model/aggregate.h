@@ -23,6 +23,8 @@ struct aggregate_node {
 	uint64_t total_ns;	/* inclusive, summed over the path's calls */
 	uint64_t counter_total[2];	/* record -e: each counter likewise */
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
+	uint64_t unwound;	/* calls closed by stack repair */
+	uint64_t thrown;	/* of those, the ones an exception left */
 	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
 };
 
@@ -55,6 +57,10 @@ struct aggregate_thread {
 	double inner_ns, outer_ns;	/* the hooks' cost per call, as for
 					 * profile_thread_begin() */
 	double ns_per_unit;	/* of the clock the buckets count in */
+	/* --time-by=samples: the period the times count in (0: the
+	 * clock's), the program's samples, and those in the hooks */
+	uint64_t sample_period_ns;
+	uint64_t samples, hook_samples;
 };
 
 /*

@@ -4,13 +4,14 @@
  * (see common/control_proto.h), bound under a temporary name, made 0600
  * and renamed into place, so no one ever sees it with looser rights.
  *
- * A thread of its own serves it, one connection at a time.  It is created
+ * A thread of its own serves it, several clients at once.  It is created
  * with libc's pthread_create (not the runtime's stand-in that starts
  * sampling) with every signal blocked, runs only runtime and libc code, so
  * no hook ever fires on it and the program's signals stay the program's.
  * Every peer's credentials are checked (same user or root), every message
  * is length-capped and versioned, and a peer that stalls is dropped after
- * CONTROL_TIMEOUT_S: nothing a client sends can stop the program.
+ * CONTROL_TIMEOUT_S, while the others are served: nothing a client sends
+ * can stop the program or keep another client waiting.
  */
 #define _GNU_SOURCE
 #include "control.h"
@@ -181,50 +182,28 @@ static void reply(int fd, const char *text)
 	(void)ignored;
 }
 
-/* Reads exactly LEN bytes; -1 on a timeout, an error or the peer gone. */
-static int read_full(int fd, uint8_t *buf, size_t len)
+/*
+ * Ends a connection after its answer.  Bytes the client sent past a bad
+ * header are read and dropped first: closing a socket with unread data
+ * resets the connection, and the client may lose the answer to it.
+ */
+static void hang_up(int fd)
 {
-	while (len) {
-		ssize_t n = recv(fd, buf, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	char sink[4096];
+
+	shutdown(fd, SHUT_WR);
+	for (int i = 0; i < 64 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	close(fd);
 }
 
-static void serve(int fd)
+/* Answers a whole request. */
+static void answer(int fd, const char *cmd, uint16_t len)
 {
-	struct ucred cred;
-	socklen_t clen = sizeof(cred);
-	struct timeval tv = { CONTROL_TIMEOUT_S, 0 };
-	uint8_t head[CONTROL_HEADER];
-	char cmd[CONTROL_REQUEST_MAX];
 	char out[CONTROL_REPLY_MAX];
 	char *end = out + sizeof(out);
-	uint16_t len;
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 ||
-	    (cred.uid != geteuid() && cred.uid != 0)) {
-		reply(fd, "error -6 permission denied: another user's process\n");
-		return;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (read_full(fd, head, sizeof(head)) != 0)
-		return;
-	switch (control_header_get(head, CONTROL_REQUEST_MAX, &len)) {
-	case -1: reply(fd, "error -7 not a callscope control message\n"); return;
-	case -2: reply(fd, "error -8 unsupported protocol version\n"); return;
-	case -3: reply(fd, "error -9 message too long\n"); return;
-	}
-	if (read_full(fd, (uint8_t *)cmd, len) != 0)
-		return;
-
 	char *p = out;
+
 	switch (control_command_of(cmd, len)) {
 	case CONTROL_SNAPSHOT:
 		/* the snapshot must name what the program has loaded by now */
@@ -245,6 +224,107 @@ static void serve(int fd)
 	reply(fd, out);
 }
 
+/*
+ * A client being read.  Several are served at once, each on its own
+ * clock, so one that stalls delays no other: it is dropped when its
+ * CONTROL_TIMEOUT_S run out.
+ */
+#define CLIENTS_MAX 8
+
+struct client {
+	int fd;			/* -1: a free slot */
+	uint64_t deadline_ms;
+	uint16_t have, need;	/* bytes read, bytes the message has */
+	uint8_t msg[CONTROL_HEADER + CONTROL_REQUEST_MAX];
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void client_end(struct client *c)
+{
+	hang_up(c->fd);
+	c->fd = -1;
+}
+
+/* Reads what C sent; answers and ends it once its message is whole. */
+static void client_read(struct client *c)
+{
+	ssize_t n = recv(c->fd, c->msg + c->have, (size_t)(c->need - c->have), MSG_DONTWAIT);
+	uint16_t len;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {		/* gone before its message was whole */
+		close(c->fd);
+		c->fd = -1;
+		return;
+	}
+	c->have = (uint16_t)(c->have + n);
+	if (c->have < c->need)
+		return;
+	if (c->need == CONTROL_HEADER) {
+		switch (control_header_get(c->msg, CONTROL_REQUEST_MAX, &len)) {
+		case -1: reply(c->fd, "error -7 not a callscope control message\n"); break;
+		case -2: reply(c->fd, "error -8 unsupported protocol version\n"); break;
+		case -3: reply(c->fd, "error -9 message too long\n"); break;
+		default:
+			c->need = (uint16_t)(CONTROL_HEADER + len);
+			if (len)
+				return;
+		}
+		if (c->need == CONTROL_HEADER) {
+			client_end(c);
+			return;
+		}
+	}
+	answer(c->fd, (const char *)c->msg + CONTROL_HEADER, (uint16_t)(c->need - CONTROL_HEADER));
+	client_end(c);
+}
+
+/*
+ * Takes a new connection, if its peer may talk to us and there is room.
+ * Returns -1 when the socket is gone (the program closed our fd).
+ */
+static int client_accept(struct client *clients)
+{
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	int fd = accept4(control.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0) {
+		if (errno == EBADF || errno == EINVAL || errno == ENOTSOCK)
+			return -1;
+		/* out of fds or memory: wait instead of spinning */
+		struct timespec pause = { 0, 100 * 1000 * 1000 };
+		if (errno != EINTR && errno != ECONNABORTED && errno != EAGAIN)
+			nanosleep(&pause, NULL);
+		return 0;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 ||
+	    (cred.uid != geteuid() && cred.uid != 0)) {
+		reply(fd, "error -6 permission denied: another user's process\n");
+		hang_up(fd);
+		return 0;
+	}
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		if (clients[i].fd >= 0)
+			continue;
+		clients[i].fd = fd;
+		clients[i].deadline_ms = now_ms() + CONTROL_TIMEOUT_S * 1000;
+		clients[i].have = 0;
+		clients[i].need = CONTROL_HEADER;
+		return 0;
+	}
+	reply(fd, "error -12 busy: too many clients at once; try again\n");
+	hang_up(fd);
+	return 0;
+}
+
 /* How often the control thread looks for newly loaded objects. */
 #define OBJECTS_POLL_MS 250
 
@@ -256,30 +336,49 @@ static void serve(int fd)
  */
 static void *control_main(void *arg)
 {
+	struct client clients[CLIENTS_MAX];
+	struct pollfd ready[1 + CLIENTS_MAX];
+	uint64_t next_refresh = now_ms() + OBJECTS_POLL_MS;
+
 	(void)arg;
 	/* should a hook ever run here, it finds a thread that records nothing */
 	trace_current()->status = THREAD_OFF;
+	for (int i = 0; i < CLIENTS_MAX; i++)
+		clients[i].fd = -1;
 	for (;;) {
-		struct pollfd ready = { control.fd, POLLIN, 0 };
-		int n = poll(&ready, 1, OBJECTS_POLL_MS);
-		if (n == 0 || (n < 0 && errno == EINTR)) {
+		uint64_t now = now_ms(), wake = next_refresh;
+		int n = 1;
+		ready[0] = (struct pollfd){ control.fd, POLLIN, 0 };
+		for (int i = 0; i < CLIENTS_MAX; i++) {
+			struct client *c = &clients[i];
+			if (c->fd >= 0 && c->deadline_ms <= now) {
+				close(c->fd);	/* stalled: dropped without an answer */
+				c->fd = -1;
+			}
+			if (c->fd < 0)
+				continue;
+			ready[n++] = (struct pollfd){ c->fd, POLLIN, 0 };
+			if (c->deadline_ms < wake)
+				wake = c->deadline_ms;
+		}
+		int got = poll(ready, (nfds_t)n, wake > now ? (int)(wake - now) : 0);
+		if (now_ms() >= next_refresh) {
 			process_objects_refresh();
-			continue;
+			next_refresh = now_ms() + OBJECTS_POLL_MS;
 		}
-		if (n > 0 && (ready.revents & POLLNVAL))
+		if (got <= 0)
+			continue;
+		if (ready[0].revents & POLLNVAL)
 			return NULL;	/* the program closed our fd */
-		int fd = accept4(control.fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EBADF || errno == EINVAL || errno == ENOTSOCK)
-				return NULL;	/* the program closed our fd */
-			/* out of fds or memory: wait instead of spinning */
-			struct timespec pause = { 0, 100 * 1000 * 1000 };
-			if (errno != EINTR && errno != ECONNABORTED)
-				nanosleep(&pause, NULL);
-			continue;
+		for (int k = 1; k < n; k++) {
+			if (!ready[k].revents)
+				continue;
+			for (int i = 0; i < CLIENTS_MAX; i++)
+				if (clients[i].fd == ready[k].fd)
+					client_read(&clients[i]);
 		}
-		serve(fd);
-		close(fd);
+		if ((ready[0].revents & POLLIN) && client_accept(clients) < 0)
+			return NULL;
 	}
 	return NULL;
 }

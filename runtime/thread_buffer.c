@@ -6,6 +6,11 @@
  * posix_fallocate before a chunk is mapped, so a full disk ends recording
  * for the thread (counted as lost events) rather than raising SIGBUS; and
  * never past the program's file size limit, which would raise SIGXFSZ.
+ * On a nearly full disk, room stays free for the launcher to seal what was
+ * recorded (a copy of it) and for the header pages of threads still to
+ * come; windows of the smallest chunk share what is left among the
+ * threads, and a thread that finds no room for a window keeps its header
+ * page, where its lost events are counted.
  */
 #include "runtime.h"
 #include "stream.h"
@@ -14,6 +19,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -60,6 +66,36 @@ void thread_state_free(struct thread_state *t)
 	t->capacity = 0;
 }
 
+/* Room kept free on the disk for later threads' header pages. */
+#define HEADER_MARGIN (16 * THREAD_FILE_DATA_OFFSET)
+
+/* What this process reserved in the staging directory: sealing copies up
+ * to as much again. */
+static uint64_t reserved_bytes;
+
+/* posix_fallocate() returns its error instead of setting errno. */
+static int reserve(int fd, uint64_t off, uint64_t len)
+{
+	int rc = posix_fallocate(fd, (off_t)off, (off_t)len);
+
+	if (rc != 0)
+		errno = rc;
+	else
+		__atomic_add_fetch(&reserved_bytes, len, __ATOMIC_RELAXED);
+	return rc ? -1 : 0;
+}
+
+/* Whether a window of LEN leaves the disk room to seal, and the margin. */
+static int window_fits(int fd, uint64_t len)
+{
+	struct statvfs fs;
+
+	if (fstatvfs(fd, &fs) != 0)
+		return 1;
+	uint64_t keep = __atomic_load_n(&reserved_bytes, __ATOMIC_RELAXED) + HEADER_MARGIN;
+	return (uint64_t)fs.f_bavail * fs.f_frsize >= keep + 2 * len;
+}
+
 static int map_window(struct thread_state *t, uint64_t file_off)
 {
 	size_t len = runtime_config.contract.chunk_bytes;
@@ -72,7 +108,15 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 		errno = EFBIG;
 		return -1;
 	}
-	if (posix_fallocate(t->fd, (off_t)file_off, (off_t)len) != 0)
+	/* on a nearly full disk, the smallest window, if even that fits */
+	if (!window_fits(t->fd, len)) {
+		len = CONTRACT_CHUNK_MIN;
+		if (!window_fits(t->fd, len)) {
+			errno = ENOSPC;
+			return -1;
+		}
+	}
+	if (reserve(t->fd, file_off, len) != 0)
 		return -1;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd,
 		       (off_t)file_off);
@@ -102,7 +146,7 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 		errno = EFBIG;
 		return -1;
 	}
-	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET, (off_t)ring) != 0)
+	if (reserve(t->fd, THREAD_FILE_DATA_OFFSET, ring) != 0)
 		return -1;
 	uint8_t *area = mmap(NULL, 2 * ring, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (area == MAP_FAILED)
@@ -136,6 +180,9 @@ int thread_buffer_grow(struct thread_state *t)
 
 	if (rc == 0)
 		t->cur = t->win_base + (committed - start);
+	else if (!t->truncated)	/* once: the callers then stop growing */
+		rt_warn("a thread buffer cannot grow; the thread's further events are "
+			"counted as lost", strerror(errno));
 	t->paused += runtime_now() - began;
 	errno = saved;
 	return rc;
@@ -167,6 +214,14 @@ static int open_file(struct thread_state *t)
 	return -1;
 }
 
+/* Recording goes on with the header alone: every event is counted lost. */
+static void no_room(struct thread_state *t)
+{
+	t->win_base = t->end = NULL;
+	t->truncated = 1;
+	t->hdr->flags |= THREAD_TRUNCATED;
+}
+
 int thread_buffer_open(struct thread_state *t, uint32_t flags)
 {
 	t->tid = (uint32_t)syscall(SYS_gettid);
@@ -180,12 +235,18 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		rt_warn("cannot create a thread buffer", strerror(EFBIG));
 		goto fail;
 	}
-	if (posix_fallocate(t->fd, 0, THREAD_FILE_DATA_OFFSET) != 0)
+	if (reserve(t->fd, 0, THREAD_FILE_DATA_OFFSET) != 0) {
+		rt_warn("cannot create a thread buffer; its events are not counted",
+			strerror(errno));
 		goto fail;
+	}
 	void *h = mmap(NULL, THREAD_FILE_DATA_OFFSET, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, t->fd, 0);
-	if (h == MAP_FAILED)
+	if (h == MAP_FAILED) {
+		rt_warn("cannot map a thread buffer; its events are not counted",
+			strerror(errno));
 		goto fail;
+	}
 	t->hdr = h;
 	memcpy(t->hdr->magic, THREAD_FILE_MAGIC, 8);
 	t->hdr->version = THREAD_FILE_VERSION;
@@ -199,6 +260,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	t->hdr->start_time = t->last_time;
 	t->hdr->committed_end = THREAD_FILE_DATA_OFFSET;
 	t->win_base = NULL;
+	t->truncated = 0;
 	t->ring_bytes = 0;
 	t->ring_end = (uint8_t *)UINTPTR_MAX;
 	if (runtime_config.contract.ncounters && counters_open(t) == 0)
@@ -222,15 +284,18 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		t->hdr->flags |= THREAD_RING;
 		t->hdr->ring_bytes = runtime_config.contract.ring_bytes;
 		if (map_ring(t, runtime_config.contract.ring_bytes) != 0) {
-			rt_warn("cannot reserve space for a flight recorder ring", strerror(errno));
-			goto fail;
+			rt_warn("cannot reserve space for a flight recorder ring; the thread's "
+				"events are counted as lost", strerror(errno));
+			t->hdr->flags &= ~(uint32_t)THREAD_RING;
+			t->hdr->ring_bytes = 0;
+			no_room(t);
 		}
 	} else if (map_window(t, THREAD_FILE_DATA_OFFSET) != 0) {
-		rt_warn("cannot reserve space for a thread buffer", strerror(errno));
-		goto fail;
+		rt_warn("cannot reserve space for a thread buffer; the thread's events are "
+			"counted as lost", strerror(errno));
+		no_room(t);
 	}
 	t->cur = t->win_base;
-	t->truncated = 0;
 	/* ids are per stream: forget any a forked parent handed out */
 	t->gen++;
 	t->next_id = 1;
@@ -274,10 +339,13 @@ void thread_buffer_close(struct thread_state *t)
 /* Marks the end of the thread's stream: calls still open are closed here. */
 void thread_emit_end(struct thread_state *t)
 {
-	if (!t->hdr || !t->capturing || t->nodes ||
-	    (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
-	     thread_buffer_grow(t) != 0))
+	if (!t->hdr || !t->capturing || t->nodes)
 		return;
+	if (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
+	    thread_buffer_grow(t) != 0) {
+		t->hdr->lost_events++;
+		return;
+	}
 	uint64_t now = thread_now(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	t->last_time = now;

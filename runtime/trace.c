@@ -212,7 +212,8 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 								enum frame_end end)
 {
 	if (UNLIKELY(t->nodes))
-		aggregate_exit(t, &t->stack[t->depth], now);
+		aggregate_exit(t, &t->stack[t->depth], now, end != FRAME_RETURNED,
+			       end == FRAME_THROWN);
 	else
 		emit_exit(t, now, end);
 }
@@ -498,6 +499,10 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_enter(t, addr, sp, ret_slot);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 2);
 		return;
@@ -674,6 +679,10 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
  */
 void trace_exit_named(struct thread_state *t, uint64_t addr)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_exit_named(t, addr);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 1);
 		return;

@@ -1,8 +1,10 @@
 /*
- * Fuzz harness for the native reader: parse the file, then decode and
- * replay every thread's stream, or read its count-mode records, into a
- * profile and a call-path tree (functions named by address, as no binary
- * is at hand).  Any input must end in a clean
+ * Fuzz harness for the native reader and the loader: parse the file, then
+ * load it into a profile as every command does (load/load.c: decoding,
+ * clock conversion, the replay with its resets, stops, signal filter and
+ * rings, count-mode records), and into a call-path tree.  The objects'
+ * paths are cleared first, so functions are named by address and no
+ * binary named by the input is opened.  Any input must end in a clean
  * error or a profile, never a crash, a hang or a huge allocation.
  */
 #include <stdint.h>
@@ -10,13 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/cct_read.h"
 #include "formats/native.h"
 #include "formats/native_checksum.h"
 #include "formats/stream_reader.h"
+#include "load/load.h"
 #include "model/aggregate.h"
 #include "model/cct.h"
 #include "model/profile.h"
+#include "die.h"
+#include "xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -43,37 +47,43 @@ static void check_quick_decoder(const struct data_thread *th)
 	stream_reader_release(&quick);
 }
 
-static uint32_t func_of(void *ctx, uint64_t addr)
-{
-	struct profile *p = ctx;
-	char name[32];
+/* The call-path tree's builder, as 'callscope tree' drives it. */
+struct tree_state {
+	struct cct *t;
+	struct cct_builder *b;
+};
 
-	snprintf(name, sizeof(name), "%llx", (unsigned long long)(addr & 0xff));
-	return profile_intern_func(p, name, "", 0, 0, NULL, 0);
+static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	struct tree_state *s = ctx;
+	s->b = cct_thread_begin(s->t, info->start_ns, inner, outer);
 }
 
-/* A count-mode thread, as the loader takes it in. */
-static void add_aggregate(struct profile *p, struct cct *tree, const struct data_thread *th)
+static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
 {
-	struct cct_thread ct;
-	struct aggregate_thread at;
-	struct thread_info info = { .pid = th->pid, .tid = th->tid,
-				    .counter_info = th->counter_info };
-	const char *why;
+	cct_enter(((struct tree_state *)ctx)->b, fn, t);
+}
 
-	if (cct_thread_parse(th->stream, th->stream_len, th->counter_info & THREAD_COUNTERS_MASK,
-			     th->start_time + 1000, &ct, &why) != 0) {
-		if (!why)
-			abort();
-		return;
-	}
-	cct_thread_to_aggregate(&ct, 1, 1, 1, p, func_of, p, &at);
-	at.nnodes = aggregate_filter_signals(at.nodes, at.nnodes, th->tid & 1);
-	if (profile_add_aggregate(p, &info, &at) == 0)
-		cct_add_aggregate(tree, &at);
-	free(at.nodes);
-	free(at.funcs);
-	cct_thread_release(&ct);
+static void tree_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	cct_open_frame(((struct tree_state *)ctx)->b, fn, t);
+}
+
+static void tree_exit(void *ctx, uint64_t t, int kind)
+{
+	cct_exit(((struct tree_state *)ctx)->b, t, (enum exit_kind)kind);
+}
+
+static void tree_end(void *ctx, uint64_t t)
+{
+	cct_thread_end(((struct tree_state *)ctx)->b, t);
+}
+
+static void tree_aggregate(void *ctx, const struct thread_info *info,
+			   const struct aggregate_thread *at)
+{
+	(void)info;
+	cct_add_aggregate(((struct tree_state *)ctx)->t, at);
 }
 
 /*
@@ -105,46 +115,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	uint8_t *input = with_fresh_checksum(data, size);
 
+	die_set_quiet(1);	/* the loader's warnings about damage */
+
 	if (data_file_parse(input, size, &df, err, sizeof(err)) == 0) {
-		struct profile *p = profile_new();
-		struct cct *tree = cct_new(FUNC_NONE);
-		p->ncounters = df.ncounters;
-		tree->metrics |= df.ncounters ? 1u << CCT_C1 : 0;
-		for (size_t i = 0; i < df.nthreads; i++) {
-			if (df.threads[i].flags & THREAD_CCT) {
-				add_aggregate(p, tree, &df.threads[i]);
-				continue;
-			}
-			struct thread_info info = { .pid = df.threads[i].pid, .tid = df.threads[i].tid };
-			struct thread_builder *b = profile_thread_begin(p, &info, 1, 1);
-			struct stream_reader r;
-			struct stream_event ev;
-			uint64_t t = 0;
-			stream_reader_init(&r, df.threads[i].stream, df.threads[i].stream_len,
-					   df.threads[i].start_time,
-					   df.threads[i].counter_info & THREAD_COUNTERS_MASK);
-			while (stream_reader_next(&r, &ev) == 1) {
-				char name[32];
-				t = ev.time;
-				snprintf(name, sizeof(name), "%llx", (unsigned long long)(ev.addr & 0xff));
-				if (ev.kind == EVENT_ENTRY)
-					profile_enter(b, profile_intern_func(p, name, "", 0, 0, NULL, 0), t);
-				else if (ev.kind == EVENT_OPEN_FRAME)
-					profile_open_frame(b, profile_intern_func(p, name, "", 0, 0, NULL, 0), t);
-				else if (ev.kind == EVENT_EXIT)
-					profile_exit(b, t, EXIT_RETURN);
-				else if (ev.kind == EVENT_EXIT_UNWOUND)
-					profile_exit(b, t, EXIT_UNWOUND);
-				else if (ev.kind == EVENT_EXIT_THROWN)
-					profile_exit(b, t, EXIT_THROWN);
-			}
-			stream_reader_release(&r);
-			profile_thread_end(b, t);
-			check_quick_decoder(&df.threads[i]);
+		for (size_t i = 0; i < df.nobjects; i++) {
+			free(df.objects[i].path);
+			df.objects[i].path = xstrdup("");
 		}
-		profile_find_cycles(p);
+		/* the input's length picks the signal filter, so each is met */
+		struct load_filter f = { -1, -1, 0, 0, (enum signal_filter)(size % 3) };
+		struct load_stats stats;
+		memset(&stats, 0, sizeof(stats));
+		struct profile *p = load_profile(&df, &f, &stats);
+		struct tree_state tree = { cct_new(FUNC_NONE), NULL };
+		const struct replay_visitor v = { &tree, tree_begin, tree_enter, tree_open,
+						  tree_exit, tree_end, NULL, NULL, NULL, 0 };
+		load_replay(&df, &f, p, &v, &stats);
+		load_aggregates(&df, &f, p, tree_aggregate, &tree, &stats);
+		for (size_t i = 0; i < df.nthreads; i++)
+			if (!(df.threads[i].flags & THREAD_CCT))
+				check_quick_decoder(&df.threads[i]);
 		profile_free(p);
-		cct_free(tree);
+		cct_free(tree.t);
 	}
 	data_file_release(&df);
 	free(input);

@@ -1,7 +1,8 @@
 /*
  * A misbehaving control-socket client for the security tests:
- *   live_rawclient SOCKET garbage|oversize|badversion|unknown|vanish|slow
- * prints the first line of the answer, or "(no answer)".
+ *   live_rawclient SOCKET garbage|garbage-more|oversize|badversion|unknown|vanish|slow
+ * prints the first line of the answer, or "(no answer)".  garbage-more
+ * sends 256 KB more after the bad header, more than the socket holds.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,16 @@ int main(int argc, char **argv)
 	if (!strcmp(what, "garbage")) {
 		memcpy(msg, "GET / HTTP/1.0\r\n\r\n", 18);
 		len = 18;
+	} else if (!strcmp(what, "garbage-more")) {
+		static char more[256 << 10];
+		memset(more, 'x', sizeof(more));
+		send(fd, "GET / HTTP/1.0\r\n\r\n", 18, MSG_NOSIGNAL);
+		for (size_t sent = 0; sent < sizeof(more);) {
+			ssize_t n = send(fd, more + sent, sizeof(more) - sent, MSG_NOSIGNAL);
+			if (n <= 0)
+				break;
+			sent += (size_t)n;
+		}
 	} else if (!strcmp(what, "oversize")) {
 		header(msg, 1, 65535);
 		len = 8;

@@ -3,7 +3,8 @@
 # run, each source line's execution count (read with gcov's own reader)
 # beside the recording's calls and times.  The counts equal gcov's own
 # report line for line; never-run lines are #####, the hottest flagged;
-# --json lists {file, line, count}; a function or file narrows it; stale
+# --json lists {file, line, count}; a function or file narrows it;
+# report --lines --counts lists the lines by executions; stale
 # or missing counts are one line and an error, never zeros.
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +17,7 @@ fi
 # or annotate's (whose first column is the hottest-line flag)
 counts() { sed -n 's/^[> ]\{0,2\} *\([0-9#]*\): *\([0-9]*\):.*/\2:\1/p' "$1" | grep -v '^0:'; }
 
-plan 9
+plan 11
 cp "$PROGS/error_paths.c" ep.c
 gcc -O0 -g -pg --coverage -o ep ep.c
 limited "$CS" record -o ep.data -- ./ep > /dev/null 2>&1
@@ -33,6 +34,11 @@ is "$(grep -c '^# parse: 10 calls, ' a.txt)" 1 "each function's heading has the 
 "$CS" annotate --counts -i ep.data --json > a.json
 is "$(jq -r '.files[0].lines[] | select(.line == 19 or .line == 22) | "\(.line):\(.count)"' a.json | paste -sd' ')" \
 	"19:10 22:0" "--json lists each line's count"
+"$CS" report -i ep.data --lines --counts > l.txt
+is "$(sed -n 3p l.txt | sed 's/^ *//; s|/.*/||')" "11  ep.c:41 (main)" "report --lines --counts lists the most executed line first"
+"$CS" report -i ep.data --lines --counts --json > l.json
+is "$(jq -r '"\(.never_run) \(.lines | length)"' l.json)" "13 10" \
+	"... and --json counts the lines that never ran"
 "$CS" annotate --counts -i ep.data parse > p.txt
 is "$(counts p.txt | cut -d: -f1 | paste -sd' ')" "19 21 22 23 24 25 27" "a function name narrows it to that function"
 

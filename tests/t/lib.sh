@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # points it at the sanitizer build)
 BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
 CS="$BUILD/callscope"
+# preloaded, makes file I/O fail on demand (tests/inject/fail_io.c)
+FAIL_IO="$BUILD/tests/libfail_io.so"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -70,6 +72,13 @@ gmon_of() {
 	rm -f gmon.out
 	limited "./$1" > /dev/null
 	[ $# -lt 2 ] || mv gmon.out "$2"
+}
+
+# call_paths FILE: every call path of the tree with its calls, one per line
+call_paths() {
+	"$CS" tree -i "$1" --json | jq -r '
+		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
+		.tree.children[] | walk("")' | sort
 }
 
 # same_file WANT GOT NAME: a test that the two files are byte for byte
@@ -162,4 +171,14 @@ callscope_arcs() {
 	"$CS" graph -i "$1" --json |
 		jq -r '.arcs[] | select(.caller != .callee and .caller != "<spontaneous>") |
 			"\(.caller) \(.callee) \(.count)"' | sort
+}
+
+# conserved DATA ALL NAME: the events DATA kept plus those it counted lost
+# are the ALL events of a run that lost nothing.  Within 8: besides the
+# calls, a run writes a few records of its own whose number varies with
+# timing; a lost buffer's worth is thousands.
+conserved() {
+	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
+	d=$(( n - $2 ))
+	ok $(( d < -8 || d > 8 )) "$3: kept + lost ($n) == the events of a run that lost nothing ($2)"
 }

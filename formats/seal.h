@@ -6,8 +6,8 @@
  * of its stream.  The file is written under a temporary name and renamed
  * into place, so OUT_PATH never holds half a file.
  */
-#ifndef CALLSCOPE_CLI_SEAL_H
-#define CALLSCOPE_CLI_SEAL_H
+#ifndef CALLSCOPE_FORMATS_SEAL_H
+#define CALLSCOPE_FORMATS_SEAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +38,16 @@ struct seal_result {
 /* Returns 0, or -1 after printing why. */
 int seal_staging(const char *staging_dir, const char *out_path,
 		 const struct seal_session *s, struct seal_result *res);
+
+/* Whether DIR holds what the runtime writes while recording. */
+int seal_is_staging(const char *dir);
+
+/*
+ * The data file STAGING_DIR would seal into, built in memory, for reading
+ * a staging directory that record could not seal (a full disk).  Returns
+ * 0 with *BYTES a malloc'd buffer the caller frees, or -1.
+ */
+int seal_to_memory(const char *staging_dir, uint8_t **bytes, size_t *size);
 
 /* Removes the staging directory and what is in it. */
 void seal_remove_staging(const char *staging_dir);

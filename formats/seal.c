@@ -1,8 +1,9 @@
-#include "cli/seal.h"
+#include "formats/seal.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,33 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 	return data_write_section_parts(out, SECTION_THREAD, parts, 3);
 }
 
+/*
+ * Gives back the space reserved past a thread's committed data, so that
+ * sealing on a nearly full disk needs room for the data once more, not
+ * for every buffer's whole reserve.  Only once the thread's process is
+ * gone: a live one would fault (SIGBUS) on its next write into the part
+ * cut off.  A ring is whole; it is left as it is.
+ */
+static void trim_thread_file(const char *path)
+{
+	struct thread_file_header h;
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	    !memcmp(h.magic, THREAD_FILE_MAGIC, 8) && h.version == THREAD_FILE_VERSION &&
+	    !(h.flags & THREAD_RING) && h.committed_end >= THREAD_FILE_DATA_OFFSET &&
+	    kill((pid_t)h.pid, 0) != 0 && errno == ESRCH) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > h.committed_end &&
+		    ftruncate(fd, (off_t)h.committed_end) != 0)
+			warning("cannot give back the unused space of '%s': %s", path,
+				strerror(errno));
+	}
+	close(fd);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -267,32 +295,84 @@ static void keep_earlier(const char *out_path)
 	free(old);
 }
 
-int seal_staging(const char *staging_dir, const char *out_path,
-		 const struct seal_session *s, struct seal_result *res)
+#define SESSION_FILE "session"
+
+/*
+ * Keeps the session in the staging directory when sealing failed, so that
+ * reading the directory later (seal_to_memory) gives the run's clocks,
+ * command line and exit status, not stand-ins.
+ */
+static void save_session(const char *staging_dir, const struct seal_session *s)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", out_path);
-	int fd = mkstemp(tmp);
-	FILE *out;
+	char *path = xasprintf("%s/" SESSION_FILE, staging_dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int saved = f && write_session(f, s) == 0;
+
+	if (f)
+		saved = fclose(f) == 0 && saved;
+	else if (fd >= 0)
+		close(fd);
+	if (!saved)
+		unlink(path);
+	free(path);
+}
+
+/*
+ * The session of a staging directory read as it is: the one saved there,
+ * or, when record could not save it (or never got to), a stand-in with
+ * the clock of the threads' buffers and the mode their flags tell; its
+ * start is clock 0, so times are the clock's own.
+ */
+static int copy_session(FILE *out, const char *staging_dir, char **threads, size_t nthread,
+			struct data_file *seen, struct seal_result *res)
+{
+	char *path = xasprintf("%s/" SESSION_FILE, staging_dir);
+	struct mapped m;
+	int rc;
+
+	if (map_file(path, &m) == 0 && m.size) {
+		rc = copy_process_file(out, &m, seen, res);
+		unmap_file(&m);
+		free(path);
+		return rc;
+	}
+	free(path);
+	struct seal_session s;
+	memset(&s, 0, sizeof(s));
+	s.mode = DATA_MODE_TRACE;
+	s.cwd = "";
+	for (size_t i = 0; i < nthread; i++) {
+		char *tpath = xasprintf("%s/%s", staging_dir, threads[i]);
+		if (map_file(tpath, &m) == 0 && m.size >= sizeof(struct thread_file_header)) {
+			const struct thread_file_header *h = (const void *)m.bytes;
+			s.clock = h->clock;
+			s.mode = h->flags & THREAD_CCT ? DATA_MODE_COUNT
+				 : h->flags & THREAD_RING ? DATA_MODE_FLIGHT : DATA_MODE_TRACE;
+		}
+		unmap_file(&m);
+		free(tpath);
+	}
+	return write_session(out, &s);
+}
+
+/* Writes the data file of STAGING_DIR to OUT; S NULL: the saved session.
+ * Returns 0, or -1 with errno set by the failed write. */
+static int seal_write(FILE *out, const char *staging_dir, const struct seal_session *s,
+		      struct seal_result *res)
+{
 	size_t nproc, nthread;
-	char **procs, **threads;
+	char **procs = list_files(staging_dir, "p-", &nproc);
+	char **threads = list_files(staging_dir, "t-", &nthread);
 	struct data_file seen;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
 	memset(&seen, 0, sizeof(seen));
-	if (fd < 0) {
-		error("cannot write '%s': %s", out_path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	out = fdopen(fd, "w");
-	if (!out)
-		die("cannot write '%s': %s", tmp, strerror(errno));
-	procs = list_files(staging_dir, "p-", &nproc);
-	threads = list_files(staging_dir, "t-", &nthread);
-
-	if (data_write_header(out) || write_session(out, s))
-		goto io_error;
+	if (data_write_header(out))
+		goto done;
+	if (s ? write_session(out, s) : copy_session(out, staging_dir, threads, nthread, &seen, res))
+		goto done;
 	for (size_t i = 0; i < nproc; i++) {
 		char *path = xasprintf("%s/%s", staging_dir, procs[i]);
 		struct mapped m;
@@ -303,7 +383,7 @@ int seal_staging(const char *staging_dir, const char *out_path,
 		}
 		free(path);
 		if (failed)
-			goto io_error;
+			goto done;
 	}
 	for (size_t i = 0; i < nthread; i++) {
 		char *path = xasprintf("%s/%s", staging_dir, threads[i]);
@@ -315,37 +395,100 @@ int seal_staging(const char *staging_dir, const char *out_path,
 		}
 		free(path);
 		if (failed)
-			goto io_error;
+			goto done;
 	}
 	if (data_write_end(out) || fflush(out) != 0 || ferror(out))
-		goto io_error;
-	res->bytes = (uint64_t)ftell(out);
-	if (fclose(out) != 0) {
-		out = NULL;
-		goto io_error;
-	}
-	out = NULL;
-	keep_earlier(out_path);
-	if (rename(tmp, out_path) != 0) {
-		error("cannot write '%s': %s; the recording stays in '%s'", out_path,
-		      strerror(errno), staging_dir);
-		unlink(tmp);
 		goto done;
-	}
+	res->bytes = (uint64_t)ftell(out);
 	rc = 0;
-	goto done;
-io_error:
-	error("cannot write '%s': %s; the recording stays in '%s'", out_path,
-	      strerror(errno), staging_dir);
-	if (out)
-		fclose(out);
-	unlink(tmp);
 done:
 	data_file_release(&seen);
 	free_list(procs, nproc);
 	free_list(threads, nthread);
-	free(tmp);
 	return rc;
+}
+
+static void thread_files_trim(const char *staging_dir)
+{
+	size_t n;
+	char **threads = list_files(staging_dir, "t-", &n);
+
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", staging_dir, threads[i]);
+		trim_thread_file(path);
+		free(path);
+	}
+	free_list(threads, n);
+}
+
+int seal_staging(const char *staging_dir, const char *out_path,
+		 const struct seal_session *s, struct seal_result *res)
+{
+	char *tmp = xasprintf("%s.tmp-XXXXXX", out_path);
+	int fd = mkstemp(tmp);
+	FILE *out;
+
+	memset(res, 0, sizeof(*res));
+	if (fd < 0) {
+		error("cannot write '%s': %s", out_path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	out = fdopen(fd, "w");
+	if (!out)
+		die("cannot write '%s': %s", tmp, strerror(errno));
+	thread_files_trim(staging_dir);
+	int failed = seal_write(out, staging_dir, s, res);
+	int saved = errno;
+	if (fclose(out) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (!failed) {
+		keep_earlier(out_path);
+		if (rename(tmp, out_path) == 0) {
+			free(tmp);
+			return 0;
+		}
+		saved = errno;
+	}
+	unlink(tmp);
+	free(tmp);
+	save_session(staging_dir, s);
+	return error("cannot write '%s': %s; the recording stays in '%s': read it there "
+		     "(callscope info -i %s) or write it where there is room "
+		     "(callscope merge -o PATH %s)", out_path, strerror(saved), staging_dir,
+		     staging_dir, staging_dir);
+}
+
+int seal_is_staging(const char *dir)
+{
+	size_t np, nt;
+	char **procs = list_files(dir, "p-", &np);
+	char **threads = list_files(dir, "t-", &nt);
+
+	free_list(procs, np);
+	free_list(threads, nt);
+	return np + nt > 0;
+}
+
+int seal_to_memory(const char *staging_dir, uint8_t **bytes, size_t *size)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct seal_result res;
+
+	if (!out)
+		return -1;
+	int failed = seal_write(out, staging_dir, NULL, &res);
+	if (fclose(out) != 0 || failed) {
+		free(buf);
+		return -1;
+	}
+	*bytes = (uint8_t *)buf;
+	*size = len;
+	return 0;
 }
 
 void seal_remove_staging(const char *staging_dir)
