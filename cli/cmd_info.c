@@ -20,6 +20,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "json.h"
+#include "report/flat.h"
 #include "report/samples.h"
 #include "report/unhooked.h"
 #include "report/units.h"
@@ -229,8 +230,7 @@ int cmd_info(int argc, char **argv)
 		json_kv_u64(&j, "tasks", stats.tasks);
 		json_kv_u64(&j, "signals", stats.signals);
 		json_kv_u64(&j, "stops", stats.stops);
-		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
-		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
+		report_hooks_json(&j, p);
 		json_kv_u64(&j, "file_bytes", df.size);
 		if (s->mode == DATA_MODE_COUNT) {
 			json_kv_u64(&j, "count_nodes", cm.nodes);
@@ -267,7 +267,9 @@ int cmd_info(int argc, char **argv)
 		printf("mode:         %s\n", s->mode == DATA_MODE_FLIGHT
 			       ? "flight (each thread kept its newest events)"
 			       : s->mode == DATA_MODE_COUNT
-			       ? "count (calls and time summed per call path in the program)"
+			       ? p->time_sample_period_ns
+			       ? "count (calls summed per call path in the program, timed by samples)"
+			       : "count (calls and time summed per call path in the program)"
 			       : s->mode == DATA_MODE_SAMPLE
 			       ? "sample (timer samples only, no traced calls)"
 			       : "trace (every function entry and exit)");
@@ -308,9 +310,12 @@ int cmd_info(int argc, char **argv)
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);
-		printf("overhead:     %s per call subtracted, %s in all\n",
-		       format_duration(d1, p->overhead_per_call_ns),
-		       format_duration(d2, (double)p->overhead_ns));
+		if (p->time_sample_period_ns)
+			report_hooks_line(stdout, p, "overhead:     ");
+		else
+			printf("overhead:     %s per call subtracted, %s in all\n",
+			       format_duration(d1, p->overhead_per_call_ns),
+			       format_duration(d2, (double)p->overhead_ns));
 		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "

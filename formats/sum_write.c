@@ -230,9 +230,9 @@ static void put_path(struct sec_builder *b, const struct sum_order *o, size_t re
 	put_zero(b, 16);
 	sec_put_u64(b, n->unwound);
 	sec_put_u64(b, n->thrown);
-	sec_put_u64(b, n->closed_at_end);
 	sec_put_u64(b, n->samples);
-	put_zero(b, 8);
+	put_zero(b, 8);	/* no sampling period: a sum's times are the clock's */
+	sec_put_u64(b, n->closed_at_end);
 }
 
 static void put_func(struct sec_builder *b, const struct sum_order *o, uint32_t f)

@@ -468,3 +468,86 @@ uint64_t func_period_avg_ns(const struct func *f)
 {
 	return f->periods ? f->period_sum_ns / f->periods : 0;
 }
+
+/* A self time less than this many times the hooks' cost taken from it is
+ * in doubt: the cost per call varies by that much with the machine's load
+ * and cache state, which the estimate made at start-up cannot follow. */
+#define DOUBTFUL_SELF_PER_HOOK 3
+
+unsigned char *profile_doubtful_times(const struct profile *p, double *share)
+{
+	unsigned char *doubtful = xcalloc(p->nfuncs + 1, 1);
+	uint64_t *made = xcalloc(p->nfuncs + 1, sizeof(*made));
+	uint64_t self_all = 0;
+
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].caller < p->nfuncs)
+			made[p->arcs[i].caller] += p->arcs[i].count;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		double hooks = p->overhead_per_call_ns * (double)(f->calls + made[i]);
+		self_all += f->self_ns;
+		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 &&
+			      (double)f->self_ns < DOUBTFUL_SELF_PER_HOOK * hooks;
+	}
+	*share = p->overhead_ns ? (double)p->overhead_ns / (double)(p->overhead_ns + self_all) : 0;
+	free(made);
+	return doubtful;
+}
+
+/* Hands passes of untimed self time up to the callers, so that a short
+ * function called by another finds a timed caller in a few steps; what a
+ * cycle of untimed functions keeps after that stays where it is. */
+#define UNTIME_PASSES 8
+
+size_t profile_untime_short(struct profile *p, uint64_t min_calls, uint64_t max_ns)
+{
+	uint64_t *in = xcalloc(p->nfuncs + 1, sizeof(*in));
+	uint64_t *gain = xcalloc(p->nfuncs + 1, sizeof(*gain));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct func *f = &p->funcs[i];
+		f->untimed = f->calls > min_calls && f->sum_call_ns < max_ns * f->calls;
+	}
+	for (int pass = 0; pass < UNTIME_PASSES; pass++) {
+		int moved = 0;
+		memset(in, 0, (p->nfuncs + 1) * sizeof(*in));
+		memset(gain, 0, (p->nfuncs + 1) * sizeof(*gain));
+		/* each caller's part: its arc's share of the callee's self time */
+		for (size_t i = 0; i < p->narcs; i++) {
+			const struct arc *a = &p->arcs[i];
+			if (a->caller < p->nfuncs && a->caller != a->callee && p->funcs[a->callee].untimed)
+				in[a->callee] += a->self_ns;
+		}
+		for (size_t i = 0; i < p->narcs; i++) {
+			const struct arc *a = &p->arcs[i];
+			const struct func *f = &p->funcs[a->callee];
+			if (a->caller >= p->nfuncs || a->caller == a->callee || !f->untimed ||
+			    !in[a->callee] || !f->self_ns)
+				continue;
+			gain[a->caller] += (uint64_t)((long double)f->self_ns * a->self_ns /
+						      in[a->callee] + 0.5L);
+		}
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			if (p->funcs[i].untimed && in[i] && p->funcs[i].self_ns) {
+				p->funcs[i].self_ns = 0;
+				moved = 1;
+			}
+		}
+		for (size_t i = 0; i < p->nfuncs; i++)
+			p->funcs[i].self_ns += gain[i];
+		if (!moved)
+			break;
+	}
+	/* with no caller to take its time (a root), a function stays timed */
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct func *f = &p->funcs[i];
+		if (f->untimed && f->self_ns && !in[i])
+			f->untimed = 0;
+		n += (size_t)f->untimed;
+	}
+	free(in);
+	free(gain);
+	return n;
+}

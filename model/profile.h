@@ -69,6 +69,9 @@ struct func {
 	uint64_t counter_self[2];
 	uint64_t counter_total[2];
 	int counters_unreliable;
+	/* report --untimed: counted, not timed; its self time went to its
+	 * callers (profile_untime_short()) */
+	int untimed;
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
@@ -163,6 +166,11 @@ struct profile {
 	char *counter_names[2];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
+	/* count mode timed by samples (--time-by=samples): the sampling
+	 * period, the samples that timed the program, and those taken in
+	 * the hooks, left out of every time */
+	uint64_t time_sample_period_ns;
+	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	uint64_t wall_ns;	/* longest thread's span */
 
@@ -263,5 +271,25 @@ double func_stddev_ns(const struct func *f);
 
 /* F's average period (see struct func), 0 when there is none. */
 uint64_t func_period_avg_ns(const struct func *f);
+
+/*
+ * Which functions' self times the report cannot vouch for: those whose
+ * self time is less than three times what was taken from it as the hooks'
+ * cost (of their own calls and of the calls they made), so that the
+ * hooks' cost varying with the machine's state shows as a large part of
+ * what is left.  An array of p->nfuncs flags, to free;
+ * *SHARE gets the hooks' part of the run (their cost over the run's
+ * measured time plus it), 0 to 1.
+ */
+unsigned char *profile_doubtful_times(const struct profile *p, double *share);
+
+/*
+ * TAU's throttling, applied to the numbers: a function called more than
+ * MIN_CALLS times at under MAX_NS per call (inclusive) keeps its counts
+ * and loses its times, its self time going to its callers' self times in
+ * proportion to what it took under each (its arcs' times), so totals
+ * stay whole.  Marks each such function untimed; returns how many.
+ */
+size_t profile_untime_short(struct profile *p, uint64_t min_calls, uint64_t max_ns);
 
 #endif

@@ -8,6 +8,7 @@
  * recording with counters shows their columns and JSON fields with no
  * other change here.
  */
+#include "report/flat.h"
 #include "report/tree.h"
 
 #include <stdlib.h>
@@ -278,7 +279,7 @@ static void text_leave(struct walk *w, uint32_t id)
 static void print_text(FILE *out, struct walk *w)
 {
 	const struct profile *p = w->names;
-	char a[DURATION_BUF], b[DURATION_BUF];
+	char a[DURATION_BUF];
 
 	fprintf(out, "# call-path tree: %llu calls", (unsigned long long)p->calls);
 	if (p->samples)
@@ -291,9 +292,7 @@ static void print_text(FILE *out, struct walk *w)
 		fprintf(out, "; overwritten by the ring: %llu",
 			(unsigned long long)p->overwritten_events);
 	fputc('\n', out);
-	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
-		format_duration(a, p->overhead_per_call_ns),
-		format_duration(b, (double)p->overhead_ns));
+	report_hooks_line(out, p, "# ");
 	if (w->o->focus)
 		fprintf(out, "# focus: %s (its outermost calls; calls of it inside them are "
 			     "nested nodes)\n", w->o->focus);

@@ -499,6 +499,10 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		 uintptr_t *ret_slot)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_enter(t, addr, sp, ret_slot);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 2);
 		return;
@@ -675,6 +679,10 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
  */
 void trace_exit_named(struct thread_state *t, uint64_t addr)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_exit_named(t, addr);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 1);
 		return;
