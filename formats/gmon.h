@@ -4,7 +4,7 @@
  * then TIME_HIST, CG_ARC and BB_COUNT records in any order), the old BSD
  * format (a histogram header, bins, then untagged arcs) and the 4.4BSD
  * format (the same with a versioned 40-byte header).  Layouts are in
- * shared FORMATS.md section 1 and docs/gprof.md.
+ * docs/gprof.md ("The files").
  *
  * Integers are in the byte order of the profiled executable and
  * addresses as wide as its pointers: the caller says which (struct

@@ -1,7 +1,7 @@
 /*
  * GNU gprof's analysis, redone so that `callscope gprof` prints what
- * gprof prints for the same binary and gmon.out (shared FORMATS.md
- * section 2 says how gprof computes each number).  The pieces:
+ * gprof prints for the same binary and gmon.out (docs/gprof.md says
+ * how gprof computes each number).  The pieces:
  *
  *   gprof_syms.c    the symbol table gprof builds from the executable
  *                   (.symtab text symbols, its name filter, one function

@@ -2,7 +2,7 @@
  * gprof -s: the summed profile written back as a GNU gmon.out.
  *
  * gprof writes each summed bin as one u16, so a sum over 65535 wraps
- * (a bug FORMATS.md documents).  Here a bin that does not fit is carried
+ * (a bug of GNU gprof's).  Here a bin that does not fit is carried
  * over into further TIME_HIST records for the same range, which every
  * gprof sums when reading; likewise call counts over 32 bits are split
  * over several CG_ARC records.  --compat=strict writes gprof's wrapped

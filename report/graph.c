@@ -1,6 +1,6 @@
 /*
  * The call graph, laid out as gprof lays it out (binutils gprof/cg_print.c,
- * summarized in FORMATS.md section 2) so that people and scripts used to
+ * described in docs/gprof.md) so that people and scripts used to
  * gprof can read it, but with the numbers of a trace.
  *
  * gprof knows only call counts and a histogram, so it hands a callee's time

@@ -1,6 +1,6 @@
 /*
  * report_graph() on small hand-built profiles, rendered into memory.  The
- * expected lines are gprof's formats (FORMATS.md section 2) filled with
+ * expected lines are gprof's formats (docs/gprof.md) filled with
  * numbers computed by hand from the events; times are in microseconds.
  */
 #include <stdarg.h>
