@@ -22,6 +22,12 @@ struct shadow_frame {
 	uint64_t addr;		/* address the hook named the function by */
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
+	/* -finstrument-functions only (else 0): the call site the entry hook
+	 * was given, and where the hook returned to.  A function inlined into
+	 * another calls its hooks from that one's frame: same place on the
+	 * stack, same call site, but its own hook call (see trace.c). */
+	uintptr_t site;
+	uintptr_t hook_pc;
 	/* aggregate mode only: the call path node, its parent, its
 	 * function's statistics record, the start, the thread's hooks_q
 	 * then, and the counters then */
@@ -184,6 +190,8 @@ EXPORT void _mcleanup(void);
 /* trace.c: the hot path, parameterized by thread state for calibration */
 HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			uintptr_t *ret_slot);
+HIDDEN void trace_enter_named(struct thread_state *t, uint64_t addr, uintptr_t sp,
+			      uintptr_t site, uintptr_t hook_pc);
 HIDDEN uintptr_t trace_return(struct thread_state *t, uintptr_t slot);
 HIDDEN void trace_exit_named(struct thread_state *t, uint64_t addr);
 /* exceptions.c: stand-ins for the unwinder's entry points, and what they
