@@ -22,10 +22,14 @@ struct shadow_frame {
 	uint64_t addr;		/* address the hook named the function by */
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
-	/* -finstrument-functions only (else 0): the call site the entry hook
-	 * was given, and where the hook returned to.  A function inlined into
-	 * another calls its hooks from that one's frame: same place on the
-	 * stack, same call site, but its own hook call (see trace.c). */
+	/* -finstrument-functions: the call site the entry hook was given,
+	 * and where the hook returned to (0 for other frames whose return is
+	 * not redirected).  A function inlined into another calls its hooks
+	 * from that one's frame: same place on the stack, same call site, but
+	 * its own hook call (see trace.c).  A redirected frame leaves them as
+	 * they were, so -pg's hot path writes no more: they are read only at
+	 * a place such a frame has, a stack pointer before a call, 16-aligned,
+	 * which a return slot (8 off) never is. */
 	uintptr_t site;
 	uintptr_t hook_pc;
 	/* aggregate mode only: the call path node, its parent, its

@@ -518,8 +518,6 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 	f->addr = addr;
 	f->sp = sp;
 	f->ret = 0;
-	f->site = 0;
-	f->hook_pc = 0;
 	if (UNLIKELY(t->nodes))
 		aggregate_enter(t, f, now);
 	else
@@ -566,8 +564,6 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 	f->addr = addr;
 	f->sp = sp;
 	f->ret = 0;
-	f->site = site;
-	f->hook_pc = hook_pc;
 	if (ret_slot) {
 		uintptr_t real = *ret_slot;
 		/* a slot led to the trampoline with no frame owning it cannot
@@ -576,6 +572,9 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 			f->ret = real;
 			*ret_slot = (uintptr_t)callscope_return_trampoline;
 		}
+	} else {
+		f->site = site;
+		f->hook_pc = hook_pc;
 	}
 	if (UNLIKELY(t->nodes))
 		aggregate_enter(t, f, now);
