@@ -184,7 +184,11 @@ for name in $PROGRAMS; do
 		cli=$CALLSCOPE
 		[ $side = before ] && cli=$CALLSCOPE_BEFORE
 		[ -n "$cli" ] || continue
-		(cd "$W" && "$cli" record -o "$W/$name.$side.data" -- "./$name" "${args[@]}" > /dev/null 2>&1) ||
+		# the program's own functions only, as callgrind's side has them
+		rec_opts=()
+		"$cli" record --help 2>&1 | grep -q -- --no-libcall && rec_opts=(--no-libcall)
+		(cd "$W" && "$cli" record "${rec_opts[@]}" -o "$W/$name.$side.data" -- "./$name" "${args[@]}" \
+			> /dev/null 2>&1) ||
 			die "callscope record failed on $name"
 		callscope_side "$cli" "$W/$name.$side.data" "$W/$name.$side"
 		label=${CALLSCOPE_LABEL:-$(git -C "$ROOT" describe --always --dirty 2> /dev/null || echo "$cli")}

@@ -25,60 +25,92 @@ W=$BENCH_DIR/libcall
 mkdir -p "$W"
 
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
-for tool in gcc uftrace jq awk; do
+for tool in gcc uftrace jq awk perf; do
 	command -v "$tool" >/dev/null || die "'$tool' not found; run bench/setup.sh first"
 done
 [ -x "$CALLSCOPE" ] || die "no '$CALLSCOPE'; run make first"
 
-# best CMD...: the best wall time of REPEAT runs, in seconds.
+# best CMD...: the least CPU time (perf stat's task-clock, the command and
+# its children) of REPEAT runs, in seconds.  CPU time, not the wall clock:
+# on a shared machine the wall clock moves by tens of percent.
 best() {
-	local b="" t0 t1 t
+	local b="" t
 	for ((i = 0; i < REPEAT; i++)); do
-		t0=$EPOCHREALTIME
-		(cd "$W" && "$@") >/dev/null 2>&1 || die "failed: $*"
-		t1=$EPOCHREALTIME
-		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+		(cd "$W" && perf stat -e task-clock -x, -o perf.txt -- "$@") >/dev/null 2>&1 ||
+			die "failed: $*"
+		t=$(awk -F, '/task-clock/ { printf "%.6f", $1 / 1000 }' "$W/perf.txt")
 		if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
 	done
 	echo "$b"
 }
 
-ns_per_call() { awk -v t="$1" -v p="$2" -v n="$3" 'BEGIN { printf "%.1f", (t - p) * 1e9 / n }'; }
-
 gcc -O2 -g -fno-builtin -o "$W/cost-plain" "$HERE/progs/libcall_cost.c"
 gcc -O2 -g -fno-builtin -pg -o "$W/cost-pg" "$HERE/progs/libcall_cost.c"
 
 declare -A T
+# each tool's start-up and shut-down cost is measured with 0 calls and
+# taken out: ns/call = ((traced N - traced 0) - (plain N - plain 0)) / N
 for mode in own lib; do
-	T[plain,$mode]=$(best ./cost-plain $mode "$N")
-	T[callscope,$mode]=$(best "$CALLSCOPE" record -o cs.data -- ./cost-pg $mode "$N")
-	T[uftrace,$mode]=$(best uftrace record -d uft.data ./cost-pg $mode "$N")
+	for n in 0 "$N"; do
+		T[plain,$mode,$n]=$(best ./cost-plain $mode "$n")
+		T[callscope,$mode,$n]=$(best "$CALLSCOPE" record -o cs.data -- ./cost-pg $mode "$n")
+		T[nosample,$mode,$n]=$(best "$CALLSCOPE" record --outside-freq=0 -o cs.data -- ./cost-pg $mode "$n")
+		T[uftrace,$mode,$n]=$(best uftrace record -d uft.data ./cost-pg $mode "$n")
+	done
 done
-T[off,lib]=$(best "$CALLSCOPE" record --no-libcall -o cs.data -- ./cost-pg lib "$N")
+for n in 0 "$N"; do
+	T[off,lib,$n]=$(best "$CALLSCOPE" record --no-libcall -o cs.data -- ./cost-pg lib "$n")
+done
 lib_calls=$(cd "$W" && "$CALLSCOPE" record -o cs.data -- ./cost-pg lib "$N" >/dev/null 2>&1 &&
 	"$CALLSCOPE" report -i cs.data --json | jq '[.functions[] | select(.name=="strlen") | .calls] | add')
 [ "$lib_calls" = "$N" ] || die "callscope counted $lib_calls strlen calls, not $N"
 
-cs_own=$(ns_per_call "${T[callscope,own]}" "${T[plain,own]}" "$N")
-cs_lib=$(ns_per_call "${T[callscope,lib]}" "${T[plain,lib]}" "$N")
-uf_own=$(ns_per_call "${T[uftrace,own]}" "${T[plain,own]}" "$N")
-uf_lib=$(ns_per_call "${T[uftrace,lib]}" "${T[plain,lib]}" "$N")
-off_lib=$(ns_per_call "${T[off,lib]}" "${T[plain,lib]}" "$N")
+# per_call TOOL MODE: its ns per call
+per_call() {
+	awk -v t="${T[$1,$2,$N]}" -v t0="${T[$1,$2,0]}" -v p="${T[plain,$2,$N]}" \
+		-v p0="${T[plain,$2,0]}" -v n="$N" 'BEGIN { printf "%.1f", ((t - t0) - (p - p0)) * 1e9 / n }'
+}
+cs_own=$(per_call callscope own)
+cs_lib=$(per_call callscope lib)
+ns_own=$(per_call nosample own)
+ns_lib=$(per_call nosample lib)
+uf_own=$(per_call uftrace own)
+uf_lib=$(per_call uftrace lib)
+off_lib=$(per_call off lib)
 verdict=$(awk -v l="$cs_lib" -v o="$cs_own" 'BEGIN { print (l <= o * 1.1) ? "PASS" : "FAIL" }')
 
 echo "### Cost of a traced library call"
 echo
 echo "\`bench/progs/libcall_cost.c\`: $N calls of the program's own \`own_len\` (-pg), or of"
 echo "libc's \`strlen\` through the PLT, the same work; built \`-O2 -g -fno-builtin\`."
-echo "ns/call = (traced time − plain time) / $N, best of $REPEAT runs."
+echo "ns/call = ((traced CPU time with N calls − with 0) − (plain CPU time with N − with 0)) / N,"
+echo "each the least task-clock (perf stat, with children) of $REPEAT runs."
 echo
-echo "| call | plain | callscope record | ns/call | uftrace record | ns/call |"
-echo "| --- | --- | --- | --- | --- | --- |"
-echo "| own code (-pg hook) | ${T[plain,own]} s | ${T[callscope,own]} s | $cs_own | ${T[uftrace,own]} s | $uf_own |"
-echo "| library (PLT) | ${T[plain,lib]} s | ${T[callscope,lib]} s | $cs_lib | ${T[uftrace,lib]} s | $uf_lib |"
+echo "| call | callscope record | --outside-freq=0 | uftrace record |"
+echo "| --- | --- | --- | --- |"
+echo "| own code (-pg hook) | $cs_own ns | $ns_own ns | $uf_own ns |"
+echo "| library (PLT) | $cs_lib ns | $ns_lib ns | $uf_lib ns |"
 echo
-echo "With \`--no-libcall\` a library call costs $off_lib ns. Budget: a library call costs no more"
-echo "than an own call (within 10 % timing noise): **$verdict** ($cs_lib vs $cs_own ns)."
+echo "\`callscope record\` samples beside the trace at 199 Hz by default (the time outside the"
+echo "hooks); \`--outside-freq=0\` does not. With \`--no-libcall\` a library call costs $off_lib ns."
+echo "Budget: a library call costs no more than an own call (within 10 % timing noise):"
+echo "**$verdict** ($cs_lib vs $cs_own ns)."
+echo
+
+# The samples beside a trace, in CPU time.
+big=$((N * 3))
+echo "### Cost of the samples beside the trace (--outside-freq)"
+echo
+echo "CPU time (best of $REPEAT) of \`callscope record -- cost-pg own $big\`:"
+echo
+echo "| --outside-freq | CPU s | cost |"
+echo "| --- | --- | --- |"
+base=$(best "$CALLSCOPE" record --outside-freq=0 -o cs.data -- ./cost-pg own "$big")
+echo "| 0 (off) | $base | |"
+for hz in 199 999; do
+	t=$(best "$CALLSCOPE" record --outside-freq=$hz -o cs.data -- ./cost-pg own "$big")
+	echo "| $hz$([ $hz = 199 ] && echo ' (default)') | $t | $(awk -v t="$t" -v b="$base" 'BEGIN { printf "%+.1f %%", (t - b) * 100 / b }') |"
+done
 echo
 
 # Counts on bzip2 from Debian source.

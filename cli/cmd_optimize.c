@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/recording_arg.h"
 #include "load/load.h"
 #include "die.h"
 #include "optimize/cache_spec.h"
@@ -32,12 +33,12 @@
 
 /* The usage, with the algorithms filled in from their table. */
 static const char usage_format[] =
-	"usage: callscope optimize [-i DATA] [-o PREFIX] [--cache-size=SIZE] [--algorithm=NAME]\n"
+	"usage: callscope optimize [-i DATA | DATA] [-o PREFIX] [--cache-size=SIZE] [--algorithm=NAME]\n"
 	"                          [--binary=PATH] [--map=FILE | --objects FILE...] [--pid=PID]\n"
 	"   or: callscope optimize --measure OLD_BIN NEW_BIN [BIN...] [--cache=SIZE,WAYS,LINE]...\n"
 	"                          [--relink=CMD] [--offsets=LIST] [--stdin=FILE] [--json] -- ARGS\n"
 	"\n"
-	"  -i, --input DATA      recording to read (default: callscope.data)\n"
+	"  -i, --input DATA      recording to read, or DATA alone (default: callscope.data)\n"
 	"  -o, --output PREFIX   write PREFIX.lor, .order, .cg, .gold-order, .ld\n"
 	"                        (default: the binary's name)\n"
 	"      --cache-size SIZE largest clique, e.g. 32K (default: this machine's L1i)\n"
@@ -421,7 +422,7 @@ int cmd_optimize(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct optimize_args a = { "callscope.data", NULL, NULL, NULL, opt_algorithms[0].name,
+	struct optimize_args a = { NULL, NULL, NULL, NULL, opt_algorithms[0].name,
 				   0, OPT_WEIGHT_CALLS, 0, -1, NULL, 0 };
 	struct measure_options m;
 	int measure = 0, opt, optimize_only = 0, measure_only = 0;
@@ -510,6 +511,13 @@ int cmd_optimize(int argc, char **argv)
 			usage_die("unexpected '--'; program arguments go with --measure");
 		a.positional = positional;
 		a.npositional = npositional;
+		if (!a.objects) {
+			/* the arguments are object files only with --objects */
+			a.input = recording_arg("optimize", a.input, (int)npositional, positional, 0);
+			a.npositional = 0;
+		} else if (!a.input) {
+			a.input = RECORDING_DEFAULT;
+		}
 		return run_optimize(&a);
 	}
 	if (optimize_only)

@@ -83,7 +83,11 @@ struct cct_record {
 	 * analyzer closes activations still running */
 	uint64_t counter_total[2];
 	uint64_t counter_since[2];
-	uint64_t reserved[5];
+	/* completed calls that stack repair closed (longjmp, a stack switch,
+	 * an exception), and of those the ones an exception left */
+	uint64_t unwound;
+	uint64_t thrown;
+	uint64_t reserved[3];
 };
 
 /*

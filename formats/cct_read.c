@@ -69,6 +69,9 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			counter_total[k] = cursor_u64(&c, "node");
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
+		/* zero in recordings made before they were counted */
+		uint64_t unwound = cursor_u64(&c, "node");
+		uint64_t thrown = cursor_u64(&c, "node");
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -111,6 +114,8 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		p->parent = i ? path_of[parent] : 0;
 		p->calls = calls;
 		p->total = total;
+		p->unwound = unwound;
+		p->thrown = thrown <= unwound ? thrown : unwound;
 		for (unsigned k = 0; k < ncounters; k++)
 			p->counter_total[k] = counter_total[k];
 	}
@@ -151,6 +156,8 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		a->counter_total[0] = cp->counter_total[0];
 		a->counter_total[1] = cp->counter_total[1];
 		a->still_open = (uint64_t)cp->still_open;
+		a->unwound = cp->unwound;
+		a->thrown = cp->thrown;
 		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;

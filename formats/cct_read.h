@@ -22,6 +22,8 @@ struct cct_path {
 	uint64_t total;		/* inclusive, clock units */
 	uint64_t counter_total[2];
 	int still_open;		/* a call was running at the end: closed there */
+	uint64_t unwound;	/* calls stack repair closed; thrown: of those, */
+	uint64_t thrown;	/* the ones an exception left */
 };
 
 /* One function's per-call statistics (struct cct_func_record). */

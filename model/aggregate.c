@@ -230,6 +230,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->self_ns += self;
 			f->sum_call_ns += total[i];
 			f->virtual_returns += a->still_open;
+			f->unwound += a->unwound;
+			f->thrown += a->thrown;
 			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
 				f->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 				if (outermost)
@@ -302,6 +304,8 @@ void cct_add_aggregate(struct cct *t, const struct aggregate_thread *at)
 			node->total[CCT_C1 + c] += s.total_c[c][i];
 		}
 		node->virtual_returns += nodes[i].still_open;
+		node->unwound += nodes[i].unwound;
+		node->thrown += nodes[i].thrown;
 		t->calls += nodes[i].calls;
 	}
 	t->nodes[CCT_ROOT].total[CCT_TIME] += s.total[0];

@@ -23,6 +23,8 @@ struct aggregate_node {
 	uint64_t total_ns;	/* inclusive, summed over the path's calls */
 	uint64_t counter_total[2];	/* record -e: each counter likewise */
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
+	uint64_t unwound;	/* calls closed by stack repair */
+	uint64_t thrown;	/* of those, the ones an exception left */
 	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
 };
 

@@ -172,12 +172,18 @@ static inline void aggregate_enter(struct thread_state *t, struct shadow_frame *
 	aggregate_count_enter(t, f, now, 0);
 }
 
-static inline void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+static inline void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now,
+				  int unwound, int thrown)
 {
 	if (UNLIKELY(t->ncounters))
 		count_note_counters(t);
-	if (f->counted)
+	if (f->counted) {
 		count_until(t, f, now);
+		if (UNLIKELY(unwound)) {
+			t->nodes[f->node].unwound++;
+			t->nodes[f->node].thrown += (uint64_t)thrown;
+		}
+	}
 	t->cur_node = f->parent_node;
 }
 

@@ -214,7 +214,8 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 								enum frame_end end)
 {
 	if (UNLIKELY(t->nodes))
-		aggregate_exit(t, &t->stack[t->depth], now);
+		aggregate_exit(t, &t->stack[t->depth], now, end != FRAME_RETURNED,
+			       end == FRAME_THROWN);
 	else
 		emit_exit(t, now, end);
 }

@@ -326,14 +326,22 @@ static int in_stubs(uintptr_t v)
 
 static void write_stub(uint8_t *p, const struct libcall_target *target)
 {
-	/* endbr64; movabs $target, %r11; jmp *0(%rip); .quad entry */
+	/* endbr64; movabs $target, %r11; then jmp entry: rel32 when the
+	 * mapping landed within reach, else jmp *0(%rip); .quad entry */
 	static const uint8_t head[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x49, 0xbb };
 	static const uint8_t jump[] = { 0xff, 0x25, 0, 0, 0, 0 };
 	uint64_t t = (uintptr_t)target, e = (uintptr_t)callscope_libcall_entry;
+	int64_t rel = (int64_t)(e - ((uintptr_t)p + 19));
 
 	memset(p, 0xcc, STUB_SIZE);
 	memcpy(p, head, sizeof(head));
 	memcpy(p + 6, &t, 8);
+	if (rel == (int32_t)rel) {
+		int32_t r = (int32_t)rel;
+		p[14] = 0xe9;
+		memcpy(p + 15, &r, 4);
+		return;
+	}
 	memcpy(p + 14, jump, sizeof(jump));
 	memcpy(p + 20, &e, 8);
 }
@@ -444,7 +452,9 @@ static void hook_objects(void)
 	ps.stub_bytes = round_up(ps.n * STUB_SIZE, page);
 	ps.map_bytes = ps.stub_bytes + round_up(ps.n * sizeof(struct libcall_target), page) +
 		       round_up(ps.n * sizeof(struct patch), page);
-	ps.stubs = mmap(NULL, ps.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	/* near the runtime, so that a stub reaches the entry with a direct jump */
+	void *near = (void *)(((uintptr_t)callscope_libcall_entry - (256u << 20)) & ~(uintptr_t)0xfffff);
+	ps.stubs = mmap(near, ps.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
 	if (ps.stubs == MAP_FAILED)
 		return;

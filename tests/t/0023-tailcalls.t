@@ -12,9 +12,12 @@ if ! command -v valgrind > /dev/null 2>&1; then
 	exit 0
 fi
 
-# unwound_of DATA: the functions the report tags as left by unwinding.
+# unwound_of DATA: the program's functions the report tags as left by
+# unwinding, with how many of their calls an exception left.
 unwound_of() {
-	"$CS" report -i "$1" --json | jq -r '[.functions[] | select(.unwound > 0) | .name] | sort | join(",")'
+	"$CS" report -i "$1" --json |
+		jq -r '[.functions[] | select(.unwound > 0 and (.object | test("/(tc|tt)$"))) |
+			"\(.name)\(if .thrown > 0 then ":\(.thrown) thrown" else "" end)"] | sort | join(",")'
 }
 
 # calls_line DATA: "main=N ping=N pong=N top=N".
@@ -23,7 +26,7 @@ calls_line() {
 		jq -r '[.functions[] | select(.name | test("^(main|ping|pong|top)$")) | "\(.name)=\(.calls)"] | sort | join(" ")'
 }
 
-plan 27
+plan 31
 for compiler in gcc clang; do
 	for opt in -O2 -O3; do
 		for kind in PG FENTRY; do
@@ -68,6 +71,7 @@ for mode in count flight; do
 		ok 1 "--mode=$mode: the same arcs and counts as a trace"
 		sed 's/^/#   /' diff.txt
 	fi
+	is "$(unwound_of m.data)" "jumper,thrower" "--mode=$mode: the same frames tagged as left by longjmp"
 done
 
 # ping <-> pong 200 000 deep, past the 131 072 open calls the shadow stack
@@ -108,4 +112,8 @@ for kind in PG FENTRY; do
 	is "$(jq -r '[.arcs[] | select(.callee == "body" and (.caller | test("_M_run"))) | .count] | add' g.json) $(jq '[.functions[] | select(.name == "body" or (.name | test("_M_run"))) | .unwound] | add' r.json)" \
 		"2 0" "C++ $kind: each thread's _M_run calls body and neither is left by unwinding"
 done
+limited "$CS" record --mode=count -o ttc.data -- ./tt > /dev/null 2>&1
+is "$(unwound_of ttc.data)" "jumper:20 thrown,thrower:20 thrown" \
+	"C++ --mode=count: the frames the throw left are tagged as a trace tags them"
+is "$(unwound_of tt.data)" "jumper:20 thrown,thrower:20 thrown" "C++ trace: the same"
 done_testing

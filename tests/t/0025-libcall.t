@@ -4,7 +4,7 @@
 # nested under the library function, --no-libcall and --libcall=SPEC.
 . "$(dirname "$0")/lib.sh"
 
-plan 32
+plan 33
 # build SOURCE OUTPUT FLAGS...: with libm and libdl after the source
 build() {
 	src=$1
@@ -36,6 +36,9 @@ is "$(jq -r '[.arcs[] | select(.callee=="strcmp") | "\(.caller)=\(.count)"] | jo
 is "$("$CS" report -i lc.data --json |
 	jq -r '.functions[] | select(.name=="qsort") | "\(.object | test("libc[.]so")) \(.total_ns > .self_ns)"')" \
 	"true true" "qsort is libc's, and its total includes the callbacks"
+"$CS" tree -i lc.data --json |
+	jq -r '[.. | objects | select(has("children")) | .name as $p | .children[] | "\($p)/\(.name)"] | map(select(test("^(main/qsort|qsort/cmp|cmp/strcmp)$"))) | sort | join(",")' > paths.txt
+is "$(cat paths.txt)" "cmp/strcmp,main/qsort,qsort/cmp" "the tree holds main/qsort/cmp/strcmp"
 "$CS" replay -i lc.data > replay.txt
 ok "$(grep -c '  strcmp$' replay.txt | grep -qx "$cmp_calls"; echo $?)" "replay shows each strcmp"
 "$CS" export -i lc.data --format folded --value calls > folded.txt

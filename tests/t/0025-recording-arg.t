@@ -1,10 +1,11 @@
 #!/bin/sh
-# Every command that reads a recording takes it as one positional PATH,
+# Every command that reads a recording (optimize without --objects too)
+# takes it as one positional PATH,
 # as gprof takes its gmon.out, with the same result as -i PATH; both at
 # once, or two, are a usage error of one line.
 . "$(dirname "$0")/lib.sh"
 
-plan 16
+plan 18
 build_prog basic b -O2 -pg
 limited "$CS" record -o run.data -- ./b 10 > /dev/null 2>&1
 for cmd in report graph tree replay info "export --format=folded -o -"; do
@@ -33,6 +34,13 @@ ok $? "html run.data: the page holds the recording's functions"
 rc_a=$?
 "$CS" annotate loop run.data > b.txt 2>&1
 is "$? $(cat b.txt)" "$rc_a $(cat a.txt)" "annotate FUNC run.data: as annotate -i run.data FUNC"
+"$CS" optimize -i run.data -o o1 > /dev/null 2>&1
+"$CS" optimize run.data -o o2 > /dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s o1.order ] && cmp -s o1.order o2.order
+ok $? "optimize run.data: the same link order as optimize -i run.data (exit $rc)"
+"$CS" optimize -i run.data run.data -o o3 > /dev/null 2> err.txt
+is "$? $(wc -l < err.txt)" "2 1" "optimize -i run.data run.data: one line, usage exit"
 "$CS" report run.data other.data > /dev/null 2> err.txt
 is "$? $(wc -l < err.txt)" "2 1" "report with two recordings: one line, usage exit"
 done_testing

@@ -36,7 +36,7 @@ expect 2 "wants a size such as 32K" "a bad cache size" -- "$CS" optimize -i p.da
 expect 2 "wants a size such as 32K" "a zero cache size" -- "$CS" optimize -i p.data --cache-size=0
 expect 2 "do not go together" "--map with --objects" -- "$CS" optimize -i p.data --map=prog.map --objects opt_main.o
 expect 2 "wants the object files" "--objects without files" -- "$CS" optimize -i p.data --objects
-expect 2 "unexpected argument 'extra'" "a stray argument" -- "$CS" optimize -i p.data extra
+expect 2 "unexpected argument 'extra'" "a stray argument" -- "$CS" optimize p.data extra
 expect 1 "cannot read the binary 'nothere'" "a missing binary" -- "$CS" optimize -i p.data --binary=nothere
 printf 'not a map\n' >junk.map
 expect 1 "'junk.map' is not a linker map" "a file that is not a map" -- "$CS" optimize -i p.data --binary=prog --map=junk.map
