@@ -50,13 +50,15 @@ RUNTIME_SRC := \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
 	runtime/process.c \
+	runtime/sampled_count.c \
 	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
-RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/libcall.S
+RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
+	runtime/arch/x86_64/libcall.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

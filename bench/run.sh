@@ -89,17 +89,9 @@ declare -A BLABEL=(
 
 # ---------------------------------------------------------------- builds
 
-# needs_build OUT SOURCES...: true when OUT is missing or older than any
-# source or than this script (whose flags may have changed).
-needs_build() {
-	local out=$1 src
-	shift
-	[ -e "$out" ] || return 0
-	for src in "$@" "${BASH_SOURCE[0]}"; do
-		[ "$src" -nt "$out" ] && return 0
-	done
-	return 1
-}
+# needs_build and build_lua
+# shellcheck source=bench/build_lua.sh
+. "$HERE/build_lua.sh"
 
 build_hooks() {
 	local obj=$BIN/empty_hooks.o
@@ -116,31 +108,6 @@ build_callheavy() {
 	if needs_build "$out" "$HERE/progs/callheavy.c" "${extra[@]}"; then
 		# shellcheck disable=SC2086 # the flag strings hold several words on purpose
 		gcc $BASE_CFLAGS ${BFLAGS[$b]} -o "$out" "$HERE/progs/callheavy.c" "${extra[@]}"
-	fi
-}
-
-# Lua is compiled directly from the Debian source tree's src/ (all of it but
-# the luac compiler), with the flags of Lua's own 'linux' target; Debian's
-# makefile goes through libtool and a shared library, which would put the
-# interpreter's functions out of reach of -pg's mcount in the executable.
-build_lua() {
-	local b=$1 out=$BIN/lua-$1 extra=() srcs
-	[ "$b" = hooks ] && extra=("$BIN/empty_hooks.o")
-	local f
-	srcs=()
-	for f in "$lua_src"/*.c; do
-		[ "${f##*/}" = luac.c ] || srcs+=("$f")
-	done
-	if needs_build "$out" "${srcs[@]}" "${extra[@]}"; then
-		# Debian's luaconf.h includes a generated header naming the
-		# multiarch triplet (for module paths); make it in the scratch dir.
-		mkdir -p "$BIN/lua-include"
-		printf '#define DEB_HOST_MULTIARCH "%s"\n' \
-			"$(gcc -print-multiarch || echo x86_64-linux-gnu)" \
-			>"$BIN/lua-include/lua5.4-deb-multiarch.h"
-		# shellcheck disable=SC2086
-		gcc -std=gnu99 $BASE_CFLAGS ${BFLAGS[$b]} -I"$BIN/lua-include" \
-			-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -o "$out" "${srcs[@]}" "${extra[@]}" -lm -ldl
 	fi
 }
 

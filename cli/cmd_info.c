@@ -13,12 +13,14 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/debug_packages.h"
 #include "cli/recording_arg.h"
 #include "load/load.h"
 #include "contract.h"
 #include "die.h"
 #include "formats/cursor.h"
 #include "json.h"
+#include "report/flat.h"
 #include "report/samples.h"
 #include "report/unhooked.h"
 #include "report/units.h"
@@ -154,6 +156,8 @@ int cmd_info(int argc, char **argv)
 	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
 	struct count_memory cm = count_memory(&df, p);
+	size_t nbare;
+	struct unsymbolled_object *bare = unsymbolled_objects(p, &nbare);
 	const char *mode = s->mode == DATA_MODE_FLIGHT ? "flight"
 			   : s->mode == DATA_MODE_COUNT ? "count"
 			   : s->mode == DATA_MODE_SAMPLE ? "sample" : "trace";
@@ -218,8 +222,7 @@ int cmd_info(int argc, char **argv)
 		json_kv_u64(&j, "tasks", stats.tasks);
 		json_kv_u64(&j, "signals", stats.signals);
 		json_kv_u64(&j, "stops", stats.stops);
-		json_kv_double(&j, "overhead_ns_per_call", p->overhead_per_call_ns);
-		json_kv_u64(&j, "overhead_ns", p->overhead_ns);
+		report_hooks_json(&j, p);
 		json_kv_u64(&j, "file_bytes", df.size);
 		if (s->mode == DATA_MODE_COUNT) {
 			json_kv_u64(&j, "count_nodes", cm.nodes);
@@ -234,6 +237,16 @@ int cmd_info(int argc, char **argv)
 		json_kv_string(&j, "counter_read", counter_method(&df));
 		if (p->samples)
 			report_samples_json_fields(&j, p);
+		json_key(&j, "objects_without_symbols");
+		json_array_begin(&j);
+		for (size_t i = 0; i < nbare; i++) {
+			json_object_begin(&j);
+			json_kv_string(&j, "path", bare[i].path);
+			if (bare[i].package)
+				json_kv_string(&j, "package", bare[i].package);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
 		json_kv_double(&j, "counter_read_ns_per_call", counter_cost_ns(&df));
 		json_object_end(&j);
 		json_finish(&j);
@@ -246,7 +259,9 @@ int cmd_info(int argc, char **argv)
 		printf("mode:         %s\n", s->mode == DATA_MODE_FLIGHT
 			       ? "flight (each thread kept its newest events)"
 			       : s->mode == DATA_MODE_COUNT
-			       ? "count (calls and time summed per call path in the program)"
+			       ? p->time_sample_period_ns
+			       ? "count (calls summed per call path in the program, timed by samples)"
+			       : "count (calls and time summed per call path in the program)"
 			       : s->mode == DATA_MODE_SAMPLE
 			       ? "sample (timer samples only, no traced calls)"
 			       : "trace (every function entry and exit)");
@@ -280,9 +295,12 @@ int cmd_info(int argc, char **argv)
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);
-		printf("overhead:     %s per call subtracted, %s in all\n",
-		       format_duration(d1, p->overhead_per_call_ns),
-		       format_duration(d2, (double)p->overhead_ns));
+		if (p->time_sample_period_ns)
+			report_hooks_line(stdout, p, "overhead:     ");
+		else
+			printf("overhead:     %s per call subtracted, %s in all\n",
+			       format_duration(d1, p->overhead_per_call_ns),
+			       format_duration(d2, (double)p->overhead_ns));
 		report_unhooked(stdout, p, "unhooked:     ");
 		if (df.ncounters && counter_cost_ns(&df) > 0)
 			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
@@ -302,9 +320,24 @@ int cmd_info(int argc, char **argv)
 			       (unsigned long long)p->samples_lost);
 			free(method);
 		}
+		if (nbare)
+			printf("symbols:      %zu object%s without symbols (functions named "
+			       "OBJECT+0xSTART, or by their dynamic symbols); separate debug files "
+			       "by build ID or .gnu_debuglink would name them:\n", nbare,
+			       nbare == 1 ? "" : "s");
+		for (size_t i = 0; i < nbare; i++) {
+			if (bare[i].package)
+				printf("  %s (package %s: install %s-dbgsym from the debug archive, "
+				       "or its -dbg package)\n", bare[i].path, bare[i].package,
+				       bare[i].package);
+			else
+				printf("  %s (no package owns it: rebuild it with -g, or keep its "
+				       "debug file)\n", bare[i].path);
+		}
 		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
 		       p->calls ? (double)df.size / (double)p->calls : 0.0);
 	}
+	unsymbolled_objects_free(bare, nbare);
 	int salvaged = stats.salvaged;
 	profile_free(p);
 	data_file_release(&df);

@@ -72,7 +72,10 @@ static const char usage_text[] =
 	"                        where the code keeps them, else a copy of the stack\n"
 	"                        unwound offline with DWARF (auto, the default)\n"
 	"      --sample-source S perf (a task-clock event; the default, with the timer\n"
-	"                        where perf events are not allowed) or timer\n";
+	"                        where perf events are not allowed) or timer\n"
+	"      --time-by SOURCE  with --mode=count: clock (each call timed, the default)\n"
+	"                        or samples (calls only counted; time from timer samples\n"
+	"                        of the exact call path, --freq per second)\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
 #define OUTSIDE_HZ_DEFAULT 199
@@ -317,6 +320,7 @@ int cmd_record(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'D' },
 		{ "stack", required_argument, NULL, 'K' },
 		{ "sample-source", required_argument, NULL, 'Q' },
+		{ "time-by", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -365,6 +369,11 @@ int cmd_record(int argc, char **argv)
 		case 'D': attach_duration = optarg; break;
 		case 'K': rs.stack = record_sampling_stack(optarg); rs.explicit_option = 1; break;
 		case 'Q': rs.timer = record_sampling_source(optarg); rs.explicit_option = 1; break;
+		case 'T':
+			if (strcmp(optarg, "clock") && strcmp(optarg, "samples"))
+				usage_die("--time-by wants clock or samples, not '%s'", optarg);
+			contract.time_by_samples = !strcmp(optarg, "samples");
+			break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -387,9 +396,15 @@ int cmd_record(int argc, char **argv)
 	if (!hooks.dynamic)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
+	if (contract.time_by_samples && !contract.count_nodes)
+		usage_die("--time-by=samples times count mode: add --mode=count");
+	if (contract.time_by_samples && (events || start_at || stop_at))
+		usage_die("--time-by=samples reads no clock or counter in the hooks, which also "
+			  "see no trigger: leave out -e, --start-at and --stop-at");
 	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
 	contract.sample_only = !hooks.kinds || idle_hooks;
+	contract.hooks = hooks.kinds;
 	/* a trace not sampled otherwise is sampled gently, only to say how
 	 * much time its hooks did not see */
 	if (!sample_env && !contract.sample_only && outside_hz)

@@ -38,6 +38,9 @@ static const char usage_text[] =
 	"      --histogram FUNC  only a histogram of FUNC's call durations (NAME or OBJECT:NAME)\n"
 	"      --lines       sampled runs: samples per source line\n"
 	"      --counts      with --lines: executions per line (a program built with --coverage)\n"
+	"      --untimed[=CALLS,US]  functions called more than CALLS times (100000) at\n"
+	"                    under US microseconds a call (10) keep their counts; their\n"
+	"                    self time goes to their callers\n"
 	NO_DEMANGLE_HELP;
 
 static void json_profile_fields(struct json *j, const struct profile *p,
@@ -51,14 +54,30 @@ static void json_profile_fields(struct json *j, const struct profile *p,
 	json_array_end(j);
 	json_kv_u64(j, "overwritten_events", p->overwritten_events);
 	json_kv_u64(j, "calls", p->calls);
-	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
-	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	report_hooks_json(j, p);
 	if (p->samples)
 		report_samples_json_fields(j, p);
 	if (p->unhooked.samples)
 		report_unhooked_json(j, p);
 	json_key(j, "functions");
 	report_flat_json_functions(j, p, o);
+}
+
+/* --untimed=CALLS,MICROSECONDS */
+static int parse_untimed(const char *s, uint64_t *calls, uint64_t *us)
+{
+	char *end;
+	unsigned long long c = strtoull(s, &end, 10);
+
+	if (end == s || *end != ',')
+		return -1;
+	const char *u = end + 1;
+	unsigned long long m = strtoull(u, &end, 10);
+	if (end == u || *end || !m || m > 1000000000ull || *s == '-' || *u == '-')
+		return -1;
+	*calls = c;
+	*us = m;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -75,6 +94,7 @@ int cmd_report(int argc, char **argv)
 		{ "histogram", required_argument, NULL, 'H' },
 		{ "lines", no_argument, NULL, 'L' },
 		{ "counts", no_argument, NULL, 'C' },
+		{ "untimed", optional_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
@@ -82,7 +102,9 @@ int cmd_report(int argc, char **argv)
 	const char *input = NULL;
 	struct flat_options fo = { FLAT_SORT_SELF, NULL };
 	struct load_filter filter = { -1, -1 };
-	int json = 0, per_thread = 0, lines = 0, counts = 0, opt;
+	int json = 0, per_thread = 0, lines = 0, counts = 0, untime = 0, opt;
+	/* TAU's throttling thresholds */
+	uint64_t untime_calls = 100000, untime_us = 10;
 	const char *histogram = NULL;
 
 	while ((opt = getopt_long(argc, argv, "i:s:h", longopts, NULL)) != -1) {
@@ -102,6 +124,12 @@ int cmd_report(int argc, char **argv)
 		case 'H': histogram = optarg; break;
 		case 'L': lines = 1; break;
 		case 'C': counts = 1; break;
+		case 'U':
+			untime = 1;
+			if (optarg && parse_untimed(optarg, &untime_calls, &untime_us) != 0)
+				usage_die("--untimed wants CALLS,MICROSECONDS (e.g. 100000,10), not '%s'",
+					  optarg);
+			break;
 		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -187,6 +215,8 @@ int cmd_report(int argc, char **argv)
 		struct load_stats stats;
 		struct profile *p = load_profile(&df, &f, &stats);
 		salvaged |= stats.salvaged;
+		if (untime)
+			profile_untime_short(p, untime_calls, untime_us * 1000);
 		if (json) {
 			if (per_thread) {
 				json_object_begin(&j);

@@ -19,6 +19,7 @@
 #include "load/load.h"
 #include "die.h"
 #include "model/aggregate.h"
+#include "model/samples.h"
 #include "xalloc.h"
 #include "model/cct.h"
 #include "report/tree.h"
@@ -118,6 +119,16 @@ static void tree_end(void *ctx, uint64_t t)
 	s->tb = NULL;
 }
 
+/* A timer sample: its stack is a call path of the tree too. */
+static void tree_sample(void *ctx, const struct replay_sample *smp)
+{
+	struct tree_state *s = ctx;
+
+	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
+			   smp->missed);
+	cct_add_sample(s->t, smp->funcs, smp->n, smp->weight);
+}
+
 /* An aggregate-mode thread: its call paths are the tree's, summed in. */
 static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_thread *at)
@@ -156,6 +167,7 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 		.thread_end = tree_end,
 		.note = tree_note,
 		.counters = tree_counters,
+		.sample = tree_sample,
 	};
 	struct load_stats more;
 	load_replay(&df, filter, s->p, &v, stats);

@@ -57,7 +57,7 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 			     const struct contract *c)
 {
 	int sample = rs->asked || !has_hooks || rs->mode == RECORD_MODE_SAMPLE ||
-		     rs->mode == RECORD_MODE_BOTH;
+		     rs->mode == RECORD_MODE_BOTH || c->time_by_samples;
 
 	if (!has_hooks && (rs->mode == RECORD_MODE_TRACE || rs->mode == RECORD_MODE_BOTH))
 		usage_die("'%s' carries no profiling hooks, so it cannot be traced; rebuild it "
@@ -69,15 +69,29 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 				  "sample it too, or use --mode=sample", prog);
 		return NULL;
 	}
-	if (c->ring_bytes || c->count_nodes)
+	if (c->time_by_samples) {
+		if (!has_hooks)
+			usage_die("'%s' carries no profiling hooks, so its calls cannot be counted; "
+				  "rebuild it with -pg, -pg -mfentry or -finstrument-functions", prog);
+		if (rs->only || rs->stack != SAMPLING_STACK_AUTO || rs->asked)
+			usage_die("--time-by=samples finds each sample's call path on the shadow "
+				  "stack, over the whole program: leave out --sample, --only and --stack");
+		fprintf(stderr, "callscope: counting the calls of '%s' per call path, timed by "
+			"samples at %u Hz of %s time\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+	} else if (c->ring_bytes || c->count_nodes) {
 		usage_die("sampling does not go with --mode=flight or --mode=count; %s",
-			  has_hooks ? "leave out --sample" : "rebuild the program with -pg to use them");
+			  has_hooks ? "leave out --sample (or time count mode by samples: "
+				      "--time-by=samples)"
+				    : "rebuild the program with -pg to use them");
+	}
 	if (rs->only) {
 		if (!*rs->only || strlen(rs->only) >= SAMPLING_ONLY_MAX || strchr(rs->only, ';') ||
 		    rs->only[strlen(rs->only) - 1] == ',')
 			usage_die("--only wants object names separated by commas, not '%s'", rs->only);
 	}
-	if (record_sampling_idle_hooks(rs, has_hooks))
+	if (c->time_by_samples)
+		;	/* said above */
+	else if (record_sampling_idle_hooks(rs, has_hooks))
 		fprintf(stderr, "callscope: sampling '%s' at %u Hz of %s time; its profiling hooks "
 			"stay idle (--mode=sample)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
 	else if (has_hooks)

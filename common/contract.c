@@ -165,6 +165,17 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 			out->start_stopped = vlen == 1 && val[0] == '1';
 		} else if (klen == 6 && !memcmp(p, "sample", 6)) {
 			out->sample_only = vlen == 1 && val[0] == '1';
+		} else if (klen == 6 && !memcmp(p, "timeby", 6)) {
+			if (vlen != 7 || memcmp(val, "samples", 7)) {
+				*why = "unknown time source";
+				return -1;
+			}
+			out->time_by_samples = 1;
+		} else if (klen == 5 && !memcmp(p, "hooks", 5)) {
+			if (parse_u32(val, vlen, &out->hooks)) {
+				*why = "bad hook kinds";
+				return -1;
+			}
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -281,6 +292,12 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";stopped=1");
 	if (c->sample_only)
 		p = append(p, end, ";sample=1");
+	if (c->time_by_samples)
+		p = append(p, end, ";timeby=samples");
+	if (c->hooks) {
+		p = append(p, end, ";hooks=");
+		p = append_u32(p, end, c->hooks);
+	}
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

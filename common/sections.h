@@ -84,10 +84,26 @@ struct cct_record {
 	uint64_t counter_total[2];
 	uint64_t counter_since[2];
 	/* completed calls that stack repair closed (longjmp, a stack switch,
-	 * an exception), and of those the ones an exception left */
-	uint64_t unwound;
-	uint64_t thrown;
-	uint64_t reserved[3];
+	 * an exception), and of those the ones an exception left.  The root
+	 * is no call: there they hold the clock units the runtime spent on
+	 * its own work (reserving records), hidden from the thread's times,
+	 * so that a reader closing activations still running at the
+	 * process's end hides them too; and with --time-by=samples the
+	 * samples whose PC was in the runtime (the hooks' cost) */
+	union {
+		uint64_t unwound;
+		uint64_t paused;	/* the root's */
+	};
+	union {
+		uint64_t thrown;
+		uint64_t hook_samples;	/* the root's */
+	};
+	/* --time-by=samples: timer samples taken with this path innermost;
+	 * in the root, also the sampling period in ns, nonzero only in such
+	 * runs, whose times are these samples' */
+	uint64_t samples;
+	uint64_t sample_period_ns;
+	uint64_t reserved;
 };
 
 /*

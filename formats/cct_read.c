@@ -69,9 +69,15 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 			counter_total[k] = cursor_u64(&c, "node");
 		for (int k = 0; k < 2; k++)
 			counter_since[k] = cursor_u64(&c, "node");
-		/* zero in recordings made before they were counted */
+		/* zero in recordings made before they were counted; in the
+		 * root, the runtime's pauses and the samples in the hooks */
 		uint64_t unwound = cursor_u64(&c, "node");
 		uint64_t thrown = cursor_u64(&c, "node");
+		uint64_t samples = cursor_u64(&c, "node");
+		uint64_t period = cursor_u64(&c, "node");
+		uint64_t paused = i ? 0 : unwound, hook_samples = i ? 0 : thrown;
+		if (!i)
+			unwound = thrown = 0;
 
 		path_of[i] = UINT32_MAX;
 		if (kind == CCT_KIND_FUNC && i >= 2) {
@@ -97,6 +103,11 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		if (i == 0) {
 			last_c[0] = counter_since[0];
 			last_c[1] = counter_since[1];
+			/* END is the clock's; the thread's times leave out
+			 * the runtime's pauses */
+			end = end > paused ? end - paused : 0;
+			out->sample_period_ns = period;
+			out->hook_samples = hook_samples;
 		}
 		struct cct_path *p = &out->paths[out->npaths];
 		path_of[i] = (uint32_t)out->npaths++;
@@ -110,6 +121,7 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 				counter_total[k] += last_c[k] > counter_since[k]
 							    ? last_c[k] - counter_since[k] : 0;
 		}
+		p->samples = samples;
 		p->addr = i ? addr : 0;
 		p->parent = i ? path_of[parent] : 0;
 		p->calls = calls;
@@ -137,6 +149,29 @@ void cct_thread_release(struct cct_thread *t)
 static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
 	return u64_round((double)units * ns_per_unit);
+}
+
+/*
+ * --time-by=samples: a path's time is its samples and its descendants',
+ * at the sampling period; no hooks' cost is left to subtract, their
+ * samples having been kept apart.
+ */
+static void time_by_samples(const struct cct_thread *ct, struct aggregate_thread *at)
+{
+	uint64_t *below = xcalloc(ct->npaths + 1, sizeof(*below));
+
+	/* parents come before their children: one backward pass */
+	for (size_t i = ct->npaths; i-- > 0;) {
+		below[i] += ct->paths[i].samples;
+		if (i)
+			below[ct->paths[i].parent] += below[i];
+		at->nodes[i].total_ns = below[i] * ct->sample_period_ns;
+	}
+	at->inner_ns = at->outer_ns = 0;
+	at->sample_period_ns = ct->sample_period_ns;
+	at->samples = below[0];
+	at->hook_samples = ct->hook_samples;
+	free(below);
 }
 
 void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, double inner_ns,
@@ -184,4 +219,6 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 	at->ns_per_unit = ns_per_unit;
 	at->inner_ns = inner_ns;
 	at->outer_ns = outer_ns;
+	if (ct->sample_period_ns)
+		time_by_samples(ct, at);
 }

@@ -24,6 +24,7 @@ struct cct_path {
 	int still_open;		/* a call was running at the end: closed there */
 	uint64_t unwound;	/* calls stack repair closed; thrown: of those, */
 	uint64_t thrown;	/* the ones an exception left */
+	uint64_t samples;	/* --time-by=samples: with this path innermost */
 };
 
 /* One function's per-call statistics (struct cct_func_record). */
@@ -42,6 +43,10 @@ struct cct_thread {
 	size_t npaths;
 	struct cct_func *funcs;
 	size_t nfuncs;
+	/* --time-by=samples: the period (0: times are the clock's), and
+	 * the samples taken in the hooks */
+	uint64_t sample_period_ns;
+	uint64_t hook_samples;
 };
 
 /*

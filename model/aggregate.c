@@ -147,16 +147,22 @@ void aggregate_split_release(struct aggregate_split *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static void note_call_span(struct func *f, uint64_t ns)
+{
+	if (ns < f->min_ns)
+		f->min_ns = ns;
+	if (ns > f->max_ns)
+		f->max_ns = ns;
+}
+
 /* A function's per-call statistics, from the runtime's sums. */
 static void add_func_stats(struct profile *p, const struct aggregate_func *af)
 {
 	struct func *f = &p->funcs[af->func];
 
 	if (af->calls) {
-		if (af->min_ns < f->min_ns)
-			f->min_ns = af->min_ns;
-		if (af->max_ns > f->max_ns)
-			f->max_ns = af->max_ns;
+		note_call_span(f, af->min_ns);
+		note_call_span(f, af->max_ns);
 		/* the runtime summed the times and their squares whole: as
 		 * deviations from the function's shift (see profile.h),
 		 * sum (x - s) = S1 - n s and sum (x - s)^2 = S2 - 2 s S1 + n s^2 */
@@ -232,6 +238,11 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->virtual_returns += a->still_open;
 			f->unwound += a->unwound;
 			f->thrown += a->thrown;
+			/* the runtime's statistics hold completed calls only:
+			 * a path whose one call was still running gives that
+			 * call's duration, as a trace closed at the end does */
+			if (a->still_open && a->calls == 1)
+				note_call_span(f, total[i]);
 			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
 				f->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 				if (outermost)
@@ -266,6 +277,11 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	p->calls += calls;
 	p->lost_events += info->lost_events;
 	p->overhead_per_call_ns = call_cost;
+	if (at->sample_period_ns) {
+		p->time_sample_period_ns = at->sample_period_ns;
+		p->time_samples += at->samples;
+		p->time_hook_samples += at->hook_samples;
+	}
 	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls;
 	p->overhead_ns = (p->overhead_q + 128) / 256;
 	if (info->end_ns - info->start_ns > p->wall_ns)

@@ -57,6 +57,10 @@ struct aggregate_thread {
 	double inner_ns, outer_ns;	/* the hooks' cost per call, as for
 					 * profile_thread_begin() */
 	double ns_per_unit;	/* of the clock the buckets count in */
+	/* --time-by=samples: the period the times count in (0: the
+	 * clock's), the program's samples, and those in the hooks */
+	uint64_t sample_period_ns;
+	uint64_t samples, hook_samples;
 };
 
 /*

@@ -48,6 +48,10 @@ enum cct_metric {
 	CCT_TIME,	/* nanoseconds */
 	CCT_C1,
 	CCT_C2,
+	/* timer samples (record --sample): self counts the samples whose
+	 * stack is the node's path, total those whose stack starts with it;
+	 * filled by cct_add_sample(), never by the replay of calls */
+	CCT_SAMPLES,
 	CCT_NMETRICS
 };
 
@@ -86,6 +90,13 @@ void cct_free(struct cct *t);
 
 /* Returns the child of PARENT for FUNC, adding it (zeroed) if new. */
 uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t func);
+
+/*
+ * Adds a timer sample of WEIGHT periods whose stack is FUNCS[0..N),
+ * innermost first: its path from the root gets the weight in
+ * total[CCT_SAMPLES] at every node and in self[CCT_SAMPLES] at the last.
+ */
+void cct_add_sample(struct cct *t, const uint32_t *funcs, size_t n, uint64_t weight);
 
 /* Whether the tree has values for METRIC. */
 static inline int cct_has_metric(const struct cct *t, enum cct_metric m)

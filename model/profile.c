@@ -20,6 +20,7 @@ struct profile_index {
 	uint32_t *func_slots;	/* index + 1, 0 = empty */
 	size_t func_mask;
 	struct u64map arcs;	/* (caller, callee) -> arc */
+	struct u64map sample_arcs;	/* (caller, callee) -> sample arc */
 };
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -36,6 +37,7 @@ struct profile *profile_new(void)
 	p->index->func_mask = 1023;
 	p->index->func_slots = xcalloc(1024, sizeof(uint32_t));
 	u64map_init(&p->index->arcs);
+	u64map_init(&p->index->sample_arcs);
 	return p;
 }
 
@@ -60,7 +62,9 @@ void profile_free(struct profile *p)
 	free(p->threads);
 	free(p->index->func_slots);
 	u64map_release(&p->index->arcs);
+	u64map_release(&p->index->sample_arcs);
 	free(p->index);
+	free(p->sample_arcs);
 	free(p);
 }
 
@@ -127,20 +131,40 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 	return profile_intern_symbol(p, name, name, object, addr, size, file, line);
 }
 
-uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+/* Looks the pair (CALLER, CALLEE) up in M: returns 1 with its *INDEX, or
+ * 0 after entering it as NEXT, the index the caller then fills. */
+static int pair_index(struct u64map *m, uint32_t caller, uint32_t callee, size_t next,
+		      uint32_t *index)
 {
 	uint64_t key = u64map_pair(caller, callee);
+
+	if (u64map_get(m, key, index))
+		return 1;
+	u64map_put(m, key, (uint32_t)next);
+	*index = (uint32_t)next;
+	return 0;
+}
+
+uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
 	uint32_t index;
 
-	if (u64map_get(&p->index->arcs, key, &index))
+	if (pair_index(&p->index->arcs, caller, callee, p->narcs, &index))
 		return index;
 	ALLOC_GROW(p->arcs, p->narcs + 1, p->arcs_alloc);
-	struct arc *a = &p->arcs[p->narcs];
-	memset(a, 0, sizeof(*a));
-	a->caller = caller;
-	a->callee = callee;
-	u64map_put(&p->index->arcs, key, (uint32_t)p->narcs);
+	p->arcs[p->narcs] = (struct arc){ .caller = caller, .callee = callee };
 	return (uint32_t)p->narcs++;
+}
+
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	uint32_t index;
+
+	if (pair_index(&p->index->sample_arcs, caller, callee, p->nsample_arcs, &index))
+		return index;
+	ALLOC_GROW(p->sample_arcs, p->nsample_arcs + 1, p->sample_arcs_alloc);
+	p->sample_arcs[p->nsample_arcs] = (struct sample_arc){ caller, callee, 0, 0 };
+	return (uint32_t)p->nsample_arcs++;
 }
 
 /*
@@ -443,4 +467,87 @@ double func_stddev_ns(const struct func *f)
 uint64_t func_period_avg_ns(const struct func *f)
 {
 	return f->periods ? f->period_sum_ns / f->periods : 0;
+}
+
+/* A self time less than this many times the hooks' cost taken from it is
+ * in doubt: the cost per call varies by that much with the machine's load
+ * and cache state, which the estimate made at start-up cannot follow. */
+#define DOUBTFUL_SELF_PER_HOOK 3
+
+unsigned char *profile_doubtful_times(const struct profile *p, double *share)
+{
+	unsigned char *doubtful = xcalloc(p->nfuncs + 1, 1);
+	uint64_t *made = xcalloc(p->nfuncs + 1, sizeof(*made));
+	uint64_t self_all = 0;
+
+	for (size_t i = 0; i < p->narcs; i++)
+		if (p->arcs[i].caller < p->nfuncs)
+			made[p->arcs[i].caller] += p->arcs[i].count;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		const struct func *f = &p->funcs[i];
+		double hooks = p->overhead_per_call_ns * (double)(f->calls + made[i]);
+		self_all += f->self_ns;
+		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 &&
+			      (double)f->self_ns < DOUBTFUL_SELF_PER_HOOK * hooks;
+	}
+	*share = p->overhead_ns ? (double)p->overhead_ns / (double)(p->overhead_ns + self_all) : 0;
+	free(made);
+	return doubtful;
+}
+
+/* Hands passes of untimed self time up to the callers, so that a short
+ * function called by another finds a timed caller in a few steps; what a
+ * cycle of untimed functions keeps after that stays where it is. */
+#define UNTIME_PASSES 8
+
+size_t profile_untime_short(struct profile *p, uint64_t min_calls, uint64_t max_ns)
+{
+	uint64_t *in = xcalloc(p->nfuncs + 1, sizeof(*in));
+	uint64_t *gain = xcalloc(p->nfuncs + 1, sizeof(*gain));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct func *f = &p->funcs[i];
+		f->untimed = f->calls > min_calls && f->sum_call_ns < max_ns * f->calls;
+	}
+	for (int pass = 0; pass < UNTIME_PASSES; pass++) {
+		int moved = 0;
+		memset(in, 0, (p->nfuncs + 1) * sizeof(*in));
+		memset(gain, 0, (p->nfuncs + 1) * sizeof(*gain));
+		/* each caller's part: its arc's share of the callee's self time */
+		for (size_t i = 0; i < p->narcs; i++) {
+			const struct arc *a = &p->arcs[i];
+			if (a->caller < p->nfuncs && a->caller != a->callee && p->funcs[a->callee].untimed)
+				in[a->callee] += a->self_ns;
+		}
+		for (size_t i = 0; i < p->narcs; i++) {
+			const struct arc *a = &p->arcs[i];
+			const struct func *f = &p->funcs[a->callee];
+			if (a->caller >= p->nfuncs || a->caller == a->callee || !f->untimed ||
+			    !in[a->callee] || !f->self_ns)
+				continue;
+			gain[a->caller] += (uint64_t)((long double)f->self_ns * a->self_ns /
+						      in[a->callee] + 0.5L);
+		}
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			if (p->funcs[i].untimed && in[i] && p->funcs[i].self_ns) {
+				p->funcs[i].self_ns = 0;
+				moved = 1;
+			}
+		}
+		for (size_t i = 0; i < p->nfuncs; i++)
+			p->funcs[i].self_ns += gain[i];
+		if (!moved)
+			break;
+	}
+	/* with no caller to take its time (a root), a function stays timed */
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct func *f = &p->funcs[i];
+		if (f->untimed && f->self_ns && !in[i])
+			f->untimed = 0;
+		n += (size_t)f->untimed;
+	}
+	free(in);
+	free(gain);
+	return n;
 }

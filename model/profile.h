@@ -69,6 +69,9 @@ struct func {
 	uint64_t counter_self[2];
 	uint64_t counter_total[2];
 	int counters_unreliable;
+	/* report --untimed: counted, not timed; its self time went to its
+	 * callers (profile_untime_short()) */
+	int untimed;
 
 	int cycle;		/* cycle number (1-based) or 0; set by profile_find_cycles() */
 
@@ -106,6 +109,20 @@ struct arc {
 	 * first direct call to it (link-time, in the caller's object), or 0
 	 * when unknown; only the gmon.out export looks for it */
 	uint64_t site;
+};
+
+/*
+ * A caller -> callee pair seen on sampled stacks (record --sample), apart
+ * from the traced arcs so that call counts stay exact: samples counts
+ * the samples with CALLER directly above CALLEE (once per sample however
+ * often the pair recurs in it), self_samples those with CALLEE innermost.
+ * CALLER is FUNC_NONE for a stack's outermost function.
+ */
+struct sample_arc {
+	uint32_t caller;
+	uint32_t callee;
+	uint64_t samples;
+	uint64_t self_samples;
 };
 
 struct thread_info {
@@ -149,6 +166,11 @@ struct profile {
 	char *counter_names[2];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
+	/* count mode timed by samples (--time-by=samples): the sampling
+	 * period, the samples that timed the program, and those taken in
+	 * the hooks, left out of every time */
+	uint64_t time_sample_period_ns;
+	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	uint64_t wall_ns;	/* longest thread's span */
 
@@ -174,6 +196,8 @@ struct profile {
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
 	uint64_t samples_by_method[4];
+	struct sample_arc *sample_arcs;
+	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;
 	int samples_tick;	/* some came from a tick-grained CPU timer */
 
@@ -203,6 +227,8 @@ uint32_t profile_intern_func(struct profile *p, const char *name,
 
 /* Returns the arc index of CALLER -> CALLEE, adding it if new. */
 uint32_t profile_intern_arc(struct profile *p, uint32_t caller, uint32_t callee);
+/* The same for the sampled pairs (struct sample_arc). */
+uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t callee);
 
 /*
  * Replay of one thread.  Times are nanoseconds since the session start and
@@ -245,5 +271,25 @@ double func_stddev_ns(const struct func *f);
 
 /* F's average period (see struct func), 0 when there is none. */
 uint64_t func_period_avg_ns(const struct func *f);
+
+/*
+ * Which functions' self times the report cannot vouch for: those whose
+ * self time is less than three times what was taken from it as the hooks'
+ * cost (of their own calls and of the calls they made), so that the
+ * hooks' cost varying with the machine's state shows as a large part of
+ * what is left.  An array of p->nfuncs flags, to free;
+ * *SHARE gets the hooks' part of the run (their cost over the run's
+ * measured time plus it), 0 to 1.
+ */
+unsigned char *profile_doubtful_times(const struct profile *p, double *share);
+
+/*
+ * TAU's throttling, applied to the numbers: a function called more than
+ * MIN_CALLS times at under MAX_NS per call (inclusive) keeps its counts
+ * and loses its times, its self time going to its callers' self times in
+ * proportion to what it took under each (its arcs' times), so totals
+ * stay whole.  Marks each such function untimed; returns how many.
+ */
+size_t profile_untime_short(struct profile *p, uint64_t min_calls, uint64_t max_ns);
 
 #endif

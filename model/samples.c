@@ -22,6 +22,19 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 		if (k == i)
 			p->funcs[funcs[i]].samples += weight;
 	}
+	/* the pairs, each once: a recursion repeats them */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t caller = i + 1 < n ? funcs[i + 1] : FUNC_NONE;
+		size_t k = 0;
+		while (k < i && !(funcs[k] == funcs[i] && funcs[k + 1] == caller))
+			k++;
+		if (k < i)
+			continue;
+		uint32_t arc = profile_intern_sample_arc(p, caller, funcs[i]);
+		struct sample_arc *a = &p->sample_arcs[arc];
+		a->samples += weight;
+		a->self_samples += i == 0 ? weight : 0;
+	}
 }
 
 double func_self_sample_pct(const struct profile *p, const struct func *f)

@@ -51,11 +51,31 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
-static int compare(const void *x, const void *y)
+double diff_sample_pct(const struct diff *d, int b, uint64_t v)
+{
+	uint64_t all = b ? d->samples_b : d->samples_a;
+	return all ? 100.0 * (double)v / (double)all : 0;
+}
+
+/* How far R's self (else total) share moved between the runs, in points. */
+static double share_change(const struct diff *d, const struct diff_row *r, int self)
+{
+	double a = diff_sample_pct(d, 0, self ? r->self_a : r->total_a);
+	double b = diff_sample_pct(d, 1, self ? r->self_b : r->total_b);
+	return a > b ? a - b : b - a;
+}
+
+static int compare(const void *x, const void *y, void *ctx)
 {
 	const struct diff_row *a = x, *b = y;
+	const struct diff *d = ctx;
 	uint64_t da, db;
 
+	for (int self = 1; d->samples && self >= 0; self--) {
+		double sa = share_change(d, a, self), sb = share_change(d, b, self);
+		if (sa != sb)
+			return sa < sb ? 1 : -1;
+	}
 	if ((da = absdiff(a->self_a, a->self_b)) != (db = absdiff(b->self_a, b->self_b)))
 		return da < db ? 1 : -1;
 	if ((da = absdiff(a->total_a, a->total_b)) != (db = absdiff(b->total_a, b->total_b)))
@@ -74,6 +94,8 @@ int diff_build(const struct profile *a, const struct profile *b, struct diff *d)
 	d->samples = profile_samples_only(a);
 	if (d->samples != profile_samples_only(b))
 		return -1;
+	d->samples_a = a->samples;
+	d->samples_b = b->samples;
 	while (cap < (a->nfuncs + b->nfuncs) * 2)
 		cap *= 2;
 	size_t *slots = xcalloc(cap, sizeof(*slots));	/* row index + 1 */
@@ -113,7 +135,7 @@ int diff_build(const struct profile *a, const struct profile *b, struct diff *d)
 		}
 	}
 	free(slots);
-	qsort(d->rows, d->nrows, sizeof(*d->rows), compare);
+	qsort_r(d->rows, d->nrows, sizeof(*d->rows), compare, d);
 	return 0;
 }
 
@@ -127,6 +149,9 @@ int diff_row_shown(const struct diff *d, const struct diff_row *r, const struct 
 {
 	if (o->threshold_pct <= 0)
 		return 1;
+	if (d->samples)
+		return share_change(d, r, 1) >= o->threshold_pct ||
+		       share_change(d, r, 0) >= o->threshold_pct;
 	double limit = o->threshold_pct / 100.0 * (double)d->self_a;
 	return (double)absdiff(r->self_a, r->self_b) >= limit ||
 	       (double)absdiff(r->total_a, r->total_b) >= limit;
@@ -200,6 +225,10 @@ static void report_json(FILE *out, const struct diff *d, const struct diff_optio
 	json_kv_u64(&j, KEY("self_%s_b"), d->self_b);
 	json_kv_u64(&j, "calls_a", d->calls_a);
 	json_kv_u64(&j, "calls_b", d->calls_b);
+	if (d->samples) {
+		json_kv_u64(&j, "samples_a", d->samples_a);
+		json_kv_u64(&j, "samples_b", d->samples_b);
+	}
 	json_kv_double(&j, "threshold_pct", o->threshold_pct);
 	json_key(&j, "functions");
 	json_array_begin(&j);
@@ -219,6 +248,17 @@ static void report_json(FILE *out, const struct diff *d, const struct diff_optio
 		json_kv_u64(&j, KEY("total_%s_b"), r->total_b);
 		json_key(&j, KEY("total_%s_delta"));
 		json_i64(&j, (int64_t)(r->total_b - r->total_a));
+		if (d->samples) {
+			/* normalised: shares of each run's samples */
+			double sa = diff_sample_pct(d, 0, r->self_a), sb = diff_sample_pct(d, 1, r->self_b);
+			double ta = diff_sample_pct(d, 0, r->total_a), tb = diff_sample_pct(d, 1, r->total_b);
+			json_kv_double(&j, "self_pct_a", sa);
+			json_kv_double(&j, "self_pct_b", sb);
+			json_kv_double(&j, "self_pct_delta", sb - sa);
+			json_kv_double(&j, "total_pct_a", ta);
+			json_kv_double(&j, "total_pct_b", tb);
+			json_kv_double(&j, "total_pct_delta", tb - ta);
+		}
 		json_kv_u64(&j, "calls_a", r->calls_a);
 		json_kv_u64(&j, "calls_b", r->calls_b);
 		json_key(&j, "calls_delta");
@@ -229,6 +269,36 @@ static void report_json(FILE *out, const struct diff *d, const struct diff_optio
 	json_object_end(&j);
 	json_finish(&j);
 #undef KEY
+}
+
+/* Two sampled runs: each function's shares of its run's samples. */
+static void report_sample_diff(FILE *out, const struct diff *d, const struct diff_options *o)
+{
+	size_t hidden = 0;
+
+	fprintf(out, "# A: %s: %llu samples in all\n", o->name_a, (unsigned long long)d->samples_a);
+	fprintf(out, "# B: %s: %llu samples in all\n", o->name_b, (unsigned long long)d->samples_b);
+	fprintf(out, "# self and total: a function's own samples, and the samples with it on the "
+		"stack, as shares of its run's samples (B-A in percentage points)\n");
+	fprintf(out, "#\n%10s %8s %8s %11s %8s %8s %10s %10s  %s\n", "self% B-A", "self% A",
+		"self% B", "total% B-A", "total% A", "total% B", "samples A", "samples B",
+		"function");
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct diff_row *r = &d->rows[i];
+		if (!diff_row_shown(d, r, o)) {
+			hidden++;
+			continue;
+		}
+		double sa = diff_sample_pct(d, 0, r->self_a), sb = diff_sample_pct(d, 1, r->self_b);
+		double ta = diff_sample_pct(d, 0, r->total_a), tb = diff_sample_pct(d, 1, r->total_b);
+		fprintf(out, "%+10.2f %8.2f %8.2f %+11.2f %8.2f %8.2f %10llu %10llu  %s%s\n",
+			sb - sa, sa, sb, tb - ta, ta, tb, (unsigned long long)r->self_a,
+			(unsigned long long)r->self_b, r->name,
+			!r->in_a ? " (new)" : !r->in_b ? " (gone)" : "");
+	}
+	if (hidden)
+		fprintf(out, "#\n# %zu function%s changed by less than %g points (hidden)\n", hidden,
+			hidden == 1 ? "" : "s", o->threshold_pct);
 }
 
 void report_diff(FILE *out, const struct diff *d, const struct diff_options *o)
@@ -242,12 +312,8 @@ void report_diff(FILE *out, const struct diff *d, const struct diff_options *o)
 		return;
 	}
 	if (d->samples) {
-		fprintf(out, "# A: %s: %llu samples in all\n", o->name_a,
-			(unsigned long long)d->self_a);
-		fprintf(out, "# B: %s: %llu samples in all\n", o->name_b,
-			(unsigned long long)d->self_b);
-		fprintf(out, "# self and total: a function's own samples, and the samples "
-			"with it on the stack\n");
+		report_sample_diff(out, d, o);
+		return;
 	} else {
 		fprintf(out, "# A: %s: %llu calls, %s self time in all\n", o->name_a,
 			(unsigned long long)d->calls_a, format_duration(a, (double)d->self_a));

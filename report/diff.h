@@ -5,7 +5,9 @@
  * the whole path, so runs built in different directories compare).  Two
  * recordings of timer samples alone compare their samples instead: self
  * and total are then a function's own samples and the samples with it on
- * the stack, and there are no calls.
+ * the stack, and there are no calls.  As two runs rarely take the same
+ * number of samples, those are compared as shares of each run's samples
+ * (percentage points), largest change first.
  */
 #ifndef CALLSCOPE_REPORT_DIFF_H
 #define CALLSCOPE_REPORT_DIFF_H
@@ -30,7 +32,11 @@ struct diff {
 	uint64_t self_a, self_b;	/* the profiles' summed self time */
 	uint64_t calls_a, calls_b;
 	int samples;		/* self and total count samples, not ns */
+	uint64_t samples_a, samples_b;	/* then: each run's samples in all */
 };
+
+/* V of side B (else A) as a share of that run's samples, in percent. */
+double diff_sample_pct(const struct diff *d, int b, uint64_t v);
 
 /*
  * Builds the rows (borrowing names from A and B, which must outlive D),
@@ -48,7 +54,7 @@ struct diff_options {
 	int json;
 };
 
-/* Whether row R passes the threshold of O. */
+/* Whether row R passes the threshold of O (in share points for samples). */
 int diff_row_shown(const struct diff *d, const struct diff_row *r, const struct diff_options *o);
 
 void report_diff(FILE *out, const struct diff *d, const struct diff_options *o);

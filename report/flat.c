@@ -10,6 +10,9 @@
 #include "report/units.h"
 #include "xalloc.h"
 
+/* from this share of the run on, the report says the hooks dominate it */
+#define HOOKS_SHARE_NOTED 0.1
+
 static const char *const sort_names[] = {
 	[FLAT_SORT_SELF] = "self", [FLAT_SORT_TOTAL] = "total",
 	[FLAT_SORT_CALLS] = "calls", [FLAT_SORT_AVG] = "avg",
@@ -103,6 +106,37 @@ static void print_stats_columns(FILE *out, const struct func *fn)
 		format_duration(d, (double)fn->period_max_ns));
 }
 
+void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
+{
+	char a[DURATION_BUF], b[DURATION_BUF];
+
+	if (p->time_sample_period_ns) {
+		uint64_t all = p->time_samples + p->time_hook_samples;
+		fprintf(out, "%stimes from %llu timer samples of %s on the exact call paths; "
+			     "the hooks: %llu samples (%.1f %%), left out\n", prefix,
+			(unsigned long long)p->time_samples,
+			format_duration(a, (double)p->time_sample_period_ns),
+			(unsigned long long)p->time_hook_samples,
+			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
+	} else {
+		fprintf(out, "%shook overhead subtracted: %s per call, %s in all\n", prefix,
+			format_duration(a, p->overhead_per_call_ns),
+			format_duration(b, (double)p->overhead_ns));
+	}
+}
+
+void report_hooks_json(struct json *j, const struct profile *p)
+{
+	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
+	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	json_kv_string(j, "time_by", p->time_sample_period_ns ? "samples" : "clock");
+	if (p->time_sample_period_ns) {
+		json_kv_u64(j, "time_sample_period_ns", p->time_sample_period_ns);
+		json_kv_u64(j, "time_samples", p->time_samples);
+		json_kv_u64(j, "time_hook_samples", p->time_hook_samples);
+	}
+}
+
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o)
 {
 	size_t n;
@@ -111,6 +145,8 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF],
 	     e[DURATION_BUF], f[DURATION_BUF];
 	struct legend legend = { { 0 } };
+	double hooks_share;
+	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
 	if (o->title)
 		fprintf(out, "%s\n", o->title);
@@ -121,9 +157,10 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		fprintf(out, "# flight recorder: %llu older events were overwritten; "
 			     "these numbers cover what the rings kept\n",
 			(unsigned long long)p->overwritten_events);
-	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
-		format_duration(a, p->overhead_per_call_ns),
-		format_duration(b, (double)p->overhead_ns));
+	report_hooks_line(out, p, "# ");
+	if (hooks_share >= HOOKS_SHARE_NOTED)
+		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
+			     "times depend on that estimate\n", 100 * hooks_share);
 	report_unhooked(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
@@ -136,28 +173,38 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	for (size_t i = 0; i < n; i++) {
 		const struct func *fn = &p->funcs[order[i]];
 		double pct = all ? 100.0 * (double)fn->self_ns / (double)all : 0;
-		fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
-			format_duration(a, (double)fn->self_ns),
-			format_duration(b, (double)fn->total_ns),
-			(unsigned long long)fn->calls,
-			format_duration(c, fn->calls ? (double)(fn->self_ns - fn->continued_self_ns) /
-								(double)fn->calls
-						     : 0),
-			format_duration(d, fn->calls ? (double)fn->sum_call_ns / (double)fn->calls : 0),
-			format_duration(e, fn->calls ? (double)fn->min_ns : 0),
-			format_duration(f, (double)fn->max_ns));
+		if (fn->untimed)
+			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
+				(unsigned long long)fn->calls, "-", "-", "-", "-");
+		else
+			fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
+				format_duration(a, (double)fn->self_ns),
+				format_duration(b, (double)fn->total_ns),
+				(unsigned long long)fn->calls,
+				format_duration(c, fn->calls ? (double)(fn->self_ns -
+									fn->continued_self_ns) /
+								       (double)fn->calls
+							     : 0),
+				format_duration(d, fn->calls ? (double)fn->sum_call_ns /
+								       (double)fn->calls
+							     : 0),
+				format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
+				format_duration(f, (double)fn->max_ns));
 		if (o->stats)
 			print_stats_columns(out, fn);
 		for (size_t k = 0; k < p->ncounters; k++)
 			fprintf(out, " %14llu %14llu", (unsigned long long)fn->counter_self[k],
 				(unsigned long long)fn->counter_total[k]);
-		fprintf(out, "  %s%s%s%s\n", fn->name,
+		fprintf(out, "  %s%s%s%s%s\n", fn->name,
 			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
 								: exit_tag(fn->unwound, fn->thrown)),
 			legend_use(&legend, fn->continued_ns ? TAG_CONTINUED : ""),
+			legend_use(&legend, fn->untimed ? TAG_UNTIMED
+					    : doubtful[order[i]] ? TAG_DOUBTFUL : ""),
 			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
 	legend_print(out, &legend);
+	free(doubtful);
 	free(order);
 }
 
@@ -167,6 +214,8 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 	size_t n;
 	uint32_t *order = flat_sorted_functions(p, o->sort, &n);
 	uint64_t all = sum_self(p);
+	double hooks_share;
+	unsigned char *doubtful = profile_doubtful_times(p, &hooks_share);
 
 	json_array_begin(j);
 	for (size_t i = 0; i < n; i++) {
@@ -177,7 +226,7 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "calls", fn->calls);
 		json_kv_u64(j, "self_ns", fn->self_ns);
 		json_kv_u64(j, "total_ns", fn->total_ns);
-		json_kv_u64(j, "min_ns", fn->calls ? fn->min_ns : 0);
+		json_kv_u64(j, "min_ns", fn->min_ns != UINT64_MAX ? fn->min_ns : 0);
 		json_kv_u64(j, "avg_ns", avg_ns(fn));
 		json_kv_u64(j, "max_ns", fn->max_ns);
 		/* a sampled-only run has no traced time: its share is the samples' */
@@ -187,6 +236,10 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "unwound", fn->unwound);
 		json_kv_u64(j, "thrown", fn->thrown);
 		json_kv_u64(j, "continued_ns", fn->continued_ns);
+		json_key(j, "self_time_doubtful");
+		json_bool(j, doubtful[order[i]] && !fn->untimed);
+		json_key(j, "untimed");
+		json_bool(j, fn->untimed);
 		for (size_t c = 0; c < p->ncounters; c++) {
 			json_kv_u64(j, c ? "c2" : "c1", fn->counter_self[c]);
 			json_kv_u64(j, c ? "c2_total" : "c1_total", fn->counter_total[c]);
@@ -209,5 +262,6 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_object_end(j);
 	}
 	json_array_end(j);
+	free(doubtful);
 	free(order);
 }

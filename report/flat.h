@@ -33,9 +33,13 @@ int flat_func_listed(const struct func *f);
 uint32_t *flat_sorted_functions(const struct profile *p, enum flat_sort s, size_t *n);
 
 void report_flat(FILE *out, const struct profile *p, const struct flat_options *o);
+/* How the hooks' cost was taken out: the line after PREFIX, and the JSON
+ * fields (subtracted per call, or left out as samples by --time-by). */
+struct json;
+void report_hooks_line(FILE *out, const struct profile *p, const char *prefix);
+void report_hooks_json(struct json *j, const struct profile *p);
 
 /* The functions as a JSON array value (the caller has written the key). */
-struct json;
 void report_flat_json_functions(struct json *j, const struct profile *p,
 				const struct flat_options *o);
 

@@ -16,6 +16,12 @@
  *     inside a cycle nothing is propagated: a member's "children" is the
  *     time of its calls to functions outside the cycle, and arcs between
  *     members show counts only.
+ *
+ * A recording of timer samples alone (no traced call) has its graph in
+ * samples: each function's self and children are its samples innermost
+ * and below it, each arc's those of the callee under that caller on the
+ * sampled stacks (struct sample_arc), and no call counts.  A recording of
+ * both has the graph of its calls, then that of its samples.
  */
 #include "report/graph.h"
 
@@ -66,6 +72,7 @@ struct graph {
 	uint64_t root_ns;		/* 100%: see graph_build() */
 	const char *unit;
 	double unit_ns;
+	int in_samples;			/* the numbers are samples, not ns */
 };
 
 static int same_cycle(const struct profile *p, uint32_t caller, uint32_t callee)
@@ -222,6 +229,11 @@ static int cmp_member(const void *l, const void *r)
 
 static void pick_unit(struct graph *g, uint64_t max_ns)
 {
+	if (g->in_samples) {
+		g->unit = "samples";
+		g->unit_ns = 1;
+		return;
+	}
 	static const struct { const char *name; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
@@ -394,8 +406,12 @@ static void print_count_line(FILE *out, uint64_t count)
 static void print_arc_line(FILE *out, const struct graph *g, const struct arc *a,
 			   uint64_t called)
 {
-	fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64 "     ", "", "",
-		in_unit(g, a->self_ns), in_unit(g, a->child_ns), a->count, called);
+	if (g->in_samples)
+		fprintf(out, "%6.6s %5.5s %7.0f %7.0f %15.15s     ", "", "",
+			in_unit(g, a->self_ns), in_unit(g, a->child_ns), "");
+	else
+		fprintf(out, "%6.6s %5.5s %7.2f %7.2f %7" PRIu64 "/%-7" PRIu64 "     ", "", "",
+			in_unit(g, a->self_ns), in_unit(g, a->child_ns), a->count, called);
 }
 
 static void print_parents(FILE *out, const struct graph *g, uint32_t f)
@@ -467,8 +483,9 @@ static void print_function(FILE *out, const struct graph *g, const struct entry 
 
 	print_parents(out, g, e->id);
 	snprintf(buf, sizeof(buf), "[%zu]", index);
-	fprintf(out, "%-6.6s %5.1f %7.2f %7.2f", buf, percent(g, e->self_ns + e->children_ns),
-		in_unit(g, e->self_ns), in_unit(g, e->children_ns));
+	int digits = g->in_samples ? 0 : 2;
+	fprintf(out, "%-6.6s %5.1f %7.*f %7.*f", buf, percent(g, e->self_ns + e->children_ns),
+		digits, in_unit(g, e->self_ns), digits, in_unit(g, e->children_ns));
 	if (e->calls + e->self_calls)
 		print_calls(out, e->calls, e->self_calls);
 	else
@@ -580,8 +597,14 @@ static void report_text(FILE *out, const struct graph *g, const struct graph_opt
 {
 	fprintf(out, "lost events: %" PRIu64 "\n\n", g->p->lost_events);
 	fputs("\t\t\tCall graph\n\n", out);
-	fprintf(out, "\ntime unit: %s, 100%% = %.2f %s\n\n", g->unit, in_unit(g, g->root_ns),
-		g->unit);
+	if (g->in_samples)
+		fprintf(out, "\nunit: timer samples%s, 100%% = %" PRIu64 " samples\n\n",
+			g->p->calls ? "" : " (no call was traced)", g->root_ns);
+	else
+		fprintf(out, "\ntime unit: %s, 100%% = %.2f %s\n\n", g->unit,
+			in_unit(g, g->root_ns), g->unit);
+	if (!g->nentries)
+		fputs("(nothing to show: no call was traced and no timer sample taken)\n", out);
 	fputs("index % time    self  children    called     name\n", out);
 	for (size_t i = 0; i < g->nentries; i++) {
 		const struct entry *e = &g->entries[i];
@@ -604,8 +627,9 @@ static void report_json(FILE *out, const struct graph *g)
 
 	json_init(&j, out);
 	json_object_begin(&j);
-	json_kv_string(&j, "time_unit", "ns");
+	json_kv_string(&j, "time_unit", g->in_samples ? "samples" : "ns");
 	json_kv_u64(&j, "lost_events", p->lost_events);
+	json_kv_u64(&j, "samples", p->samples);
 
 	json_key(&j, "functions");
 	json_array_begin(&j);
@@ -648,6 +672,19 @@ static void report_json(FILE *out, const struct graph *g)
 	}
 	json_array_end(&j);
 
+	json_key(&j, "sample_arcs");
+	json_array_begin(&j);
+	for (size_t i = 0; i < p->nsample_arcs; i++) {
+		const struct sample_arc *a = &p->sample_arcs[i];
+		json_object_begin(&j);
+		json_kv_string(&j, "caller", caller_name(p, a->caller));
+		json_kv_string(&j, "callee", p->funcs[a->callee].name);
+		json_kv_u64(&j, "samples", a->samples);
+		json_kv_u64(&j, "self_samples", a->self_samples);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
 	json_key(&j, "cycles");
 	json_array_begin(&j);
 	for (size_t c = 0; c < p->ncycles; c++) {
@@ -672,17 +709,72 @@ static void report_json(FILE *out, const struct graph *g)
 	json_finish(&j);
 }
 
-void report_graph(FILE *out, const struct profile *p, const struct graph_options *o)
+/*
+ * P's graph in samples: a copy of P whose times are its samples and whose
+ * arcs are its sampled pairs, so the layout code reads one kind of
+ * profile.  Free it with free_sampled_view().
+ */
+static struct profile *sampled_view(const struct profile *p)
 {
-	static const struct graph_options defaults;
+	struct profile *v = xmalloc(sizeof(*v));
+
+	*v = *p;
+	v->funcs = xmalloc((p->nfuncs ? p->nfuncs : 1) * sizeof(*v->funcs));
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		v->funcs[i] = p->funcs[i];
+		v->funcs[i].self_ns = p->funcs[i].self_samples;
+		v->funcs[i].total_ns = p->funcs[i].samples;
+		v->funcs[i].cycle = 0;
+	}
+	v->narcs = p->nsample_arcs;
+	v->arcs = xcalloc(v->narcs ? v->narcs : 1, sizeof(*v->arcs));
+	for (size_t i = 0; i < v->narcs; i++) {
+		const struct sample_arc *s = &p->sample_arcs[i];
+		v->arcs[i] = (struct arc){ s->caller, s->callee, 0, s->self_samples,
+					   s->samples - s->self_samples, 0 };
+	}
+	v->ncycles = 0;
+	v->cycles = NULL;
+	return v;
+}
+
+static void free_sampled_view(struct profile *v)
+{
+	free(v->funcs);
+	free(v->arcs);
+	free(v);
+}
+
+/* Writes P's graph: of its traced calls, or (IN_SAMPLES) of its samples. */
+static void write_graph(FILE *out, const struct profile *p, const struct graph_options *o,
+			int in_samples)
+{
+	struct profile *view = in_samples ? sampled_view(p) : NULL;
 	struct graph g;
 
-	if (!o)
-		o = &defaults;
-	graph_build(&g, p);
+	graph_build(&g, view ? view : p);
+	g.in_samples = in_samples;
+	if (in_samples)
+		pick_unit(&g, 0);
 	if (o->json)
 		report_json(out, &g);
 	else
 		report_text(out, &g, o);
 	graph_release(&g);
+	if (view)
+		free_sampled_view(view);
+}
+
+void report_graph(FILE *out, const struct profile *p, const struct graph_options *o)
+{
+	static const struct graph_options defaults;
+
+	if (!o)
+		o = &defaults;
+	write_graph(out, p, o, profile_samples_only(p));
+	/* traced calls and samples: the samples' graph follows the calls' */
+	if (!o->json && p->calls && p->samples) {
+		fputs("\f\n", out);
+		write_graph(out, p, o, 1);
+	}
 }

@@ -474,8 +474,7 @@ static void json_profile_summary(struct json *j, const struct profile *p, const 
 	json_kv_string(j, "title", title);
 	json_kv_u64(j, "calls", p->calls);
 	json_kv_u64(j, "lost_events", p->lost_events);
-	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
-	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	report_hooks_json(j, p);
 	json_kv_u64(j, "wall_ns", p->wall_ns);
 	json_kv_u64(j, "threads", p->nthreads);
 	json_kv_u64(j, "samples", p->samples);

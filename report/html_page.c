@@ -48,12 +48,19 @@ static void facts(struct html_buf *b, const struct profile *p, const char *label
 {
 	char a[DURATION_BUF], c[DURATION_BUF], w[DURATION_BUF];
 
-	addf(b, "<p class=\"cs-facts\">%s%llu %s in %zu %s; wall time %s; lost events: %llu; "
-		"hook cost subtracted: %s per call, %s in all</p>\n",
+	addf(b, "<p class=\"cs-facts\">%s%llu %s in %zu %s; wall time %s; lost events: %llu; ",
 	     label, (unsigned long long)p->calls, plural(p->calls, "call", "calls"), p->nthreads,
 	     plural(p->nthreads, "thread", "threads"), format_duration(w, (double)p->wall_ns),
-	     (unsigned long long)p->lost_events, format_duration(a, p->overhead_per_call_ns),
-	     format_duration(c, (double)p->overhead_ns));
+	     (unsigned long long)p->lost_events);
+	if (p->time_sample_period_ns)
+		addf(b, "times from %llu timer samples of %s on the exact call paths, the %llu "
+			"taken in the hooks left out</p>\n", (unsigned long long)p->time_samples,
+		     format_duration(a, (double)p->time_sample_period_ns),
+		     (unsigned long long)p->time_hook_samples);
+	else
+		addf(b, "hook cost subtracted: %s per call, %s in all</p>\n",
+		     format_duration(a, p->overhead_per_call_ns),
+		     format_duration(c, (double)p->overhead_ns));
 }
 
 /* The sampler's counts, always all of them once the run has samples. */

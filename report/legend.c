@@ -24,6 +24,12 @@ static const struct {
 			 "thread's data begins (a forked child's inherited calls, a capture "
 			 "resumed, a flight recorder's ring): that time is in self and total, "
 			 "not in calls nor in the per-call columns, which describe whole calls" },
+	{ TAG_DOUBTFUL, "less is left of the time measured in the function than three times "
+			"what was taken off as the hooks' cost (of its calls and of those it "
+			"made), which moves with the machine's state: the figure may be several "
+			"times off" },
+	{ TAG_UNTIMED, "called very often for very little each time (report --untimed): "
+		       "counted, and its self time is in its callers'" },
 };
 
 static const char *trimmed(const char *s)

@@ -17,8 +17,10 @@
 #define TAG_CONTEXT " [context]"
 #define TAG_COUNTERS " [counters possibly incorrect]"
 #define TAG_CONTINUED " [continued from before the data]"
+#define TAG_DOUBTFUL " [self time within the hooks' error]"
+#define TAG_UNTIMED " [counted, not timed]"
 
-#define LEGEND_TAGS 9
+#define LEGEND_TAGS 11
 
 struct legend {
 	unsigned char seen[LEGEND_TAGS];

@@ -8,6 +8,7 @@
  * recording with counters shows their columns and JSON fields with no
  * other change here.
  */
+#include "report/flat.h"
 #include "report/tree.h"
 
 #include <stdlib.h>
@@ -33,6 +34,8 @@ static const struct metric_view metric_views[CCT_NMETRICS] = {
 	[CCT_TIME] = { "self", "total", "self_ns", "total_ns", "self", "total", 1 },
 	[CCT_C1] = { "c1", "c1_total", "c1", "c1_total", "c1", "c1+children", 0 },
 	[CCT_C2] = { "c2", "c2_total", "c2", "c2_total", "c2", "c2+children", 0 },
+	[CCT_SAMPLES] = { "self_samples", "samples", "self_samples", "samples", "samples",
+			  "samples+children", 0 },
 };
 
 #define INDENT_MAX 40		/* levels indented; deeper ones show [depth] */
@@ -63,7 +66,7 @@ int tree_sort_parse(const char *s, struct tree_sort *out)
 
 const char *tree_sort_names(void)
 {
-	return "total, self, calls, name, c1, c1_total, c2 or c2_total";
+	return "total, self, calls, name, c1, c1_total, c2, c2_total, self_samples or samples";
 }
 
 static const char *node_name(const struct cct *t, const struct profile *names, uint32_t id)
@@ -118,6 +121,10 @@ struct walk {
 	const struct profile *names;
 	const struct tree_options *o;
 	struct sort_ctx sort;
+	/* what "% root" and --threshold measure: time where calls were
+	 * traced, else timer samples; and whether time columns are shown */
+	enum cct_metric share;
+	int timed;
 	uint64_t root_total;
 	uint64_t hidden_threshold;	/* nodes below the threshold */
 	uint64_t hidden_depth;		/* other nodes deeper than --depth */
@@ -127,7 +134,7 @@ struct walk {
 static int below_threshold(const struct walk *w, const struct cct_node *n)
 {
 	return w->o->threshold_pct > 0 &&
-	       (double)n->total[CCT_TIME] * 100.0 < w->o->threshold_pct * (double)w->root_total;
+	       (double)n->total[w->share] * 100.0 < w->o->threshold_pct * (double)w->root_total;
 }
 
 /* Counts every node hidden, each under the first reason that applies. */
@@ -210,7 +217,7 @@ static FILE *walk_out;	/* where enter/leave write */
 
 static double pct_of_root(const struct walk *w, const struct cct_node *n)
 {
-	return w->root_total ? 100.0 * (double)n->total[CCT_TIME] / (double)w->root_total : 0;
+	return w->root_total ? 100.0 * (double)n->total[w->share] / (double)w->root_total : 0;
 }
 
 /* Whether the tree shows counters and N's function's counts are only
@@ -220,6 +227,13 @@ static int counters_doubtful(const struct walk *w, const struct cct_node *n)
 {
 	return n->func != FUNC_NONE && w->names->funcs[n->func].counters_unreliable &&
 	       (cct_has_metric(w->t, CCT_C1) || cct_has_metric(w->t, CCT_C2));
+}
+
+/* Whether the report has columns for M: a sampled run without traced
+ * calls has no time to show. */
+static int metric_shown(const struct walk *w, enum cct_metric m)
+{
+	return cct_has_metric(w->t, m) && (m != CCT_TIME || w->timed);
 }
 
 static void print_value(FILE *out, int is_time, uint64_t v)
@@ -238,9 +252,11 @@ static void text_enter(struct walk *w, uint32_t id, size_t index)
 	unsigned indent = n->depth < INDENT_MAX ? n->depth : INDENT_MAX;
 
 	(void)index;
-	fprintf(walk_out, "%7.2f %10llu", pct_of_root(w, n), (unsigned long long)n->calls);
+	fprintf(walk_out, "%7.2f", pct_of_root(w, n));
+	if (w->timed)
+		fprintf(walk_out, " %10llu", (unsigned long long)n->calls);
 	for (int m = 0; m < CCT_NMETRICS; m++) {
-		if (!cct_has_metric(w->t, (enum cct_metric)m))
+		if (!metric_shown(w, (enum cct_metric)m))
 			continue;
 		print_value(walk_out, metric_views[m].is_time, n->self[m]);
 		print_value(walk_out, metric_views[m].is_time, n->total[m]);
@@ -263,26 +279,34 @@ static void text_leave(struct walk *w, uint32_t id)
 static void print_text(FILE *out, struct walk *w)
 {
 	const struct profile *p = w->names;
-	char a[DURATION_BUF], b[DURATION_BUF];
+	char a[DURATION_BUF];
 
-	fprintf(out, "# call-path tree: %llu calls in %zu thread%s; lost events: %llu",
-		(unsigned long long)p->calls, p->nthreads, p->nthreads == 1 ? "" : "s",
-		(unsigned long long)p->lost_events);
+	fprintf(out, "# call-path tree: %llu calls", (unsigned long long)p->calls);
+	if (p->samples)
+		fprintf(out, " and %llu samples", (unsigned long long)p->samples);
+	fprintf(out, " in %zu thread%s; lost events: %llu", p->nthreads,
+		p->nthreads == 1 ? "" : "s", (unsigned long long)p->lost_events);
+	if (p->samples)
+		fprintf(out, "; lost samples: %llu", (unsigned long long)p->samples_lost);
 	if (p->overwritten_events)
 		fprintf(out, "; overwritten by the ring: %llu",
 			(unsigned long long)p->overwritten_events);
 	fputc('\n', out);
-	fprintf(out, "# hook overhead subtracted: %s per call, %s in all\n",
-		format_duration(a, p->overhead_per_call_ns),
-		format_duration(b, (double)p->overhead_ns));
+	report_hooks_line(out, p, "# ");
 	if (w->o->focus)
 		fprintf(out, "# focus: %s (its outermost calls; calls of it inside them are "
 			     "nested nodes)\n", w->o->focus);
-	fprintf(out, "# 100%% = %s, the root's total\n#\n",
-		format_duration(a, (double)w->root_total));
-	fprintf(out, "%7s %10s", "% root", "calls");
+	if (w->share == CCT_SAMPLES)
+		fprintf(out, "# 100%% = %llu samples, the root's total\n#\n",
+			(unsigned long long)w->root_total);
+	else
+		fprintf(out, "# 100%% = %s, the root's total\n#\n",
+			format_duration(a, (double)w->root_total));
+	fprintf(out, "%7s", "% root");
+	if (w->timed)
+		fprintf(out, " %10s", "calls");
 	for (int m = 0; m < CCT_NMETRICS; m++) {
-		if (!cct_has_metric(w->t, (enum cct_metric)m))
+		if (!metric_shown(w, (enum cct_metric)m))
 			continue;
 		int width = metric_views[m].is_time ? TIME_WIDTH : COUNT_WIDTH;
 		fprintf(out, " %*s %*s", width, metric_views[m].self_head, width,
@@ -376,9 +400,10 @@ static void print_json(FILE *out, struct walk *w)
 
 	sort_name(sort, sizeof(sort), &w->o->sort);
 	fprintf(out, "{\"lost_events\":%llu,\"overwritten_events\":%llu,\"calls\":%llu,"
-		"\"threads\":%zu", (unsigned long long)p->lost_events,
-		(unsigned long long)p->overwritten_events, (unsigned long long)p->calls,
-		p->nthreads);
+		"\"samples\":%llu,\"lost_samples\":%llu,\"threads\":%zu",
+		(unsigned long long)p->lost_events, (unsigned long long)p->overwritten_events,
+		(unsigned long long)p->calls, (unsigned long long)p->samples,
+		(unsigned long long)p->samples_lost, p->nthreads);
 	fputs(",\"overhead_ns_per_call\":", out);
 	put_double(out, p->overhead_per_call_ns);
 	fprintf(out, ",\"overhead_ns\":%llu,\"focus\":", (unsigned long long)p->overhead_ns);
@@ -402,10 +427,22 @@ static void print_json(FILE *out, struct walk *w)
 void report_tree(FILE *out, const struct cct *t, const struct profile *names,
 		 const struct tree_options *o)
 {
-	struct walk w = { t, names, o, { t, names, o->sort }, t->nodes[CCT_ROOT].total[CCT_TIME],
-			  0, 0 };
+	const struct cct_node *root = &t->nodes[CCT_ROOT];
+	struct walk w = { t, names, o, { t, names, o->sort }, CCT_TIME, 1, 0, 0, 0 };
 
+	/* a tree of samples alone is measured, and sorted by default, in
+	 * samples: its time is all zero */
+	if (!t->calls && !root->total[CCT_TIME] && cct_has_metric(t, CCT_SAMPLES)) {
+		w.share = CCT_SAMPLES;
+		w.timed = 0;
+		if (w.sort.sort.kind == TREE_SORT_METRIC && w.sort.sort.metric == CCT_TIME)
+			w.sort.sort.metric = CCT_SAMPLES;
+	}
+	w.root_total = root->total[w.share];
 	count_hidden(&w);
+	if (!o->json && !root->total[w.share] && !t->calls)
+		fprintf(out, "# nothing to show: no call was traced and no timer sample taken in "
+			"the threads chosen\n");
 	if (o->json)
 		print_json(out, &w);
 	else

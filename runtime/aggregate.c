@@ -44,6 +44,7 @@ static int reserve(struct thread_state *t, uint32_t records)
 		MADV_POPULATE_WRITE);
 	t->node_reserved = records;
 	t->paused += runtime_now() - began;
+	t->nodes[0].paused = t->paused;
 	return 0;
 }
 
@@ -72,6 +73,8 @@ static void start_tree(struct thread_state *t)
 {
 	memset(t->nodes, 0, 2 * CCT_RECORD_SIZE);
 	t->nodes[AGGREGATE_TRUNCATED_NODE].addr = CCT_TRUNCATED_ADDR;
+	t->nodes[0].paused = t->paused;
+	t->nodes[0].sample_period_ns = runtime_config.sample_period_ns;
 	t->node_used = 2;
 	t->cur_node = 0;
 	t->hooks_q = 0;

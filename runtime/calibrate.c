@@ -2,20 +2,34 @@
  * Measures what the hooks cost, so the analyzer can subtract it.  A call
  * recorded by the hooks pays an entry and an exit; part of that lands
  * inside the callee's measured interval (after the entry's clock read and
- * before the exit's: "inner"), the rest in the caller's ("outer").  Both
- * are measured here on a scratch thread state that writes into a static
- * buffer, taking the fastest of several batches so that an interrupt
- * during calibration does not inflate what is subtracted.  The result is
- * in clock units times 256.
+ * before the exit's: "inner"), the rest in the caller's ("outer").
+ *
+ * It is measured in place: the calling thread's own state is pointed at
+ * scratch buffers for a moment and a function made of its hook alone
+ * (arch/x86_64/calibration_targets.S, or the -finstrument-functions pair)
+ * is called through the entry point the program uses, the procedure
+ * linkage, the return trampoline and the mispredicted return that follows
+ * it, writing a stream that moves on through memory as the real one does.
+ * The cost of a call is the difference from the same function without
+ * its hook; the inner part is what the recording itself says those calls
+ * took.  Each batch is timed alone and the fastest batch counts, so an
+ * interrupt or a busy neighbour during start-up does not inflate what is
+ * subtracted; many short batches make that fastest one a stable figure.
+ * The result is in clock units times 256.
  */
 #include "runtime.h"
+#include "stream.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
-#define BATCHES 7
-#define CALLS_PER_BATCH 2000
+#define BATCHES 31
+#define CALLS_PER_BATCH 500
+/* a batch writes at most this much: a function definition, then an
+ * entry and an exit per call */
+#define BATCH_BYTES (CALLS_PER_BATCH * 2 * STREAM_RECORD_MAX + 64)
+#define SCRATCH_STREAM (512u << 10)
 
-static uint8_t scratch_stream[64 << 10];
 static struct thread_file_header scratch_header;
 static struct func_slot scratch_slots[64];
 static struct shadow_frame scratch_stack[16];
@@ -23,6 +37,30 @@ static struct shadow_frame scratch_stack[16];
 static struct cct_record scratch_records[32];
 static struct cct_cache_slot scratch_cache[AGGREGATE_CACHE_SLOTS];
 static struct cct_func_slot scratch_func_slots[16];
+
+void callscope_calibration_mcount(void) HIDDEN;
+void callscope_calibration_fentry(void) HIDDEN;
+void callscope_calibration_plain(void) HIDDEN;
+
+/* What -finstrument-functions makes of an empty function. */
+static void __attribute__((noinline)) calibration_cyg(void)
+{
+	__cyg_profile_func_enter((void *)calibration_cyg, __builtin_return_address(0));
+	__asm__ volatile("" ::: "memory");
+	__cyg_profile_func_exit((void *)calibration_cyg, __builtin_return_address(0));
+}
+
+/* The function whose calls go through the hooks the program calls. */
+static void (*hooked_target(void))(void)
+{
+	uint32_t hooks = runtime_config.contract.hooks;
+
+	if (hooks & CONTRACT_HOOKS_MCOUNT || !hooks)
+		return callscope_calibration_mcount;
+	if (hooks & CONTRACT_HOOKS_FENTRY)
+		return callscope_calibration_fentry;
+	return calibration_cyg;
+}
 
 /*
  * What reading the counters alone costs a call (two readings: entry and
@@ -33,7 +71,7 @@ static uint32_t counter_cost(struct thread_state *t)
 {
 	uint64_t best = UINT64_MAX;
 
-	for (int batch = 0; batch < BATCHES; batch++) {
+	for (int batch = 0; batch < 7; batch++) {
 		uint64_t start = runtime_now();
 		for (int i = 0; i < CALLS_PER_BATCH / 4; i++) {
 			counters_read(t);
@@ -59,60 +97,115 @@ static uint64_t scratch_paths_total(void)
 	return sum;
 }
 
-void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
+/* The time the exits in [P, END) say their calls took: the stream's
+ * exit deltas, as the analyzer reads them. */
+static uint64_t stream_inner(const uint8_t *p, const uint8_t *end, uint32_t ncounters)
 {
-	struct thread_state t;
-	uint64_t best_total = UINT64_MAX, best_inner = 0;
+	uint64_t sum = 0, v, skip;
 
-	memset(&t, 0, sizeof(t));
-	t.status = THREAD_RECORDING;
-	t.hdr = &scratch_header;
-	t.win_base = scratch_stream;
-	t.end = scratch_stream + sizeof(scratch_stream);
-	t.slots = scratch_slots;
-	t.slot_mask = 63;
-	t.next_id = 1;
-	t.id_limit = 48;
-	t.stack = scratch_stack;
-	t.capacity = 16;
-	t.fd = -1;
-	t.capturing = 1;
-	t.gen = 1;
-	t.ring_end = (uint8_t *)UINTPTR_MAX;
+	while (p < end && stream_get_varint(&p, end, &v) == 0) {
+		unsigned kind = (unsigned)(v & 3);
+		if (kind == STREAM_EXIT)
+			sum += v >> 2;
+		else if (kind == STREAM_ENTRY)
+			stream_get_varint(&p, end, &skip);
+		else if ((v >> 2) == STREAM_FUNC_DEF) {
+			stream_get_varint(&p, end, &skip);
+			stream_get_varint(&p, end, &skip);
+			continue;
+		} else
+			return sum;	/* nothing else is written here */
+		for (uint32_t i = 0; i < ncounters; i++)
+			stream_get_varint(&p, end, &skip);
+	}
+	return sum;
+}
+
+/* Points T, the calling thread's state, at the scratch buffers. */
+static void use_scratch(struct thread_state *t, uint8_t *stream)
+{
+	memset(t, 0, sizeof(*t));
+	t->status = THREAD_RECORDING;
+	t->hdr = &scratch_header;
+	t->win_base = t->cur = stream;
+	t->end = stream + SCRATCH_STREAM;
+	t->slots = scratch_slots;
+	t->slot_mask = 63;
+	t->next_id = 1;
+	t->id_limit = 48;
+	t->stack = scratch_stack;
+	t->capacity = 16;
+	t->fd = -1;
+	t->capturing = 1;
+	t->gen = 1;
+	t->ring_end = (uint8_t *)UINTPTR_MAX;
+	t->epoch = __atomic_load_n(&capture_state.epoch, __ATOMIC_ACQUIRE);
+	t->reset_epoch = __atomic_load_n(&capture_state.reset_epoch, __ATOMIC_ACQUIRE);
 	/* with counters, what a call costs is mostly reading them */
 	if (runtime_config.contract.ncounters)
-		counters_open(&t);
+		counters_open(t);
 	if (runtime_config.contract.count_nodes)
-		aggregate_use(&t, scratch_records, 32, scratch_cache, scratch_func_slots, 16);
+		aggregate_use(t, scratch_records, 32, scratch_cache, scratch_func_slots, 16);
+}
 
+/* The fastest of BATCHES batches of calls of FN, in clock units; with
+ * INNER, the recorded time of the fastest hooked batch's calls too. */
+static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t *inner)
+{
+	uint64_t best = UINT64_MAX;
 	uint64_t paths_total = scratch_paths_total();
+
 	for (int batch = 0; batch < BATCHES; batch++) {
-		uint64_t inner = 0;
+		if ((size_t)(t->end - t->cur) < BATCH_BYTES) {
+			t->cur = t->win_base;
+			t->gen++;	/* the stream starts again: ids too */
+			t->next_id = 1;
+		}
+		uint8_t *from = t->cur;
 		uint64_t start = runtime_now();
-		for (int i = 0; i < CALLS_PER_BATCH; i++) {
-			t.cur = scratch_stream;
-			trace_enter(&t, 0x1000, 0x7000, NULL);
-			uint64_t entered = t.last_time;
-			trace_exit_named(&t, 0x1000);
-			inner += t.last_time - entered;
-		}
-		uint64_t total = runtime_now() - start;
-		/* the aggregate mode keeps no last time: its calls' time,
-		 * the inner part, is summed in their path instead */
-		if (t.nodes) {
+		for (int i = 0; i < CALLS_PER_BATCH; i++)
+			fn();
+		uint64_t took = runtime_now() - start;
+		/* the aggregate mode keeps no stream: its calls' time, the
+		 * inner part, is summed in their path instead */
+		uint64_t in = 0;
+		if (t->nodes) {
 			uint64_t after = scratch_paths_total();
-			inner = after - paths_total;
+			in = after - paths_total;
 			paths_total = after;
+		} else if (inner) {
+			in = stream_inner(from, t->cur, t->ncounters);
 		}
-		if (total < best_total) {
-			best_total = total;
-			best_inner = inner;
+		if (took < best) {
+			best = took;
+			if (inner)
+				*inner = in;
 		}
 	}
-	if (t.ncounters)
-		runtime_config.counter_cost = counter_cost(&t);
-	counters_close(&t);
-	uint64_t total_x256 = best_total * 256 / CALLS_PER_BATCH;
+	return best;
+}
+
+void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
+{
+	struct thread_state *t = trace_current();
+	struct thread_state saved = *t;
+	uint64_t best_inner = 0;
+	uint8_t *stream = mmap(NULL, SCRATCH_STREAM, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	*inner_x256 = *outer_x256 = 0;
+	if (stream == MAP_FAILED)
+		return;
+	use_scratch(t, stream);
+	uint64_t hooked = fastest_batch(t, hooked_target(), &best_inner);
+	uint64_t plain = fastest_batch(t, callscope_calibration_plain, NULL);
+	if (t->ncounters)
+		runtime_config.counter_cost = counter_cost(t);
+	counters_close(t);
+	*t = saved;
+	munmap(stream, SCRATCH_STREAM);
+
+	uint64_t total_x256 = (hooked > plain ? hooked - plain : 0) * 256 / CALLS_PER_BATCH;
 	uint64_t in_x256 = best_inner * 256 / CALLS_PER_BATCH;
 	if (in_x256 > total_x256)
 		in_x256 = total_x256;

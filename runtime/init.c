@@ -66,8 +66,21 @@ static void set_triggers(struct contract *c)
 	capture_state.on = !c->has_start;
 }
 
+/*
+ * The calls the exiting thread is inside of end here, by its own clock:
+ * that clock leaves out the runtime's pauses (growing the buffer), the
+ * process end's time is the plain clock's, and closing them there would
+ * charge them every pause of the run.
+ */
 static void process_exiting(void)
 {
+	struct thread_state *t = trace_current();
+
+	if (t->status == THREAD_RECORDING && !t->guard) {
+		t->guard = 1;
+		thread_emit_end(t);
+		t->guard = 0;
+	}
 	process_write_end(PROCESS_END_EXIT);
 }
 
@@ -121,8 +134,9 @@ __attribute__((constructor)) static void runtime_init(void)
 	runtime_config.pid = getpid();
 
 	/* the hooks' cost is subtracted from traced calls; a run that only
-	 * samples has none, and saves the calibration's milliseconds */
-	if (!contract->sample_only)
+	 * samples has none, and saves the calibration's milliseconds, and
+	 * one timed by samples counts the samples in the hooks instead */
+	if (!contract->sample_only && !contract->time_by_samples)
 		calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)

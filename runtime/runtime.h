@@ -159,6 +159,9 @@ struct runtime_config {
 	uint32_t hook_inner_x256;
 	uint32_t hook_outer_x256;
 	uint32_t image;		/* this process image's number among same-pid images */
+	/* --time-by=samples: the sampler's period in ns (sampler.c), which
+	 * the root record keeps; 0 otherwise */
+	uint64_t sample_period_ns;
 	pid_t pid;
 	struct contract contract;
 };
@@ -251,6 +254,15 @@ HIDDEN void aggregate_capture(struct thread_state *t, int on, uint64_t now);
 HIDDEN void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t nrecords,
 			  struct cct_cache_slot *cache, struct cct_func_slot *func_slots,
 			  uint32_t nfunc_slots);
+
+/* sampled_count.c: --time-by=samples, the hooks' side and the sampler's */
+HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
+				uintptr_t *ret_slot);
+HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
+/* A timer sample of WEIGHT periods at PC and SP; IN_RUNTIME: the thread
+ * was inside the runtime (a hook), whose cost it then measures. */
+HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
+				 int in_runtime, uint64_t weight);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

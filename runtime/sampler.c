@@ -71,6 +71,7 @@ struct sampler_thread {
 	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
 	timer_t timer;
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
+	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
 	uint64_t missed;		/* samples not written since the last one */
 };
 
@@ -95,6 +96,8 @@ static struct {
 	uintptr_t known_lo[TEXT_RANGES_MAX], known_hi[TEXT_RANGES_MAX];
 	uint8_t known_fp[TEXT_RANGES_MAX];
 	struct sampling settings;
+	/* the runtime's own code: a sample there is the hooks' cost */
+	uintptr_t self_lo, self_hi;
 } sampler;
 
 static pthread_key_t sampler_key;
@@ -253,9 +256,9 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 /* How many bytes of the stack from SP a sample copies for unwinding. */
 static size_t copy_size(const struct sampler_thread *s, uintptr_t sp)
 {
-	if (!s->stack_hi || sp < s->stack_lo || sp >= s->stack_hi)
+	if (!s->stack_hi || sp < s->stack_lo || sp >= s->frames_hi)
 		return 0;
-	size_t copy = s->stack_hi - sp < SAMPLING_COPY_MAX ? s->stack_hi - sp : SAMPLING_COPY_MAX;
+	size_t copy = s->frames_hi - sp < SAMPLING_COPY_MAX ? s->frames_hi - sp : SAMPLING_COPY_MAX;
 	return copy & ~(size_t)7;
 }
 
@@ -297,6 +300,15 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
 	} else {
 		forward_to_program(sig, info, context);
+		goto out;
+	}
+	if (t->nodes && t->status == THREAD_RECORDING) {
+		/* --time-by=samples: the sample times the thread's path */
+		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP],
+				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo,
+				     weight + s->missed);
+		s->missed = 0;
 		goto out;
 	}
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
@@ -407,6 +419,11 @@ out:
 	errno = saved;
 }
 
+/* The stack pointer the program started with (the loader's): the main
+ * thread's first frame lies just below it, its arguments and environment
+ * above. */
+extern void *__libc_stack_end __attribute__((weak));
+
 /* The calling thread's stack bounds, read outside any signal handler. */
 static void read_stack_bounds(struct sampler_thread *s)
 {
@@ -414,7 +431,7 @@ static void read_stack_bounds(struct sampler_thread *s)
 	void *addr;
 	size_t size;
 
-	s->stack_lo = s->stack_hi = 0;
+	s->stack_lo = s->stack_hi = s->frames_hi = 0;
 	if (pthread_getattr_np(pthread_self(), &attr) != 0)
 		return;
 	if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr && size) {
@@ -422,6 +439,12 @@ static void read_stack_bounds(struct sampler_thread *s)
 		s->stack_hi = (uintptr_t)addr + size;
 	}
 	pthread_attr_destroy(&attr);
+	/* a stack copy of the main thread stops above _start's frame rather
+	 * than carry the environment's kilobytes with every sample */
+	s->frames_hi = s->stack_hi;
+	uintptr_t start = &__libc_stack_end ? (uintptr_t)__libc_stack_end : 0;
+	if (gettid() == getpid() && start > s->stack_lo && start + 64 < s->stack_hi)
+		s->frames_hi = start + 64;
 }
 
 /*
@@ -607,6 +630,25 @@ static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+/* The executable segment of the object holding this code: the runtime. */
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t here = (uintptr_t)data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || here < lo ||
+		    here >= lo + ph->p_memsz)
+			continue;
+		sampler.self_lo = lo;
+		sampler.self_hi = lo + ph->p_memsz;
+		return 1;
+	}
+	return 0;
+}
+
 static int collect_only(struct dl_phdr_info *info, size_t size, void *data)
 {
 	int *first = data;
@@ -713,7 +755,8 @@ HIDDEN void sampler_install(void)
 	const char *text = secure_getenv(SAMPLING_ENV), *why = NULL;
 	struct sigaction act;
 
-	if (!text || runtime_config.contract.count_nodes || runtime_config.contract.ring_bytes)
+	if (!text || (runtime_config.contract.count_nodes && !runtime_config.contract.time_by_samples) ||
+	    runtime_config.contract.ring_bytes)
 		return;
 	if (sampling_parse(text, &sampler.settings, &why) != 0) {
 		rt_warn("ignoring " SAMPLING_ENV, why);
@@ -721,6 +764,10 @@ HIDDEN void sampler_install(void)
 	}
 	sampler.wall = sampler.settings.wall;
 	sampler.period_ns = 1000000000u / sampler.settings.hz;
+	if (runtime_config.contract.time_by_samples) {
+		runtime_config.sample_period_ns = sampler.period_ns;
+		dl_iterate_phdr(find_self, (void *)(uintptr_t)on_sample);
+	}
 	if (sampler.settings.only[0]) {
 		int first = 1;
 		dl_iterate_phdr(collect_only, &first);

@@ -535,6 +535,10 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 							 uintptr_t sp, uintptr_t *ret_slot,
 							 uintptr_t site, uintptr_t hook_pc)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_enter(t, addr, sp, ret_slot);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 2);
 		return;
@@ -732,6 +736,10 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
  */
 void trace_exit_named(struct thread_state *t, uint64_t addr)
 {
+	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
+		sampled_count_exit_named(t, addr);
+		return;
+	}
 	if (t->guard) {
 		reentered(t, 1);
 		return;

@@ -2,10 +2,13 @@
 #ifndef CALLSCOPE_SYMBOLS_INSTRUMENTED_H
 #define CALLSCOPE_SYMBOLS_INSTRUMENTED_H
 
+#include "contract.h"
+
+/* the contract's bits, which tell the runtime the same */
 enum hook_kind {
-	HOOKS_MCOUNT = 1 << 0,	/* -pg */
-	HOOKS_FENTRY = 1 << 1,	/* -pg -mfentry */
-	HOOKS_CYG = 1 << 2,	/* -finstrument-functions */
+	HOOKS_MCOUNT = CONTRACT_HOOKS_MCOUNT,	/* -pg */
+	HOOKS_FENTRY = CONTRACT_HOOKS_FENTRY,	/* -pg -mfentry */
+	HOOKS_CYG = CONTRACT_HOOKS_CYG,		/* -finstrument-functions */
 };
 
 struct program_hooks {

@@ -23,15 +23,16 @@
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "die.h"
+#include "readfile.h"
+#include "symbols/debug_files.h"
+#include "symbols/fde_table.h"
 #include "xalloc.h"
 
 struct object {
@@ -42,6 +43,8 @@ struct object {
 	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
+	struct fde_table fdes;	/* function starts for addresses no symbol covers */
+	int fdes_loaded;
 	struct alias_index *aliases;	/* built when first needed */
 	int hooks;			/* 1, 0, or -1 until looked at */
 };
@@ -85,19 +88,6 @@ struct symtab {
 	size_t nr_names, alloc_names;
 };
 
-/*
- * The standard callbacks: separate debug info is looked up by build ID
- * and .gnu_debuglink under the default path (and through debuginfod when
- * the user set DEBUGINFOD_URLS, as eu-addr2line and perf do).
- */
-static char *debuginfo_path;
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 struct symtab *symtab_new(void)
 {
 	struct symtab *st = xcalloc(1, sizeof(*st));
@@ -114,6 +104,7 @@ void symtab_free(struct symtab *st)
 	for (i = 0; i < st->nr_objects; i++) {
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
+		fde_table_release(&st->objects[i].fdes);
 		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
@@ -174,33 +165,6 @@ static void add_range(struct symtab *st, size_t obj, uint64_t start, uint64_t le
 }
 
 /*
- * Opens PATH for libdwfl ourselves so that a FIFO or a device named in a
- * hostile data file can neither block nor be read.  Returns the fd, or -1
- * with *WHY set.
- */
-static int open_regular(const char *path, const char **why)
-{
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0) {
-		*why = strerror(errno);
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/*
  * Reports OBJ's file into a new Dwfl and checks its build ID.  Returns 0,
  * or -1 after the one warning line.
  */
@@ -214,11 +178,15 @@ static int load_object(struct object *obj, const uint8_t *build_id,
 	Elf *elf;
 	int fd, n;
 
-	fd = open_regular(obj->path, &why);
-	if (fd < 0)
+	/* opened here so that a FIFO or a device named in a hostile data
+	 * file can neither block nor be read */
+	fd = open_regular(obj->path);
+	if (fd < 0) {
+		why = open_strerror(errno);
 		goto unreadable;
+	}
 
-	obj->dwfl = dwfl_begin(&dwfl_callbacks);
+	obj->dwfl = dwfl_begin(&debug_files_callbacks);
 	if (!obj->dwfl) {
 		close(fd);
 		why = dwfl_errmsg(-1);
@@ -461,6 +429,23 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;
+			return;
+		}
+		/* No symbol covers it (a stripped object, a static function):
+		 * one name per function, not per address, from the FDEs */
+		uint64_t start, size;
+		if (!obj->fdes_loaded) {
+			GElf_Addr ignored;
+			Elf *elf = dwfl_module_getelf(obj->mod, &ignored);
+			if (elf)
+				fde_table_load(elf, &obj->fdes);
+			obj->fdes_loaded = 1;
+		}
+		if (fde_table_lookup(&obj->fdes, link, &start, &size) == 0 &&
+		    (!name || !*name || start > link - off)) {
+			out->name = keep_name(st, xasprintf("%s+0x%" PRIx64, obj->label, start));
+			out->start = start;
+			out->size = size;
 			return;
 		}
 	}

@@ -17,6 +17,7 @@ struct unwind_state {
 	size_t max, n;
 	int truncated;
 	int first;
+	int read_outside;	/* a read fell outside the copy */
 };
 
 struct unwinder {
@@ -76,11 +77,13 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 /* Reads only from the copied stack: anything else ends the unwinding. */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-	const struct unwind_state *st = arg;
+	struct unwind_state *st = arg;
 
 	(void)dwfl;
-	if (addr < st->sp || addr - st->sp > st->len || st->len - (addr - st->sp) < 8)
+	if (addr < st->sp || addr - st->sp > st->len || st->len - (addr - st->sp) < 8) {
+		st->read_outside = 1;
 		return false;
+	}
 	memcpy(result, st->stack + (addr - st->sp), 8);
 	return true;
 }
@@ -145,13 +148,14 @@ size_t unwinder_unwind(struct unwinder *u, uint64_t pc, uint64_t sp, uint64_t bp
 		}
 		u->attached = 1;
 	}
-	u->st = (struct unwind_state){ pc, sp, bp, stack, len, out, max, 0, 0, 1 };
+	u->st = (struct unwind_state){ pc, sp, bp, stack, len, out, max, 0, 0, 1, 0 };
 	/* 0 only when the unwinding reached the outermost frame, whose call
 	 * frame information marks its return address undefined (_start,
-	 * clone); anything else (the end of the copy, a frame without call
-	 * frame information) leaves the stack short of the thread's first
-	 * frame */
-	if (dwfl_getthread_frames(u->dwfl, 1, frame_cb, &u->st) != 0)
+	 * clone); anything else (a frame without call frame information)
+	 * leaves the stack short of the thread's first frame.  libdwfl takes
+	 * a return address it could not read for an undefined one, so a read
+	 * past the end of the copy counts as short too. */
+	if (dwfl_getthread_frames(u->dwfl, 1, frame_cb, &u->st) != 0 || u->st.read_outside)
 		u->st.truncated = 1;
 	*truncated = u->st.truncated;
 	return u->st.n;

@@ -5,12 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 
 plan 32
-# paths FILE: every call path of the tree with its calls, one per line
-paths() {
-	"$CS" tree -i "$1" --json | jq -r '
-		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
-		.tree.children[] | walk("")' | sort
-}
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	for prog in basic cycle longjmp fork; do
@@ -18,8 +12,8 @@ for kind in PG FENTRY CYG; do
 		build_prog $prog p -O2 $flags
 		limited "$CS" record -o t.data -- ./p >/dev/null 2>&1
 		limited "$CS" record --mode=count -o c.data -- ./p >/dev/null 2>&1
-		paths t.data > t.txt
-		paths c.data > c.txt
+		call_paths t.data > t.txt
+		call_paths c.data > c.txt
 		cmp -s t.txt c.txt
 		ok $? "$kind $prog: count mode has the trace's call paths and counts ($(wc -l < c.txt) paths)"
 	done
@@ -45,8 +39,8 @@ rc=$?
 ok $(( rc == 0 || $(wc -l < err.txt) != 1 )) "replay refuses count mode with one line"
 limited "$CS" record --mode=count -e page-faults,context-switches -o e.data -- ./deep 30 >/dev/null 2>&1
 limited "$CS" record -e page-faults,context-switches -o et.data -- ./deep 30 >/dev/null 2>&1
-paths e.data > e.txt
-paths et.data > et.txt
+call_paths e.data > e.txt
+call_paths et.data > et.txt
 cmp -s e.txt et.txt
 ok $? "with counters read at every call, count mode still has the trace's paths and counts"
 # the memory count mode uses depends on the call paths, not on the run's length

@@ -4,7 +4,7 @@
 # nested under the library function, --no-libcall and --libcall=SPEC.
 . "$(dirname "$0")/lib.sh"
 
-plan 33
+plan 36
 # build SOURCE OUTPUT FLAGS...: with libm and libdl after the source
 build() {
 	src=$1
@@ -94,6 +94,16 @@ is "$(calls_of fork.data strlen)/$(calls_of fork.data fork)/$(calls_of fork.data
 	"fork: parent and child counted, the child's in its own process"
 is "$(calls_of vfork.data vfork)/$(calls_of vfork.data waitpid)/$(calls_of thread.data strlen)" "1/1/104" \
 	"vfork returns twice; a thread's library calls count"
+is "$(calls_of thread.data pthread_create)/$(calls_of thread.data pthread_exit)" "1/1" \
+	"the runtime's stand-ins are traced under libc's names"
+
+# C++ exceptions thrown and rethrown through library calls (known counts:
+# tests/progs/exceptions.cc)
+g++ -g -O2 -pg -o exc "$PROGS/exceptions.cc" -lpthread
+is "$(limited "$CS" record -o exc.data -- ./exc 2>/dev/null)" "$(./exc)" \
+	"C++ exceptions: output unchanged"
+is "$(calls_of exc.data __cxa_throw)/$(calls_of exc.data __cxa_rethrow)/$(calls_of exc.data cleanup_call)" \
+	"17/10/21" "__cxa_throw and __cxa_rethrow counted, every destructor still run"
 limited "$CS" record -o exit.data -- ./shapes exit > /dev/null 2>&1
 "$CS" graph -i exit.data --json > ge.json
 is "$(jq -r '[.arcs[] | select(.callee=="at_end" or .callee=="exit") | "\(.caller)>\(.callee)"] | sort | join(",")' ge.json)" \

@@ -6,7 +6,7 @@
 # a flight recorder's window.
 . "$(dirname "$0")/lib.sh"
 
-TAGS='\[(still running at the end|left by [a-z ]*|capture stopped|began before the recorded window|context|counters possibly incorrect)\]'
+TAGS='\[(still running at the end|left by [a-z ]*|capture stopped|began before the recorded window|context|counters possibly incorrect|self time within the hooks. error|counted, not timed)\]'
 
 # tags_printed FILE / tags_explained FILE: the tags on the report's lines,
 # and those its legend lines ("# [tag]: ...") explain, one per line, sorted.
@@ -64,8 +64,9 @@ else
 	skip "g++ is not installed"
 fi
 
-# A run where nothing was left: no legend at all.
+# A run where nothing was left: no legend but for the short functions'
+# doubtful self times, which any run of them may have.
 limited "$CS" record -o b.data -- ./b 10 > /dev/null 2>&1
 "$CS" report b.data > out.txt
-is "$(tags_explained out.txt)" "" "report of a clean run: no legend"
+is "$(tags_explained out.txt | grep -v "hooks' error")" "" "report of a clean run: no legend"
 done_testing

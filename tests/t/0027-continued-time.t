@@ -19,7 +19,7 @@ limited "$CS" record -o fk.data -- ./fk > /dev/null 2>&1
 is "$(consistent fk.data main)" "1 yes" "fork: main's total is its call plus the child's continued main"
 is "$(consistent fk.data spawn)" "1 yes" "fork: so is spawn's, which the child left from"
 "$CS" report fk.data > out.txt
-grep -q ' main .*\[continued from before the data\]$' out.txt
+grep -q ' main .*\[continued from before the data\]\( \[[^]]*\]\)*$' out.txt
 ok $? "fork: main is tagged as continued"
 grep -q '^# \[continued from before the data\]: ' out.txt
 ok $? "fork: the legend explains the tag"

@@ -51,7 +51,7 @@ ok $? "folded written"
 is "$(awk '$1 ~ /;spin$/ { s += $2 } END { print s + 0 }' s.folded)" "$spin" \
 	"folded lines ending in spin add up to its samples"
 a=$(jq -r '[.functions[] | select(.name == "path_a") | .samples] | add // 0' r.json)
-is "$(awk '$1 ~ /(^|;)path_a;/ { s += $2 } END { print s + 0 }' s.folded)" "$a" \
+is "$(awk '$1 ~ /(^|;)path_a(;|$)/ { s += $2 } END { print s + 0 }' s.folded)" "$a" \
 	"the lines through path_a add up to the samples with it on the stack"
 
 # pprof: one value per sample, samples/count

@@ -74,6 +74,13 @@ gmon_of() {
 	[ $# -lt 2 ] || mv gmon.out "$2"
 }
 
+# call_paths FILE: every call path of the tree with its calls, one per line
+call_paths() {
+	"$CS" tree -i "$1" --json | jq -r '
+		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
+		.tree.children[] | walk("")' | sort
+}
+
 # same_file WANT GOT NAME: a test that the two files are byte for byte
 # the same; the start of their difference is shown when they are not.
 same_file() {

@@ -353,11 +353,11 @@ static void test_counter_values(void **state)
 
 	assert_true(cct_has_metric(t, CCT_TIME));
 	assert_false(cct_has_metric(t, CCT_C1));
-	cct_enter_values(b, 0, (const uint64_t[]){ 0, 100, 7 });
-	cct_enter_values(b, 1, (const uint64_t[]){ 10, 130, 7 });
-	cct_exit_values(b, (const uint64_t[]){ 20, 190, 9 }, EXIT_RETURN);
-	cct_exit_values(b, (const uint64_t[]){ 30, 200, 9 }, EXIT_RETURN);
-	cct_thread_end_values(b, (const uint64_t[]){ 30, 200, 9 });
+	cct_enter_values(b, 0, (const uint64_t[CCT_NMETRICS]){ 0, 100, 7 });
+	cct_enter_values(b, 1, (const uint64_t[CCT_NMETRICS]){ 10, 130, 7 });
+	cct_exit_values(b, (const uint64_t[CCT_NMETRICS]){ 20, 190, 9 }, EXIT_RETURN);
+	cct_exit_values(b, (const uint64_t[CCT_NMETRICS]){ 30, 200, 9 }, EXIT_RETURN);
+	cct_thread_end_values(b, (const uint64_t[CCT_NMETRICS]){ 30, 200, 9 });
 
 	const struct cct_node *outer = &t->nodes[t->nodes[CCT_ROOT].first_child];
 	const struct cct_node *inner = &t->nodes[outer->first_child];

@@ -29,6 +29,8 @@ static void test_round_trip(void **state)
 	in.one_pass = 1;
 	in.start_stopped = 1;
 	in.sample_only = 1;
+	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
+	in.time_by_samples = 1;
 	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -43,6 +45,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.one_pass, 1);
 	assert_int_equal(out.start_stopped, 1);
 	assert_int_equal(out.sample_only, 1);
+	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
+	assert_int_equal(out.time_by_samples, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 

@@ -346,11 +346,13 @@ static void test_empty_profile(void **state)
 	assert_int_equal(line_at(text, "lost events: 0"), 0);
 	assert_true(has_line(text, "time unit: ns, 100% = 0.00 ns"));
 	assert_true(has_line(text, "Index by function name"));
+	assert_true(has_line(text, "(nothing to show: no call was traced and no timer sample "
+				   "taken)"));
 	free(text);
 
 	char *js = render(p, 1, 0);
-	assert_string_equal(js, "{\"time_unit\":\"ns\",\"lost_events\":0,\"functions\":[],"
-				"\"arcs\":[],\"cycles\":[]}\n");
+	assert_string_equal(js, "{\"time_unit\":\"ns\",\"lost_events\":0,\"samples\":0,"
+				"\"functions\":[],\"arcs\":[],\"sample_arcs\":[],\"cycles\":[]}\n");
 	free(js);
 	profile_free(p);
 }

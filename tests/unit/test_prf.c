@@ -450,7 +450,7 @@ static void test_counters(void **state)
 	struct cct_builder *tb = cct_thread_begin(t, 0, 0, 0);
 	/* time, page faults, instructions: main runs 100 instructions, leaf
 	 * 250 inside it, main 50 more */
-	static const uint64_t v[4][3] = { { 0, 0, 1000 }, { 10, 1, 1100 }, { 20, 1, 1350 },
+	static const uint64_t v[4][CCT_NMETRICS] = { { 0, 0, 1000 }, { 10, 1, 1100 }, { 20, 1, 1350 },
 					  { 30, 2, 1400 } };
 	for (int i = 0; i < 4; i++) {
 		uint64_t c[2] = { v[i][1], v[i][2] };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats/stream_reader.h"
+#include "model/cct.h"
 #include "model/samples.h"
 #include "sampling.h"
 #include "stream.h"
@@ -120,6 +121,36 @@ static void test_model(void **state)
 	assert_int_equal(p->funcs[b].self_samples, 1);
 	assert_int_equal(p->funcs[b].samples, 3);
 	assert_true(func_total_sample_pct(p, &p->funcs[b]) > 99.9);
+
+	/* the pairs of the stacks: a -> a once per sample, b -> a, and the
+	 * outermost functions from <spontaneous> */
+	assert_int_equal(p->nsample_arcs, 3);
+	const struct sample_arc *aa = &p->sample_arcs[profile_intern_sample_arc(p, a, a)];
+	assert_int_equal(aa->samples, 2);
+	assert_int_equal(aa->self_samples, 2);
+	const struct sample_arc *ba = &p->sample_arcs[profile_intern_sample_arc(p, b, a)];
+	assert_int_equal(ba->samples, 2);
+	assert_int_equal(ba->self_samples, 0);
+	const struct sample_arc *top = &p->sample_arcs[profile_intern_sample_arc(p, FUNC_NONE, b)];
+	assert_int_equal(top->samples, 3);
+	assert_int_equal(top->self_samples, 1);
+	assert_int_equal(p->nsample_arcs, 3);
+
+	/* the same stacks as call paths */
+	struct cct *t = cct_new(FUNC_NONE);
+	cct_add_sample(t, recursive, 4, 2);
+	cct_add_sample(t, plain, 1, 1);
+	assert_true(cct_has_metric(t, CCT_SAMPLES));
+	assert_int_equal(t->nodes[CCT_ROOT].total[CCT_SAMPLES], 3);
+	uint32_t nb = cct_child(t, CCT_ROOT, b), na = cct_child(t, nb, a);
+	uint32_t naa = cct_child(t, na, a), naaa = cct_child(t, naa, a);
+	assert_int_equal(t->nodes[nb].total[CCT_SAMPLES], 3);
+	assert_int_equal(t->nodes[nb].self[CCT_SAMPLES], 1);
+	assert_int_equal(t->nodes[na].total[CCT_SAMPLES], 2);
+	assert_int_equal(t->nodes[na].self[CCT_SAMPLES], 0);
+	assert_int_equal(t->nodes[naaa].self[CCT_SAMPLES], 2);
+	assert_int_equal(t->nnodes, 5);
+	cct_free(t);
 	profile_free(p);
 }
 

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# bench/hooks.sh — what callscope's hooks cost per call on the Lua
+# benchmark, mode by mode, beside glibc's gmon (the same -pg binary run
+# without callscope); and how the self shares of `--mode=count
+# --time-by=samples` agree with perf's on the uninstrumented build.
+# Prints Markdown.
+#
+# The machine may be shared: every round runs each variant once, in turn
+# (interleaved), and the median of REPEAT rounds is kept; costs are taken
+# from CPU time (perf stat's task-clock of the whole command, the
+# launcher's too), which other work on the machine disturbs far less than
+# the wall clock.
+#
+#   BENCH_DIR   builds and data (default /tmp/callscope-bench-hooks); the
+#               Lua source is looked for under BENCH_DIR/src as run.sh does
+#   CALLSCOPE   the CLI (default <repo>/build/callscope)
+#   REPEAT      rounds (default 7)
+#   LUA_ARGS    work.lua arguments (default "27 20")
+#   SHARE_FREQ  samples per second for the share comparison (default 4999)
+#   SHARE_RUNS  runs of each profiler summed for the shares (default 3)
+#   CS_OPTS     more 'callscope record' options (default --no-libcall: the
+#               calls gmon sees, the program's own; library time then goes
+#               to the calling function, as the perf attribution gives it)
+#   SHARE_ARGS  work.lua arguments of those runs (default "27 100": longer,
+#               for enough samples that their own error stays well under
+#               the budget)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-hooks}
+CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
+REPEAT=${REPEAT:-7}
+LUA_ARGS=${LUA_ARGS:-27 20}
+SHARE_FREQ=${SHARE_FREQ:-4999}
+SHARE_RUNS=${SHARE_RUNS:-3}
+CS_OPTS=${CS_OPTS---no-libcall}
+SHARE_ARGS=${SHARE_ARGS:-27 100}
+
+BUDGET_SAMPLES_NS=12	# --time-by=samples over gmon, ns per call
+BUDGET_SHARE=3		# points, each of perf's top-10 self shares
+BUDGET_TRACE_NS=30	# trace mode over the plain run, ns per call
+
+BASE_CFLAGS="-O2 -g"
+declare -A BFLAGS=([plain]="" [pg]="-pg")
+BIN=$BENCH_DIR/bin
+RUN=$BENCH_DIR/run
+mkdir -p "$BIN" "$RUN"
+say() { printf 'bench: %s\n' "$*" >&2; }
+lua_src=""
+for d in "$BENCH_DIR"/src/lua5.4-*/src; do
+	[ -f "$d/lua.c" ] && lua_src=$d && break
+done
+[ -n "$lua_src" ] || { say "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh"; exit 1; }
+# shellcheck source=bench/build_lua.sh
+. "$HERE/build_lua.sh"
+build_lua plain
+build_lua pg
+WORK="$HERE/progs/work.lua"
+
+# The variants, each a command; all but plain run the -pg binary.
+VARIANTS=(plain gmon samples count flight trace)
+declare -A VLABEL=(
+	[plain]="plain (no -pg)"
+	[gmon]="glibc gmon (-pg, no callscope)"
+	[samples]="callscope --mode=count --time-by=samples"
+	[count]="callscope --mode=count"
+	[flight]="callscope --mode=flight"
+	[trace]="callscope record (trace)"
+)
+cmd_of() {
+	local v=$1 d=$RUN/$1
+	case $v in
+	plain) echo "$BIN/lua-plain $WORK $LUA_ARGS" ;;
+	gmon) echo "$BIN/lua-pg $WORK $LUA_ARGS" ;;
+	samples) echo "$CALLSCOPE record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	count) echo "$CALLSCOPE record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	flight) echo "$CALLSCOPE record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	trace) echo "$CALLSCOPE record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	esac
+}
+
+# one_run VARIANT: "cpu wall" seconds of one run (in its own folder)
+one_run() {
+	local d=$RUN/$1 cmd
+	mkdir -p "$d"
+	rm -f "$d/cs.data" "$d/gmon.out"
+	read -r -a cmd <<<"$(cmd_of "$1")"
+	local t0=$EPOCHREALTIME
+	(cd "$d" && perf stat -x, -e task-clock -o "$d/stat" -- "${cmd[@]}" >/dev/null 2>"$d/stderr") ||
+		{ say "$1 failed: see $d/stderr"; return 1; }
+	local t1=$EPOCHREALTIME
+	awk -F, -v a="$t0" -v b="$t1" '$3 == "task-clock" { printf "%.4f %.4f\n", $1 / 1000, b - a }' "$d/stat"
+}
+
+declare -A CPU WALL
+say "$REPEAT interleaved rounds of: ${VARIANTS[*]}"
+for ((r = 0; r < REPEAT; r++)); do
+	for v in "${VARIANTS[@]}"; do
+		read -r c w <<<"$(one_run "$v")"
+		CPU[$v]="${CPU[$v]:-} $c"
+		WALL[$v]="${WALL[$v]:-} $w"
+	done
+done
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f–%.3f", lo, hi }'; }
+
+calls=$("$CALLSCOPE" report -i "$RUN/count/cs.data" --json | jq '[.functions[].calls] | add')
+per_call() { awk -v a="$1" -v b="$2" -v n="$calls" 'BEGIN { printf "%.1f", (a - b) * 1e9 / n }'; }
+verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <= l : x >= l) }' && echo PASS || echo FAIL; }
+
+# ------------------------------------------------------------ shares
+
+# perf on the plain build, each sample given to the innermost frame of
+# the program itself that is not inlined: where callscope's shadow stack
+# puts it (time in libc and the kernel goes to the program's function that
+# called it)
+say "shares: perf at $SHARE_FREQ Hz on the plain build, callscope --time-by=samples on -pg, $SHARE_RUNS runs each"
+for ((r = 0; r < SHARE_RUNS; r++)); do
+	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perf$r.data" -- \
+		"$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
+	perf script -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
+	# shellcheck disable=SC2086
+	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
+		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
+done > "$RUN/perf.txt"
+python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
+import json, subprocess, sys
+run, nruns, cs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+perf, total = {}, 0
+for block in open(run + "/perf.txt").read().split("\n\n"):
+    for line in block.strip().splitlines():
+        line = line.strip()
+        if "(inlined)" in line or not line.endswith("lua-plain)"):
+            continue
+        sym = line.split(None, 1)[1].rsplit(" (", 1)[0]
+        perf[sym] = perf.get(sym, 0) + 1
+        total += 1
+        break
+csn, cst = {}, 0
+for r in range(nruns):
+    d = json.loads(subprocess.run([cs, "report", "-i", "%s/cs%d.data" % (run, r), "--json"],
+                                  capture_output=True, text=True).stdout)
+    for f in d["functions"]:
+        csn[f["name"]] = csn.get(f["name"], 0) + f["self_ns"]
+        cst += f["self_ns"]
+top = sorted(perf, key=perf.get, reverse=True)[:10]
+worst = 0
+print("| function | perf self % (plain) | callscope self % (--time-by=samples) | difference |")
+print("| --- | ---: | ---: | ---: |")
+for s in top:
+    p = 100.0 * perf[s] / total
+    c = 100.0 * csn.get(s, 0) / cst if cst else 0
+    worst = max(worst, abs(p - c))
+    print("| %s | %.1f | %.1f | %+.1f |" % (s, p, c, c - p))
+print()
+print("perf: %d samples in the program; largest difference: %.1f points" % (total, worst))
+print("WORST %.2f" % worst)
+EOF
+worst=$(awk '/^WORST/ { print $2 }' "$RUN/shares.md")
+
+hook_share=$("$CALLSCOPE" report -i "$RUN/cs0.data" --json |
+	jq '.time_hook_samples * 100 / (.time_samples + .time_hook_samples) | . * 10 | floor / 10')
+git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+{
+	echo "## Hooks per call on Lua, beside gmon — $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "callscope $git_rev; \`lua work.lua $LUA_ARGS\`, $calls calls; callscope options \`$CS_OPTS\`; medians of $REPEAT interleaved rounds; CPU = task-clock of the whole command (perf stat), launcher included."
+	echo
+	echo "| run | CPU (s), median | CPU range | wall (s), median | ns/call over plain (CPU) | ns/call over gmon (CPU) |"
+	echo "| --- | ---: | --- | ---: | ---: | ---: |"
+	for v in "${VARIANTS[@]}"; do
+		c=$(median "${CPU[$v]}")
+		over_plain="—"
+		over_gmon="—"
+		[ "$v" = plain ] || over_plain=$(per_call "$c" "$(median "${CPU[plain]}")")
+		case $v in plain | gmon) ;; *) over_gmon=$(per_call "$c" "$(median "${CPU[gmon]}")") ;; esac
+		echo "| ${VLABEL[$v]} | $c | $(spread "${CPU[$v]}") | $(median "${WALL[$v]}") | $over_plain | $over_gmon |"
+	done
+	echo
+	s_ns=$(per_call "$(median "${CPU[samples]}")" "$(median "${CPU[gmon]}")")
+	t_ns=$(per_call "$(median "${CPU[trace]}")" "$(median "${CPU[plain]}")")
+	echo "| check | value | budget | result |"
+	echo "| --- | ---: | ---: | --- |"
+	echo "| --time-by=samples, ns/call over gmon | $s_ns | ≤ $BUDGET_SAMPLES_NS | $(verdict "$s_ns" "<=" "$BUDGET_SAMPLES_NS") |"
+	echo "| top-10 self shares against perf, largest difference (points) | $worst | ≤ $BUDGET_SHARE | $(verdict "$worst" "<=" "$BUDGET_SHARE") |"
+	echo "| trace, ns/call over plain | $t_ns | ≤ $BUDGET_TRACE_NS | $(verdict "$t_ns" "<=" "$BUDGET_TRACE_NS") |"
+	c_over=$(awk -v c="$(median "${CPU[count]}")" -v t="$(median "${CPU[trace]}")" -v f="$(median "${CPU[flight]}")" 'BEGIN { print (c < t && c < f) ? "PASS" : "FAIL" }')
+	echo "| count (clock) cheaper than trace and flight | count $(median "${CPU[count]}") s, trace $(median "${CPU[trace]}") s, flight $(median "${CPU[flight]}") s | count < both | $c_over |"
+	echo
+	echo "Samples in the hooks (--time-by=samples, counted apart): $hook_share % of the run's samples."
+	echo
+	echo "### Self shares, top 10 of perf (\`work.lua $SHARE_ARGS\`, $SHARE_RUNS runs each at $SHARE_FREQ Hz)"
+	echo
+	grep -v '^WORST' "$RUN/shares.md"
+} | tee "$BENCH_DIR/hooks.md"

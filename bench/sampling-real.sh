@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# bench/sampling-real.sh — callscope's sampled profile against perf's on
+# real programs built as distributions build them (-O2 -g, no frame
+# pointers): lua 5.4 running a script, bzip2 -9 and zstd -12 compressing
+# generated text.  Each program runs once, under `callscope record` (its
+# default stacks) under `perf record -e cpu-clock -F 999
+# --call-graph=dwarf --all-user`: both sample the very same run, so what
+# differs is sampling error alone, not the run (lua seeds its string hash
+# from addresses and the time, so its hash-table code takes a different
+# share in every run).  Then perf's top ten functions of the program's
+# process by self share (`perf report --no-children`) and by share with
+# callees (`--children`, which shows whether callers were found) beside
+# callscope's.  Prints Markdown; the budget is 2 points.  perf's
+# "(inlined)" pseudo-entries and the addresses it could not name (0x...)
+# are left out: they are no function to compare.
+#
+# Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling-real), CALLSCOPE,
+# SRC (the unpacked Debian sources: lua5.4-*, bzip2-*, libzstd-*; default
+# /work/scratch/src), SCALE (work factor, default 1: runs of 5-10 s here,
+# so that perf's and callscope's shares, each off by sampling error, still
+# differ by well under a point).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-sampling-real}
+CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
+SRC=${SRC:-/work/scratch/src}
+SCALE=${SCALE:-1}
+BUDGET=2
+CFLAGS_DISTRO="-O2 -g"
+
+mkdir -p "$BENCH_DIR"
+cd "$BENCH_DIR"
+
+# --- the programs, each built once from a copy of its source ------------
+build_lua() {
+	[ -x lua/lua ] && return
+	rm -rf lua && cp -r "$(ls -d "$SRC"/lua5.4-*/ | head -1)" lua
+	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > lua/src/lua5.4-deb-multiarch.h
+	(cd lua/src && cc $CFLAGS_DISTRO -DLUA_USE_LINUX -I. -o ../lua \
+		$(ls *.c | grep -v '^luac\.c$') -lm -ldl)
+}
+build_bzip2() {
+	[ -x bzip2src/bzip2 ] && return
+	rm -rf bzip2src && cp -r "$(ls -d "$SRC"/bzip2-*/ | head -1)" bzip2src
+	# its library linked in, as upstream's Makefile does (Debian's links
+	# the shared libbz2, whose stripped code perf cannot name)
+	(cd bzip2src && cc $CFLAGS_DISTRO -D_FILE_OFFSET_BITS=64 -o bzip2 bzip2.c blocksort.c \
+		huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c)
+}
+build_zstd() {
+	[ -x zstd/programs/zstd ] && return
+	rm -rf zstd && cp -r "$(ls -d "$SRC"/libzstd-*/ | head -1)" zstd
+	make -s -C zstd/programs zstd CFLAGS="$CFLAGS_DISTRO" HAVE_ZLIB=0 HAVE_LZMA=0 \
+		HAVE_LZ4=0 HAVE_THREAD=0 > /dev/null 2>&1
+}
+build_lua
+build_bzip2
+build_zstd
+
+# --- the inputs ---------------------------------------------------------
+cat > work.lua <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local scale = tonumber(arg[1]) or 1
+local words = {}
+for i = 1, 15000 * scale do words[i] = string.format("w%05d", (i * 7919) % 100003) end
+table.sort(words)
+local counts = {}
+for _, w in ipairs(words) do local k = w:sub(1, 3) counts[k] = (counts[k] or 0) + 1 end
+local s = 0
+for i = 1, scale do s = s + fib(22) end
+local parts = {}
+for i = 1, 20000 * scale do parts[#parts + 1] = tostring(i % 977) end
+print(s, #table.concat(parts, ","))
+LUA
+# text with some repetition, the same every run
+[ -s text.txt ] || awk -v n=600000 'BEGIN { srand(7);
+	split("the of and to in is was that for it with as his on be at by had", w, " ");
+	for (i = 0; i < n; i++) { line = ""; for (k = 0; k < 8; k++)
+		line = line w[int(rand() * 18) + 1] int(rand() * 50) " "; print line } }' > text.txt
+
+[ -s text3.txt ] || cat text.txt text.txt text.txt > text3.txt
+
+# name|command: each runs 5-10 s here
+programs=(
+	"lua 5.4 (script: sort, string building, recursion)|lua/lua work.lua $((400 * SCALE))"
+	"bzip2 -9|bzip2src/bzip2 -9 -c text3.txt"
+	"zstd -12|zstd/programs/zstd -12 -q -c text3.txt"
+)
+
+# perf's report as "name share" lines, the ten largest: self
+# (--no-children) or with callees (--children)
+perf_all() {
+	local field=overhead
+	[ "$2" = --children ] && field=overhead_children
+	perf report -i "$1" --stdio "$2" --comms "$3" --sort sym -F $field,sym -g none 2> /dev/null |
+		awk '/^ +[0-9.]+%/ && $NF != "(inlined)" && $NF !~ /^0x/ { gsub("%", "", $1); print $NF, $1 }' |
+		sort -k2,2 -gr
+}
+
+echo "# Sampled profiles of real programs: callscope against perf"
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) cores; perf $(perf version 2>/dev/null | awk '{ print $3 }');"
+echo "each program built with \`$CFLAGS_DISTRO\` (no frame pointers) from Debian's source."
+echo "Both at 999 Hz of user-space CPU time; perf with \`--call-graph=dwarf\`,"
+echo "callscope with its default stacks."
+fails=0
+more=0
+for entry in "${programs[@]}"; do
+	name=${entry%%|*}
+	cmd=${entry#*|}
+	comm=$(basename "${cmd%% *}")
+	perf record -q -e cpu-clock -F 999 --call-graph=dwarf --all-user -o p.data -- \
+		"$CALLSCOPE" record -o cs.data -- $cmd > /dev/null 2> cs.err
+	"$CALLSCOPE" report -i cs.data --json > cs.json
+	samples=$(jq .samples cs.json)
+	method=$(jq -r .stack_method cs.json)
+	truncated=$(jq .truncated_stacks cs.json)
+	echo
+	echo "## $name"
+	echo
+	echo "\`$cmd\`: callscope $samples samples, stacks by $method, $truncated truncated."
+	perf_all p.data --no-children "$comm" > perf.self
+	perf_all p.data --children "$comm" > perf.total
+	# self: perf's top ten by self share; total: its top ten with
+	# callees; callers: the self top ten's shares with callees, which
+	# agree only where the callers were found as perf finds them
+	for kind in self total callers; do
+		case $kind in
+		self) head -10 perf.self > perf.top; field=self_pct ;;
+		total) head -10 perf.total > perf.top; field=total_pct ;;
+		callers) head -10 perf.self | while read -r fn _; do
+				awk -v f="$fn" '$1 == f { print; exit }' perf.total
+			 done > perf.top; field=total_pct ;;
+		esac
+		echo
+		[ $kind = callers ] && echo "The self top ten's shares with their callees:" && echo
+		echo "| function | perf ${kind/callers/total} % | callscope ${kind/callers/total} % | difference | verdict |"
+		echo "| --- | --- | --- | --- | --- |"
+		while read -r fn p; do
+			# a symbol version (__libc_start_main@@GLIBC_2.34) is not
+			# part of perf's name
+			c=$(jq -r --arg f "$fn" --arg k $field \
+				'[.functions[] | select((.name | sub("@.*"; "")) == $f) | .[$k]] | add // 0' cs.json)
+			d=$(echo "$c - $p" | bc -l | xargs printf "%+.2f")
+			# a share with callees above perf's means perf's unwinding
+			# stopped short of callers that callscope found: the budget
+			# asks for callers wherever perf finds them
+			v=$(awk -v d="$d" -v b=$BUDGET -v k=$kind 'BEGIN {
+				if ((d < 0 ? -d : d) <= b) print "PASS";
+				else if (k != "self" && d > 0) print "PASS (perf found fewer callers)";
+				else print "FAIL" }')
+			case $v in PASS*) ;; *) fails=$((fails + 1)) ;; esac
+			case $v in *fewer*) more=$((more + 1)) ;; esac
+			printf "| %s | %.2f | %.2f | %s | %s |\n" "$fn" "$p" "$c" "$d" "$v"
+		done < perf.top
+	done
+done
+echo
+echo "Functions outside the ±$BUDGET-point budget: $fails; shares with callees above" \
+	"perf's by more than $BUDGET points, where perf's unwinding stopped short: $more."

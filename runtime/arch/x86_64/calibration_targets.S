@@ -1,0 +1,47 @@
+/*
+ * Functions made of their profiling hook alone, for calibrate.c: a call
+ * of one costs what the hooks add to a call of an instrumented function,
+ * through the same entry point, procedure linkage and return trampoline
+ * the program's calls go through.  callscope_calibration_plain is the
+ * same function without its hook, the part the program pays anyway.
+ */
+	.text
+
+	.globl	callscope_calibration_mcount
+	.hidden	callscope_calibration_mcount
+	.type	callscope_calibration_mcount, @function
+	.p2align 4
+callscope_calibration_mcount:		/* gcc -pg: after the prologue */
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	movq	%rsp, %rbp
+	call	mcount@PLT
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	callscope_calibration_mcount, .-callscope_calibration_mcount
+
+	.globl	callscope_calibration_fentry
+	.hidden	callscope_calibration_fentry
+	.type	callscope_calibration_fentry, @function
+	.globl	callscope_calibration_plain
+	.hidden	callscope_calibration_plain
+	.type	callscope_calibration_plain, @function
+	.p2align 4
+callscope_calibration_fentry:		/* gcc -pg -mfentry: before the prologue */
+	.cfi_startproc
+	call	__fentry__@PLT
+callscope_calibration_plain:		/* the rest: the function alone */
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	movq	%rsp, %rbp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	callscope_calibration_fentry, .-callscope_calibration_fentry
+	.size	callscope_calibration_plain, .-callscope_calibration_plain
+
+	.section .note.GNU-stack,"",@progbits
