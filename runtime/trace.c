@@ -18,7 +18,8 @@
  * leads to the trampoline, as no call instruction wrote it (see
  * frame_reused()).  A function inlined into another, built with
  * -finstrument-functions, calls its hooks from that one's frame: it is
- * told by its call site and its own hook call (see inlined_depth()).
+ * told by its call site and its own hook call (see inlined_depth() in
+ * runtime.h).
  *
  * The shadow stack is kept whether or not events are being written
  * (capture stopped by a trigger): the trampoline needs it to return.
@@ -419,29 +420,6 @@ extern char callscope_return_trampoline[] HIDDEN;
  * first of a chain of jumps).  Returns nonzero for a tail call; the
  * caller stays open, and the callee's frame shares its slot.
  */
-/*
- * -finstrument-functions calls the hooks of a function inlined into
- * another from that one's frame, so its SP is the same.  The open frames
- * at SP are one real call and the calls inlined into it when they share
- * its call SITE (the compiler hands every one of them the real function's
- * return address) and none was entered by the hook call at HOOK_PC: a
- * hook call that runs again before its exit means its frame was left (a
- * longjmp back to before it).  Returns how many open frames are live: the
- * frames above that are gone.
- */
-static uint32_t inlined_depth(const struct thread_state *t, uintptr_t sp, uintptr_t site,
-			      uintptr_t hook_pc)
-{
-	uint32_t i = t->depth;
-
-	while (i && t->stack[i - 1].sp == sp && t->stack[i - 1].site == site &&
-	       t->stack[i - 1].hook_pc != hook_pc)
-		i--;
-	if (i && t->stack[i - 1].sp == sp)
-		return i - 1;
-	return t->depth;
-}
-
 static int __attribute__((noinline)) frame_reused(struct thread_state *t, uintptr_t sp,
 						  const uintptr_t *ret_slot, uintptr_t site,
 						  uintptr_t hook_pc, uint64_t now)
@@ -536,7 +514,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 							 uintptr_t site, uintptr_t hook_pc)
 {
 	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
-		sampled_count_enter(t, addr, sp, ret_slot);
+		sampled_count_enter(t, addr, sp, ret_slot, site, hook_pc);
 		return;
 	}
 	if (t->guard) {

@@ -18,13 +18,13 @@ callers() { jq -r --arg f "$2" '[.arcs[] | select(.callee == $f) | "\(.caller) \
 
 compilers=gcc
 command -v clang > /dev/null 2>&1 && compilers="gcc clang"
-plan 18
+plan 22
 for cc in gcc clang; do
 	for opt in -O2 -O3; do
 		name="$cc $opt"
 		case " $compilers " in
 		*" $cc "*) ;;
-		*)	skip "$name: $cc is not installed"; skip "$name"; skip "$name"; skip "$name"
+		*)	skip "$name: $cc is not installed"; skip "$name"; skip "$name"; skip "$name"; skip "$name"
 			continue ;;
 		esac
 		$cc -g $opt -finstrument-functions -o inl "$PROGS/inlined.c"
@@ -43,6 +43,11 @@ for cc in gcc clang; do
 		is "$(callers g.json main)|$(callers g.json top)|$(callers g.json mid)|$(callers g.json leaf)" \
 			"<spontaneous> 1|main 1000|top 1000|mid 2000" \
 			"$name: each inlined call's caller is the function it was inlined into, main the root"
+		limited "$CS" record --mode=count --time-by=samples -o k.data -- ./inl > /dev/null 2>&1
+		"$CS" graph -i k.data --json > k.json
+		is "$(callers k.json main)|$(callers k.json mid)|$(callers k.json leaf)|$(callers k.json fib)" \
+			"<spontaneous> 1|top 1000|mid 2000|fib 1972,main 1" \
+			"$name: the same paths in count mode timed by samples"
 	done
 done
 
