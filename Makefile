@@ -157,6 +157,69 @@ check: all unit fuzz-smoke e2e
 bench: all
 	bench/run.sh
 
+# --- Installing ------------------------------------------------------------
+# make install / uninstall [PREFIX=/usr/local] [DESTDIR=]: the layout the
+# peers use and the CLI expects (it finds the runtime in ../lib/callscope/
+# from its own bin/).  Manual pages are written from docs/ by pandoc
+# (scripts/man/), so they say what the docs say.  Distribution builds hand
+# their hardening flags in the usual variables; they reach the offline
+# tools, while the runtime keeps its own (it is a guest in the program).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/callscope
+PKGCONFIGDIR ?= $(DATADIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INSTALL ?= install
+
+TOOL_CFLAGS += $(CPPFLAGS) $(CFLAGS)
+TOOL_LIBS += $(LDFLAGS)
+
+MAN_STAMP := $(O)/man/.written
+man: $(MAN_STAMP)
+$(MAN_STAMP): $(O)/callscope $(wildcard docs/*.md) scripts/man/manpages.sh scripts/man/manpage.lua
+	@echo "  MAN     $(O)/man"
+	$(Q)rm -rf $(O)/man && sh scripts/man/manpages.sh $(O)/callscope $(O)/man && touch $@
+
+$(O)/callscope.pc: scripts/callscope.pc.in
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e "s|@VERSION@|$$($(O)/callscope --version | sed 's/^callscope //')|" $< > $@
+$(O)/callscope.pc: $(O)/callscope FORCE
+
+INSTALL_DOCS := README.md $(wildcard docs/*.md)
+
+install: all man $(O)/callscope.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/callscope $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(O)/callscope $(DESTDIR)$(BINDIR)/callscope
+	$(INSTALL) -m 644 $(O)/libcallscope.so $(O)/libcallscope-idle-hooks.so \
+		$(DESTDIR)$(LIBDIR)/callscope/
+	$(INSTALL) -m 644 include/callscope.h $(DESTDIR)$(INCLUDEDIR)/callscope.h
+	$(INSTALL) -m 644 $(O)/callscope.pc $(DESTDIR)$(PKGCONFIGDIR)/callscope.pc
+	$(INSTALL) -m 644 $(O)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 examples/*.c $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -m 644 scripts/completion.bash $(DESTDIR)$(BASHCOMPDIR)/callscope
+
+# Removes exactly what install wrote (the manual pages by the command
+# table's names), then the folders that only callscope uses.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/callscope $(DESTDIR)$(INCLUDEDIR)/callscope.h \
+		$(DESTDIR)$(LIBDIR)/callscope/libcallscope.so \
+		$(DESTDIR)$(LIBDIR)/callscope/libcallscope-idle-hooks.so \
+		$(DESTDIR)$(PKGCONFIGDIR)/callscope.pc $(DESTDIR)$(BASHCOMPDIR)/callscope \
+		$(DESTDIR)$(MANDIR)/man1/callscope.1 $(DESTDIR)$(MANDIR)/man1/callscope-*.1
+	rm -rf $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(LIBDIR)/callscope 2>/dev/null
+
+FORCE:
+.PHONY: install uninstall man FORCE
+# --- end of installing -------------------------------------------------------
+
 clean:
 	rm -rf $(O)
 

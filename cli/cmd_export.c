@@ -45,7 +45,7 @@ static const struct {
 } formats[] = {
 	[GMON] = { "gmon", "gmon.out", 1, 0 },
 	[CALLGRIND] = { "callgrind", "callgrind.out", 0, 0 },
-	[PPROF] = { "pprof", "profile.pb.gz", 1, 1 },
+	[PPROF] = { "pprof", "profile.pb.gz", 1, EXPORT_THREAD_TREES },
 	[CHROME] = { "chrome", "trace.json", 0, 0 },
 	[FOLDED] = { "folded", "-", 0, 1 },
 	[PRF] = { "prf", "callscope.prf", 1, 1 },

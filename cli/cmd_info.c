@@ -179,6 +179,14 @@ int cmd_info(int argc, char **argv)
 		json_kv_double(&j, "ns_per_clock_unit", load_ns_per_unit(&df));
 		json_kv_u64(&j, "duration_ns", duration);
 		json_kv_string(&j, "exit", exit_text);
+		if (df.sum.present) {
+			json_key(&j, "sum");
+			json_object_begin(&j);
+			json_kv_u64(&j, "runs", df.sum.runs);
+			json_kv_u64(&j, "processes", df.sum.processes);
+			json_kv_u64(&j, "threads", df.sum.threads);
+			json_object_end(&j);
+		}
 		json_key(&j, "pids");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.nprocesses; i++)
@@ -268,6 +276,13 @@ int cmd_info(int argc, char **argv)
 		printf("clock:        %s (%.4f ns per unit)\n", clock, load_ns_per_unit(&df));
 		printf("duration:     %s\n", format_duration(d1, (double)duration));
 		printf("exit:         %s\n", exit_text);
+		if (df.sum.present)
+			printf("sum of:       %llu runs (%llu processes, %llu threads), summed by "
+			       "'callscope merge': the program, directory and exit are the "
+			       "earliest run's, the duration all of theirs\n",
+			       (unsigned long long)df.sum.runs,
+			       (unsigned long long)df.sum.processes,
+			       (unsigned long long)df.sum.threads);
 		printf("processes:    %zu\n", df.nprocesses);
 		for (size_t i = 0; i < df.nprocesses; i++) {
 			const struct data_process *pr = &df.processes[i];

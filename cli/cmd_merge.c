@@ -1,11 +1,16 @@
 /*
- * callscope merge -o OUT [--force] A.data B.data ...
+ * callscope merge -o OUT [--force] [--keep-events] A.data B.data ...
  *
- * Sums runs of one program: OUT holds every input's processes and
- * threads, so each report of OUT shows the sums.  Runs of different
- * programs are refused (the main executable's build ID tells) unless
- * --force.
+ * Sums runs of one program.  By default OUT is a summed profile
+ * (cli/merge_sum.h): call paths and per-function statistics whose size
+ * depends on the program, not on the number of runs, built one input at
+ * a time so memory does not grow with their number either; sums merge
+ * again into the same sum.  --keep-events instead copies every input's
+ * processes and threads (formats/native_merge.h), for replay.  Runs of
+ * different programs are refused (the main executable's build ID tells)
+ * unless --force.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +18,19 @@
 
 #include "cli/commands.h"
 #include "cli/export_load.h"
+#include "cli/merge_sum.h"
 #include "cli/outfile.h"
 #include "die.h"
 #include "formats/native_merge.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope merge -o OUT [--force] A.data B.data ...\n"
+	"usage: callscope merge -o OUT [--force] [--keep-events] A.data B.data ...\n"
 	"\n"
 	"  -o, --output OUT  data file to write (required)\n"
-	"      --force       merge runs of different programs too\n";
+	"      --force       merge runs of different programs too\n"
+	"      --keep-events keep every input's events (for replay) instead of\n"
+	"                    summing call paths: OUT grows with the inputs\n";
 
 /* "PATH (build ID HEX)", malloc'd, for messages. */
 static char *describe(const struct data_object *o)
@@ -50,34 +58,20 @@ static int same_program(const struct data_object *a, const struct data_object *b
 	return !strcmp(a->path, b->path);
 }
 
-int cmd_merge(int argc, char **argv)
+/* Dies saying PATH (main object O) is not a run of FIRST_PATH's program. */
+static void refuse_other_program(const char *path, const struct data_object *o,
+				 const char *first_path, const struct data_object *first)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL;
-	int force = 0, opt;
+	char *da = describe(first), *db = describe(o);
+	die("'%s' is a run of another program (%s) than '%s' (%s); merge runs of one "
+	    "program, or give --force", path, db, first_path, da);
+}
 
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': output = optarg; break;
-		case 'F': force = 1; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
-		}
-	}
-	if (!output)
-		usage_die("where to? give the merged file with -o OUT");
-	if (optind >= argc)
-		usage_die("nothing to merge; give the data files to merge");
-
-	size_t n = (size_t)(argc - optind);
+static int merge_events(char **paths, size_t n, const char *output, int force)
+{
 	struct data_file *in = xcalloc(n, sizeof(*in));
 	for (size_t k = 0; k < n; k++)
-		if (data_file_load(argv[optind + k], &in[k]) != 0)
+		if (data_file_load(paths[k], &in[k]) != 0)
 			exit(EXIT_FATAL);
 
 	const struct data_object *first = export_main_object(&in[0]);
@@ -85,9 +79,7 @@ int cmd_merge(int argc, char **argv)
 		const struct data_object *o = export_main_object(&in[k]);
 		if (same_program(first, o))
 			continue;
-		char *da = describe(first), *db = describe(o);
-		die("'%s' is a run of another program (%s) than '%s' (%s); merge runs of one "
-		    "program, or give --force", argv[optind + k], db, argv[optind], da);
+		refuse_other_program(paths[k], o, paths[0], first);
 	}
 
 	struct outfile out;
@@ -103,8 +95,8 @@ int cmd_merge(int argc, char **argv)
 	if (res.worst_rate_ratio > 1.01)
 		warning("'%s' was recorded with a clock rate %.1f%% away from that of '%s': its "
 			"times are off by as much in '%s'",
-			argv[optind + res.worst_input], (res.worst_rate_ratio - 1) * 100,
-			argv[optind], output);
+			paths[res.worst_input], (res.worst_rate_ratio - 1) * 100,
+			paths[0], output);
 	if (res.skipped_sections)
 		warning("%zu section%s of a kind this callscope does not know %s left out of '%s'",
 			res.skipped_sections, res.skipped_sections == 1 ? "" : "s",
@@ -121,4 +113,87 @@ int cmd_merge(int argc, char **argv)
 		n, n == 1 ? "" : "s", procs, procs == 1 ? "" : "es", threads,
 		threads == 1 ? "" : "s", output);
 	return 0;
+}
+
+/* The inputs summed one at a time: only the sum and one input in memory. */
+static int merge_sums(char **paths, size_t n, const char *output, int force)
+{
+	struct merge_sum m;
+	struct data_object first;
+	int have_first = 0;
+
+	merge_sum_init(&m);
+	memset(&first, 0, sizeof(first));
+	for (size_t k = 0; k < n; k++) {
+		struct data_file df;
+		if (data_file_load(paths[k], &df) != 0)
+			exit(EXIT_FATAL);
+		const struct data_object *o = export_main_object(&df);
+		if (k == 0 && o) {
+			first = *o;
+			first.path = xstrdup(o->path);
+			uint8_t *id = xmalloc(o->build_id_len + 1);
+			memcpy(id, o->build_id, o->build_id_len);
+			first.build_id = id;
+			first.segs = NULL;
+			first.nseg = 0;
+			have_first = 1;
+		} else if (!force && !same_program(have_first ? &first : NULL, o)) {
+			refuse_other_program(paths[k], o, paths[0], have_first ? &first : NULL);
+		}
+		merge_sum_add(&m, &df, paths[k]);
+		data_file_release(&df);
+	}
+
+	struct outfile out;
+	outfile_open(&out, output);
+	if (sum_write(out.f, &m.sum, &m.origin) != 0) {
+		outfile_abort(&out);
+		die("cannot write '%s': %s", output, strerror(errno));
+	}
+	if (outfile_commit(&out) != 0)
+		exit(EXIT_FATAL);
+	fprintf(stderr, "callscope: summed %zu recording%s (%llu run%s, %llu process%s, %llu "
+		"thread%s) into '%s'\n", n, n == 1 ? "" : "s", (unsigned long long)m.sum.runs,
+		m.sum.runs == 1 ? "" : "s", (unsigned long long)m.sum.processes,
+		m.sum.processes == 1 ? "" : "es", (unsigned long long)m.sum.threads,
+		m.sum.threads == 1 ? "" : "s", output);
+	if (have_first) {
+		free(first.path);
+		free((void *)first.build_id);
+	}
+	merge_sum_release(&m);
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "keep-events", no_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	int force = 0, keep_events = 0, opt;
+
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': output = optarg; break;
+		case 'F': force = 1; break;
+		case 'K': keep_events = 1; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (!output)
+		usage_die("where to? give the merged file with -o OUT");
+	if (optind >= argc)
+		usage_die("nothing to merge; give the data files to merge");
+
+	if (keep_events)
+		return merge_events(argv + optind, (size_t)(argc - optind), output, force);
+	return merge_sums(argv + optind, (size_t)(argc - optind), output, force);
+
 }

@@ -22,7 +22,28 @@ struct both {
 	/* record -e: the tree takes time plus the counters' latest values */
 	int counted;
 	uint64_t values[CCT_NMETRICS];
+	/* EXPORT_THREAD_TREES: each thread's own tree beside the merged one,
+	 * and the builder of the thread being replayed */
+	int per_thread;
+	struct export_thread *threads;
+	size_t nthreads, threads_alloc;
+	struct cct_builder *ttb;
+	struct cct *cur_thread;	/* its tree, for the samples */
+	struct cct *samples;	/* EXPORT_SAMPLE_TREE: where samples go instead */
 };
+
+/* The tree of thread (PID, TID), made when first met. */
+static struct cct *thread_tree(struct both *s, uint32_t pid, uint32_t tid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].pid == pid && s->threads[i].tid == tid)
+			return (struct cct *)s->threads[i].tree;
+	ALLOC_GROW(s->threads, s->nthreads + 1, s->threads_alloc);
+	struct cct *t = cct_new(FUNC_NONE);
+	t->metrics = s->t->metrics;
+	s->threads[s->nthreads++] = (struct export_thread){ pid, tid, t };
+	return t;
+}
 
 static void v_counters(void *ctx, const uint64_t c[2])
 {
@@ -40,6 +61,10 @@ static void v_begin(void *ctx, const struct thread_info *info, double inner, dou
 	s->pb = profile_thread_begin(s->p, info, inner, outer);
 	if (s->t)
 		s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
+	if (s->per_thread) {
+		s->cur_thread = thread_tree(s, info->pid, info->tid);
+		s->ttb = cct_thread_begin(s->cur_thread, info->start_ns, inner, outer);
+	}
 	if (s->cw)
 		chrome_thread_begin(s->cw, info->pid, info->tid);
 }
@@ -55,6 +80,10 @@ static void v_enter(void *ctx, uint32_t fn, uint64_t t)
 		cct_enter_values(s->tb, fn, s->values);
 	else if (s->tb)
 		cct_enter(s->tb, fn, t);
+	if (s->ttb && s->counted)
+		cct_enter_values(s->ttb, fn, s->values);
+	else if (s->ttb)
+		cct_enter(s->ttb, fn, t);
 	if (s->cw)
 		chrome_enter(s->cw, fn, t);
 }
@@ -69,6 +98,10 @@ static void v_open(void *ctx, uint32_t fn, uint64_t t)
 		cct_open_frame_values(s->tb, fn, s->values);
 	else if (s->tb)
 		cct_open_frame(s->tb, fn, t);
+	if (s->ttb && s->counted)
+		cct_open_frame_values(s->ttb, fn, s->values);
+	else if (s->ttb)
+		cct_open_frame(s->ttb, fn, t);
 	if (s->cw)
 		chrome_open_frame(s->cw, fn, t);
 }
@@ -83,6 +116,10 @@ static void v_exit(void *ctx, uint64_t t, int kind)
 		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
 	else if (s->tb)
 		cct_exit(s->tb, t, (enum exit_kind)kind);
+	if (s->ttb && s->counted)
+		cct_exit_values(s->ttb, s->values, (enum exit_kind)kind);
+	else if (s->ttb)
+		cct_exit(s->ttb, t, (enum exit_kind)kind);
 	if (s->cw)
 		chrome_exit(s->cw, t, (enum exit_kind)kind);
 }
@@ -122,21 +159,52 @@ static void v_note(void *ctx, const struct replay_note *n)
  * the samples' paths: in a samples-only recording the tree's time metric
  * counts samples (see export_load.h).
  */
+static void tree_add_sample(struct cct *t, const struct replay_sample *smp)
+{
+	uint32_t node = CCT_ROOT;
+
+	t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
+	for (size_t i = smp->n; i-- > 0;) {
+		node = cct_child(t, node, smp->funcs[i]);
+		t->nodes[node].total[CCT_TIME] += smp->weight;
+	}
+	t->nodes[node].self[CCT_TIME] += smp->weight;
+}
+
 static void v_sample(void *ctx, const struct replay_sample *smp)
 {
 	struct both *s = ctx;
 
 	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
 			   smp->missed);
-	if (!s->t)
-		return;
-	uint32_t node = CCT_ROOT;
-	s->t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
-	for (size_t i = smp->n; i-- > 0;) {
-		node = cct_child(s->t, node, smp->funcs[i]);
-		s->t->nodes[node].total[CCT_TIME] += smp->weight;
+	if (s->samples)
+		tree_add_sample(s->samples, smp);
+	else if (s->t)
+		tree_add_sample(s->t, smp);
+	if (s->per_thread && s->cur_thread)
+		tree_add_sample(s->cur_thread, smp);
+}
+
+/*
+ * A sum's timer samples (model/aggregate.h) into tree T, as v_sample()
+ * adds a run's: each at the node of its stack, in CCT_TIME.
+ */
+static void tree_add_aggregate_samples(struct cct *t, const struct aggregate_thread *at)
+{
+	uint32_t *node = xcalloc(at->nnodes + 1, sizeof(*node));
+
+	node[0] = CCT_ROOT;
+	for (size_t i = 1; i < at->nnodes; i++) {
+		const struct aggregate_node *a = &at->nodes[i];
+		node[i] = a->func == FUNC_NONE ? node[a->parent]
+					       : cct_child(t, node[a->parent], a->func);
+		if (!a->samples)
+			continue;
+		t->nodes[node[i]].self[CCT_TIME] += a->samples;
+		for (uint32_t k = node[i]; k != CCT_NONE; k = t->nodes[k].parent)
+			t->nodes[k].total[CCT_TIME] += a->samples;
 	}
-	s->t->nodes[node].self[CCT_TIME] += smp->weight;
+	free(node);
 }
 
 /* A thread of record --mode=count: call paths summed in the program. */
@@ -145,8 +213,20 @@ static void v_aggregate(void *ctx, const struct thread_info *info,
 {
 	struct both *s = ctx;
 
-	if (profile_add_aggregate(s->p, info, at) == 0 && s->t)
-		cct_add_aggregate(s->t, at);
+	if (profile_add_aggregate(s->p, info, at) != 0 || !s->t)
+		return;
+	cct_add_aggregate(s->t, at);
+	/* a sum of sampled runs: in a tree of samples, or, when nothing was
+	 * traced, in the tree's time as for any recording of samples alone */
+	uint64_t calls = 0;
+	for (size_t i = 0; i < at->nnodes; i++)
+		calls += at->nodes[i].calls;
+	if (s->samples)
+		tree_add_aggregate_samples(s->samples, at);
+	else if (!calls)
+		tree_add_aggregate_samples(s->t, at);
+	if (s->per_thread)
+		cct_add_aggregate(thread_tree(s, info->pid, info->tid), at);
 }
 
 static void v_end(void *ctx, uint64_t t)
@@ -161,6 +241,12 @@ static void v_end(void *ctx, uint64_t t)
 	else if (s->tb)
 		cct_thread_end(s->tb, t);
 	s->tb = NULL;
+	if (s->ttb && s->counted)
+		cct_thread_end_values(s->ttb, s->values);
+	else if (s->ttb)
+		cct_thread_end(s->ttb, t);
+	s->ttb = NULL;
+	s->cur_thread = NULL;
 	if (s->cw)
 		chrome_thread_end(s->cw, t);
 }
@@ -256,7 +342,9 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 		      FILE *chrome, struct export_data *out)
 {
 	struct both s = { profile_new(), NULL, want_tree ? cct_new(FUNC_NONE) : NULL, NULL, NULL,
-			  0, 0, { 0 } };
+			  0, 0, { 0 }, (want_tree & EXPORT_THREAD_TREES) == EXPORT_THREAD_TREES, NULL,
+			  0, 0, NULL, NULL,
+			  want_tree & EXPORT_SAMPLE_TREE ? cct_new(FUNC_NONE) : NULL };
 	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
 					  v_counters, v_sample, 0 };
 	const struct data_process *main_pr = export_main_process(df);
@@ -290,6 +378,11 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 	out->p = s.p;
 	out->meta.samples_only = profile_samples_only(s.p);
 	out->tree = s.t;
+	out->sample_tree = s.samples;
+	out->threads = s.threads;
+	out->meta.threads = s.threads;
+	out->meta.nthreads = s.nthreads;
+	out->meta.runs = df->sum.present ? df->sum.runs : 1;
 	out->cmd = command_line(df);
 	out->meta.cmd = out->cmd;
 	out->meta.main_exe = main_pr ? main_pr->exe : NULL;
@@ -371,6 +464,10 @@ void export_data_release(struct export_data *d)
 {
 	profile_free(d->p);
 	cct_free(d->tree);
+	cct_free(d->sample_tree);
+	for (size_t i = 0; i < d->meta.nthreads; i++)
+		cct_free((struct cct *)d->threads[i].tree);
+	free(d->threads);
 	free(d->objects);
 	free(d->cmd);
 	memset(d, 0, sizeof(*d));

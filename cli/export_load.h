@@ -14,6 +14,8 @@
 struct export_data {
 	struct profile *p;		/* owned */
 	struct cct *tree;		/* owned; NULL unless asked for */
+	struct export_thread *threads;	/* owned, behind meta.threads */
+	struct cct *sample_tree;	/* owned; NULL unless asked for */
 	struct export_meta meta;	/* its strings borrow from the data file */
 	struct export_object *objects;	/* owned array behind meta.objects */
 	char *cmd;			/* owned, behind meta.cmd */
@@ -27,13 +29,16 @@ struct export_data {
 /*
  * Replays the threads F selects from DF into OUT->p (and OUT->tree when
  * WANT_TREE), adds their call paths summed by record --mode=count, then
- * finds cycles.  With CHROME not NULL, the calls are
+ * finds cycles.  WANT_TREE EXPORT_THREAD_TREES also builds each thread's
+ * own tree (OUT->meta.threads); with EXPORT_SAMPLE_TREE the timer samples
+ * go to a tree of their own (OUT->sample_tree) instead of OUT->tree.  With CHROME not NULL, the calls are
  * also written there as Chrome trace JSON while they are replayed.  Timer
  * samples count in the profile (self_samples, samples) and, with a tree,
  * at the node of their stack: in a recording of samples alone
  * (meta.samples_only) the tree's CCT_TIME self and total are samples, not
  * ns, and no node has calls.  OUT borrows from DF: release OUT first.
  */
+enum { EXPORT_TREE = 1, EXPORT_THREAD_TREES = 2 | EXPORT_TREE, EXPORT_SAMPLE_TREE = 4 };
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out);
 

@@ -30,6 +30,7 @@ enum section_type {
 	SECTION_COUNTERS = 6,
 	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
 				 * cut at a section boundary lacks it */
+	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
 };
 
 enum process_end_reason {
@@ -144,6 +145,9 @@ struct cct_func_record {
 #define CCT_FUNC_RECORDS 5
 #define CCT_FUNC_BUCKETS 64
 #define CCT_TRUNCATED_ADDR 0xfffffffffffe0000ull
+/* In a sum (callscope merge): the path of timer samples whose PC lay in no
+ * known object, "<outside>" */
+#define CCT_OUTSIDE_ADDR 0xfffffffffffd0000ull
 
 _Static_assert(sizeof(struct cct_record) == CCT_RECORD_SIZE, "path node size");
 _Static_assert(sizeof(struct cct_func_record) == CCT_FUNC_RECORDS * CCT_RECORD_SIZE,

@@ -75,6 +75,8 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		uint64_t thrown = cursor_u64(&c, "node");
 		uint64_t samples = cursor_u64(&c, "node");
 		uint64_t period = cursor_u64(&c, "node");
+		/* a sum's only (formats/sum_write.c); zero from the runtime */
+		uint64_t closed_at_end = cursor_u64(&c, "node");
 		uint64_t paused = i ? 0 : unwound, hook_samples = i ? 0 : thrown;
 		if (!i)
 			unwound = thrown = 0;
@@ -126,8 +128,10 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		p->parent = i ? path_of[parent] : 0;
 		p->calls = calls;
 		p->total = total;
+		p->closed_at_end = closed_at_end;
 		p->unwound = unwound;
 		p->thrown = thrown <= unwound ? thrown : unwound;
+		p->samples = samples;
 		for (unsigned k = 0; k < ncounters; k++)
 			p->counter_total[k] = counter_total[k];
 	}
@@ -148,6 +152,8 @@ void cct_thread_release(struct cct_thread *t)
 
 static uint64_t to_ns(uint64_t units, double ns_per_unit)
 {
+	if (ns_per_unit == 1.0)	/* CLOCK_MONOTONIC: exact, however large */
+		return units;
 	return u64_round((double)units * ns_per_unit);
 }
 
@@ -190,9 +196,10 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		a->total_ns = to_ns(cp->total, ns_per_unit);
 		a->counter_total[0] = cp->counter_total[0];
 		a->counter_total[1] = cp->counter_total[1];
-		a->still_open = (uint64_t)cp->still_open;
+		a->still_open = (uint64_t)cp->still_open + cp->closed_at_end;
 		a->unwound = cp->unwound;
 		a->thrown = cp->thrown;
+		a->samples = cp->samples;
 		a->signal = cp->addr >= SIGNAL_FRAME_BASE && cp->addr < SIGNAL_FRAME_MAX;
 		if (i == 0)
 			a->func = FUNC_NONE;
@@ -208,6 +215,8 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		af->calls = cf->calls;
 		af->sum_ns = (long double)cf->sum * ns_per_unit;
 		af->sum_sq_ns = (long double)cf->sum_sq * ns_per_unit * ns_per_unit;
+		af->sum_units = cf->sum;
+		af->sum_sq_units = cf->sum_sq;
 		af->min_ns = to_ns(cf->min, ns_per_unit);
 		af->max_ns = to_ns(cf->max, ns_per_unit);
 		af->periods = cf->periods;

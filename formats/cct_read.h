@@ -24,7 +24,10 @@ struct cct_path {
 	int still_open;		/* a call was running at the end: closed there */
 	uint64_t unwound;	/* calls stack repair closed; thrown: of those, */
 	uint64_t thrown;	/* the ones an exception left */
-	uint64_t samples;	/* --time-by=samples: with this path innermost */
+	/* timer samples with this path innermost: --time-by=samples, or a sum's */
+	uint64_t samples;
+	/* a sum's (formats/sum_write.c): calls already closed at their run's end */
+	uint64_t closed_at_end;
 };
 
 /* One function's per-call statistics (struct cct_func_record). */

@@ -28,6 +28,12 @@ struct export_object {
 	uint64_t start, limit;		/* run-time range of its segments */
 };
 
+/* One thread's own call-path tree, numbered like the profile's functions. */
+struct export_thread {
+	uint32_t pid, tid;
+	const struct cct *tree;
+};
+
 /* What the writers need to know about the run besides the profile. */
 struct export_meta {
 	const char *cmd;		/* the profiled command line, one string */
@@ -39,6 +45,11 @@ struct export_meta {
 	 * count each function's self_samples (and the tree's CCT_TIME holds
 	 * samples), there are no calls or call arcs */
 	int samples_only;
+	/* when the caller built them: each thread's tree, for writers that
+	 * label samples by thread (pprof) */
+	const struct export_thread *threads;
+	size_t nthreads;
+	uint64_t runs;			/* runs in the recording: a sum's, or 1 */
 };
 
 /* The object record for PATH, or NULL. */

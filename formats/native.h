@@ -74,6 +74,12 @@ struct data_counter {
 	char *name;		/* owned */
 };
 
+/* A summed profile's SUM section (callscope merge). */
+struct data_sum {
+	int present;
+	uint64_t runs, processes, threads;
+};
+
 struct data_file {
 	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
 	size_t size;
@@ -90,6 +96,7 @@ struct data_file {
 	size_t nthreads, threads_alloc;
 	struct data_counter counters[2];
 	size_t ncounters;
+	struct data_sum sum;
 };
 
 /*

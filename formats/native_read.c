@@ -30,6 +30,7 @@ const char *section_name(uint32_t type)
 	case SECTION_PROCESS_END: return "PROCESS_END";
 	case SECTION_COUNTERS: return "COUNTERS";
 	case SECTION_END: return "END";
+	case SECTION_SUM: return "SUM";
 	default: return "unknown";
 	}
 }
@@ -204,6 +205,18 @@ static void parse_counters(struct cursor *c, struct data_file *df)
 	}
 }
 
+static void parse_sum(struct cursor *c, struct data_file *df)
+{
+	if (df->sum.present) {
+		cursor_fail(c, "a second SUM section");
+		return;
+	}
+	df->sum.runs = cursor_u64(c, "sum");
+	df->sum.processes = cursor_u64(c, "sum");
+	df->sum.threads = cursor_u64(c, "sum");
+	df->sum.present = !c->failed;
+}
+
 /*
  * END: nothing may follow it, and its checksum (when the writer could
  * take one) must match every byte before it: a flipped bit inside an
@@ -265,6 +278,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_THREAD: parse_thread(&c, out); break;
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
+		case SECTION_SUM: parse_sum(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)

@@ -18,7 +18,13 @@
  *                (the linkage name), file and first line where the
  *                DWARF told
  *   mapping      one per object, with its path and build ID
+ *   label        on every sample, for back ends that slice a fleet's
+ *                profiles: "process" (the program's name) and "run" (when
+ *                it started, UTC); with each thread's own tree, the
+ *                samples are per thread and carry "pid" and "tid"; a sum
+ *                of runs carries "runs", their number, instead
  */
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +139,24 @@ struct sample_walk {
 	struct bytebuf *profile;
 	struct bytebuf msg, packed;
 	int samples_only;	/* one value: the tree's CCT_TIME counts samples */
+	struct bytebuf labels;	/* the encoded labels every sample gets */
 };
+
+static void label(struct bytebuf *labels, struct strings *st, const char *key, const char *str,
+		  uint64_t num)
+{
+	struct bytebuf l = { 0 };
+
+	pb_uint(&l, 1, string_id(st, key));
+	if (str)
+		pb_uint(&l, 2, string_id(st, str));
+	else {
+		pb_key(&l, 3, PB_VARINT);	/* a number label, even 0 */
+		pb_varint(&l, num);
+	}
+	pb_message(labels, 3, &l);
+	bytebuf_release(&l);
+}
 
 static void sample(void *ctx, const struct cct *t, uint32_t node)
 {
@@ -149,6 +172,7 @@ static void sample(void *ctx, const struct cct *t, uint32_t node)
 		pb_varint(&w->packed, n->calls);
 	pb_varint(&w->packed, n->self[CCT_TIME]);
 	pb_message(&w->msg, 2, &w->packed);
+	bytebuf_add(&w->msg, w->labels.p, w->labels.len);
 	pb_message(w->profile, 2, &w->msg);
 }
 
@@ -182,10 +206,36 @@ uint8_t *pprof_encode(const struct profile *p, const struct cct *t, const struct
 		value_type(&prof, 1, &st, "time", "nanoseconds");
 	}
 
-	struct sample_walk w = { &prof, { 0 }, { 0 }, m->samples_only };
-	cct_walk(t, sample, NULL, &w);
+	struct sample_walk w = { &prof, { 0 }, { 0 }, m->samples_only, { 0 } };
+	char run[32] = "";
+	time_t start = (time_t)(m->unix_start_ns / 1000000000u);
+	struct tm tm;
+	if (gmtime_r(&start, &tm))
+		strftime(run, sizeof(run), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	const char *exe = m->main_exe ? m->main_exe : "";
+	const char *process = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	/* labels are keyed by string: the table must hold them before use,
+	 * and the same strings serve every sample */
+	for (size_t i = 0; i < m->nthreads && m->runs <= 1; i++) {
+		const struct export_thread *th = &m->threads[i];
+		w.labels.len = 0;
+		label(&w.labels, &st, "process", process, 0);
+		label(&w.labels, &st, "run", run, 0);
+		label(&w.labels, &st, "pid", NULL, th->pid);
+		label(&w.labels, &st, "tid", NULL, th->tid);
+		cct_walk(th->tree, sample, NULL, &w);
+	}
+	if (!m->nthreads || m->runs > 1) {
+		w.labels.len = 0;
+		label(&w.labels, &st, "process", process, 0);
+		label(&w.labels, &st, m->runs > 1 ? "first run" : "run", run, 0);
+		if (m->runs > 1)
+			label(&w.labels, &st, "runs", NULL, m->runs);
+		cct_walk(t, sample, NULL, &w);
+	}
 	bytebuf_release(&w.msg);
 	bytebuf_release(&w.packed);
+	bytebuf_release(&w.labels);
 
 	/* Mappings: the objects that hold a function, in first-use order. */
 	for (size_t i = 0; i < p->nfuncs; i++) {

@@ -457,7 +457,7 @@ int seal_staging(const char *staging_dir, const char *out_path,
 	save_session(staging_dir, s);
 	return error("cannot write '%s': %s; the recording stays in '%s': read it there "
 		     "(callscope info -i %s) or write it where there is room "
-		     "(callscope merge -o PATH %s)", out_path, strerror(saved), staging_dir,
+		     "(callscope merge --keep-events -o PATH %s)", out_path, strerror(saved), staging_dir,
 		     staging_dir, staging_dir);
 }
 

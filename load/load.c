@@ -148,6 +148,11 @@ static uint32_t resolve(struct profile *p, struct image_symbols *is, uint64_t ad
 
 	if (u64map_get(&is->funcs, addr, &fn))
 		return fn;
+	if (addr == CCT_OUTSIDE_ADDR) {
+		fn = profile_intern_func(p, "<outside>", "", 0, 0, NULL, 0);
+		u64map_put(&is->funcs, addr, fn);
+		return fn;
+	}
 	if (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX) {
 		char name[32];
 		snprintf(name, sizeof(name), "<signal %u>", (unsigned)(addr - SIGNAL_FRAME_BASE));
@@ -581,14 +586,15 @@ static uint32_t resolve_addr(void *ctx, uint64_t addr)
 }
 
 /*
- * Reads an aggregate-mode thread's records into AT, in ns, resolving
- * their functions into NAMES.  Calls still running when the data ended
- * are closed at the process's end (or the recording's).  Returns 0, or
- * -1 after a warning when the records are damaged.
+ * Reads an aggregate-mode thread's records into AT, in ns, naming their
+ * functions by FUNC_OF(CTX, ADDR) in NAMES (where <truncated> is interned).
+ * Calls still running when the data ended are closed at the process's end
+ * (or the recording's).  Returns 0, or -1 after a warning when the records
+ * are damaged.
  */
 static int read_aggregate(const struct data_file *df, const struct data_thread *th,
-			  struct profile *names, struct image_symbols *is,
-			  struct aggregate_thread *at, uint64_t *end_units)
+			  struct profile *names, uint32_t (*func_of)(void *ctx, uint64_t addr),
+			  void *ctx, struct aggregate_thread *at, uint64_t *end_units)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
 	const double unit = load_ns_per_unit(df);
@@ -611,11 +617,31 @@ static int read_aggregate(const struct data_file *df, const struct data_thread *
 			th->tid, th->pid, why);
 		return -1;
 	}
-	struct resolver r = { names, is };
 	cct_thread_to_aggregate(&ct, unit, pr->inner_x256 / 256.0 * unit,
-				pr->outer_x256 / 256.0 * unit, names, resolve_addr, &r, at);
+				pr->outer_x256 / 256.0 * unit, names, func_of, ctx, at);
 	cct_thread_release(&ct);
 	return 0;
+}
+
+/* Whether F selects aggregate-mode thread TH. */
+static int aggregate_selected(const struct data_thread *th, const struct load_filter *f)
+{
+	return (th->flags & THREAD_CCT) && (f->pid < 0 || th->pid == f->pid) &&
+	       (f->tid < 0 || th->tid == f->tid) && (!f->by_image || th->image == f->image);
+}
+
+static void aggregate_info(const struct data_file *df, const struct data_thread *th,
+			   uint64_t end, struct thread_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->pid = th->pid;
+	info->image = th->image;
+	info->tid = th->tid;
+	info->flags = th->flags;
+	info->lost_events = th->lost_events;
+	info->counter_info = th->counter_info;
+	info->start_ns = load_time_ns(df, th->start_time);
+	info->end_ns = load_time_ns(df, end);
 }
 
 void load_aggregates(const struct data_file *df, const struct load_filter *f,
@@ -631,32 +657,67 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		struct thread_info info;
 		uint64_t end;
 
-		if (!(th->flags & THREAD_CCT) || (f->pid >= 0 && th->pid != f->pid) ||
-		    (f->tid >= 0 && th->tid != f->tid) || (f->by_image && th->image != f->image))
+		if (!aggregate_selected(th, f))
 			continue;
-		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
-						     th->pid, th->image, stats);
-		if (read_aggregate(df, th, names, is, &at, &end) != 0) {
+		struct resolver r = { names, image_for(df, &images, &nimages, &images_alloc,
+						       th->pid, th->image, stats) };
+		if (read_aggregate(df, th, names, resolve_addr, &r, &at, &end) != 0) {
 			stats->salvaged = 1;
 			continue;
 		}
 		if (f->signals != SIGNAL_SEPARATE)
 			at.nnodes = aggregate_filter_signals(at.nodes, at.nnodes,
 							     f->signals == SIGNAL_EXCLUDE);
-		memset(&info, 0, sizeof(info));
-		info.pid = th->pid;
-		info.image = th->image;
-		info.tid = th->tid;
-		info.flags = th->flags;
-		info.lost_events = th->lost_events;
-		info.counter_info = th->counter_info;
-		info.start_ns = load_time_ns(df, th->start_time);
-		info.end_ns = load_time_ns(df, end);
+		aggregate_info(df, th, end, &info);
 		fn(ctx, &info, &at);
 		free(at.nodes);
 		free(at.funcs);
 	}
 	images_free(images, nimages);
+}
+
+/* FUNC_OF of load_aggregates_by_address() as read_aggregate() calls it. */
+struct by_address {
+	load_addr_fn func_of;
+	void *ctx;
+	const struct data_thread *th;
+};
+
+static uint32_t name_by_address(void *ctx, uint64_t addr)
+{
+	struct by_address *b = ctx;
+	return b->func_of(b->ctx, b->th, addr);
+}
+
+void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of,
+				aggregate_fn fn, void *ctx, struct load_stats *stats)
+{
+	const struct load_filter all = { -1, -1, 0, 0, SIGNAL_SEPARATE };
+
+	for (size_t i = 0; i < df->nthreads; i++) {
+		const struct data_thread *th = &df->threads[i];
+		struct by_address b = { func_of, ctx, th };
+		struct profile *scratch = profile_new();
+		struct aggregate_thread at;
+		struct thread_info info;
+		uint64_t end;
+
+		if (!aggregate_selected(th, &all))
+			continue;
+		if (read_aggregate(df, th, scratch, name_by_address, &b, &at, &end) != 0) {
+			stats->salvaged = 1;
+			profile_free(scratch);
+			continue;
+		}
+		/* node 1 is always <truncated>, which was named in SCRATCH */
+		if (at.nnodes > 1)
+			at.nodes[1].func = func_of(ctx, th, CCT_TRUNCATED_ADDR);
+		profile_free(scratch);
+		aggregate_info(df, th, end, &info);
+		fn(ctx, &info, &at);
+		free(at.nodes);
+		free(at.funcs);
+	}
 }
 
 static void add_to_profile(void *ctx, const struct thread_info *info,

@@ -138,6 +138,16 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 		     struct profile *names, aggregate_fn fn, void *ctx,
 		     struct load_stats *stats);
 
+/*
+ * load_aggregates() of every thread without symbols: each function
+ * address of thread TH is named by FUNC_OF(CTX, TH, ADDR), whatever
+ * numbering it returns (<truncated> is CCT_TRUNCATED_ADDR), and FN gets
+ * the thread with its hooks' cost in AT as load_aggregates() gives it.
+ */
+typedef uint32_t (*load_addr_fn)(void *ctx, const struct data_thread *th, uint64_t addr);
+void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of,
+				aggregate_fn fn, void *ctx, struct load_stats *stats);
+
 /* Parses the value of --pid or --tid; a bad one is a usage error. */
 int64_t load_parse_id(const char *option, const char *value);
 

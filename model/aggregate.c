@@ -206,10 +206,14 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 
 	aggregate_split(at, (unsigned)p->ncounters, &s);
 	const uint64_t *total = s.total, *child = s.child;
+	/* a sum's samples: each path's own and, beneath it, its subtree's */
+	uint64_t *sampled = xcalloc(n, sizeof(*sampled));
 	for (size_t i = n - 1; i >= 1; i--) {
 		next[i] = first[nodes[i].parent];
 		first[nodes[i].parent] = (uint32_t)i;
 		calls += nodes[i].calls;
+		sampled[i] += nodes[i].samples;
+		sampled[nodes[i].parent] += sampled[i];
 	}
 
 	/* depth-first, counting a function's total in its outermost paths */
@@ -238,6 +242,13 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			f->virtual_returns += a->still_open;
 			f->unwound += a->unwound;
 			f->thrown += a->thrown;
+			/* a sum's samples count once for every function on
+			 * their stack (--time-by=samples runs' are their time) */
+			if (!at->sample_period_ns) {
+				f->self_samples += a->samples;
+				if (outermost)
+					f->samples += sampled[i];
+			}
 			/* the runtime's statistics hold completed calls only:
 			 * a path whose one call was still running gives that
 			 * call's duration, as a trace closed at the end does */
@@ -275,6 +286,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	*t = *info;
 	t->calls = calls;
 	p->calls += calls;
+	p->samples += sampled[0];
+	free(sampled);
 	p->lost_events += info->lost_events;
 	p->overhead_per_call_ns = call_cost;
 	if (at->sample_period_ns) {

@@ -25,6 +25,7 @@ struct aggregate_node {
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
 	uint64_t unwound;	/* calls closed by stack repair */
 	uint64_t thrown;	/* of those, the ones an exception left */
+	uint64_t samples;	/* timer samples with this path innermost (a sum's) */
 	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
 };
 
@@ -38,6 +39,8 @@ struct aggregate_func {
 	uint64_t calls;		/* calls in the sums below */
 	long double sum_ns;	/* unrounded, for the spread */
 	long double sum_sq_ns;	/* of each call's time, in ns squared */
+	uint64_t sum_units;	/* the same two as recorded, in clock units */
+	unsigned __int128 sum_sq_units;
 	uint64_t min_ns;	/* meaningful when calls > 0 */
 	uint64_t max_ns;
 	uint64_t periods;	/* from one call's start to the next's */

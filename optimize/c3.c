@@ -19,14 +19,11 @@
  * docs/optimize.md): groups densest first, so the code that runs most
  * per byte chooses its neighbours before large lukewarm functions do; a
  * group joins its caller only when that caller makes at least a tenth of
- * its calls (a rare caller is a poor neighbour: lld's rule too); and no
- * cap at the cache size: a cap splits a hot chain into pieces that the
- * density sort then scatters, while the density rule already stops a
- * chain from swallowing cold code.  Where it differs from lld's C3 is
- * the heat: lld weighs a function by the calls into it, which ranks an
- * interpreter's main loop (called once, running most of the time) as
- * cold; here the heat is the profile's (self time or samples where the
- * recording has them), so the densest code is what actually runs most.
+ * its calls (a rare caller is a poor neighbour: lld's rule too); and the
+ * cap at the cache size, where lld caps at 1 MiB.  Without a cap one
+ * chain can swallow all the hot code (gawk's 200 KB became one), and
+ * inside a chain code sits in merge order, not by density: the hottest
+ * functions end up scattered through it instead of sharing the cache.
  */
 #include "optimize/optimize.h"
 
@@ -156,6 +153,6 @@ void c3_layout(const struct opt_graph *g, const struct opt_params *p, struct opt
 void dense_chains_layout(const struct opt_graph *g, const struct opt_params *p,
 			 struct opt_layout *out)
 {
-	static const struct c3_rules measured = { 1, 1, 0 };
+	static const struct c3_rules measured = { 1, 1, 1 };
 	c3_run(g, p, &measured, out);
 }

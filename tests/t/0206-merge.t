@@ -1,9 +1,10 @@
 #!/bin/sh
 # merge: two runs of one program become one recording whose counts are
-# the sums; runs of another program are refused unless --force.
+# the sums; runs of another program are refused unless --force;
+# --keep-events keeps every process and thread instead of summing.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 11
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 limited "$CS" record -o a.data -- ./work 20 >/dev/null 2>&1
 limited "$CS" record -o b.data -- ./work 30 >/dev/null 2>&1
@@ -11,7 +12,8 @@ limited "$CS" record -o b.data -- ./work 30 >/dev/null 2>&1
 ok $? "merge writes the file"
 is "$(calls_of m.data burn)" 50 "burn: 20 + 30 calls"
 is "$(calls_of m.data leaf)" 10000 "leaf: 5000 + 5000 calls"
-is "$("$CS" info -i m.data | awk '/^processes:/ { print $2 }')" 2 "both processes are there"
+is "$("$CS" info -i m.data --json | jq -c .sum)" '{"runs":2,"processes":2,"threads":2}' \
+	"the sum says what went into it"
 a=$("$CS" report -i a.data --json | jq '[.functions[].self_ns] | add')
 b=$("$CS" report -i b.data --json | jq '[.functions[].self_ns] | add')
 m=$("$CS" report -i m.data --json | jq '[.functions[].self_ns] | add')
@@ -21,6 +23,11 @@ awk -v m="$m" -v s="$((a + b))" 'BEGIN { d = m - s; exit !(d < s / 1000 && -d < 
 ok $? "self time adds up ($m ns merged, $a + $b ns apart)"
 "$CS" merge -o self.data a.data a.data 2>/dev/null
 is "$(calls_of self.data burn)" 40 "a file merged with itself counts twice"
+
+"$CS" merge --keep-events -o k.data a.data b.data 2>/dev/null
+is "$("$CS" info -i k.data | awk '/^processes:/ { print $2 }')" 2 "--keep-events: both processes are there"
+is "$(calls_of k.data burn) $("$CS" replay -i k.data | grep -c 'burn$')" "50 50" \
+	"--keep-events: the same sums, every call still there for replay"
 
 build_prog basic other -O2 -pg
 limited "$CS" record -o o.data -- ./other 10 >/dev/null 2>&1

@@ -25,7 +25,7 @@ all=$("$CS" info -i full.data --json | jq .events)
 ok $? "info reads the staging directory" || sed 's/^/#   /' err.txt
 conserved "$staging" "$all" "the staging directory"
 is "$(jq -c .argv info.json)" '["./ft","3","400000"]' "with the session of the run"
-limited "$CS" merge -o sealed.data "$staging" > /dev/null 2>&1
+limited "$CS" merge --keep-events -o sealed.data "$staging" > /dev/null 2>&1
 is "$("$CS" info -i sealed.data --json | jq .events)" "$(jq .events info.json)" \
 	"merge -o writes it as a data file where there is room"
 

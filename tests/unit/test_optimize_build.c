@@ -4,7 +4,7 @@
  * the release binary's names, sizes come from the release binary, pieces
  * the profiled build never made inherit their function's heat; and the
  * orderings built on that graph: dense-chains (densest first, likely
- * callers only, no cache cap) and the cold pieces sunk after all hot code.
+ * callers only) and the cold pieces sunk after all hot code.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -198,8 +198,9 @@ static char *order_of(const struct opt_graph *g, const struct opt_layout *l)
  * An interpreter: loop (called once, 2000 bytes, nearly all the time)
  * calls op (small, called often) and, rarely, big_helper (large, lukewarm).
  * By heat per byte, loop's chain leads and big_helper comes last, even
- * after rare_caller (whose own caller-less code is denser); and without a
- * cache cap, a chain longer than the cache stays one cluster.
+ * after rare_caller (whose own caller-less code is denser).  shared is
+ * called 990 times by op and 10 by rare_caller: too rarely by the latter
+ * to follow it.  Clusters stay within the cache.
  */
 static void test_dense_chains(void **state)
 {
@@ -212,23 +213,26 @@ static void test_dense_chains(void **state)
 	uint32_t shared = node(g, "shared", 0x11000, 100, 1000, 500);
 	opt_graph_add_calls(g, loop, op, 50000);
 	opt_graph_add_calls(g, loop, big, 50);
-	/* shared is called 990 times by op and 10 by rare_caller: too rare to follow it. */
 	opt_graph_add_calls(g, op, shared, 990);
 	opt_graph_add_calls(g, rare, shared, 10);
 	opt_graph_finish(g);
 
-	struct opt_params p = { 1024 };
+	struct opt_params p = { 4096 };
 	struct opt_layout l = { 0 };
 	dense_chains_layout(g, &p, &l);
 	char *order = order_of(g, &l);
 	assert_string_equal(order, "loop op shared rare_caller big_helper");
 	free(order);
-	/* loop, op and shared make one cluster of 2200 bytes, past the 1024-byte cache. */
 	assert_int_equal(l.clusters[0].size, 2200);
 	opt_layout_free(&l);
 
-	/* The paper's c3 caps at the cache: loop and op cannot join. */
-	c3_layout(g, &p, &l);
+	/* A 1024-byte cache: loop cannot take op and shared along; their
+	 * pair is denser than loop alone and goes first. */
+	p.cache_size = 1024;
+	dense_chains_layout(g, &p, &l);
+	order = order_of(g, &l);
+	assert_string_equal(order, "op shared loop rare_caller big_helper");
+	free(order);
 	for (size_t i = 0; i < l.n; i++)
 		assert_true(l.clusters[i].n == 1 || l.clusters[i].size <= 1024);
 	opt_layout_free(&l);

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# bench/merge.sh — merging many runs as sums, against the budget:
+# 1 000 recordings of a real program merged in under 10 s, with memory that
+# does not grow with the number of runs; the same for diff of two sums.
+#
+# The program is Debian's Lua 5.4 interpreter (the source bench/setup.sh
+# unpacks), built with -pg and recorded RUNS times in count mode
+# (record --mode=count) on bench/progs/work.lua with inputs that vary from
+# run to run.  Then, each timed with GNU time (elapsed s, peak RSS):
+#   merge of 10, 100 and RUNS recordings (the sum's size and the memory
+#     should stay flat), a tree of merges (RUNS in parts of 100, then the
+#     parts) compared byte for byte with the one-shot sum,
+#   diff of two sums of RUNS/2 runs each,
+#   merge --keep-events of 10 and 100 recordings, the old concatenation,
+#     for comparison.
+#
+#   bench/merge.sh            prints a Markdown table (copy in $BENCH_DIR)
+#
+# Knobs (environment): BENCH_DIR (default /tmp/callscope-bench; recordings
+# go to $BENCH_DIR/merge), CALLSCOPE (the CLI), RUNS (default 1000),
+# LUA_ARGS_BASE (fib N of work.lua, default 18; each run adds 0-3).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench}
+CALLSCOPE=${CALLSCOPE:-$root/build/callscope}
+RUNS=${RUNS:-1000}
+LUA_ARGS_BASE=${LUA_ARGS_BASE:-18}
+work=$BENCH_DIR/merge
+say() { echo "merge.sh: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+lua_src=""
+for d in "$BENCH_DIR"/src/lua5.4-*/src; do
+	[ -f "$d/lua.c" ] && lua_src=$d && break
+done
+[ -n "$lua_src" ] || die "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh first"
+[ -x "$CALLSCOPE" ] || die "no callscope at '$CALLSCOPE'; run make"
+[ -x /usr/bin/time ] || die "GNU time is needed (apt-get install time)"
+mkdir -p "$work/runs" "$work/lua-include"
+
+# Lua as run.sh builds it: the interpreter's own C files, -pg.
+lua=$work/lua-pg
+if [ ! -x "$lua" ]; then
+	say "building $lua"
+	printf '#define DEB_HOST_MULTIARCH "%s"\n' "$(gcc -print-multiarch || echo x86_64-linux-gnu)" \
+		>"$work/lua-include/lua5.4-deb-multiarch.h"
+	srcs=()
+	for f in "$lua_src"/*.c; do [ "${f##*/}" = luac.c ] || srcs+=("$f"); done
+	gcc -std=gnu99 -O2 -g -pg -I"$work/lua-include" -DLUA_COMPAT_5_3 -DLUA_USE_LINUX \
+		-o "$lua" "${srcs[@]}" -lm -ldl
+fi
+
+n_have=$(find "$work/runs" -name 'run-*.data' | wc -l)
+if [ "$n_have" -lt "$RUNS" ]; then
+	say "recording $RUNS runs in count mode (once; kept in $work/runs)"
+	start=$(date +%s)
+	for ((i = n_have; i < RUNS; i++)); do
+		f=$(printf '%s/runs/run-%04d.data' "$work" "$i")
+		"$CALLSCOPE" record --mode=count -o "$f" -- \
+			"$lua" "$here/progs/work.lua" $((LUA_ARGS_BASE + i % 4)) 1 >/dev/null 2>&1 ||
+			die "recording run $i failed"
+	done
+	say "recorded in $(($(date +%s) - start)) s"
+fi
+mapfile -t runs < <(find "$work/runs" -name 'run-*.data' | sort | head -n "$RUNS")
+
+# timed NAME CMD...: one table row: elapsed seconds and peak RSS in MiB.
+timed() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" ||
+		{ cat "$work/stderr.txt" >&2; die "$name failed"; }
+	read -r secs kib <"$work/time.txt"
+	printf '| %s | %s | %.1f |' "$name" "$secs" "$(echo "$kib / 1024" | bc -l)"
+}
+size_of() { printf ' %s |\n' "$(du -b "$1" | cut -f1)"; }
+
+{
+	echo "## merge as sums: $RUNS count-mode runs of Lua 5.4 (work.lua $LUA_ARGS_BASE..$((LUA_ARGS_BASE + 3)) 1)"
+	echo
+	echo "one recording: $(du -b "${runs[0]}" | cut -f1) bytes;" \
+		"all $RUNS: $(du -cb "${runs[@]}" | tail -1 | cut -f1) bytes"
+	echo
+	echo "| what | elapsed (s) | peak RSS (MiB) | output (bytes) |"
+	echo "| --- | --- | --- | --- |"
+	for n in 10 100 "$RUNS"; do
+		timed "merge $n runs" "$CALLSCOPE" merge -o "$work/sum-$n.data" "${runs[@]:0:n}"
+		size_of "$work/sum-$n.data"
+	done
+	rm -f "$work"/part-*.data
+	parts=()
+	for ((i = 0; i < RUNS; i += 100)); do
+		parts+=("$work/part-$i.data")
+		"$CALLSCOPE" merge -o "$work/part-$i.data" "${runs[@]:i:100}" 2>/dev/null
+	done
+	timed "merge of $((${#parts[@]})) partial sums (newest first)" "$CALLSCOPE" merge \
+		-o "$work/sum-tree.data" $(printf '%s\n' "${parts[@]}" | sort -r)
+	size_of "$work/sum-tree.data"
+	half=$((RUNS / 2))
+	"$CALLSCOPE" merge -o "$work/half-a.data" "${runs[@]:0:half}" 2>/dev/null
+	"$CALLSCOPE" merge -o "$work/half-b.data" "${runs[@]:half}" 2>/dev/null
+	timed "diff of two sums of $half runs" "$CALLSCOPE" diff "$work/half-a.data" "$work/half-b.data"
+	echo " - |"
+	for n in 10 100; do
+		timed "merge --keep-events $n runs" "$CALLSCOPE" merge --keep-events \
+			-o "$work/kept-$n.data" "${runs[@]:0:n}"
+		size_of "$work/kept-$n.data"
+	done
+	echo
+	if cmp -s "$work/sum-$RUNS.data" "$work/sum-tree.data"; then
+		echo "The tree of merges wrote the same bytes as the one-shot merge of $RUNS runs."
+	else
+		echo "**The tree of merges differs from the one-shot merge.**"
+	fi
+	echo
+	echo "calls in the sum of $RUNS runs: $("$CALLSCOPE" info -i "$work/sum-$RUNS.data" --json |
+		jq .calls); runs: $("$CALLSCOPE" info -i "$work/sum-$RUNS.data" --json | jq .sum.runs)"
+} | tee "$work/results.md"
