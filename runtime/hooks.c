@@ -71,13 +71,13 @@ NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct thread_state *t = trace_current();
 
-	(void)site;
 	/* the frame's place is the caller's stack pointer before it called
 	 * here (16 above our frame address), so that a library call the
 	 * function makes, whose return slot lies just below, nests in it */
 	if (ready(t))
-		trace_enter(t, (uint64_t)(uintptr_t)fn,
-			    (uintptr_t)__builtin_frame_address(0) + 16, NULL);
+		trace_enter_named(t, (uint64_t)(uintptr_t)fn,
+				  (uintptr_t)__builtin_frame_address(0) + 16, (uintptr_t)site,
+				  (uintptr_t)__builtin_return_address(0));
 }
 
 NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *site)

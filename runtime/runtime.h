@@ -22,6 +22,16 @@ struct shadow_frame {
 	uint64_t addr;		/* address the hook named the function by */
 	uintptr_t sp;		/* where its frame was: smaller is deeper */
 	uintptr_t ret;		/* real return address, or 0 if not redirected */
+	/* -finstrument-functions: the call site the entry hook was given,
+	 * and where the hook returned to (0 for other frames whose return is
+	 * not redirected).  A function inlined into another calls its hooks
+	 * from that one's frame: same place on the stack, same call site, but
+	 * its own hook call (see trace.c).  A redirected frame leaves them as
+	 * they were, so -pg's hot path writes no more: they are read only at
+	 * a place such a frame has, a stack pointer before a call, 16-aligned,
+	 * which a return slot (8 off) never is. */
+	uintptr_t site;
+	uintptr_t hook_pc;
 	/* aggregate mode only: the call path node, its parent, its
 	 * function's statistics record, the start, the thread's hooks_q
 	 * then, and the counters then */
@@ -134,6 +144,29 @@ struct thread_state {
 };
 
 /*
+ * -finstrument-functions calls the hooks of a function inlined into
+ * another from that one's frame, so its SP is the same.  The open frames
+ * at SP are one real call and the calls inlined into it when they share
+ * its call SITE (the compiler hands every one of them the real function's
+ * return address) and none was entered by the hook call at HOOK_PC: a
+ * hook call that runs again before its exit means its frame was left (a
+ * longjmp back to before it).  Returns how many open frames are live: the
+ * frames above that are gone.
+ */
+static inline uint32_t inlined_depth(const struct thread_state *t, uintptr_t sp,
+				     uintptr_t site, uintptr_t hook_pc)
+{
+	uint32_t i = t->depth;
+
+	while (i && t->stack[i - 1].sp == sp && t->stack[i - 1].site == site &&
+	       t->stack[i - 1].hook_pc != hook_pc)
+		i--;
+	if (i && t->stack[i - 1].sp == sp)
+		return i - 1;
+	return t->depth;
+}
+
+/*
  * Process-wide settings, fixed once the constructor has run: the
  * launcher's contract as parsed (trigger addresses moved to where the
  * main program is loaded), and what the runtime found out itself.
@@ -187,6 +220,8 @@ EXPORT void _mcleanup(void);
 /* trace.c: the hot path, parameterized by thread state for calibration */
 HIDDEN void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			uintptr_t *ret_slot);
+HIDDEN void trace_enter_named(struct thread_state *t, uint64_t addr, uintptr_t sp,
+			      uintptr_t site, uintptr_t hook_pc);
 HIDDEN uintptr_t trace_return(struct thread_state *t, uintptr_t slot);
 HIDDEN void trace_exit_named(struct thread_state *t, uint64_t addr);
 /* exceptions.c: stand-ins for the unwinder's entry points, and what they
@@ -245,7 +280,7 @@ HIDDEN void aggregate_use(struct thread_state *t, struct cct_record *records, ui
 
 /* sampled_count.c: --time-by=samples, the hooks' side and the sampler's */
 HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
-				uintptr_t *ret_slot);
+				uintptr_t *ret_slot, uintptr_t site, uintptr_t hook_pc);
 HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
 /* A timer sample of WEIGHT periods at PC and SP; IN_RUNTIME: the thread
  * was inside the runtime (a hook), whose cost it then measures. */

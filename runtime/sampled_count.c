@@ -10,7 +10,9 @@
  * above its return slot.  The next entry drops such frames (a new frame
  * at or above an open one means that one returned, as trace.c reasons
  * about longjmp), and a sample skips the ones its stack pointer has left.
- * -finstrument-functions frames are popped by their exit hooks.
+ * -finstrument-functions frames are popped by their exit hooks; the hooks
+ * of a function inlined into another run at that one's stack pointer, and
+ * nest in it (inlined_depth()).
  *
  * A sample whose PC lies in the runtime (hooks, their C side) is the
  * hooks' cost, not the program's time: it is counted apart in the root.
@@ -34,26 +36,34 @@ static inline void sampled_check_capture(struct thread_state *t)
 	t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 }
 
-/* Open frames at or below SP are gone; the path is the innermost left. */
-static void drop_dead_frames(struct thread_state *t, uintptr_t sp)
+/* Open frames at or below SP are gone, but for those a -finstrument-functions
+ * entry at SITE shows it was inlined into; the path is the innermost left. */
+static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t site,
+			     uintptr_t hook_pc)
 {
 	uint32_t d = t->depth;
 
-	while (d && t->stack[d - 1].sp <= sp)
+	while (d && t->stack[d - 1].sp < sp)
 		d--;
+	t->depth = d;
+	if (site)
+		d = inlined_depth(t, sp, site, hook_pc);
+	else
+		while (d && t->stack[d - 1].sp == sp)
+			d--;
 	t->depth = d;
 	t->cur_node = d ? t->stack[d - 1].node : 0;
 }
 
 void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
-			 uintptr_t *ret_slot)
+			 uintptr_t *ret_slot, uintptr_t site, uintptr_t hook_pc)
 {
 	if (t->guard)
 		return;	/* a signal handler's code inside a hook: not seen */
 	t->guard = 1;
 	sampled_check_capture(t);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
-		drop_dead_frames(t, sp);
+		drop_dead_frames(t, sp, site, hook_pc);
 	if (UNLIKELY(t->depth == t->capacity)) {
 		/* too deep to follow: the exit hook must skip its exit too */
 		if (!ret_slot)
@@ -68,6 +78,8 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	/* nonzero marks a frame that learns of its return by the stack
 	 * pointer (the sampler looks) */
 	f->ret = ret_slot ? *ret_slot : 0;
+	f->site = site;
+	f->hook_pc = hook_pc;
 	/* -finstrument-functions' hooks name no return slot that a library
 	 * call's (libcall/) could be compared with: that call's return is
 	 * seen through the trampoline, as in a trace */

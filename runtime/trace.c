@@ -16,7 +16,10 @@
  * EXIT_UNWOUND records.  A tail call is told from them by its return
  * slot: the callee's frame lies where its caller's did, and the slot still
  * leads to the trampoline, as no call instruction wrote it (see
- * frame_reused()).
+ * frame_reused()).  A function inlined into another, built with
+ * -finstrument-functions, calls its hooks from that one's frame: it is
+ * told by its call site and its own hook call (see inlined_depth() in
+ * runtime.h).
  *
  * The shadow stack is kept whether or not events are being written
  * (capture stopped by a trigger): the trampoline needs it to return.
@@ -418,12 +421,21 @@ extern char callscope_return_trampoline[] HIDDEN;
  * caller stays open, and the callee's frame shares its slot.
  */
 static int __attribute__((noinline)) frame_reused(struct thread_state *t, uintptr_t sp,
-						  const uintptr_t *ret_slot, uint64_t now)
+						  const uintptr_t *ret_slot, uintptr_t site,
+						  uintptr_t hook_pc, uint64_t now)
 {
 	close_frames_below(t, sp, now);
 	if (ret_slot && t->depth && t->stack[t->depth - 1].sp == sp &&
 	    *ret_slot == (uintptr_t)callscope_return_trampoline)
 		return 1;
+	if (site) {
+		uint32_t live = inlined_depth(t, sp, site, hook_pc);
+		while (t->depth > live) {
+			t->depth--;
+			record_exit(t, now, repaired_end(t));
+		}
+		return 0;
+	}
 	close_dead_frames(t, sp, now);
 	return 0;
 }
@@ -494,13 +506,15 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 /*
  * Entry of ADDR whose frame is at SP.  RET_SLOT, when not NULL, is where
  * the function's return address lies: it is redirected through the
- * trampoline so the return is seen (mcount and __fentry__).
+ * trampoline so the return is seen (mcount and __fentry__).  SITE and
+ * HOOK_PC are those of an entry named by -finstrument-functions, else 0.
  */
-void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
-		 uintptr_t *ret_slot)
+static inline __attribute__((always_inline)) void enter(struct thread_state *t, uint64_t addr,
+							 uintptr_t sp, uintptr_t *ret_slot,
+							 uintptr_t site, uintptr_t hook_pc)
 {
 	if (UNLIKELY(runtime_config.contract.time_by_samples)) {
-		sampled_count_enter(t, addr, sp, ret_slot);
+		sampled_count_enter(t, addr, sp, ret_slot, site, hook_pc);
 		return;
 	}
 	if (t->guard) {
@@ -516,7 +530,7 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	else
 		check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp) &&
-	    frame_reused(t, sp, ret_slot, now)) {
+	    frame_reused(t, sp, ret_slot, site, hook_pc, now)) {
 		tail_enter(t, addr, sp, now);
 		t->guard = 0;
 		return;
@@ -541,12 +555,29 @@ void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 			f->ret = real;
 			*ret_slot = (uintptr_t)callscope_return_trampoline;
 		}
+	} else {
+		f->site = site;
+		f->hook_pc = hook_pc;
 	}
 	if (UNLIKELY(t->nodes))
 		aggregate_enter(t, f, now);
 	else
 		emit_entry(t, addr, now);
 	t->guard = 0;
+}
+
+void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
+		 uintptr_t *ret_slot)
+{
+	enter(t, addr, sp, ret_slot, 0, 0);
+}
+
+/* Entry named by __cyg_profile_func_enter: SITE is the call site it was
+ * given, HOOK_PC where the hook returns to. */
+void trace_enter_named(struct thread_state *t, uint64_t addr, uintptr_t sp,
+		       uintptr_t site, uintptr_t hook_pc)
+{
+	enter(t, addr, sp, NULL, site, hook_pc);
 }
 
 /*
@@ -621,11 +652,15 @@ static int give_back_returns(struct thread_state *t, int forget)
  * (it has no unwind information for it, so the program would end in
  * std::terminate).  Each redirected slot gets its real address back;
  * trace_exception_caught() redirects the slots of the frames that survive.
+ * Whatever frames the exception leaves without their exit (every one under
+ * -pg; under -finstrument-functions those whose exit hook runs only on
+ * return, as clang builds them, and the library call that threw) are
+ * closed as thrown.
  */
 void trace_exception_thrown(struct thread_state *t)
 {
-	if (give_back_returns(t, 0))
-		t->unwinding = 1;
+	give_back_returns(t, 0);
+	t->unwinding = 1;
 }
 
 /*
@@ -644,10 +679,10 @@ void trace_stack_switch(struct thread_state *t)
  * call the handler's function made to __cxa_begin_catch.  The frames the
  * exception left are at or below SP: they are closed as unwound.  When
  * LAST (no other exception is still being unwound), the frames above go
- * on, so their returns are redirected again.  Nothing is done when no
- * address was given back: -finstrument-functions frames are closed by
- * their own exit hooks, which run as the exception passes, and their SP
- * is not a return slot to compare with.
+ * on, so their returns are redirected again.  A -finstrument-functions
+ * frame's SP is its stack pointer after its prologue, above the slot of
+ * any call it makes: the catching function's frame (and those inlined into
+ * it) is not closed.
  */
 void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
 {
