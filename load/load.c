@@ -285,18 +285,35 @@ static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 	tr->v->exit(tr->v->ctx, t - tr->shift, kind);
 }
 
+/* Is ADDR in the runtime's own code, which build_symtab() leaves out? */
+static int in_runtime_library(const struct image_symbols *is, uint64_t addr)
+{
+	for (size_t i = 0; i < is->df->nobjects; i++) {
+		const struct data_object *o = &is->df->objects[i];
+		if (o->pid != is->pid || o->image != is->image || !is_runtime_library(o->path))
+			continue;
+		for (size_t k = 0; k < o->nseg; k++)
+			if (addr - (o->load_bias + o->segs[k].vaddr) < o->segs[k].memsz)
+				return 1;
+	}
+	return 0;
+}
+
 /*
  * A sample of a trace: was its time seen by hooks, as a library call's
  * self time (the PC in an object without hooks, inside a call traced into
- * it through the PLT), or not at all?
+ * it through the PLT), or not at all?  A PC in the runtime is the hooks'
+ * own cost, which the report already takes off as overhead: not time in
+ * code without hooks.
  */
 static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
-			    uint64_t weight)
+			    uint64_t addr, uint64_t weight)
 {
 	enum unhooked_kind kind = UNHOOKED_UNSEEN;
 	const char *object = si->in_object ? si->object : "";
 
-	if (si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) {
+	if ((si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) ||
+	    (!si->in_object && in_runtime_library(tr->is, addr))) {
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
 		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1]];
@@ -329,7 +346,7 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.addrs = addrs;
 	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
 	if (tr->v->unhooked && tr->traced)
-		classify_sample(tr, &si, ev->sample_weight);
+		classify_sample(tr, &si, ev->addr, ev->sample_weight);
 	if (ev->sample_flags & SAMPLE_BACKGROUND)
 		return;
 	addrs[0] = ev->addr;

@@ -4,7 +4,7 @@
 # and where a build with hooks of such a library lies.
 . "$(dirname "$0")/lib.sh"
 
-plan 10
+plan 12
 mkdir sys pg
 cc -O2 -g -fPIC -shared -Wl,-soname,libunhooked.so.1 -o sys/libunhooked.so.1 "$PROGS/unhooked_lib.c"
 cc -O2 -g -pg -fPIC -shared -Wl,-soname,libunhooked.so.1 -o pg/libunhooked.so.1 "$PROGS/unhooked_lib.c"
@@ -40,4 +40,19 @@ ok $(jq '.unhooked | if .hooked * 4 >= .samples * 3 then 0 else 1 end' h.json) \
 
 LD_LIBRARY_PATH=sys limited "$CS" record --outside-freq=0 -o off.data -- ./um 1000 >/dev/null 2>&1
 is "$("$CS" report -i off.data --json | jq 'has("unhooked")')" "false" "--outside-freq=0 samples nothing"
+
+# In a call-heavy program the hooks' own cost is a large share of the run:
+# samples in the runtime are that cost (taken off as overhead), never time
+# in code without hooks.
+cat > fib.c <<'C'
+__attribute__((noinline)) static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main(void) { return fib(32) == 2178309 ? 0 : 1; }
+C
+cc -O2 -g -pg -o fib fib.c
+limited "$CS" record --no-libcall --outside-freq=997 -o f.data -- ./fib >/dev/null 2>&1
+"$CS" report -i f.data --json > f.json
+ok $(jq '.unhooked | if .samples >= 20 then 0 else 1 end' f.json) \
+	"a call-heavy run was sampled beside its trace ($(jq .unhooked.samples f.json))"
+ok $(jq '.unhooked | if .unseen * 5 < .samples then 0 else 1 end' f.json) \
+	"the hooks' time is not time in code without hooks ($(jq -c .unhooked f.json))"
 done_testing
