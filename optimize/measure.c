@@ -29,6 +29,7 @@
 #include "optimize/cachegrind.h"
 #include "optimize/elf_funcs.h"
 #include "optimize/pages.h"
+#include "optimize/paired.h"
 #include "optimize/writers.h"
 #include "xalloc.h"
 
@@ -446,6 +447,9 @@ static void spread_add(struct spread *s, double v)
 
 struct binary_numbers {
 	struct spread misses[MEASURE_MAX_CACHES];	/* hardware: [0] only */
+	/* The same misses per code offset (hardware: summed over the repeats),
+	 * for the paired comparison. */
+	double at[MEASURE_MAX_CACHES][MEASURE_MAX_OFFSETS];
 	struct spread instructions;
 	struct page_count pages;
 	int pages_known;
@@ -549,8 +553,14 @@ static void print_table(const struct measurement *m, const struct binary_numbers
  */
 #define ONE_OFFSET_SWING 0.30
 
-/* 1 better, -1 worse, 0 within the offsets' range (or one offset's swing). */
-static int compare(const struct spread *now, const struct spread *before)
+/*
+ * 1 better, -1 worse, 0 neither: the ranges over the offsets separate, or
+ * offset by offset one layout has fewer misses often enough that the sign
+ * test calls it (see paired.h); at one offset, beyond what one offset's
+ * swing can do.
+ */
+static int compare(const struct spread *now, const struct spread *before,
+		   const struct paired *pair)
 {
 	if (now->n == 1 && before->n == 1) {
 		if (now->mean < before->mean * (1.0 - ONE_OFFSET_SWING))
@@ -563,7 +573,7 @@ static int compare(const struct spread *now, const struct spread *before)
 		return 1;
 	if (now->min > before->max)
 		return -1;
-	return 0;
+	return paired_verdict(pair);
 }
 
 static void print_verdict(const struct measurement *m, const struct binary_numbers *nb,
@@ -578,15 +588,24 @@ static void print_verdict(const struct measurement *m, const struct binary_numbe
 	text[0] = 0;
 	for (size_t k = 0; k < ncol && used < sizeof(text); k++) {
 		const struct spread *s = &nb[i].misses[k], *base = &nb[0].misses[k];
-		int c = compare(s, base);
+		struct paired pair;
+		paired_compare(nb[i].at[k], nb[0].at[k], o->noffsets, &pair);
+		int c = compare(s, base, &pair);
 		double d = change(s->mean, base->mean);
+		char why[96] = "";
 		better += c > 0;
 		worse += c < 0;
+		if (s->n == 1 && base->n == 1)
+			snprintf(why, sizeof(why), "%s", c ? "" : " (within what one code offset can swing)");
+		else if (s->max < base->min || s->min > base->max)
+			snprintf(why, sizeof(why), " (the offsets' ranges separate)");
+		else
+			snprintf(why, sizeof(why), " (fewer at %zu of %zu offsets, sign test p=%.2g%s)",
+				 pair.fewer, o->noffsets, pair.p,
+				 c ? "" : ": within the offsets' range");
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%.0f%% %s %s misses%s",
 					 k ? ", " : "", fabs(d), d <= 0 ? "fewer" : "more", labels[k],
-					 c ? "" : s->n == 1 && base->n == 1 ?
-					 " (within what one code offset can swing)" :
-					 " (within the offsets' range)");
+					 why);
 	}
 	if (used < sizeof(text) && nb[i].pages_known && nb[0].pages_known)
 		snprintf(text + used, sizeof(text) - used, "; 90%% of the executed instructions in "
@@ -647,6 +666,20 @@ static void print_json(const struct measurement *m, const struct binary_numbers 
 			json_kv_double(&j, "min", s->min);
 			json_kv_double(&j, "max", s->max);
 			json_kv_double(&j, "change_pct", change(s->mean, nb[0].misses[k].mean));
+			json_key(&j, "misses");
+			json_array_begin(&j);
+			for (size_t x = 0; x < o->noffsets; x++)
+				json_double(&j, nb[i].at[k][x]);
+			json_array_end(&j);
+			if (i) {
+				struct paired pair;
+				paired_compare(nb[i].at[k], nb[0].at[k], o->noffsets, &pair);
+				json_kv_u64(&j, "fewer_at", pair.fewer);
+				json_kv_u64(&j, "more_at", pair.more);
+				json_kv_double(&j, "sign_test_p", pair.p);
+				json_key(&j, "verdict");
+				json_i64(&j, compare(s, &nb[0].misses[k], &pair));
+			}
 			json_object_end(&j);
 		}
 		json_array_end(&j);
@@ -772,8 +805,10 @@ int measure_run(const struct measure_options *opts)
 		const struct run *run = &m.runs[r];
 		const struct variant *v = &m.variants[run->variant];
 		struct binary_numbers *b = &nb[v->binary];
-		if (run->cache != NO_CACHE)
+		if (run->cache != NO_CACHE) {
 			spread_add(&b->misses[run->cache], (double)run->result.i1_misses);
+			b->at[run->cache][v->offset] = (double)run->result.i1_misses;
+		}
 		if (run->cache == 0 || run->cache == NO_CACHE)
 			spread_add(&b->instructions, (double)run->result.ir);
 		if (v->offset == 0 && (run->cache == 0 || run->cache == NO_CACHE)) {
@@ -797,6 +832,7 @@ int measure_run(const struct measure_options *opts)
 				if (hardware_run(argv, o.stdin_path, log, &misses, &instructions, &status))
 					die("cannot count L1-icache-load-misses of '%s'", argv[0]);
 				spread_add(&b->misses[0], (double)misses);
+				b->at[0][m.variants[v].offset] += (double)misses;
 			}
 			free(argv);
 			free(log);

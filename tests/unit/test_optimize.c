@@ -20,6 +20,7 @@
 #include "optimize/elf_funcs.h"
 #include "optimize/optimize.h"
 #include "optimize/pages.h"
+#include "optimize/paired.h"
 #include "optimize/sections.h"
 #include "optimize/warnings.h"
 #include "optimize/writers.h"
@@ -702,6 +703,46 @@ static void test_writers(void **state)
 	opt_graph_free(g);
 }
 
+/* The sign test over offsets: exact p-values, ties left out, both ways. */
+static void test_paired(void **state)
+{
+	(void)state;
+	struct paired p;
+	/* Fewer at all 8 offsets: p = 2 / 2^8. */
+	double before[8] = { 10, 20, 30, 40, 50, 60, 70, 80 };
+	double all_fewer[8] = { 9, 19, 29, 39, 49, 59, 69, 79 };
+	paired_compare(all_fewer, before, 8, &p);
+	assert_int_equal(p.fewer, 8);
+	assert_int_equal(p.more, 0);
+	assert_true(p.p > 0.0078 && p.p < 0.0079);
+	assert_int_equal(paired_verdict(&p), 1);
+	/* And the other way round: worse. */
+	paired_compare(before, all_fewer, 8, &p);
+	assert_int_equal(p.more, 8);
+	assert_int_equal(paired_verdict(&p), -1);
+	/* 7 of 8: p = 2 * 9 / 256 = 0.0703, not called. */
+	double seven[8] = { 9, 19, 29, 39, 49, 59, 69, 81 };
+	paired_compare(seven, before, 8, &p);
+	assert_int_equal(p.fewer, 7);
+	assert_int_equal(p.more, 1);
+	assert_true(p.p > 0.070 && p.p < 0.071);
+	assert_int_equal(paired_verdict(&p), 0);
+	/* Ties are left out: 6 fewer and 2 the same is a test over 6. */
+	double tied[8] = { 9, 19, 29, 39, 49, 59, 70, 80 };
+	paired_compare(tied, before, 8, &p);
+	assert_int_equal(p.same, 2);
+	assert_true(p.p > 0.031 && p.p < 0.032);
+	assert_int_equal(paired_verdict(&p), 1);
+	/* Nothing differs: p = 1, no call. */
+	paired_compare(before, before, 8, &p);
+	assert_true(p.p == 1.0);
+	assert_int_equal(paired_verdict(&p), 0);
+	/* Four offsets can never call a difference: 2 / 16 > 0.05. */
+	paired_compare(all_fewer, before, 4, &p);
+	assert_true(p.p > 0.12);
+	assert_int_equal(paired_verdict(&p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_cachegrind),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_paired),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
