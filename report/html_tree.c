@@ -328,11 +328,11 @@ void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info
 }
 
 /* Children order: heaviest first, then by name, then by function number,
- * so the same input always gives the same layout. */
-static const struct html_tree *sort_tree;
-
-static int compare_nodes(const void *a, const void *b)
+ * so the same input always gives the same layout.  The context of these
+ * qsort_r() comparators is the tree sorted. */
+static int compare_nodes(const void *a, const void *b, void *tree)
 {
+	const struct html_tree *sort_tree = tree;
 	const struct html_node *na = &sort_tree->nodes[*(const uint32_t *)a];
 	const struct html_node *nb = &sort_tree->nodes[*(const uint32_t *)b];
 
@@ -351,8 +351,9 @@ static int compare_nodes(const void *a, const void *b)
 	return na->func < nb->func ? -1 : na->func > nb->func;
 }
 
-static int compare_calls(const void *a, const void *b)
+static int compare_calls(const void *a, const void *b, void *tree)
 {
+	const struct html_tree *sort_tree = tree;
 	const struct html_call *ca = a, *cb = b;
 
 	if (ca->thread != cb->thread)
@@ -392,11 +393,10 @@ void html_tree_finish(struct html_tree *t)
 		order[count[t->nodes[i].parent]++] = (uint32_t)i;
 	/* count[p] is now the end of p's children; p's start is the end
 	 * of p - 1's. */
-	sort_tree = t;
 	for (size_t p = 0; p < t->nnodes; p++) {
 		uint32_t begin = p ? count[p - 1] : 0, end = count[p];
 		if (end - begin > 1)
-			qsort(order + begin, end - begin, sizeof(*order), compare_nodes);
+			qsort_r(order + begin, end - begin, sizeof(*order), compare_nodes, t);
 		t->nodes[p].first_child = begin < end ? order[begin] : NONE;
 		for (uint32_t k = begin; k < end; k++)
 			t->nodes[order[k]].next_sibling = k + 1 < end ? order[k + 1] : NONE;
@@ -405,6 +405,5 @@ void html_tree_finish(struct html_tree *t)
 	free(count);
 	html_tree_limit_calls(t, t->max_calls);
 	if (t->ncalls)	/* qsort's array may not be NULL, even empty */
-		qsort(t->calls, t->ncalls, sizeof(*t->calls), compare_calls);
-	sort_tree = NULL;
+		qsort_r(t->calls, t->ncalls, sizeof(*t->calls), compare_calls, t);
 }
