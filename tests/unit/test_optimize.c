@@ -265,6 +265,39 @@ static void test_heaviest_partner_wins(void **state)
 }
 
 /*
+ * dense-chains places a cluster next to the one it exchanges the most
+ * calls with, not by density alone: {a b} calls {c d}, which is the least
+ * dense; {e f} calls neither, so it comes after, though denser than {c d}.
+ * c3 (the paper's) keeps the density order.
+ */
+static void test_clusters_linked_by_calls(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+	uint32_t a = add(g, "a", 0x1000, 64, 1000), b = add(g, "b", 0x2000, 64, 1000);
+	uint32_t c = add(g, "c", 0x3000, 64, 100), d = add(g, "d", 0x4000, 64, 100);
+	uint32_t e = add(g, "e", 0x5000, 64, 500), f = add(g, "f", 0x6000, 64, 500);
+
+	(void)state;
+	opt_graph_add_calls(g, a, b, 1000);
+	opt_graph_add_calls(g, b, c, 100);
+	opt_graph_add_calls(g, c, d, 100);
+	opt_graph_add_calls(g, e, f, 500);
+	opt_graph_finish(g);
+	struct opt_layout l;
+	layout_of(g, "dense-chains", 128, &l);
+	char *order = order_of(g, &l);
+	assert_string_equal(order, "a b c d e f");
+	free(order);
+	opt_layout_free(&l);
+	layout_of(g, "c3", 128, &l);
+	order = order_of(g, &l);
+	assert_string_equal(order, "a b e f c d");
+	free(order);
+	opt_layout_free(&l);
+	opt_graph_free(g);
+}
+
+/*
  * Pettis-Hansen joins chains so the heaviest edge between them is
  * shortest: a-b (100 calls) and c-d (90) form two chains first; the only
  * call between them is a-d, so both chains turn round: b a d c.
@@ -761,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_writers),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_clusters_linked_by_calls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
