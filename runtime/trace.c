@@ -87,20 +87,6 @@ static void __attribute__((noinline)) reentered(struct thread_state *t, uint64_t
 		t->hdr->counter_info |= THREAD_COUNTERS_UNRELIABLE;
 }
 
-/* Makes the record just written part of the stream. */
-static inline void commit(struct thread_state *t)
-{
-	if (UNLIKELY(t->cur >= t->ring_end)) {
-		t->cur -= t->ring_bytes;
-		t->end -= t->ring_bytes;
-		t->win_file_off += t->ring_bytes;
-	}
-	t->hdr->events_written++;
-	__atomic_store_n(&t->hdr->committed_end,
-			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
-			 __ATOMIC_RELEASE);
-}
-
 /* Writes each counter's increase since the stream last said it. */
 static void put_counter_deltas(struct thread_state *t)
 {
@@ -169,7 +155,7 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 	t->cur = stream_put_varint(t->cur, delta);
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
-	commit(t);
+	thread_commit(t);
 }
 
 /* How a frame ended: the reader tags the last two differently. */
@@ -201,7 +187,7 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, enum frame_en
 	}
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
-	commit(t);
+	thread_commit(t);
 }
 
 /*
@@ -250,7 +236,7 @@ static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 	t->cur = stream_put_varint(t->cur, depth - first);
 	for (uint32_t i = first; i < depth; i++)
 		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
-	commit(t);
+	thread_commit(t);
 }
 
 void trace_emit_sync(struct thread_state *t, uint64_t now)
@@ -283,7 +269,7 @@ void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 	} else if (subtype != STREAM_STOP && subtype != STREAM_RESET) {
 		t->cur = stream_put_varint(t->cur, value);
 	}
-	commit(t);
+	thread_commit(t);
 }
 
 /*
@@ -319,7 +305,7 @@ static void take_reset(struct thread_state *t, uint64_t now)
 	t->hdr->flags |= THREAD_HAS_RESET;
 	put_special(t, STREAM_RESET);
 	t->cur = stream_put_varint(t->cur, take_delta(t, now));
-	commit(t);
+	thread_commit(t);
 }
 
 /* The process-wide capture state changed since this thread last looked. */
