@@ -1,28 +1,14 @@
 /*
  * The C side of the compiler hooks: -pg / -pg -mfentry (through
- * arch/x86_64/hooks.S) and -finstrument-functions.  Each makes sure the
- * calling thread records (the first hook of a thread starts it: thread.c),
- * then hands over to trace.c.
+ * arch/x86_64/hooks.S; their fast paths, callscope_hook_enter() and
+ * callscope_hook_return(), are in trace.c, where the whole of a call's
+ * work inlines into one function each) and -finstrument-functions.  Each
+ * makes sure the calling thread records (the first hook of a thread
+ * starts it: thread.c), then hands over to trace.c.
  */
 #include "runtime.h"
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
-
-/*
- * Called by mcount and __fentry__ with the return-address slot.  Returns
- * nonzero to ask for callscope_hook_enter_slow(): the assembly then saves
- * the vector registers that libc may use.  Growing the buffer stays on the
- * fast path: it makes only system calls, which leave them alone.
- */
-HIDDEN NO_INSTRUMENT int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
-{
-	struct thread_state *t = trace_current();
-
-	if (UNLIKELY(t->status != THREAD_RECORDING))
-		return t->status == THREAD_UNSET;
-	trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
-	return 0;
-}
 
 HIDDEN NO_INSTRUMENT void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self)
 {
@@ -30,12 +16,6 @@ HIDDEN NO_INSTRUMENT void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_
 
 	if (runtime_thread_ready(t))
 		trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
-}
-
-/* Called by the trampoline; returns the real return address. */
-HIDDEN NO_INSTRUMENT uintptr_t callscope_hook_return(uintptr_t slot)
-{
-	return trace_return(trace_current(), slot);
 }
 
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
