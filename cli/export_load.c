@@ -450,7 +450,7 @@ void export_data_call_sites(struct export_data *d)
 			if (strcmp(g->object, f->object))
 				continue;
 			for (size_t c = 0; c < ncalls && !a->site; c++)
-				if (calls[c].target == g->addr)
+				if (calls[c].target == g->addr && !calls[c].tail)
 					a->site = calls[c].ret;
 		}
 		free(calls);
