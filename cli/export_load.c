@@ -8,6 +8,7 @@
 #include "model/aggregate.h"
 #include "symbols/code.h"
 #include "model/samples.h"
+#include "model/sum.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -338,6 +339,25 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* profile.h's call observer: one replayed call of FUNC into its row. */
+static void count_call(void *ctx, uint32_t func, uint64_t total_ns)
+{
+	struct export_data *out = ctx;
+
+	if (func >= out->ncall_hist) {
+		size_t n = out->ncall_hist ? out->ncall_hist : 64;
+		while (n <= func)
+			n *= 2;
+		out->call_hist = xrealloc(out->call_hist, n * sizeof(*out->call_hist));
+		memset(out->call_hist + out->ncall_hist, 0,
+		       (n - out->ncall_hist) * sizeof(*out->call_hist));
+		out->ncall_hist = n;
+	}
+	if (!out->call_hist[func])
+		out->call_hist[func] = xcalloc(CCT_FUNC_BUCKETS, sizeof(**out->call_hist));
+	out->call_hist[func][sum_bucket(total_ns)]++;
+}
+
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out)
 {
@@ -350,6 +370,10 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
+	if (want_tree & EXPORT_CALL_HISTOGRAMS) {
+		s.p->call_observer = count_call;
+		s.p->call_observer_ctx = out;
+	}
 	s.counted = df->ncounters > 0;
 	s.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++) {
@@ -462,6 +486,9 @@ void export_data_call_sites(struct export_data *d)
 
 void export_data_release(struct export_data *d)
 {
+	for (size_t i = 0; i < d->ncall_hist; i++)
+		free(d->call_hist[i]);
+	free(d->call_hist);
 	profile_free(d->p);
 	cct_free(d->tree);
 	cct_free(d->sample_tree);

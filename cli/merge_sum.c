@@ -232,7 +232,8 @@ static void add_replayed(struct adder *a, const char *path)
 	struct export_data d;
 
 	(void)path;
-	export_data_load(a->df, &all, EXPORT_TREE | EXPORT_SAMPLE_TREE, NULL, &d);
+	export_data_load(a->df, &all, EXPORT_TREE | EXPORT_SAMPLE_TREE | EXPORT_CALL_HISTOGRAMS,
+			 NULL, &d);
 	uint32_t *fmap = xcalloc(d.p->nfuncs + 1, sizeof(*fmap));
 	for (size_t f = 0; f < d.p->nfuncs; f++)
 		fmap[f] = func_of_profile(a, &d.p->funcs[f]);
@@ -282,6 +283,8 @@ static void add_replayed(struct adder *a, const char *path)
 		f.period_sum_ns = fn->period_sum_ns;
 		f.period_min_ns = fn->period_min_ns;
 		f.period_max_ns = fn->period_max_ns;
+		if (i < d.ncall_hist && d.call_hist[i])
+			memcpy(f.buckets, d.call_hist[i], sizeof(f.buckets));
 		sum_func_add(&a->s->funcs[fmap[i]], &f);
 	}
 	free(fmap);
