@@ -11,6 +11,16 @@
 #include "formats/export.h"
 #include "model/cct.h"
 
+/* One timer sample: where its stack ends in the tree of samples, and the
+ * runtime address of its PC in process image (PID, IMAGE); ADDR is
+ * CCT_OUTSIDE_ADDR when the PC lay in no known object. */
+struct export_sample_pc {
+	uint32_t node;
+	uint32_t pid, image;
+	uint64_t addr;
+	uint64_t weight;
+};
+
 struct export_data {
 	struct profile *p;		/* owned */
 	struct cct *tree;		/* owned; NULL unless asked for */
@@ -29,6 +39,10 @@ struct export_data {
 	 * NULL rows for functions with none */
 	uint64_t **call_hist;		/* owned */
 	size_t ncall_hist;
+	/* with EXPORT_SAMPLE_PCS (and EXPORT_SAMPLE_TREE): each replayed
+	 * sample's node in sample_tree and its PC */
+	struct export_sample_pc *sample_pcs;	/* owned */
+	size_t nsample_pcs, sample_pcs_alloc;
 };
 
 /*
@@ -50,6 +64,7 @@ enum {
 	EXPORT_THREAD_TREES = 2 | EXPORT_TREE,
 	EXPORT_SAMPLE_TREE = 4,
 	EXPORT_CALL_HISTOGRAMS = 8,
+	EXPORT_SAMPLE_PCS = 16,
 };
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out);
