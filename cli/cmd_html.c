@@ -101,6 +101,25 @@ static void tree_aggregate(void *ctx, const struct thread_info *info,
 	html_tree_add_aggregate(ctx, info, at);
 }
 
+/* A sum's samples by PC (load_sum_samples()): only their source lines,
+ * as their stacks are in the tree already with the sum's call paths. */
+static void sum_line_sample(void *ctx, const struct replay_sample *s)
+{
+	struct loaded *l = ctx;
+
+	html_lines_add(l->lines, s->file, s->line, s->funcs[0], s->weight);
+}
+
+static void nop_begin(void *ctx, const struct thread_info *info, double a, double b)
+{
+	(void)ctx, (void)info, (void)a, (void)b;
+}
+
+static void nop_end(void *ctx, uint64_t t)
+{
+	(void)ctx, (void)t;
+}
+
 /* The recorded command line, or the file's name when it has none. */
 static char *session_title(const struct data_file *df, const char *path)
 {
@@ -161,6 +180,10 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	v.sample_lines = l->prof->samples > 0;
 	load_replay(&l->df, f, l->prof, &v, &stats);
 	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
+	const struct replay_visitor lines = { l, nop_begin, NULL, NULL, NULL, nop_end,
+					      NULL, NULL, sum_line_sample, 1 };
+	load_sum_samples(&l->df, f, l->prof, &lines, &stats);
+	l->salvaged |= stats.salvaged;
 	html_tree_finish(l->tree);
 	/* without samples, the source view shows where the traced functions
 	 * begin (not for a binary that could not be trusted: its functions

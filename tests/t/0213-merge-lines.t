@@ -1,6 +1,7 @@
 #!/bin/sh
 # A sum keeps its runs' samples per line and per instruction: report
-# --lines and annotate of a sum equal those of its runs added up, and a
+# --lines, the page's source view and annotate of a sum equal those of
+# its runs added up, and a
 # tree of merges, in any order, writes the same bytes as one merge.  A
 # sum of traced runs keeps each function's histogram of call durations
 # (the runs' buckets added, shortest and longest kept).  A damaged record
@@ -8,7 +9,7 @@
 # refuses such a sum.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 10
 build_prog sample_hot st -O2 -fno-omit-frame-pointer
 for r in 1 2 3; do
 	limited "$CS" record -o s$r.data -- ./st flat $((r * 100)) > /dev/null 2>&1
@@ -19,18 +20,29 @@ done
 	cmp -s all.data tree.data
 ok $? "(b+a)+c and a+b+c are the same bytes"
 
-# lines FILES...: "file:line:function=samples" over FILES' report --lines, added up
-lines() {
-	for f in "$@"; do "$CS" report -i "$f" --lines --json; done |
-		jq -s -r '[.[].lines[]] | group_by([.file, .line, .function])
-			| map("\(.[0].file):\(.[0].line):\(.[0].function)=\(map(.samples) | add)") | .[]'
+# by_line: "file:line:function=samples" of JSON documents' .lines, added up
+by_line() {
+	jq -s -r '[.[].lines[]] | group_by([.file, .line, .function])
+		| map("\(.[0].file):\(.[0].line):\(.[0].function)=\(map(.samples) | add)") | .[]'
 }
+# lines FILES...: FILES' report --lines, added up
+lines() { for f in "$@"; do "$CS" report -i "$f" --lines --json; done | by_line; }
 lines s1.data s2.data s3.data > want.txt
 lines all.data > got.txt
 is "$(wc -l < want.txt | tr -d ' ') $(cmp -s want.txt got.txt && echo same)" \
 	"$(wc -l < want.txt | tr -d ' ') same" "report --lines of the sum is the runs' lines added up"
 is "$("$CS" report -i all.data --lines --json | jq '[.lines[].samples] | add')" \
 	"$("$CS" report -i all.data --json | jq '.samples')" "... and they hold every sample of the sum"
+
+# the page's source view: each line's samples, the runs' added up
+pagelines() {
+	for f in "$@"; do "$CS" html -i "$f" -o page.html > /dev/null && perl "$ROOT/tests/html/decode.pl" page.html; done |
+		by_line
+}
+pagelines s1.data s2.data s3.data > want.txt
+pagelines all.data > got.txt
+is "$(wc -l < got.txt | tr -d ' ') $(cmp -s want.txt got.txt && echo same)" \
+	"$(wc -l < want.txt | tr -d ' ') same" "html of the sum: the source view's lines are the runs' added up"
 
 # insns FILES...: "address=samples" of hot's instructions in FILES' annotate, added up
 insns() {
