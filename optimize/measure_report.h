@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "optimize/measure_jobs.h"
 #include "optimize/pages.h"
 
