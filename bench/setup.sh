@@ -107,10 +107,13 @@ if ! compgen -G "$BENCH_DIR/src/lua5.4-*/src/lua.c" >/dev/null; then
 	# does not build; that is all we need.
 	(cd "$BENCH_DIR/src" && apt-get source -qq lua5.4 >/dev/null)
 fi
-# SQLite, jq, gawk and xz-utils for bench/optimize/programs.sh (lld, which
-# it links with, is in scripts/deps/optimize.txt).
-for pkg in sqlite3 jq gawk xz-utils; do
-	if ! compgen -G "$BENCH_DIR/src/$pkg-*/configure.ac" >/dev/null; then
+# SQLite, Tcl, jq, gawk and xz-utils for bench/optimize/programs.sh (lld,
+# which it links with, is in scripts/deps/optimize.txt), each with a file
+# that shows it is unpacked.
+for pkg_file in sqlite3:configure.ac tcl8.6:unix/configure jq:configure.ac gawk:configure.ac \
+	xz-utils:configure.ac; do
+	pkg=${pkg_file%%:*}
+	if ! compgen -G "$BENCH_DIR/src/$pkg-*/${pkg_file#*:}" >/dev/null; then
 		say "apt-get source $pkg into $BENCH_DIR/src"
 		(cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null)
 	fi

@@ -11,6 +11,7 @@
 #   sqlite   SQLite's shell and library (the one-file amalgamation), on an
 #            in-memory database
 #   jq       jq 1.6 with its library, without regular expressions
+#   tcl      Tcl 8.6's tclsh with its library, linked statically
 #   gawk     gawk 5.2 (no function order moves its misses: see RESULTS.md)
 #   xz       xz with its liblzma (nor its: its hot code fits the cache)
 #
@@ -49,7 +50,7 @@
 #   SRC_DIR     where the Debian sources are unpacked (default
 #               $BENCH_DIR/src, where bench/setup.sh puts them): lua5.4-*,
 #               gawk-*, xz-utils-*; each is copied before building
-#   PROGRAMS    which programs (default "lua sqlite jq")
+#   PROGRAMS    which programs (default "lua sqlite tcl jq")
 #   PROFILE     what callscope is trained on: "trace" (default: a -pg build
 #               of the same sources, exact calls, as complete as callgrind's
 #               graph) or "sample" (the release binary itself, sampled with
@@ -75,7 +76,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench}
 SRC_DIR=${SRC_DIR:-$BENCH_DIR/src}
-PROGRAMS=${PROGRAMS:-lua sqlite jq}
+PROGRAMS=${PROGRAMS:-lua sqlite tcl jq}
 PROFILE=${PROFILE:-trace}
 FREQ=${FREQ:-20000}
 OPTIONS=${OPTIONS:-}
@@ -245,6 +246,34 @@ input_jq() {
 	ABOUT="trained on a filter over a 6,000-record catalogue, measured on group_by over 1,000 posts (input_jq in programs.sh)"
 }
 
+# Tcl's tclsh, with its library linked in (configure --disable-shared);
+# the scripts find Tcl's own library of scripts through TCL_LIBRARY.
+build_tcl() {
+	local kind pg_flags
+	copy_source 'tcl8.6-*' "$W"
+	for kind in src pg; do
+		[ $kind = pg ] && [ "$PROFILE" != trace ] && continue
+		[ -f $kind/.built ] && continue
+		[ -d $kind ] || cp -a "$(find "$SRC_DIR" -maxdepth 1 -type d -name 'tcl8.6-*' | sort | tail -1)" $kind
+		pg_flags=
+		[ $kind = pg ] && pg_flags=-pg
+		(cd $kind/unix && nice ./configure CFLAGS="$CFLAGS $pg_flags" LDFLAGS="$pg_flags" \
+			--disable-shared --disable-threads --disable-load && nice make -j"$JOBS" tclsh) \
+			>log/build-$kind.out 2>&1 || die "building $W/$kind failed; see $W/log/build-$kind.out"
+		touch $kind/.built
+	done
+	OBJS=(src/unix/tclAppInit.o src/unix/libtcl8.6.a)
+	LIBS=(-lz -lm)
+	[ "$PROFILE" = trace ] && cp pg/unix/tclsh "$PG_BIN"
+	TCL_LIBRARY=$W/src/library
+	export TCL_LIBRARY
+}
+input_tcl() {
+	TRAIN=("$HERE/train.tcl")
+	HELDOUT=("$HERE/heldout.tcl")
+	ABOUT="trained on \`tclsh train.tcl\`, measured on \`tclsh heldout.tcl\` (bench/optimize/)"
+}
+
 build_gawk() {
 	build_autotools 'gawk-*' "-C support all" --disable-nls --without-readline --without-mpfr \
 		--disable-extensions
@@ -391,7 +420,9 @@ run_program() {	# NAME
 }
 
 for p in $PROGRAMS; do
-	case $p in lua | sqlite | jq | gawk | xz) ;; *) die "unknown program '$p' (lua, sqlite, jq, gawk or xz)" ;; esac
+	case $p in lua | sqlite | jq | tcl | gawk | xz) ;;
+	*) die "unknown program '$p' (lua, sqlite, jq, tcl, gawk or xz)" ;;
+	esac
 	run_program "$p"
 done
 
