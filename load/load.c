@@ -264,15 +264,19 @@ static inline __attribute__((always_inline)) void
 enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
 		       int already_open)
 {
-	int is_signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
-	int hide = tr->excluding || (is_signal && tr->signals != SIGNAL_SEPARATE);
+	int is_signal = addr - SIGNAL_FRAME_BASE < SIGNAL_FRAME_MAX - SIGNAL_FRAME_BASE;
+	int hide = 0;
 
 	ALLOC_GROW(tr->open, tr->depth + 1, tr->alloc);
-	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide };
-	if (is_signal && !tr->excluding && tr->signals == SIGNAL_EXCLUDE) {
-		tr->excluding = tr->depth;
-		tr->exclude_start = t;
+	/* a signal handler's frame, or anything inside an excluded one: rare */
+	if (__builtin_expect(is_signal || tr->excluding, 0)) {
+		hide = tr->excluding || tr->signals != SIGNAL_SEPARATE;
+		if (!tr->excluding && tr->signals == SIGNAL_EXCLUDE) {
+			tr->excluding = tr->depth + 1;
+			tr->exclude_start = t;
+		}
 	}
+	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide };
 	if (hide)
 		return;
 	if (already_open)
@@ -498,7 +502,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 
 		events++;
 		end_ns = t;
-		if (want_counters && ev.kind <= EVENT_OPEN_FRAME)
+		if (__builtin_expect(want_counters, 0) && ev.kind <= EVENT_OPEN_FRAME)
 			v->counters(v->ctx, ev.counters);
 		switch (ev.kind) {
 		case EVENT_ENTRY:
