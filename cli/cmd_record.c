@@ -458,7 +458,7 @@ int cmd_record(int argc, char **argv)
 		die("cannot write '%s': %s", out_path, strerror(errno));
 	if (strlen(staging) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
-	strcpy(contract.dir, staging);
+	memcpy(contract.dir, staging, strlen(staging) + 1);
 	/* /proc/cpuinfo is read once: it costs a launch some 0.1 ms */
 	int tsc = tsc_usable();
 	if (force_clock >= 0)
