@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # bench/sampling.sh — the sampler against its peers on one workload
-# (bench/progs/sample_mix.c, about 0.5 s of CPU): wall-time overhead of
+# (bench/progs/sample_mix.c, about 0.5 s of CPU): the CPU and wall time added by
 # `callscope record` (its default stacks, --stack=fp and --stack=dwarf; on
 # the program built with frame pointers and without), `perf record -F 999
-# -g` and gperftools' CPU profiler against a plain run, and the agreement
+# -g` and gperftools' CPU profiler against a plain run, the floor any
+# in-process sampler pays here (bench/progs/sample_floor.c: the kernel's
+# sampling timer, and its signal, with no sample taken), and the agreement
 # of callscope's top-10 self shares with perf's.  Prints Markdown.
 #
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling), CALLSCOPE,
@@ -28,6 +30,7 @@ cc -O2 -g -fno-omit-frame-pointer -o mix "$HERE/progs/sample_mix.c"
 cc -O2 -g -fomit-frame-pointer -o mix-nofp "$HERE/progs/sample_mix.c"
 
 cc -O2 -o empty -x c - <<< 'int main(void) { return 0; }'
+cc -O2 -shared -fPIC -o floor.so "$HERE/progs/sample_floor.c"
 gp=/usr/lib/x86_64-linux-gnu/libprofiler.so
 have_gp=0
 [ -e "$gp" ] && have_gp=1
@@ -79,6 +82,8 @@ for _ in $(seq "$REPEAT"); do
 	once cs_fp "$CALLSCOPE" record --stack=fp -o csf.data -- ./mix "$ROUNDS"
 	once cs_dw "$CALLSCOPE" record --stack=dwarf -o csd.data -- ./mix "$ROUNDS"
 	once cs_timer "$CALLSCOPE" record --sample-source=timer -o cst.data -- ./mix "$ROUNDS"
+	once floor_timer env LD_PRELOAD=./floor.so SAMPLE_FLOOR=timer ./mix "$ROUNDS"
+	once floor_signal env LD_PRELOAD=./floor.so SAMPLE_FLOOR=signal ./mix "$ROUNDS"
 	once empty_plain ./empty
 	once cs_empty "$CALLSCOPE" record -o e.data -- ./empty
 	if [ $have_perf = 1 ]; then
@@ -100,6 +105,8 @@ cs_auto_nofp=$(wall cs_auto_nofp) cs_auto_nofp_cpu=$(cpu cs_auto_nofp)
 cs_fp=$(wall cs_fp) cs_fp_cpu=$(cpu cs_fp)
 cs_dw=$(wall cs_dw) cs_dw_cpu=$(cpu cs_dw)
 cs_timer=$(wall cs_timer) cs_timer_cpu=$(cpu cs_timer)
+floor_timer=$(wall floor_timer) floor_timer_cpu=$(cpu floor_timer)
+floor_signal=$(wall floor_signal) floor_signal_cpu=$(cpu floor_signal)
 cs_empty=$(wall cs_empty) cs_empty_cpu=$(cpu cs_empty)
 empty_cpu=$(cpu empty_plain)
 [ $have_perf = 1 ] && perf_t=$(wall perf_t) perf_t_cpu=$(cpu perf_t)
@@ -129,6 +136,8 @@ echo "| callscope record, built without frame pointers (default stacks: $(stack_
 echo "| callscope record --stack=fp | $(cells "$cs_fp" "$cs_fp_cpu" "$plain" "$plain_cpu") |"
 echo "| callscope record --stack=dwarf | $(cells "$cs_dw" "$cs_dw_cpu" "$plain" "$plain_cpu") |"
 echo "| callscope record --sample-source=timer (scheduler tick) | $(cells "$cs_timer" "$cs_timer_cpu" "$plain" "$plain_cpu") |"
+echo "| floor: the task-clock event at 999 Hz alone, no signal (env, LD_PRELOAD) | $(cells "$floor_timer" "$floor_timer_cpu" "$plain" "$plain_cpu") |"
+echo "| floor: the same event sending SIGTRAP to an empty handler | $(cells "$floor_signal" "$floor_signal_cpu" "$plain" "$plain_cpu") |"
 [ $have_perf = 1 ] && echo "| perf record -e cpu-clock -F 999 -g | $perf_t | $(pct "$perf_t") | $perf_t_cpu | $(pct "$perf_t_cpu" "$plain_cpu") | |"
 [ $have_gp = 1 ] && echo "| gperftools CPUPROFILE (999 Hz) | $gp_t | $(pct "$gp_t") | $gp_t_cpu | $(pct "$gp_t_cpu" "$plain_cpu") | |"
 echo

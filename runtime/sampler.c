@@ -344,7 +344,8 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (t->nodes && t->status == THREAD_RECORDING) {
 		/* --time-by=samples: the sample times the thread's path */
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP],
+		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
+				     s->stack_hi,
 				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo,
 				     weight + s->missed);
 		s->missed = 0;
