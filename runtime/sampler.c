@@ -1,14 +1,15 @@
 /*
  * The sampler: statistical profiling of any binary, instrumented or not.
  *
- * Each thread gets its own POSIX timer (timer_create with SIGEV_THREAD_ID)
- * on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID), or on
- * CLOCK_MONOTONIC for --sample-clock=wall, which delivers a real-time
- * signal to that very thread.  A thread is thus sampled in proportion to
- * the CPU it uses, with no helper thread and no perf_event permission
- * (perf_event_open is often forbidden by perf_event_paranoid, and a
- * software cpu-clock event would need a reader of its ring).  The kernel
- * checks CPU-time timers at its tick, so at a rate above the tick one
+ * Each thread gets its own source of samples, which signals that very
+ * thread: a perf_event task-clock counter of its CPU time (see
+ * open_task_clock(); SIGTRAP, or a free real-time signal), else a POSIX
+ * timer (timer_create with SIGEV_THREAD_ID) on its CPU-time clock
+ * (CLOCK_THREAD_CPUTIME_ID), or on CLOCK_MONOTONIC for
+ * --sample-clock=wall.  A thread is thus sampled in proportion to
+ * the CPU it uses, with no helper thread and no reader of a perf ring;
+ * the timer also where perf_event_open is forbidden (perf_event_paranoid,
+ * seccomp).  The kernel checks CPU-time timers at its tick, so at a rate above the tick one
  * signal stands for several periods: the timer's overrun says how many,
  * and each sample carries that weight.
  *
