@@ -56,6 +56,7 @@ RUNTIME_SRC := \
 	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
+	runtime/thread.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c

@@ -104,16 +104,6 @@ static struct {
 
 static pthread_key_t sampler_key;
 
-/* Appends a record the way trace.c's commit() does: the window end of a
- * flight recorder never applies, the sampler is refused with a ring. */
-static void sample_commit(struct thread_state *t)
-{
-	t->hdr->events_written++;
-	__atomic_store_n(&t->hdr->committed_end,
-			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
-			 __ATOMIC_RELEASE);
-}
-
 static int in_only(uintptr_t pc)
 {
 	size_t n = __atomic_load_n(&sampler.nranges, __ATOMIC_ACQUIRE);
@@ -453,7 +443,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 				__builtin_memcpy(start + (f->sp - copy_sp), &f->ret, 8);
 		}
 	}
-	sample_commit(t);
+	thread_commit(t);
 	s->missed = 0;
 	t->guard = 0;
 out:
