@@ -807,14 +807,14 @@ static void after_fork_child(void)
 /* Called by the runtime's constructor once it records. */
 HIDDEN void sampler_install(void)
 {
-	const char *text = secure_getenv(SAMPLING_ENV), *why = NULL;
+	const char *text = runtime_config.contract.sampling, *why = NULL;
 	struct sigaction act;
 
-	if (!text || (runtime_config.contract.count_nodes && !runtime_config.contract.time_by_samples) ||
+	if (!text[0] || (runtime_config.contract.count_nodes && !runtime_config.contract.time_by_samples) ||
 	    runtime_config.contract.ring_bytes)
 		return;
 	if (sampling_parse(text, &sampler.settings, &why) != 0) {
-		rt_warn("ignoring " SAMPLING_ENV, why);
+		rt_warn("ignoring the sampling settings", why);
 		return;
 	}
 	sampler.wall = sampler.settings.wall;
