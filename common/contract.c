@@ -176,12 +176,6 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				*why = "bad hook kinds";
 				return -1;
 			}
-		} else if (klen == 5 && !memcmp(p, "patch", 5)) {
-			if (vlen != 1 || val[0] != '1') {
-				*why = "bad patch flag";
-				return -1;
-			}
-			out->patch = 1;
 		} else if (klen == 7 && !memcmp(p, "onepass", 7)) {
 			out->one_pass = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "clock", 5)) {
@@ -304,8 +298,6 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";hooks=");
 		p = append_u32(p, end, c->hooks);
 	}
-	if (c->patch)
-		p = append(p, end, ";patch=1");
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);
 	if (!p || p >= end)

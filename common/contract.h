@@ -5,7 +5,7 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;hooks=BITS][;timeby=samples][;patch=1];dir=PATH
+ *     [;sample=1][;hooks=BITS][;timeby=samples];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -15,10 +15,7 @@
  * socket reports as its mode.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
  * cost through the same ones.  timeby=samples (with count) makes the
- * hooks only count calls, time coming from the sampler.  patch says the
- * program has no hooks but is traced through patched function entries:
- * the runtime reads the plan PATCH_PLAN_FILE (common/patch_plan.h) from
- * the staging directory and patches before main runs.  dir comes last and runs to the end of
+ * hooks only count calls, time coming from the sampler.  dir comes last and runs to the end of
  * the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
@@ -83,7 +80,6 @@ struct contract {
 	int sample_only;	/* sampled only: the program has no hooks */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
-	int patch;		/* trace through patched entries: read the patch plan */
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

@@ -297,28 +297,22 @@ struct window {
 };
 
 /*
- * The window of the function [START, END) whose next neighbour starts at
- * NEXT: whole instructions from the entry (after endbr64) up to 5 bytes
- * or more, or the whole function and the padding after it.
+ * The window at P of the function [START, END) whose neighbour starts at
+ * NEXT: whole instructions up to 5 bytes or more; or, when the function
+ * ends (a jump or return) before that, its instructions and the padding
+ * after them.
  */
-static enum patch_skip choose_window(struct analysis *a, uint64_t start, uint64_t end,
-				     uint64_t next, struct window *w)
+static enum patch_skip window_at(struct analysis *a, const struct elf_code *c, uint64_t p,
+				 uint64_t end, uint64_t next, struct window *w)
 {
-	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
-
-	if (!c || !c->exec)
-		return PATCH_SKIP_NO_CODE;
-	const uint8_t *base = c->bytes + (start - c->addr);
-	uint64_t p = start;
-	if (end - start >= 4 && !memcmp(base, endbr64, 4))
-		p += 4;
 	cs_insn *in = cs_malloc(a->cs);
 	const uint8_t *q = c->bytes + (p - c->addr);
 	size_t left = end - p;
 	uint64_t at = p;
 	int last_ends = 0;
 	enum patch_skip why = PATCH_OK;
-	while (at - p < 5 && left) {
+
+	while (at - p < 5 && left && !last_ends) {
 		if (!cs_disasm_iter(a->cs, &q, &left, &at, in)) {
 			why = PATCH_SKIP_UNDECODABLE;
 			break;
@@ -332,7 +326,7 @@ static enum patch_skip choose_window(struct analysis *a, uint64_t start, uint64_
 	w->code_len = (unsigned)(at - p);
 	w->len = w->code_len;
 	if (w->len < 5) {
-		/* the whole function ran out: the jump needs padding behind it */
+		/* the code ran out: the jump needs padding behind it */
 		uint64_t need = p + 5;
 		if (!last_ends || need > next || need > c->addr + c->size ||
 		    !padding(a, c, at, need))
@@ -346,6 +340,33 @@ static enum patch_skip choose_window(struct analysis *a, uint64_t start, uint64_
 	if (branch_inside(&a->br, p, p + w->len))
 		return PATCH_SKIP_BRANCH_INTO_WINDOW;
 	return PATCH_OK;
+}
+
+/*
+ * The window of the function [START, END): after its endbr64 when it has
+ * one, else, when that one is refused, over the endbr64 too.  The jump
+ * then takes the endbr64's place, which only indirect branch tracking
+ * would notice, and Linux does not enforce it for user programs; it
+ * gives room before a loop head that follows the endbr64 closely.
+ */
+static enum patch_skip choose_window(struct analysis *a, uint64_t start, uint64_t end,
+				     uint64_t next, struct window *w)
+{
+	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
+
+	if (!c || !c->exec)
+		return PATCH_SKIP_NO_CODE;
+	if (end - start < 4 || memcmp(c->bytes + (start - c->addr), endbr64, 4))
+		return window_at(a, c, start, end, next, w);
+	enum patch_skip why = window_at(a, c, start + 4, end, next, w);
+	if (why == PATCH_SKIP_BRANCH_INTO_WINDOW || why == PATCH_SKIP_TOO_SMALL) {
+		struct window over;
+		if (window_at(a, c, start, end, next, &over) == PATCH_OK) {
+			*w = over;
+			return PATCH_OK;
+		}
+	}
+	return why;
 }
 
 /* The end of function I: its size, else the next function or its section's end. */

@@ -31,7 +31,6 @@ static void test_round_trip(void **state)
 	in.sample_only = 1;
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
-	in.patch = 1;
 	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -48,7 +47,6 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.sample_only, 1);
 	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
 	assert_int_equal(out.time_by_samples, 1);
-	assert_int_equal(out.patch, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 
@@ -66,7 +64,6 @@ static void test_defaults(void **state)
 	assert_int_equal(c.nstops, 0);
 	assert_int_equal(c.start_stopped, 0);
 	assert_int_equal(c.sample_only, 0);
-	assert_int_equal(c.patch, 0);
 }
 
 static void test_refused(void **state)
@@ -75,8 +72,7 @@ static void test_refused(void **state)
 		NULL, "", "dir=/x", "v=2;dir=/x", "v=1", "v=1;chunk=12;dir=/x",
 		"v=1;chunk=4096000000000;dir=/x", "v=1;ring=1000;dir=/x", "v=1;clock=hpet;dir=/x",
 		"v=1;start=zz+1;dir=/x", "v=1;start=10;dir=/x", "v=1;stop=10+1,;dir=/x",
-		"v=1;what=1;dir=/x", "v=1;chunk=65536", "v=1;dir=", "v=1;patch=2;dir=/x",
-		"v=1;patch=;dir=/x",
+		"v=1;what=1;dir=/x", "v=1;chunk=65536", "v=1;dir=",
 	};
 	struct contract c;
 
