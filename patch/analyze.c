@@ -401,6 +401,8 @@ static void patch_function(struct analysis *a, struct patch_plan *plan,
 	cov->found++;
 	if (is_hook(fn->name))
 		why = PATCH_SKIP_HOOK;
+	else if (fn->flags & ELF_FUNCTION_NO_CALLER)
+		why = PATCH_SKIP_NOT_CALLED;
 	else if (end <= fn->start)
 		why = PATCH_SKIP_NO_CODE;
 	else

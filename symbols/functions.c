@@ -3,6 +3,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +43,45 @@ static int add_symbol(void *ctx, const GElf_Sym *sym, const char *name)
 }
 
 /*
+ * Whether the CFI at the entry of FRAME's function says it has no caller:
+ * a signal frame (the kernel enters it: __restore_rt), or a return address
+ * marked undefined (an outermost frame: _start, a thread's or a context's
+ * first function).
+ */
+static int no_caller(Dwarf_Frame *frame)
+{
+	Dwarf_Addr lo, hi;
+	bool signal = false;
+	int ra = dwarf_frame_info(frame, &lo, &hi, &signal);
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	if (ra < 0)
+		return 0;
+	if (signal)
+		return 1;
+	return dwarf_frame_register(frame, ra, ops_mem, &ops, &nops) == 0 && nops == 0 &&
+	       ops == ops_mem;
+}
+
+/*
  * The end of the FDE starting at START, before NEXT (the next FDE's start):
  * libdw hands out one row of the CFI table at a time, so the rows are
- * walked until no FDE covers the address.
+ * walked until no FDE covers the address.  *UNCALLED says whether the
+ * function is entered without a call (no_caller()).
  */
-static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next)
+static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next, int *uncalled)
 {
 	uint64_t at = start;
 
+	*uncalled = 0;
 	while (cfi && at < next) {
 		Dwarf_Frame *frame;
 		Dwarf_Addr lo, hi;
 		if (dwarf_cfi_addrframe(cfi, at, &frame) != 0)
 			break;
+		if (at == start)
+			*uncalled = no_caller(frame);
 		int ok = dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && hi > at;
 		free(frame);
 		if (!ok)
@@ -75,8 +102,10 @@ static void add_fdes(Elf *elf, struct builder *b)
 	fde_table_load(elf, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		uint64_t next = i + 1 < t.n ? t.starts[i + 1] : t.end;
-		add(b, t.starts[i], fde_end(cfi, t.starts[i], next) - t.starts[i], NULL,
-		    ELF_FUNCTION_FDE);
+		int uncalled;
+		uint64_t end = fde_end(cfi, t.starts[i], next, &uncalled);
+		add(b, t.starts[i], end - t.starts[i], NULL,
+		    ELF_FUNCTION_FDE | (uncalled ? ELF_FUNCTION_NO_CALLER : 0));
 	}
 	if (cfi)
 		dwarf_cfi_end(cfi);
@@ -165,6 +194,7 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 		return error("'%s' is not an x86-64 ELF file", path);
 	}
 	out->shared = eh.e_type == ET_DYN;
+	uint64_t entry = eh.e_entry;
 	const void *id;
 	ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
 	if (idlen > 0 && (size_t)idlen <= sizeof(out->build_id)) {
@@ -178,6 +208,10 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 	elf_end(elf);
 	close(fd);
 	merge(out);
+	/* the loader jumps to the program's entry point: no call */
+	for (size_t i = 0; entry && i < out->n; i++)
+		if (out->funcs[i].start == entry)
+			out->funcs[i].flags |= ELF_FUNCTION_NO_CALLER;
 	qsort(out->code, out->ncode, sizeof(*out->code), code_by_addr);
 	return 0;
 }

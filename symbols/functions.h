@@ -15,6 +15,9 @@
 enum elf_function_flags {
 	ELF_FUNCTION_SYMBOL = 1 << 0,	/* named by .symtab or .dynsym */
 	ELF_FUNCTION_FDE = 1 << 1,	/* an FDE starts here */
+	ELF_FUNCTION_NO_CALLER = 1 << 2,	/* entered without a call: the entry
+						 * point, a signal return, a thread's
+						 * or context's first frame */
 };
 
 struct elf_function {
