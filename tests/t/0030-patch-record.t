@@ -19,20 +19,22 @@ counts() {
 limited "$CS" record --patch -o p.data -- ./corpus 3 > out.txt 2> err.txt
 rc=$?
 is "$rc $(cat out.txt)" "0 $(./corpus 3)" "--patch: exit status and output unchanged"
-grep -q "patching the entries of 191 of 193 functions in 1 object" err.txt
+grep -q "patching the entries of 190 of 193 functions in 1 object" err.txt
 ok $? "--patch says how many entries it patches"
 "$CS" info p.data > info.txt
-grep -q '^patched: *191 of 193 functions (99.0%) in 1 object' info.txt &&
+grep -q '^patched: *190 of 193 functions (98.4%) in 1 object' info.txt &&
+	grep -q '^  1 skipped: entered without a call (an entry point, a signal return)' info.txt &&
 	grep -q '^  1 skipped: a branch lands in the bytes the jump replaces' info.txt &&
 	grep -q '^  1 skipped: shorter than a jump, with no free padding after it' info.txt &&
 	! grep -q 'asm_into' info.txt
 ok $? "info: patched, and the skipped counted per reason"
 "$CS" info --verbose p.data > verbose.txt
 grep -A1 'a branch lands in' verbose.txt | grep -q '^    asm_into$' &&
-	grep -A1 'no free padding' verbose.txt | grep -q '^    asm_no_room$'
+	grep -A1 'no free padding' verbose.txt | grep -q '^    asm_no_room$' &&
+	grep -A1 'entered without a call' verbose.txt | grep -q '^    _start$'
 ok $? "info --verbose: the skipped named under their reason"
 is "$("$CS" info --json p.data | jq -r '[.patch.patched, .patch.functions, (.patch.objects[0].skipped | map(.name) | sort | join(","))] | join(" ")')" \
-	"191 193 asm_into,asm_no_room" "info --json: the coverage and the skipped"
+	"190 193 _start,asm_into,asm_no_room" "info --json: the coverage and the skipped"
 
 # SPEC
 limited "$CS" record --patch='jump_table_*,asm_loop0' -o s.data -- ./corpus > /dev/null 2> err.txt
@@ -77,7 +79,8 @@ limited "$CS" record -o pg.data -- ./corpus-pg 3 > /dev/null 2>&1
 counts pg.data > pg.txt
 counts p.data > patched.txt
 # the -pg build hooks the C functions; the patched one also its asm_*
-# and the C runtime's start-up functions, which -pg leaves alone
+# and the C runtime's start-up functions, which -pg leaves alone (and
+# the program's entry point, skipped: it is never called)
 join pg.txt patched.txt | awk '$2 != $3' > differ.txt
 is "$(wc -l < pg.txt) $(cat differ.txt)" "$(join pg.txt patched.txt | wc -l) " \
 	"every function -pg counts has the same count patched"
@@ -92,7 +95,8 @@ if command -v valgrind > /dev/null; then
 	# where callgrind and -pg agree, the patched counts are theirs
 	join pg.txt cg.txt | awk '$2 == $3 { print $1, $2 }' > agreed.txt
 	join agreed.txt patched.txt | awk '$2 != $3' > differ.txt
-	[ "$(wc -l < agreed.txt)" -ge 150 ] && [ ! -s differ.txt ]
+	# (callgrind counts a loop back to the entry as a call: last_value_*)
+	[ "$(wc -l < agreed.txt)" -ge 140 ] && [ ! -s differ.txt ]
 	ok $? "callgrind on the very binary: $(wc -l < agreed.txt) counts agreed, all equal patched"
 else
 	skip "no valgrind"
