@@ -445,7 +445,12 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 		const struct elf_code *c = elf_functions_code(&f, fn->start, 1);
 		if (c && c->plt)
 			continue;
-		if (!wanted(ctx, fn->name))
+		const struct elf_alias *alias;
+		size_t naliases = elf_functions_aliases(&f, fn->start, &alias);
+		int want = wanted(ctx, fn->name);
+		for (size_t k = 0; k < naliases; k++)
+			want |= wanted(ctx, alias[k].name);
+		if (!want)
 			continue;
 		if (is_fragment(&a, fn)) {
 			cov->fragments++;

@@ -153,11 +153,11 @@ static int code_by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* One entry per start: the first name, the symbol's size before the
- * FDE's, every source's flag. */
+/* One entry per start: the first name (the others kept as aliases), the
+ * symbol's size before the FDE's, every source's flag. */
 static void merge(struct elf_functions *f)
 {
-	size_t w = 0;
+	size_t w = 0, alloc = 0;
 
 	qsort(f->funcs, f->n, sizeof(*f->funcs), by_start);
 	for (size_t r = 0; r < f->n; r++) {
@@ -168,6 +168,10 @@ static void merge(struct elf_functions *f)
 					    !(kept->flags & ELF_FUNCTION_SYMBOL)))
 				kept->size = cur->size ? cur->size : kept->size;
 			kept->flags |= cur->flags;
+			if (cur->name && kept->name && strcmp(cur->name, kept->name)) {
+				ALLOC_GROW(f->aliases, f->naliases + 1, alloc);
+				f->aliases[f->naliases++] = (struct elf_alias){ cur->start, cur->name };
+			}
 			continue;
 		}
 		f->funcs[w++] = *cur;
@@ -223,6 +227,7 @@ void elf_functions_release(struct elf_functions *f)
 	for (size_t i = 0; i < f->ncode; i++)
 		free((void *)f->code[i].bytes);
 	free(f->names);
+	free(f->aliases);
 	free(f->code);
 	free(f->funcs);
 	memset(f, 0, sizeof(*f));
@@ -239,16 +244,20 @@ const struct elf_code *elf_functions_code(const struct elf_functions *f, uint64_
 	return NULL;
 }
 
-size_t elf_functions_after(const struct elf_functions *f, uint64_t addr)
+size_t elf_functions_aliases(const struct elf_functions *f, uint64_t start,
+			     const struct elf_alias **first)
 {
-	size_t lo = 0, hi = f->n;
+	size_t lo = 0, hi = f->naliases, n = 0;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (f->funcs[mid].start <= addr)
+		if (f->aliases[mid].start < start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
+	*first = f->aliases + lo;
+	while (lo + n < f->naliases && f->aliases[lo + n].start == start)
+		n++;
+	return n;
 }

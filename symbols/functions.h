@@ -27,6 +27,12 @@ struct elf_function {
 	unsigned flags;		/* enum elf_function_flags */
 };
 
+/* Another name of a function: a symbol at the same start as one kept. */
+struct elf_alias {
+	uint64_t start;
+	const char *name;	/* owned by the list */
+};
+
 /* A loaded section's bytes: code, and the read-only data that holds
  * jump tables (SHT_NOBITS ones have none). */
 struct elf_code {
@@ -45,6 +51,8 @@ struct elf_functions {
 	uint8_t build_id[20];
 	size_t build_id_len;		/* 0: the file has none (or a longer one) */
 	int shared;			/* ET_DYN: a shared library or a PIE */
+	struct elf_alias *aliases;	/* ascending start */
+	size_t naliases;
 	char **names;			/* the names' storage */
 	size_t nnames;
 };
@@ -62,7 +70,8 @@ void elf_functions_release(struct elf_functions *f);
 const struct elf_code *elf_functions_code(const struct elf_functions *f, uint64_t addr,
 					  uint64_t size);
 
-/* The index of the first function starting above ADDR (F->n if none). */
-size_t elf_functions_after(const struct elf_functions *f, uint64_t addr);
+/* The other names of the function at START: their number, and *FIRST. */
+size_t elf_functions_aliases(const struct elf_functions *f, uint64_t start,
+			     const struct elf_alias **first);
 
 #endif
