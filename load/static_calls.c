@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "die.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "symbols/code.h"
 #include "symbols/demangle.h"
 #include "u64map.h"
