@@ -96,6 +96,7 @@ struct data_sum_pc {
 
 /* Record I of SUM's SUM_PCS (I < SUM->npcs). */
 void sum_pc_at(const struct data_sum *sum, size_t i, struct data_sum_pc *out);
+
 /* record --patch: one object's functions, patched or skipped (PATCH). */
 struct data_patch_skip {
 	uint64_t addr;		/* link-time entry */
