@@ -37,7 +37,7 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
+TOOL_LIBS := -ldw -lelf -lm -lz -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
@@ -129,7 +129,7 @@ PLAN_CHECK := $(O)/tests/plan_check
 $(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS)
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
 
 $(FAIL_IO): tests/inject/fail_io.c
 	@mkdir -p $(dir $@)
