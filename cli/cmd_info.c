@@ -322,6 +322,7 @@ int cmd_info(int argc, char **argv)
 			       format_duration(d1, p->overhead_per_call_ns),
 			       format_duration(d2, (double)p->overhead_ns));
 		report_unhooked(stdout, p, "unhooked:     ");
+		patch_info_text(stdout, &df, "patched:      ", verbose);
 		for (size_t c = 0; c < df.ncounters; c++)
 			printf("%s%s", c ? ", " : "counters:     ", df.counters[c].name);
 		if (df.ncounters && counter_cost_ns(&df) > 0)
@@ -353,7 +354,6 @@ int cmd_info(int argc, char **argv)
 				printf("  %s (no package owns it: rebuild it with -g, or keep its "
 				       "debug file)\n", bare[i].path);
 		}
-		patch_info_text(stdout, &df, "patched:      ", verbose);
 		printf("file size:    %zu bytes (%.2f bytes per call)\n", df.size,
 		       p->calls ? (double)df.size / (double)p->calls : 0.0);
 	}
