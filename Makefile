@@ -16,8 +16,11 @@ CC ?= cc
 V ?=
 Q := $(if $(V),,@)
 
-# every compile of ours reads it first: the functions we do not call
-BANNED := -include common/banned.h
+# every compile of ours reads it first: the functions we do not call.  The
+# objects depend on it by name, as a flag's header is in no .d file until
+# the object is compiled with it.
+BANNED_H := common/banned.h
+BANNED := -include $(BANNED_H)
 WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 	-Wstrict-prototypes -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
@@ -34,7 +37,7 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
+TOOL_LIBS := -ldw -lelf -lm -lz -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
@@ -100,7 +103,7 @@ $(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(COMPILE_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(COMPILE_FLAGS)' >$@
 
-$(O)/rt/%.o: %.c $(FLAGS_STAMP)
+$(O)/rt/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
@@ -110,7 +113,7 @@ $(O)/rt/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c $(FLAGS_STAMP)
+$(O)/tool/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -119,14 +122,14 @@ $(O)/callscope: $(O)/tool/cli/main.o $(TOOL_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SANFLAGS) -o $@ $^ $(TOOL_LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ)
+$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ) $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcmocka
 
 # Fuzz harnesses: libFuzzer with clang when asked (make fuzz), otherwise a
 # plain driver that replays the seed corpus (make fuzz-smoke, run in CI).
-$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ)
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)

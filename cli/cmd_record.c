@@ -410,8 +410,8 @@ int cmd_record(int argc, char **argv)
 	if (!sample_env && !contract.sample_only && outside_hz)
 		sample_env = xasprintf("hz=%u;clock=cpu;bg=1", outside_hz);
 	if (!contract.chunk_bytes)
-		contract.chunk_bytes = contract.sample_only && rs.stack != SAMPLING_STACK_DWARF ? RECORD_SAMPLING_CHUNK
-									 : CONTRACT_CHUNK_DEFAULT;
+		contract.chunk_bytes = contract.sample_only ? RECORD_SAMPLING_CHUNK
+							    : CONTRACT_CHUNK_DEFAULT;
 	if (contract.sample_only && (start_at || stop_at))
 		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "
 			  "tracing; %s", hooks.kinds ? "leave out --mode=sample"
@@ -459,13 +459,20 @@ int cmd_record(int argc, char **argv)
 	if (strlen(staging) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
 	memcpy(contract.dir, staging, strlen(staging) + 1);
+	/* /proc/cpuinfo is read once: it costs a launch some 0.1 ms */
+	int tsc = tsc_usable();
 	if (force_clock >= 0)
 		contract.clock = (enum contract_clock)force_clock;
 	else
-		contract.clock = tsc_usable() ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
-	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc_usable())
+		contract.clock = tsc ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
+	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc)
 		warning("the TSC is not constant here; times may be wrong (use --clock=mono)");
-	char text[CONTRACT_PATH_MAX + 128];
+	if (sample_env) {
+		if (strlen(sample_env) >= sizeof(contract.sampling))
+			usage_die("the sampling settings are too long: name fewer objects in --only");
+		memcpy(contract.sampling, sample_env, strlen(sample_env) + 1);
+	}
+	char text[CONTRACT_PATH_MAX + CONTRACT_SAMPLING_MAX + 128];
 	if (contract_format(&contract, text, sizeof(text)) != 0)
 		BUG("contract does not fit");
 
@@ -500,10 +507,6 @@ int cmd_record(int argc, char **argv)
 			setenv(LIBCALL_ENV, libcall, 1);
 		else
 			unsetenv(LIBCALL_ENV);
-		if (sample_env)
-			setenv(SAMPLING_ENV, sample_env, 1);
-		else
-			unsetenv(SAMPLING_ENV);
 		execv(prog, prog_argv);
 		fprintf(stderr, "callscope: cannot run '%s': %s\n", prog, strerror(errno));
 		_exit(127);

@@ -21,11 +21,13 @@ enum record_mode {
 };
 
 /*
- * A thread's buffer chunk when a run only samples with frame pointers.
- * Every chunk is reserved and faulted in up front (so a hook never takes
- * a page fault), which for the 8M default costs a thread several ms at
- * start; samples need some 50 bytes each, so 1M lasts a thread about 20 s
- * at 999 Hz before it grows.
+ * A thread's largest buffer chunk when a run only samples.  Every chunk
+ * is reserved and faulted in up front (so a hook never takes a page
+ * fault), and what a run leaves unused is freed again when it is sealed:
+ * about 1.4 ms of CPU for each megabyte.  The runtime starts such a run
+ * with the smallest chunk (64K) and doubles it up to this one; a sample
+ * takes some 50 bytes with frame pointers and 400 bytes to 8K with a
+ * stack copy.
  */
 #define RECORD_SAMPLING_CHUNK (1u << 20)
 
@@ -50,8 +52,9 @@ int record_sampling_source(const char *s);
 
 /*
  * Decides whether PROG (HAS_HOOKS: it carries profiling hooks) is sampled,
- * says so on stderr, and returns the CALLSCOPE_SAMPLE value as a malloc'd
- * string the caller frees, or NULL when it is not sampled.  Dies with one
+ * says so on stderr, and returns the sampler's settings (common/sampling.h,
+ * carried in the contract) as a malloc'd string the caller frees, or NULL
+ * when it is not sampled.  Dies with one
  * line when the options do not go together (tracing a program without
  * hooks, sampling with flight or count).
  */

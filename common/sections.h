@@ -33,6 +33,7 @@ enum section_type {
 	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
 				 * cut at a section boundary lacks it */
 	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
+	SECTION_SUM_PCS = 9,	/* callscope merge: a sum's samples by path and PC */
 };
 
 enum process_end_reason {

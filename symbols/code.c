@@ -1,6 +1,5 @@
 #include "symbols/code.h"
 
-#include <capstone/capstone.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <unistd.h>
 
 #include "readfile.h"
+#include "symbols/disasm.h"
 #include "xalloc.h"
 
 struct code_file {
@@ -79,19 +79,24 @@ size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
 	size_t ncalls = 0, alloc = 0;
 
 	*calls = NULL;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+	const struct disasm *cs = disasm_library(NULL);
+	if (!cs || cs->open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
 		return 0;
-	size_t n = cs_disasm(handle, code, size, addr, 0, &insn);
+	size_t n = cs->disasm(handle, code, size, addr, 0, &insn);
 	for (size_t i = 0; i < n; i++) {
-		/* a direct call's one operand is its target, written in hex */
-		if (insn[i].id != X86_INS_CALL || strncmp(insn[i].op_str, "0x", 2))
+		/* a direct call's or jump's one operand is its target, in hex */
+		int call = insn[i].id == X86_INS_CALL, jump = insn[i].id == X86_INS_JMP;
+		if ((!call && !jump) || strncmp(insn[i].op_str, "0x", 2))
 			continue;
+		uint64_t target = strtoull(insn[i].op_str, NULL, 16);
+		if (jump && target - addr < size)
+			continue;	/* a jump inside the function */
 		ALLOC_GROW(*calls, ncalls + 1, alloc);
-		(*calls)[ncalls].target = strtoull(insn[i].op_str, NULL, 16);
-		(*calls)[ncalls++].ret = insn[i].address + insn[i].size;
+		(*calls)[ncalls++] = (struct code_call){ target, call ? insn[i].address + insn[i].size : 0,
+							 jump };
 	}
 	if (n)
-		cs_free(insn, n);
-	cs_close(&handle);
+		cs->free(insn, n);
+	cs->close(&handle);
 	return ncalls;
 }
