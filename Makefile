@@ -69,7 +69,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
-TOOL_DIRS := lib formats symbols model load report gprof optimize cli
+TOOL_DIRS := lib formats symbols patch model load report gprof optimize cli
 TOOL_SRC := common/contract.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 
@@ -93,7 +93,17 @@ $(O)/libcallscope-idle-hooks.so: $(O)/rt/runtime/arch/x86_64/idle_hooks.o
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,noexecstack -o $@ $<
 
-$(O)/rt/%.o: %.c $(BANNED_H)
+# Objects are rebuilt when the compile flags change (a new warning, a new
+# -include), not only when their sources do: the stamp holds the flags and
+# is rewritten only when they differ, so its date moves only then.
+# -Werror changes no object, so switching WERROR rebuilds nothing.
+FLAGS_STAMP := $(O)/compile-flags
+COMPILE_FLAGS := $(filter-out -Werror,$(CC) $(RUNTIME_CFLAGS) | $(TOOL_CFLAGS))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(COMPILE_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(COMPILE_FLAGS)' >$@
+
+$(O)/rt/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
@@ -103,7 +113,7 @@ $(O)/rt/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c $(BANNED_H)
+$(O)/tool/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -124,6 +134,13 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(BANNED_H)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
 
+# checks the relocated code of a patch plan against the binary (tests/patch/)
+PLAN_CHECK := $(O)/tests/plan_check
+$(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
+
 $(FAIL_IO): tests/inject/fail_io.c
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
@@ -135,7 +152,7 @@ unit: $(UNIT_BIN)
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all $(FAIL_IO)
+e2e: all $(FAIL_IO) $(PLAN_CHECK)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)
