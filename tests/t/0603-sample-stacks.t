@@ -27,7 +27,13 @@ m=$(pct main total_pct)
 awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
 ok $? "main is on (nearly) every stack ($m)"
 # the program keeps frame pointers, libc (main's caller) does not
-is "$(jq -r .stack_method r.json)" "frame pointers then DWARF" "the report names the stack method"
+# (a sample or two may land where only DWARF can unwind, as in the loader
+# at start-up: the report then gives each method's share)
+method=$(jq -r .stack_method r.json)
+echo "$method" | awk '{ if ($0 == "frame pointers then DWARF") exit 0
+	if (match($0, /frame pointers then DWARF [0-9]+ %$/)) { split(substr($0, RSTART), w, " "); exit !(w[5] >= 90) }
+	exit 1 }'
+ok $? "the report names the stack method ($method)"
 is "$(jq -r .truncated_stacks r.json)" 0 "every stack reaches the thread's first frame"
 "$CS" report -i s.data --lines --json > l.json
 is "$(jq -r '.lines[0].function' l.json)" spin "--lines: the hottest line is in spin"
