@@ -67,7 +67,9 @@ ok $? "it is gzip"
 protoc --decode=perftools.profiles.Profile profile.proto <prof.pb >prof.txt 2>err.txt
 ok $? "protoc decodes it as a Profile"
 "$CS" report -i w.data --json >r.json
-is "$(leaf_sums prof.txt 1)" \
+# (a function whose self time the hooks' cost took to zero, as on a busy
+# machine, is left out on both sides)
+is "$(leaf_sums prof.txt 1 | awk '$2 > 0')" \
    "$(jq -r '.functions[] | "\(.name) \(.self_ns)"' r.json | awk '$2 > 0' | sort)" \
    "time of the samples ending in each function = its self time"
 is "$(leaf_sums prof.txt 0 | awk '$2 > 0')" \
