@@ -49,6 +49,11 @@ RUNTIME_SRC := \
 	runtime/libcall/enter.c \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
+	runtime/patch/apply.c \
+	runtime/patch/enter.c \
+	runtime/patch/plan.c \
+	runtime/patch/pool.c \
+	runtime/patch/site.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -58,7 +63,7 @@ RUNTIME_SRC := \
 	runtime/trace.c \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
-	runtime/arch/x86_64/libcall.S
+	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

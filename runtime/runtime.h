@@ -305,6 +305,15 @@ HIDDEN void process_write_end(uint32_t reason);
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
 HIDDEN void process_objects_refresh(void);
+/* The GNU build ID of a loaded object (*LEN bytes), or NULL. */
+struct dl_phdr_info;
+HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len);
+
+/* patch/: patched function entries (record --patch) */
+HIDDEN void patch_install(void);
+/* Nonzero when ADDR is where a patched function's trampoline gets its
+ * return: the frame's real return address is on the shadow stack. */
+HIDDEN int patch_is_return_point(uintptr_t addr);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);
