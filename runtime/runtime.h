@@ -314,6 +314,9 @@ HIDDEN void patch_install(void);
 /* Nonzero when ADDR is where a patched function's trampoline gets its
  * return: the frame's real return address is on the shadow stack. */
 HIDDEN int patch_is_return_point(uintptr_t addr);
+/* Nonzero when ADDR lies in an object whose function entries were
+ * patched: it is traced as one with compiler hooks is. */
+HIDDEN int patch_covers(uintptr_t addr);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);

@@ -624,7 +624,8 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 
 /*
  * Puts the real return address back into every slot that leads to the
- * trampoline; with FORGET, the frames also stop counting as redirected.
+ * trampoline (or a patched function's, see patch/enter.c); with FORGET,
+ * the frames also stop counting as redirected.
  * Returns nonzero if any slot changed.
  */
 static int give_back_returns(struct thread_state *t, int forget)
@@ -635,7 +636,8 @@ static int give_back_returns(struct thread_state *t, int forget)
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		uintptr_t *slot = (uintptr_t *)f->sp;
-		if (f->ret && *slot == (uintptr_t)callscope_return_trampoline) {
+		if (f->ret && (*slot == (uintptr_t)callscope_return_trampoline ||
+			       patch_is_return_point(*slot))) {
 			*slot = f->ret;
 			changed = 1;
 		}

@@ -274,7 +274,7 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		refused[r]++;
 	}
 	pool_seal(&pool);
-	patch_pools_add(pool.rx, pool.rx + pool.size);
+	patch_pools_add(pool.rx, pool.rx + pool.size, l->lo, l->hi);
 	tell_refusals(path, refused);
 	int err = write_jumps(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
 	if (err)

@@ -31,21 +31,40 @@ extern char callscope_return_trampoline[] HIDDEN;
 
 #define POOLS_MAX 256
 
-/* The pools made so far; only ever added to, read by every hook. */
-static struct {
+struct range {
 	uintptr_t lo, hi;
-} pools[POOLS_MAX];
-static uint32_t npools;
+};
 
-void patch_pools_add(uintptr_t lo, uintptr_t hi)
+/* The pools made so far, and the objects patched; only ever added to
+ * (by one thread: start-up, then the loader's lock), read by any. */
+static struct range pools[POOLS_MAX], patched[POOLS_MAX];
+static uint32_t npools, npatched;
+
+static void add_range(struct range *table, uint32_t *n, uintptr_t lo, uintptr_t hi)
 {
-	uint32_t n = npools;
+	uint32_t i = *n;
 
-	if (n == POOLS_MAX)
+	if (i == POOLS_MAX)
 		return;
-	pools[n].lo = lo;
-	pools[n].hi = hi;
-	__atomic_store_n(&npools, n + 1, __ATOMIC_RELEASE);
+	table[i].lo = lo;
+	table[i].hi = hi;
+	__atomic_store_n(n, i + 1, __ATOMIC_RELEASE);
+}
+
+void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t object_hi)
+{
+	add_range(patched, &npatched, object_lo, object_hi);
+	add_range(pools, &npools, lo, hi);
+}
+
+int patch_covers(uintptr_t addr)
+{
+	uint32_t n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (addr >= patched[i].lo && addr < patched[i].hi)
+			return 1;
+	return 0;
 }
 
 int patch_is_return_point(uintptr_t addr)

@@ -82,8 +82,9 @@ int pool_map(struct pool *p, uintptr_t lo, uintptr_t hi, size_t size, const char
 void pool_seal(struct pool *p);
 void pool_unmap(struct pool *p);
 
-/* Makes the pool's slots known to the hooks (see patch_is_return_point). */
-void patch_pools_add(uintptr_t lo, uintptr_t hi);
+/* Makes the pool [LO, HI) of the object [OBJECT_LO, OBJECT_HI) known to
+ * the hooks (see patch_is_return_point() and patch_covers()). */
+void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t object_hi);
 
 /* Why a site was not patched; counted per reason and told once. */
 enum site_refusal {
