@@ -50,6 +50,7 @@ RUNTIME_SRC := \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
 	runtime/patch/apply.c \
+	runtime/patch/calibration.c \
 	runtime/patch/enter.c \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \

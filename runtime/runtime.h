@@ -317,6 +317,9 @@ HIDDEN int patch_is_return_point(uintptr_t addr);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);
+/* A function whose call costs what a patched call adds, for
+ * calibrate.c; NULL if it cannot be made. */
+HIDDEN void (*patch_calibration_target(void))(void);
 
 /* init.c */
 HIDDEN void runtime_thread_started(struct thread_state *t);
