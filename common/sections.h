@@ -31,6 +31,7 @@ enum section_type {
 	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
 				 * cut at a section boundary lacks it */
 	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
+	SECTION_PATCH = 9,	/* record --patch: the functions patched and skipped */
 };
 
 enum process_end_reason {

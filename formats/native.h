@@ -80,6 +80,21 @@ struct data_sum {
 	uint64_t runs, processes, threads;
 };
 
+/* record --patch: one object's functions, patched or skipped (PATCH). */
+struct data_patch_skip {
+	uint64_t addr;		/* link-time entry */
+	uint32_t why;		/* enum patch_skip of patch/skip.h, or a newer code */
+	const char *name;	/* borrowed from the file bytes: not NUL-ended */
+	size_t name_len;	/* 0: the object names it nowhere */
+};
+
+struct data_patch_object {
+	char *path;		/* owned */
+	uint32_t found, patched, fragments;
+	struct data_patch_skip *skipped;	/* owned */
+	size_t nskipped;
+};
+
 struct data_file {
 	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
 	size_t size;
@@ -97,6 +112,9 @@ struct data_file {
 	struct data_counter counters[2];
 	size_t ncounters;
 	struct data_sum sum;
+	int patched;		/* a PATCH section was read */
+	struct data_patch_object *patch;	/* owned */
+	size_t npatch;
 };
 
 /*

@@ -25,6 +25,9 @@ struct seal_session {
 	uint32_t counter_types[2];
 	uint64_t counter_configs[2];
 	const char *counter_names[2];
+	/* record --patch: the PATCH section's payload, or NULL */
+	const uint8_t *patch_coverage;
+	size_t patch_coverage_len;
 };
 
 struct seal_result {
