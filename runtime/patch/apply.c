@@ -19,6 +19,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,6 +50,7 @@ struct search {
 
 static const char *const refusal_text[SITE_REFUSALS] = {
 	[SITE_OUTSIDE_TEXT] = "its window is not in the object's code",
+	[SITE_PROGRAM_ENTRY] = "it is the program's entry point, which no call enters",
 	[SITE_BYTES_DIFFER] = "its code differs from the planned (the binary changed since)",
 	[SITE_TOO_LONG] = "its relocated code is too long for a trampoline",
 	[SITE_OUT_OF_REACH] = "a displacement does not reach from its trampoline",
@@ -130,6 +132,9 @@ static enum site_refusal site_fits(const struct loaded *l, const struct patch_pl
 
 	if (!in_text(l, at, s->window) || (s->resume && !in_text(l, s->resume + l->bias, 1)))
 		return SITE_OUTSIDE_TEXT;
+	/* the kernel jumps to it with no return address on the stack */
+	if (s->function + l->bias == getauxval(AT_ENTRY))
+		return SITE_PROGRAM_ENTRY;
 	if (memcmp((const void *)at, s->original, s->window) != 0)
 		return SITE_BYTES_DIFFER;
 	return SITE_OK;

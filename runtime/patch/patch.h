@@ -90,6 +90,7 @@ void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t 
 enum site_refusal {
 	SITE_OK = 0,
 	SITE_OUTSIDE_TEXT,	/* its window is not in the object's code */
+	SITE_PROGRAM_ENTRY,	/* the program's entry point: nothing calls it */
 	SITE_BYTES_DIFFER,	/* the code is not what the plan was made from */
 	SITE_TOO_LONG,		/* relocated code longer than a slot holds */
 	SITE_OUT_OF_REACH,	/* a fixup or the jump does not fit in 32 bits */
