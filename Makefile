@@ -16,6 +16,8 @@ CC ?= cc
 V ?=
 Q := $(if $(V),,@)
 
+# every compile of ours reads it first: the functions we do not call
+BANNED := -include common/banned.h
 WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 	-Wstrict-prototypes -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
@@ -26,12 +28,12 @@ endif
 # symbols, never instrumented itself, no SIMD registers in the hooks.
 RUNTIME_CFLAGS := -std=gnu11 -O2 -g -fPIC -fvisibility=hidden \
 	-fno-omit-frame-pointer -fno-stack-protector -ftls-model=initial-exec \
-	-mgeneral-regs-only -I include -I common $(WARN)
+	-mgeneral-regs-only -I include -I common $(WARN) $(BANNED)
 RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/exports.map \
 	-Wl,-z,now -Wl,-z,noexecstack
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
-TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) -MMD -MP
+TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
 TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
 
 RUNTIME_SRC := \
@@ -163,7 +165,7 @@ fuzz: $(FUZZ_LONG)
 $(O)/fuzz-long/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out cli/%,$(TOOL_SRC))
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-I include -I common -I lib -I . -o $@ $^ $(TOOL_LIBS)
+		-I include -I common -I lib -I . $(BANNED) -o $@ $^ $(TOOL_LIBS)
 
 check: all unit fuzz-smoke e2e
 

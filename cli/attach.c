@@ -28,6 +28,7 @@
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
 #include "die.h"
+#include "perf_paranoid.h"
 #include "xalloc.h"
 
 #define RING_PAGES 16		/* data pages per thread, a power of two */
@@ -303,13 +304,8 @@ static long process_owner(pid_t pid)
  */
 static void explain_refusal(pid_t pid, int err)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int paranoid = 99;
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 99;
-		fclose(f);
-	}
+	int paranoid = 99;	/* unknown: as strict as any */
+	perf_paranoid_read(&paranoid);
 	if (err == EACCES || err == EPERM) {
 		long owner = process_owner(pid);
 		if (owner >= 0 && (uid_t)owner != geteuid() && geteuid() != 0)

@@ -214,8 +214,8 @@ int cmd_gprof(int argc, char **argv)
 			user_specified |= STYLE_INFO;
 			break;
 		case 'I': {
-			char *copy = xstrdup(optarg);
-			for (char *d = strtok(copy, ":"); d; d = strtok(NULL, ":")) {
+			char *copy = xstrdup(optarg), *save;
+			for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 				ALLOC_GROW(dirs, ndirs + 1, dirs_alloc);
 				dirs[ndirs++] = xstrdup(d);
 			}
@@ -394,7 +394,7 @@ int cmd_gprof(int argc, char **argv)
 		memcpy(res.dimen, g.hists[0].dimen, sizeof(res.dimen));
 		res.abbrev = g.hists[0].abbrev;
 	} else {
-		strcpy(res.dimen, "seconds");
+		snprintf(res.dimen, sizeof(res.dimen), "seconds");
 		res.abbrev = 's';
 	}
 	gprof_tally(&st, &g, &f, &o, &res);

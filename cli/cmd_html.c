@@ -71,7 +71,7 @@ static void tree_exit(void *ctx, uint64_t t, int kind)
 	html_tree_exit(((struct loaded *)ctx)->tree, t, kind);
 }
 
-static void tree_counters(void *ctx, const uint64_t values[2])
+static void tree_counters(void *ctx, const uint64_t values[CONTRACT_COUNTERS_MAX])
 {
 	html_tree_counters(((struct loaded *)ctx)->tree, values);
 }

@@ -477,7 +477,7 @@ int cmd_record(int argc, char **argv)
 		die("cannot write '%s': %s", out_path, strerror(errno));
 	if (strlen(staging) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
-	strcpy(contract.dir, staging);
+	memcpy(contract.dir, staging, strlen(staging) + 1);
 	if (patch)
 		session.patch_coverage = record_patch_plan(prog, patch_spec, staging,
 							   &session.patch_coverage_len);

@@ -51,7 +51,7 @@ struct tree_state {
 	uint64_t values[CCT_NMETRICS];
 };
 
-static void tree_counters(void *ctx, const uint64_t c[2])
+static void tree_counters(void *ctx, const uint64_t c[CONTRACT_COUNTERS_MAX])
 {
 	struct tree_state *s = ctx;
 	profile_counters(s->pb, c);

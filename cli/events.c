@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "perf_paranoid.h"
+
 #define HW_CACHE(cache, op, result) \
 	((uint64_t)(cache) | (uint64_t)(op) << 8 | (uint64_t)(result) << 16)
 #define CACHE_READ_MISS(cache) \
@@ -47,16 +49,12 @@ const struct event_desc *event_find(const char *name)
 	return NULL;
 }
 
+/* The setting, or the kernel's default when it cannot be read. */
 static int paranoid_level(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	int level = 2;
 
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
+	perf_paranoid_read(&level);
 	return level;
 }
 

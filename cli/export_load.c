@@ -45,7 +45,7 @@ static struct cct *thread_tree(struct both *s, uint32_t pid, uint32_t tid)
 	return t;
 }
 
-static void v_counters(void *ctx, const uint64_t c[2])
+static void v_counters(void *ctx, const uint64_t c[CONTRACT_COUNTERS_MAX])
 {
 	struct both *s = ctx;
 

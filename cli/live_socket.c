@@ -88,7 +88,7 @@ char *live_request(pid_t pid, const char *cmd, const char **why)
 		goto out;
 	memset(&addr, 0, sizeof(addr));
 	addr.sun_family = AF_UNIX;
-	strcpy(addr.sun_path, path);
+	memcpy(addr.sun_path, path, strlen(path) + 1);
 	*why = "cannot create a socket";
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "contract.h"
+
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
@@ -83,8 +85,8 @@ struct cct_record {
 	 * activations, and its value when the running one began; in the
 	 * root, counter_since holds the thread's latest readings, where the
 	 * analyzer closes activations still running */
-	uint64_t counter_total[2];
-	uint64_t counter_since[2];
+	uint64_t counter_total[CONTRACT_COUNTERS_MAX];
+	uint64_t counter_since[CONTRACT_COUNTERS_MAX];
 	/* completed calls that stack repair closed (longjmp, a stack switch,
 	 * an exception), and of those the ones an exception left.  The root
 	 * is no call: there they hold the clock units the runtime spent on

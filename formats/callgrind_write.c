@@ -42,12 +42,12 @@ static const char *func_object(const struct func *f)
 	return f->object[0] ? f->object : "???";
 }
 
-static const struct profile *sort_p;
-
-static int by_caller(const void *a, const void *b)
+/* A qsort_r() comparator of arc numbers; the context is the profile. */
+static int by_caller(const void *a, const void *b, void *profile)
 {
-	const struct arc *x = &sort_p->arcs[*(const uint32_t *)a];
-	const struct arc *y = &sort_p->arcs[*(const uint32_t *)b];
+	const struct profile *p = profile;
+	const struct arc *x = &p->arcs[*(const uint32_t *)a];
+	const struct arc *y = &p->arcs[*(const uint32_t *)b];
 
 	if (x->caller != y->caller)
 		return x->caller < y->caller ? -1 : 1;
@@ -103,8 +103,7 @@ int callgrind_write(FILE *out, const struct profile *p, const struct export_meta
 	for (size_t i = 0; i < p->narcs; i++)
 		if (p->arcs[i].caller != FUNC_NONE)
 			arcs[narcs++] = (uint32_t)i;
-	sort_p = p;
-	qsort(arcs, narcs, sizeof(*arcs), by_caller);
+	qsort_r(arcs, narcs, sizeof(*arcs), by_caller, (void *)p);
 
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: callscope\n");
 	if (m->cmd)

@@ -35,7 +35,7 @@ static void read_func(const uint8_t *rec, struct cct_func *f)
 int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64_t end,
 		     struct cct_thread *out, const char **why)
 {
-	uint64_t last_c[2] = { 0, 0 };
+	uint64_t last_c[CONTRACT_COUNTERS_MAX] = { 0, 0 };
 
 	memset(out, 0, sizeof(*out));
 	*why = NULL;
@@ -43,8 +43,8 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		*why = "its records are not whole";
 		return -1;
 	}
-	if (ncounters > 2)
-		ncounters = 2;
+	if (ncounters > CONTRACT_COUNTERS_MAX)
+		ncounters = CONTRACT_COUNTERS_MAX;
 	size_t nrec = len / CCT_RECORD_SIZE;
 	/* a record's number among the paths (UINT32_MAX: not a path) */
 	uint32_t *path_of = xmalloc(nrec * sizeof(*path_of));
@@ -64,10 +64,10 @@ int cct_thread_parse(const uint8_t *data, size_t len, unsigned ncounters, uint64
 		uint64_t since = cursor_u64(&c, "node");
 		uint32_t kind = cursor_u32(&c, "node");
 		cursor_u32(&c, "node");
-		uint64_t counter_total[2], counter_since[2];
-		for (int k = 0; k < 2; k++)
+		uint64_t counter_total[CONTRACT_COUNTERS_MAX], counter_since[CONTRACT_COUNTERS_MAX];
+		for (int k = 0; k < CONTRACT_COUNTERS_MAX; k++)
 			counter_total[k] = cursor_u64(&c, "node");
-		for (int k = 0; k < 2; k++)
+		for (int k = 0; k < CONTRACT_COUNTERS_MAX; k++)
 			counter_since[k] = cursor_u64(&c, "node");
 		/* zero in recordings made before they were counted; in the
 		 * root, the runtime's pauses and the samples in the hooks */

@@ -20,7 +20,7 @@ struct cct_path {
 	uint32_t parent;
 	uint64_t calls;		/* with those still running at the end */
 	uint64_t total;		/* inclusive, clock units */
-	uint64_t counter_total[2];
+	uint64_t counter_total[CONTRACT_COUNTERS_MAX];
 	int still_open;		/* a call was running at the end: closed there */
 	uint64_t unwound;	/* calls stack repair closed; thrown: of those, */
 	uint64_t thrown;	/* the ones an exception left */

@@ -109,7 +109,7 @@ struct data_file {
 	size_t nobjects, objects_alloc;
 	struct data_thread *threads;
 	size_t nthreads, threads_alloc;
-	struct data_counter counters[2];
+	struct data_counter counters[CONTRACT_COUNTERS_MAX];
 	size_t ncounters;
 	struct data_sum sum;
 	int patched;		/* a PATCH section was read */

@@ -169,7 +169,7 @@ static void parse_thread(struct cursor *c, struct data_file *df)
 	th.flags = cursor_u32(c, "thread flags");
 	th.clock = cursor_u32(c, "thread clock");
 	th.counter_info = cursor_u32(c, "counter information");
-	if ((th.counter_info & THREAD_COUNTERS_MASK) > 2)
+	if ((th.counter_info & THREAD_COUNTERS_MASK) > CONTRACT_COUNTERS_MAX)
 		cursor_fail(c, "more than two counters");
 	th.start_time = cursor_u64(c, "thread start");
 	th.lost_events = cursor_u64(c, "lost events");
@@ -190,7 +190,7 @@ static void parse_counters(struct cursor *c, struct data_file *df)
 {
 	uint32_t n = cursor_u32(c, "counter count");
 
-	if (!c->failed && (n > 2 || df->ncounters))
+	if (!c->failed && (n > CONTRACT_COUNTERS_MAX || df->ncounters))
 		cursor_fail(c, "more than two counters");
 	for (uint32_t i = 0; i < n && !c->failed; i++) {
 		size_t len;

@@ -83,7 +83,7 @@ static int pick_counter2(const struct profile *p, uint8_t *id)
 	int chosen = -1;
 
 	*id = PRF_COUNTER_NONE;
-	for (size_t c = 0; c < p->ncounters && c < 2; c++) {
+	for (size_t c = 0; c < p->ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		const char *name = p->counter_names[c] ? p->counter_names[c] : "?";
 		uint8_t cid = prf_counter_of_event(name);
 		if (cid == PRF_COUNTER_NONE)

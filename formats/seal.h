@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract.h"
+
 struct seal_session {
 	uint64_t tsc_start, mono_start, tsc_end, mono_end, unix_start_ns;
 	uint32_t clock;
@@ -22,9 +24,9 @@ struct seal_session {
 	char **argv;
 	/* record -e: the counters, as a COUNTERS section */
 	uint32_t ncounters;
-	uint32_t counter_types[2];
-	uint64_t counter_configs[2];
-	const char *counter_names[2];
+	uint32_t counter_types[CONTRACT_COUNTERS_MAX];
+	uint64_t counter_configs[CONTRACT_COUNTERS_MAX];
+	const char *counter_names[CONTRACT_COUNTERS_MAX];
 	/* record --patch: the PATCH section's payload, or NULL */
 	const uint8_t *patch_coverage;
 	size_t patch_coverage_len;

@@ -14,7 +14,7 @@ void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
 	r->start = r->p = stream;
 	r->end = stream + len;
 	r->time = start_time;
-	r->ncounters = ncounters > 2 ? 2 : ncounters;
+	r->ncounters = ncounters > CONTRACT_COUNTERS_MAX ? CONTRACT_COUNTERS_MAX : ncounters;
 	r->need_sync = 1;
 	/* id 0 is never handed out */
 	ALLOC_GROW(r->addrs, 1, r->addrs_alloc);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "stream.h"
+#include "contract.h"
 
 enum stream_event_kind {
 	EVENT_ENTRY,
@@ -39,7 +40,7 @@ struct stream_event {
 	size_t text_len;
 	/* the counters' absolute values after ENTRY and each EXIT kind
 	 * (and OPEN_FRAME: those of the SYNC) */
-	uint64_t counters[2];
+	uint64_t counters[CONTRACT_COUNTERS_MAX];
 	/* SAMPLE: enum sample_flags (common/sampling.h), the timer periods it
 	 * stands for, samples lost before it, and NFRAMES return addresses
 	 * (innermost first) as varints borrowed from the stream */
@@ -59,7 +60,7 @@ struct stream_reader {
 	const uint8_t *start, *p, *end;
 	uint64_t time;
 	unsigned ncounters;	/* counter values per entry and exit: 0-2 */
-	uint64_t counters[2];
+	uint64_t counters[CONTRACT_COUNTERS_MAX];
 	uint64_t *addrs;	/* id -> address; owned */
 	size_t naddrs, addrs_alloc;
 	/* Open calls are reported from a SYNC record only when decoding is

@@ -39,7 +39,7 @@ struct sum_origin {
 	char *exe;		/* owned */
 	uint8_t *cmdline;	/* owned: NUL-separated */
 	size_t cmdline_len;
-	struct data_counter counters[2];	/* names owned */
+	struct data_counter counters[CONTRACT_COUNTERS_MAX];	/* names owned */
 	size_t ncounters;
 };
 

@@ -770,7 +770,7 @@ static void build_exit(void *ctx, uint64_t t, int kind)
 	profile_exit(((struct build_state *)ctx)->b, t, (enum exit_kind)kind);
 }
 
-static void build_counters(void *ctx, const uint64_t values[2])
+static void build_counters(void *ctx, const uint64_t values[CONTRACT_COUNTERS_MAX])
 {
 	profile_counters(((struct build_state *)ctx)->b, values);
 }

@@ -104,7 +104,7 @@ struct replay_visitor {
 	void (*note)(void *ctx, const struct replay_note *note);
 	/* optional, for recordings with counters (record -e): their
 	 * absolute values, given just before each enter, open_frame and exit */
-	void (*counters)(void *ctx, const uint64_t values[2]);
+	void (*counters)(void *ctx, const uint64_t values[CONTRACT_COUNTERS_MAX]);
 	/* optional: each sample (record --sample); with sample_lines set,
 	 * the PC's file and line are looked up too (slower) */
 	void (*sample)(void *ctx, const struct replay_sample *s);

@@ -29,7 +29,9 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 	uint32_t *home = xcalloc(n, sizeof(*home));
 	uint32_t *moved = xcalloc(n, sizeof(*moved));
 	uint64_t *out = xcalloc(n, sizeof(*out));	/* handler time beneath */
-	uint64_t *out_c[2] = { xcalloc(n, sizeof(uint64_t)), xcalloc(n, sizeof(uint64_t)) };
+	uint64_t *out_c[CONTRACT_COUNTERS_MAX];
+	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
+		out_c[c] = xcalloc(n, sizeof(uint64_t));
 	size_t kept = 1;
 
 	/* first pass, on the original indices: what goes */
@@ -41,7 +43,7 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 		} else if (nodes[i].signal && exclude) {
 			home[i] = UINT32_MAX;
 			out[nodes[i].parent] += nodes[i].total_ns;
-			for (int c = 0; c < 2; c++)
+			for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
 				out_c[c][nodes[i].parent] += nodes[i].counter_total[c];
 		} else if (nodes[i].signal) {
 			home[i] = up;
@@ -52,15 +54,15 @@ size_t aggregate_filter_signals(struct aggregate_node *nodes, size_t n, int excl
 	for (size_t i = n - 1; exclude && i >= 1; i--) {
 		nodes[i].total_ns = sub_or_zero(nodes[i].total_ns, out[i]);
 		out[nodes[i].parent] += out[i];
-		for (int c = 0; c < 2; c++) {
+		for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++) {
 			nodes[i].counter_total[c] = sub_or_zero(nodes[i].counter_total[c],
 								out_c[c][i]);
 			out_c[c][nodes[i].parent] += out_c[c][i];
 		}
 	}
 	free(out);
-	free(out_c[0]);
-	free(out_c[1]);
+	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
+		free(out_c[c]);
 	/* second pass: compact; a parent is always placed before its child */
 	for (size_t i = 1; i < n; i++) {
 		if (home[i] != i)
@@ -129,7 +131,7 @@ void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
 	s->total = xcalloc(n, sizeof(uint64_t));
 	s->child = xcalloc(n, sizeof(uint64_t));
 	split_times(at->nodes, n, at->inner_ns, at->outer_ns, s->total, s->child);
-	for (unsigned c = 0; c < ncounters && c < 2; c++) {
+	for (unsigned c = 0; c < ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		s->total_c[c] = xcalloc(n, sizeof(uint64_t));
 		s->child_c[c] = xcalloc(n, sizeof(uint64_t));
 		split_counter(at->nodes, n, c, s->total_c[c], s->child_c[c]);
@@ -140,7 +142,7 @@ void aggregate_split_release(struct aggregate_split *s)
 {
 	free(s->total);
 	free(s->child);
-	for (int c = 0; c < 2; c++) {
+	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++) {
 		free(s->total_c[c]);
 		free(s->child_c[c]);
 	}
@@ -254,7 +256,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			 * call's duration, as a trace closed at the end does */
 			if (a->still_open && a->calls == 1)
 				note_call_span(f, total[i]);
-			for (size_t c = 0; c < p->ncounters && c < 2; c++) {
+			for (size_t c = 0; c < p->ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 				f->counter_self[c] += s.total_c[c][i] - s.child_c[c][i];
 				if (outermost)
 					f->counter_total[c] += s.total_c[c][i];

@@ -21,7 +21,7 @@ struct aggregate_node {
 	uint32_t parent;	/* lower than this node's own index */
 	uint64_t calls;
 	uint64_t total_ns;	/* inclusive, summed over the path's calls */
-	uint64_t counter_total[2];	/* record -e: each counter likewise */
+	uint64_t counter_total[CONTRACT_COUNTERS_MAX];	/* record -e: each counter likewise */
 	uint64_t still_open;	/* calls running when the data ended (closed there) */
 	uint64_t unwound;	/* calls closed by stack repair */
 	uint64_t thrown;	/* of those, the ones an exception left */
@@ -90,7 +90,7 @@ int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs)
  */
 struct aggregate_split {
 	uint64_t *total, *child;
-	uint64_t *total_c[2], *child_c[2];
+	uint64_t *total_c[CONTRACT_COUNTERS_MAX], *child_c[CONTRACT_COUNTERS_MAX];
 };
 void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
 		     struct aggregate_split *s);

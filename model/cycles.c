@@ -164,19 +164,16 @@ static int func_order(const struct profile *p, uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* qsort() has no context argument in ISO C: the profile being sorted is
- * passed through here, set only for the length of one sort. */
-static const struct profile *sorting;
-
-static int cmp_member(const void *l, const void *r)
+/* qsort_r() comparators; the context is the profile being sorted. */
+static int cmp_member(const void *l, const void *r, void *profile)
 {
-	return func_order(sorting, *(const uint32_t *)l, *(const uint32_t *)r);
+	return func_order(profile, *(const uint32_t *)l, *(const uint32_t *)r);
 }
 
-static int cmp_cycle(const void *l, const void *r)
+static int cmp_cycle(const void *l, const void *r, void *profile)
 {
 	const struct cycle *a = l, *b = r;
-	return func_order(sorting, a->members[0], b->members[0]);
+	return func_order(profile, a->members[0], b->members[0]);
 }
 
 static void cycles_clear(struct profile *p)
@@ -228,12 +225,10 @@ void profile_find_cycles(struct profile *p)
 		}
 		p->ncycles = ncycles;
 
-		sorting = p;
 		for (size_t i = 0; i < ncycles; i++)
-			qsort(p->cycles[i].members, p->cycles[i].nmembers,
-			      sizeof(uint32_t), cmp_member);
-		qsort(p->cycles, ncycles, sizeof(*p->cycles), cmp_cycle);
-		sorting = NULL;
+			qsort_r(p->cycles[i].members, p->cycles[i].nmembers,
+				sizeof(uint32_t), cmp_member, p);
+		qsort_r(p->cycles, ncycles, sizeof(*p->cycles), cmp_cycle, p);
 
 		for (size_t i = 0; i < ncycles; i++)
 			for (size_t m = 0; m < p->cycles[i].nmembers; m++)

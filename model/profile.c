@@ -3,7 +3,7 @@
  * what each number means; the comments here say how it is kept exact.
  */
 #include "model/profile.h"
-#include "model/hook_cost.h"
+#include "model/call_span.h"
 #include "sections.h"
 
 #include <math.h>
@@ -168,23 +168,17 @@ uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t 
 }
 
 /*
- * One open call during replay.  desc_calls counts the calls made beneath
- * it, for subtracting their hooks' cost; child_ns sums its direct
- * callees' adjusted inclusive time; same_self_ns collects the self time of
- * this function's nested (recursive) activations when this frame is the
- * outermost one of its function, so arcs get exact self/child splits.
+ * One open call during replay: its times and counters (model/call_span.h),
+ * and same_self_ns, which collects the self time of this function's nested
+ * (recursive) activations when this frame is the outermost one of its
+ * function, so arcs get exact self/child splits.
  */
 struct replay_frame {
+	struct call_span span;
 	uint32_t func;
 	uint32_t arc;
-	uint64_t start_ns;
-	uint64_t child_ns;
-	uint64_t desc_calls;
 	uint64_t same_self_ns;
 	int outermost;		/* no other activation of func below it */
-	int counted;		/* a real call, not an OPEN_FRAME */
-	uint64_t start_c[2];	/* counters at entry, and their callees' totals */
-	uint64_t child_c[2];
 };
 
 /* What replay keeps per function of a thread: one record, so a call
@@ -204,7 +198,7 @@ struct func_replay {
 
 struct thread_builder {
 	struct profile *p;
-	uint64_t counters[2];	/* current values, from profile_counters() */
+	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* current values, from profile_counters() */
 	size_t info_index;
 	double inner_ns, outer_ns;
 	/* the same costs in 1/256 ns, for integer arithmetic per call */
@@ -297,14 +291,8 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
 
 	f->func = func;
-	f->start_ns = t;
-	f->start_c[0] = b->counters[0];
-	f->start_c[1] = b->counters[1];
-	f->child_c[0] = f->child_c[1] = 0;
-	f->child_ns = 0;
-	f->desc_calls = 0;
+	call_span_open(&f->span, t, counted, b->counters);
 	f->same_self_ns = 0;
-	f->counted = counted;
 	f->outermost = fr->active == 0;
 	f->arc = UINT32_MAX;
 	if (counted) {
@@ -331,10 +319,9 @@ void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_n
 	push(b, func, clamp_time(b, time_ns), 0);
 }
 
-void profile_counters(struct thread_builder *b, const uint64_t values[2])
+void profile_counters(struct thread_builder *b, const uint64_t values[CONTRACT_COUNTERS_MAX])
 {
-	b->counters[0] = values[0];
-	b->counters[1] = values[1];
+	memcpy(b->counters, values, sizeof(b->counters));
 }
 
 void profile_thread_overwritten(struct thread_builder *b, uint64_t n)
@@ -354,25 +341,21 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	struct profile *p = b->p;
 	struct replay_frame *f = &b->stack[--b->depth];
 	struct func *fn = &p->funcs[f->func];
-	uint64_t total = hook_cost_total(&b->cost, t - f->start_ns, f->desc_calls, f->counted,
-					 f->child_ns);
-	uint64_t self = total - f->child_ns;
+	struct call_span_end end;
 
+	call_span_close(&b->cost, &f->span, t, b->counters, p->ncounters,
+			b->depth ? &b->stack[b->depth - 1].span : NULL, &end);
+	uint64_t total = end.total_ns, self = end.self_ns;
 	b->funcs[f->func].active--;
 	fn->self_ns += self;
-	for (size_t c = 0; c < p->ncounters; c++) {
-		uint64_t total_c = b->counters[c] > f->start_c[c] ? b->counters[c] - f->start_c[c] : 0;
-		if (total_c < f->child_c[c])
-			total_c = f->child_c[c];
-		fn->counter_self[c] += total_c - f->child_c[c];
+	for (size_t c = 0; c < p->ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
+		fn->counter_self[c] += end.total_c[c] - f->span.child_c[c];
 		if (f->outermost)
-			fn->counter_total[c] += total_c;
-		if (b->depth)
-			b->stack[b->depth - 1].child_c[c] += total_c;
+			fn->counter_total[c] += end.total_c[c];
 	}
 	if (b->counters_unreliable)
 		fn->counters_unreliable = 1;
-	if (f->counted) {
+	if (f->span.counted) {
 		fn->calls++;
 		fn->sum_call_ns += total;
 		if (total < fn->min_ns)
@@ -411,11 +394,6 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	}
 	if (f->arc != UINT32_MAX)
 		p->arcs[f->arc].count++;
-	if (b->depth) {
-		struct replay_frame *parent = &b->stack[b->depth - 1];
-		parent->child_ns += total;
-		parent->desc_calls += f->desc_calls + (f->counted ? 1 : 0);
-	}
 }
 
 void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind)

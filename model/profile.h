@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contract.h"
 #include "model/unhooked.h"
 
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
@@ -66,8 +67,8 @@ struct func {
 	 * outermost activations with callees, like self_ns and total_ns;
 	 * counters_unreliable when a thread's counter was time-shared, or a
 	 * hook's reading was taken while a signal handler interrupted it */
-	uint64_t counter_self[2];
-	uint64_t counter_total[2];
+	uint64_t counter_self[CONTRACT_COUNTERS_MAX];
+	uint64_t counter_total[CONTRACT_COUNTERS_MAX];
 	int counters_unreliable;
 	/* report --untimed: counted, not timed; its self time went to its
 	 * callers (profile_untime_short()) */
@@ -163,7 +164,7 @@ struct profile {
 	uint64_t calls;
 	/* record -e: how many counters, and their names (owned) */
 	size_t ncounters;
-	char *counter_names[2];
+	char *counter_names[CONTRACT_COUNTERS_MAX];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
 	/* count mode timed by samples (--time-by=samples): the sampling
@@ -252,7 +253,7 @@ void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kin
 /* A call already open when the stream began: closed, never counted. */
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns);
 /* The counters' current absolute values, for the next enter/exit/open. */
-void profile_counters(struct thread_builder *b, const uint64_t values[2]);
+void profile_counters(struct thread_builder *b, const uint64_t values[CONTRACT_COUNTERS_MAX]);
 /* Records that the thread's flight recorder ring dropped N older events. */
 void profile_thread_overwritten(struct thread_builder *b, uint64_t n);
 /* Current nesting depth of the replay. */

@@ -61,7 +61,7 @@ struct sum_node {
 	uint32_t parent;	/* UINT32_MAX for the root */
 	uint64_t calls;
 	uint64_t total_ns;	/* inclusive, hooks' cost subtracted */
-	uint64_t counter_total[2];
+	uint64_t counter_total[CONTRACT_COUNTERS_MAX];
 	uint64_t closed_at_end;	/* calls still running when their run ended */
 	uint64_t unwound;	/* calls closed by stack repair */
 	uint64_t thrown;	/* of those, the ones an exception left */

@@ -34,10 +34,10 @@
 
 #define C3_MAX_DENSITY_DEGRADATION 8
 
-static const struct opt_graph *heat_graph;
-
-static int by_heat(const void *x, const void *y)
+/* qsort_r() comparators of group numbers; the context is the graph. */
+static int by_heat(const void *x, const void *y, void *graph)
 {
+	const struct opt_graph *heat_graph = graph;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
 	const struct opt_group *a = &heat_graph->groups[i], *b = &heat_graph->groups[j];
 
@@ -53,15 +53,16 @@ static double density(uint64_t heat, uint64_t size)
 	return (double)heat / (double)(size ? size : 1);
 }
 
-static int by_density(const void *x, const void *y)
+static int by_density(const void *x, const void *y, void *graph)
 {
+	const struct opt_graph *heat_graph = graph;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
 	const struct opt_group *a = &heat_graph->groups[i], *b = &heat_graph->groups[j];
 	double da = density(a->heat, a->size), db = density(b->heat, b->size);
 
 	if (da != db)
 		return da > db ? -1 : 1;
-	return by_heat(x, y);
+	return by_heat(x, y, graph);
 }
 
 /* How the two forms differ. */
@@ -102,9 +103,8 @@ static void c3_run(const struct opt_graph *g, const struct opt_params *p,
 			caller_calls[e->to] = e->count;
 		}
 	}
-	heat_graph = g;
-	qsort(order, nhot, sizeof(*order), rules->densest_first ? by_density : by_heat);
-	heat_graph = NULL;
+	qsort_r(order, nhot, sizeof(*order), rules->densest_first ? by_density : by_heat,
+		(void *)g);
 
 	for (size_t i = 0; i < nhot; i++) {
 		uint32_t f = order[i];

@@ -101,10 +101,10 @@ static void grow(struct grower *s, struct opt_cluster *c)
 	s->ncand = 0;
 }
 
-static const struct opt_graph *heat_graph;
-
-static int by_heat(const void *x, const void *y)
+/* A qsort_r() comparator of group numbers; the context is the graph. */
+static int by_heat(const void *x, const void *y, void *graph)
 {
+	const struct opt_graph *heat_graph = graph;
 	const struct opt_group *a = &heat_graph->groups[*(const uint32_t *)x];
 	const struct opt_group *b = &heat_graph->groups[*(const uint32_t *)y];
 
@@ -161,9 +161,7 @@ void cph_layout(const struct opt_graph *g, const struct opt_params *p, struct op
 	for (size_t i = 0; i < n; i++)
 		if (!s.placed[i] && opt_group_hot(&g->groups[i]))
 			rest[nrest++] = (uint32_t)i;
-	heat_graph = g;
-	qsort(rest, nrest, sizeof(*rest), by_heat);
-	heat_graph = NULL;
+	qsort_r(rest, nrest, sizeof(*rest), by_heat, (void *)g);
 	for (size_t i = 0; i < nrest; i++) {
 		if (s.placed[rest[i]])
 			continue;

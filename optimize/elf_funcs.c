@@ -117,12 +117,12 @@ struct elf_name_index {
 	size_t *order;		/* function indices sorted by name, then address */
 };
 
-static const struct elf_funcs *sort_table;
-
-static int by_name(const void *a, const void *b)
+/* A qsort_r() comparator of function indices; the context is the table. */
+static int by_name(const void *a, const void *b, void *table)
 {
-	const struct elf_func *x = &sort_table->funcs[*(const size_t *)a];
-	const struct elf_func *y = &sort_table->funcs[*(const size_t *)b];
+	const struct elf_funcs *t = table;
+	const struct elf_func *x = &t->funcs[*(const size_t *)a];
+	const struct elf_func *y = &t->funcs[*(const size_t *)b];
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -138,9 +138,7 @@ struct elf_name_index *elf_name_index_new(const struct elf_funcs *t)
 	ix->order = xcalloc(t->n + 1, sizeof(*ix->order));
 	for (size_t i = 0; i < t->n; i++)
 		ix->order[i] = i;
-	sort_table = t;
-	qsort(ix->order, t->n, sizeof(*ix->order), by_name);
-	sort_table = NULL;
+	qsort_r(ix->order, t->n, sizeof(*ix->order), by_name, (void *)t);
 	return ix;
 }
 

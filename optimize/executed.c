@@ -11,10 +11,10 @@
 
 #include "xalloc.h"
 
-static const struct opt_graph *addr_graph;
-
-static int by_address(const void *x, const void *y)
+/* A qsort_r() comparator of group numbers; the context is the graph. */
+static int by_address(const void *x, const void *y, void *graph)
 {
+	const struct opt_graph *addr_graph = graph;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
 	uint64_t a = addr_graph->groups[i].addr, b = addr_graph->groups[j].addr;
 
@@ -33,9 +33,7 @@ void executed_layout(const struct opt_graph *g, const struct opt_params *p,
 	for (size_t i = 0; i < g->ngroups; i++)
 		if (opt_group_hot(&g->groups[i]))
 			hot[n++] = (uint32_t)i;
-	addr_graph = g;
-	qsort(hot, n, sizeof(*hot), by_address);
-	addr_graph = NULL;
+	qsort_r(hot, n, sizeof(*hot), by_address, (void *)g);
 	if (n) {
 		struct opt_cluster *c = opt_layout_add(out);
 		for (size_t i = 0; i < n; i++)

@@ -92,10 +92,10 @@ int opt_group_hot(const struct opt_group *gr)
 	return gr->calls > 0 || gr->heat > 0;
 }
 
-static const struct opt_graph *sort_graph;	/* qsort has no context argument */
-
-static int by_address(const void *a, const void *b)
+/* The qsort_r() comparators below take the graph as their context. */
+static int by_address(const void *a, const void *b, void *graph)
 {
+	const struct opt_graph *sort_graph = graph;
 	const struct opt_func *fa = &sort_graph->funcs[*(const uint32_t *)a];
 	const struct opt_func *fb = &sort_graph->funcs[*(const uint32_t *)b];
 
@@ -104,8 +104,9 @@ static int by_address(const void *a, const void *b)
 	return strcmp(fa->name, fb->name);
 }
 
-static int by_group_address(const void *a, const void *b)
+static int by_group_address(const void *a, const void *b, void *graph)
 {
+	const struct opt_graph *sort_graph = graph;
 	const struct opt_group *x = a, *y = b;
 
 	if (x->addr != y->addr)
@@ -146,10 +147,9 @@ void opt_graph_finish(struct opt_graph *g)
 	 * order they were added in: the algorithms break ties by group index,
 	 * so this makes the layout depend on the program, not on the input's
 	 * order. */
-	sort_graph = g;
 	for (size_t i = 0; i < g->ngroups; i++)
-		qsort(g->groups[i].members, g->groups[i].nmembers, sizeof(uint32_t), by_address);
-	qsort(g->groups, g->ngroups, sizeof(*g->groups), by_group_address);
+		qsort_r(g->groups[i].members, g->groups[i].nmembers, sizeof(uint32_t), by_address, g);
+	qsort_r(g->groups, g->ngroups, sizeof(*g->groups), by_group_address, g);
 	for (size_t i = 0; i < g->ngroups; i++)
 		for (size_t k = 0; k < g->groups[i].nmembers; k++)
 			g->funcs[g->groups[i].members[k]].group = (uint32_t)i;
@@ -160,7 +160,6 @@ void opt_graph_finish(struct opt_graph *g)
 			gr->heat += g->funcs[gr->members[k]].heat;
 		}
 	}
-	sort_graph = NULL;
 
 	g->edges = xcalloc(g->narcs ? g->narcs : 1, sizeof(*g->edges));
 	size_t n = 0;
@@ -214,8 +213,9 @@ static double density(const struct opt_cluster *c)
 	return (double)c->heat / (double)(c->size ? c->size : 1);
 }
 
-static int by_density(const void *a, const void *b)
+static int by_density(const void *a, const void *b, void *graph)
 {
+	const struct opt_graph *sort_graph = graph;
 	const struct opt_cluster *x = a, *y = b;
 	double dx = density(x), dy = density(y);
 
@@ -232,9 +232,7 @@ static int by_density(const void *a, const void *b)
 
 void opt_layout_sort_by_density(const struct opt_graph *g, struct opt_layout *l)
 {
-	sort_graph = g;
-	qsort(l->clusters, l->n, sizeof(*l->clusters), by_density);
-	sort_graph = NULL;
+	qsort_r(l->clusters, l->n, sizeof(*l->clusters), by_density, (void *)g);
 }
 
 /* 1 if every function of GR is a cold piece, or its section is unlikely code. */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "perf_paranoid.h"
 #include "json.h"
 #include "optimize/cachegrind.h"
 #include "optimize/elf_funcs.h"
@@ -177,12 +178,9 @@ static int hardware_available(char *why, size_t len)
 	int e = errno;
 	if (e == EACCES || e == EPERM) {
 		char level[16] = "?";
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (f) {
-			if (fgets(level, sizeof(level), f))
-				level[strcspn(level, "\n")] = 0;
-			fclose(f);
-		}
+		int v;
+		if (perf_paranoid_read(&v) == 0)
+			snprintf(level, sizeof(level), "%d", v);
 		snprintf(why, len, "perf_event_paranoid is %s and forbids it; lower it or run "
 			 "with CAP_PERFMON", level);
 	} else if (e == ENOSYS) {

@@ -15,9 +15,7 @@ static void add(struct opt_warnings *w, enum opt_warning_kind kind, uint32_t ind
 	w->bytes[kind] += size;
 }
 
-static const struct opt_graph *sort_graph;
-
-static const char *name_of(const struct opt_warning *w)
+static const char *name_of(const struct opt_graph *sort_graph, const struct opt_warning *w)
 {
 	if (w->kind == OPT_W_GROUP_TOO_BIG) {
 		const struct opt_group *gr = &sort_graph->groups[w->index];
@@ -26,7 +24,8 @@ static const char *name_of(const struct opt_warning *w)
 	return sort_graph->funcs[w->index].name;
 }
 
-static int by_kind_calls(const void *a, const void *b)
+/* A qsort_r() comparator; the context is the graph. */
+static int by_kind_calls(const void *a, const void *b, void *graph)
 {
 	const struct opt_warning *x = a, *y = b;
 
@@ -34,7 +33,7 @@ static int by_kind_calls(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->calls != y->calls)
 		return x->calls > y->calls ? -1 : 1;
-	int c = strcmp(name_of(x), name_of(y));
+	int c = strcmp(name_of(graph, x), name_of(graph, y));
 	if (c)
 		return c;
 	return (x->index > y->index) - (x->index < y->index);
@@ -66,9 +65,7 @@ void opt_warnings_collect(const struct opt_graph *g, const struct opt_params *p,
 		    gr->size > p->cache_size)
 			add(w, OPT_W_GROUP_TOO_BIG, (uint32_t)i, gr->calls, gr->size);
 	}
-	sort_graph = g;
-	qsort(w->list, w->n, sizeof(*w->list), by_kind_calls);
-	sort_graph = NULL;
+	qsort_r(w->list, w->n, sizeof(*w->list), by_kind_calls, (void *)g);
 }
 
 void opt_warnings_release(struct opt_warnings *w)

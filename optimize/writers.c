@@ -248,10 +248,10 @@ int opt_write_symbol_order(const char *path, const struct opt_graph *g,
 	return out_close(&o);
 }
 
-static const struct opt_graph *sort_graph;
-
-static int by_count(const void *a, const void *b)
+/* qsort_r() comparators; the context is the graph. */
+static int by_count(const void *a, const void *b, void *graph)
 {
+	const struct opt_graph *sort_graph = graph;
 	const struct opt_arc *x = a, *y = b;
 
 	if (x->count != y->count)
@@ -275,9 +275,7 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 			continue;
 		arcs[n++] = *a;
 	}
-	sort_graph = g;
-	qsort(arcs, n, sizeof(*arcs), by_count);
-	sort_graph = NULL;
+	qsort_r(arcs, n, sizeof(*arcs), by_count, (void *)g);
 	if (out_open(&o, path)) {
 		free(arcs);
 		return -1;
@@ -289,8 +287,9 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 	return out_close(&o);
 }
 
-static int by_section_name(const void *a, const void *b)
+static int by_section_name(const void *a, const void *b, void *graph)
 {
+	const struct opt_graph *sort_graph = graph;
 	const struct opt_group *x = &sort_graph->groups[*(const uint32_t *)a];
 	const struct opt_group *y = &sort_graph->groups[*(const uint32_t *)b];
 
@@ -315,9 +314,7 @@ static uint8_t *unique_sections(const struct opt_graph *g)
 	for (size_t i = 0; i < g->ngroups; i++)
 		if (g->groups[i].section)
 			named[n++] = (uint32_t)i;
-	sort_graph = g;
-	qsort(named, n, sizeof(*named), by_section_name);
-	sort_graph = NULL;
+	qsort_r(named, n, sizeof(*named), by_section_name, (void *)g);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = g->groups[named[i]].section;
 		unique[named[i]] = strcmp(name, ".text") &&

@@ -46,14 +46,19 @@ static uint64_t key(const struct func *f, enum flat_sort s)
 	}
 }
 
-static const struct profile *sort_profile;
-static enum flat_sort sort_key;
+/* What one sort of the flat profile's functions compares by. */
+struct flat_sorting {
+	const struct profile *p;
+	enum flat_sort key;
+};
 
 /* Descending by the key, then by calls, then by name (as gprof). */
-static int compare(const void *a, const void *b)
+static int compare(const void *a, const void *b, void *ctx)
 {
-	const struct func *fa = &sort_profile->funcs[*(const uint32_t *)a];
-	const struct func *fb = &sort_profile->funcs[*(const uint32_t *)b];
+	const struct flat_sorting *by = ctx;
+	const struct func *fa = &by->p->funcs[*(const uint32_t *)a];
+	const struct func *fb = &by->p->funcs[*(const uint32_t *)b];
+	enum flat_sort sort_key = by->key;
 
 	if (sort_key != FLAT_SORT_NAME) {
 		uint64_t ka = key(fa, sort_key), kb = key(fb, sort_key);
@@ -80,9 +85,8 @@ uint32_t *flat_sorted_functions(const struct profile *p, enum flat_sort s, size_
 	for (size_t i = 0; i < p->nfuncs; i++)
 		if (flat_func_listed(&p->funcs[i]))
 			order[(*n)++] = (uint32_t)i;
-	sort_profile = p;
-	sort_key = s;
-	qsort(order, *n, sizeof(*order), compare);
+	struct flat_sorting by = { p, s };
+	qsort_r(order, *n, sizeof(*order), compare, &by);
 	return order;
 }
 

@@ -120,9 +120,7 @@ static void rows_release(struct arc_rows *r)
 	free(r->ids);
 }
 
-/* qsort() has no context argument in ISO C: the graph being sorted is
- * passed through here, set only for the length of graph_build(). */
-static const struct graph *sorting;
+/* The comparators below are qsort_r()'s; their context is the graph. */
 
 static const char *caller_name(const struct profile *p, uint32_t caller)
 {
@@ -153,9 +151,9 @@ static int arc_rank(const struct profile *p, const struct arc *a, const struct a
 /* Parents print in ascending rank, the heaviest next to the primary line;
  * ties by the caller's name, for output that does not depend on the order
  * the arcs were met in. */
-static int cmp_parent(const void *l, const void *r)
+static int cmp_parent(const void *l, const void *r, void *graph)
 {
-	const struct profile *p = sorting->p;
+	const struct profile *p = ((const struct graph *)graph)->p;
 	const struct arc *a = &p->arcs[*(const uint32_t *)l];
 	const struct arc *b = &p->arcs[*(const uint32_t *)r];
 	int c = arc_rank(p, a, b);
@@ -168,9 +166,9 @@ static int cmp_parent(const void *l, const void *r)
 }
 
 /* Children print in descending rank, the heaviest next to the primary line. */
-static int cmp_child(const void *l, const void *r)
+static int cmp_child(const void *l, const void *r, void *graph)
 {
-	const struct profile *p = sorting->p;
+	const struct profile *p = ((const struct graph *)graph)->p;
 	const struct arc *a = &p->arcs[*(const uint32_t *)l];
 	const struct arc *b = &p->arcs[*(const uint32_t *)r];
 	int c = -arc_rank(p, a, b);
@@ -189,10 +187,10 @@ static const char *entry_name(const struct profile *p, const struct entry *e)
 
 /* gprof's cmp_total(): self + children descending, a cycle before a
  * function, more calls first, then by name. */
-static int cmp_entry(const void *l, const void *r)
+static int cmp_entry(const void *l, const void *r, void *graph)
 {
 	const struct entry *a = l, *b = r;
-	const struct profile *p = sorting->p;
+	const struct profile *p = ((const struct graph *)graph)->p;
 	uint64_t ta = a->self_ns + a->children_ns, tb = b->self_ns + b->children_ns;
 	int c;
 
@@ -211,10 +209,10 @@ static int cmp_entry(const void *l, const void *r)
 
 /* gprof's cmp_member(): self + children descending, then calls; ties keep
  * the address order of p->cycles. */
-static int cmp_member(const void *l, const void *r)
+static int cmp_member(const void *l, const void *r, const struct graph *g)
 {
-	const struct func_view *fv = sorting->fv;
-	const struct profile *p = sorting->p;
+	const struct func_view *fv = g->fv;
+	const struct profile *p = g->p;
 	uint32_t a = *(const uint32_t *)l, b = *(const uint32_t *)r;
 	uint64_t ta = p->funcs[a].self_ns + fv[a].children_ns;
 	uint64_t tb = p->funcs[b].self_ns + fv[b].children_ns;
@@ -294,8 +292,7 @@ static void graph_build(struct graph *g, const struct profile *p)
 		};
 	}
 
-	sorting = g;
-	qsort(g->entries, g->nentries, sizeof(*g->entries), cmp_entry);
+	qsort_r(g->entries, g->nentries, sizeof(*g->entries), cmp_entry, g);
 
 	g->cycle_index = xcalloc(p->ncycles ? p->ncycles : 1, sizeof(*g->cycle_index));
 	for (size_t i = 0; i < g->nentries; i++) {
@@ -308,12 +305,11 @@ static void graph_build(struct graph *g, const struct profile *p)
 	rows_build(&g->parents, p, 1);
 	rows_build(&g->children, p, 0);
 	for (size_t f = 0; f < n; f++) {
-		qsort(g->parents.ids + g->parents.off[f], g->parents.off[f + 1] - g->parents.off[f],
-		      sizeof(uint32_t), cmp_parent);
-		qsort(g->children.ids + g->children.off[f],
-		      g->children.off[f + 1] - g->children.off[f], sizeof(uint32_t), cmp_child);
+		qsort_r(g->parents.ids + g->parents.off[f], g->parents.off[f + 1] - g->parents.off[f],
+			sizeof(uint32_t), cmp_parent, g);
+		qsort_r(g->children.ids + g->children.off[f],
+			g->children.off[f + 1] - g->children.off[f], sizeof(uint32_t), cmp_child, g);
 	}
-	sorting = NULL;
 
 	/*
 	 * 100% is the time under the calls that began threads (the
@@ -512,19 +508,17 @@ static void print_cycle(FILE *out, const struct graph *g, const struct entry *e,
 
 	uint32_t *members = xmalloc(cy->nmembers * sizeof(*members));
 	memcpy(members, cy->members, cy->nmembers * sizeof(*members));
-	sorting = g;
 	/* An insertion sort, stable where qsort() is not: ties keep the
 	 * address order of cy->members, as gprof's keeps its list order. */
 	for (size_t i = 1; i < cy->nmembers; i++) {
 		uint32_t m = members[i];
 		size_t j = i;
-		while (j > 0 && cmp_member(&m, &members[j - 1]) < 0) {
+		while (j > 0 && cmp_member(&m, &members[j - 1], g) < 0) {
 			members[j] = members[j - 1];
 			j--;
 		}
 		members[j] = m;
 	}
-	sorting = NULL;
 
 	for (size_t i = 0; i < cy->nmembers; i++) {
 		uint32_t m = members[i];
@@ -542,9 +536,9 @@ static void print_cycle(FILE *out, const struct graph *g, const struct entry *e,
 	free(members);
 }
 
-static int cmp_index_name(const void *l, const void *r)
+static int cmp_index_name(const void *l, const void *r, void *graph)
 {
-	const struct profile *p = sorting->p;
+	const struct profile *p = ((const struct graph *)graph)->p;
 	uint32_t a = *(const uint32_t *)l, b = *(const uint32_t *)r;
 	int c = strcmp(p->funcs[a].name, p->funcs[b].name);
 
@@ -562,9 +556,7 @@ static void print_index(FILE *out, const struct graph *g)
 	for (size_t f = 0; f < p->nfuncs; f++)
 		if (g->fv[f].index)
 			names[nnames++] = (uint32_t)f;
-	sorting = g;
-	qsort(names, nnames, sizeof(*names), cmp_index_name);
-	sorting = NULL;
+	qsort_r(names, nnames, sizeof(*names), cmp_index_name, (void *)g);
 	todo = nnames + p->ncycles;
 
 	fputs("\f\nIndex by function name\n\n", out);

@@ -14,6 +14,9 @@
 #include "report/flat.h"
 #include "xalloc.h"
 
+/* The counters' column names below (c1, c2) are spelled out one per counter. */
+_Static_assert(CONTRACT_COUNTERS_MAX == 2, "a column name for every counter");
+
 #define NONE UINT32_MAX
 
 struct column {
@@ -90,7 +93,7 @@ static uint32_t *flat_ranks(const struct profile *p)
 struct func_columns {
 	struct column *present, *listed, *rank, *calls, *self, *total, *min, *avg, *max, *sumcall,
 		*virtual_returns, *unwound, *cycle;
-	struct column *cself[2], *ctotal[2], *unreliable;	/* record -e only */
+	struct column *cself[CONTRACT_COUNTERS_MAX], *ctotal[CONTRACT_COUNTERS_MAX], *unreliable;	/* record -e only */
 	size_t ncounters;
 	struct column *self_samples, *samples;		/* record --sample only */
 };
@@ -98,8 +101,8 @@ struct func_columns {
 static void func_columns_new(struct columns *cs, struct func_columns *fc, int base, int diff,
 			     size_t ncounters, int samples)
 {
-	static const char *const cself[2] = { "func.self.c1", "func.self.c2" };
-	static const char *const ctotal[2] = { "func.total.c1", "func.total.c2" };
+	static const char *const cself[CONTRACT_COUNTERS_MAX] = { "func.self.c1", "func.self.c2" };
+	static const char *const ctotal[CONTRACT_COUNTERS_MAX] = { "func.total.c1", "func.total.c2" };
 
 #define COL(field, name) (fc->field = column_new(cs, base ? "base.func." name : "func." name, "uvarint"))
 	fc->present = NULL;
@@ -236,14 +239,14 @@ static uint64_t node_threshold(const struct html_tree *t, size_t max_nodes)
 
 struct node_columns {
 	struct column *depth, *func, *cut;
-	struct column *time, *calls, *samples, *counter[2];	/* absent: NULL */
+	struct column *time, *calls, *samples, *counter[CONTRACT_COUNTERS_MAX];	/* absent: NULL */
 	struct column *base_time, *base_calls, *base_samples;	/* with --base */
 };
 
 /* What one node of the page carries: its own (self) values, or a cut
  * node's sums over the subtrees it folds. */
 struct node_values {
-	uint64_t time, calls, samples, counter[2];
+	uint64_t time, calls, samples, counter[CONTRACT_COUNTERS_MAX];
 	uint64_t base_time, base_calls, base_samples;
 };
 
@@ -334,7 +337,7 @@ static void build_nodes(const struct html_input *in, const struct html_tree *t,
 	const struct html_diff *d = in->diff;
 	uint32_t cut_func = (uint32_t)(d ? d->names->nfuncs : in->prof->nfuncs);
 	int samples = html_samples(in);
-	static const char *const counter_cols[2] = { "node.self.c1", "node.self.c2" };
+	static const char *const counter_cols[CONTRACT_COUNTERS_MAX] = { "node.self.c1", "node.self.c2" };
 	struct node_columns nc;
 
 	memset(&nc, 0, sizeof(nc));
@@ -514,7 +517,7 @@ static void write_meta(FILE *f, const struct html_input *in, const struct html_t
 		json_metric(&j, "samples", "samples", "count");
 	json_metric(&j, "time", "time", "ns");
 	json_metric(&j, "calls", "calls", "count");
-	static const char *const ids[2] = { "c1", "c2" };
+	static const char *const ids[CONTRACT_COUNTERS_MAX] = { "c1", "c2" };
 	for (size_t c = 0; c < html_counters(in); c++)
 		json_metric(&j, ids[c], in->prof->counter_names[c] ? in->prof->counter_names[c] : ids[c],
 			    "count");

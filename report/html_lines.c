@@ -83,12 +83,11 @@ void html_lines_from_functions(struct html_lines *l, const struct profile *p)
 	}
 }
 
-static const struct html_lines *sort_lines;
-
 /* Heaviest first, then by file name and line: the same order for the
- * same data. */
-static int by_weight(const void *a, const void *b)
+ * same data.  The context is the struct html_lines sorted. */
+static int by_weight(const void *a, const void *b, void *ctx)
 {
+	const struct html_lines *sort_lines = ctx;
 	const struct html_line *x = a, *y = b;
 
 	if (x->weight != y->weight)
@@ -99,8 +98,9 @@ static int by_weight(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-static int by_place(const void *a, const void *b)
+static int by_place(const void *a, const void *b, void *ctx)
 {
+	const struct html_lines *sort_lines = ctx;
 	const struct html_source_line *x = a, *y = b;
 	int c = strcmp(sort_lines->files[x->file], sort_lines->files[y->file]);
 
@@ -144,9 +144,8 @@ void html_lines_finish(struct html_lines *l)
 {
 	struct u64map taken;
 
-	sort_lines = l;
 	if (l->nrows)	/* qsort's array may not be NULL, even empty */
-		qsort(l->rows, l->nrows, sizeof(*l->rows), by_weight);
+		qsort_r(l->rows, l->nrows, sizeof(*l->rows), by_weight, l);
 	u64map_init(&taken);
 	/* each file read once: the hot lines of one file together */
 	for (uint32_t f = 0; f < l->nfiles; f++) {
@@ -180,7 +179,6 @@ void html_lines_finish(struct html_lines *l)
 		free(text);
 	}
 	if (l->nsource)
-		qsort(l->source, l->nsource, sizeof(*l->source), by_place);
-	sort_lines = NULL;
+		qsort_r(l->source, l->nsource, sizeof(*l->source), by_place, l);
 	u64map_release(&taken);
 }

@@ -1,11 +1,12 @@
 /*
  * Building the call-path tree: a map from (parent node, function) to the
- * child node (lib/u64map.h), a replay stack that mirrors model/profile.c's
- * per-call arithmetic, and the timeline's "longest calls" selection.
+ * child node (lib/u64map.h), a replay stack closing each call by the
+ * profile's own rule (model/call_span.h), and the timeline's "longest
+ * calls" selection.
  */
 #include "report/html_tree.h"
 #include "model/aggregate.h"
-#include "model/hook_cost.h"
+#include "model/call_span.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,8 @@
 
 /* One open call of the thread being replayed. */
 struct tree_frame {
+	struct call_span span;
 	uint32_t node;
-	int counted;		/* a real call, not an OPEN_FRAME */
-	uint64_t start_ns;
-	uint64_t child_ns;	/* adjusted inclusive time of its direct callees */
-	uint64_t desc_calls;	/* calls made beneath it */
-	uint64_t start_c[2];	/* the counters at its entry */
-	uint64_t child_c[2];	/* its direct callees' counter totals */
 };
 
 struct html_tree_private {
@@ -34,7 +30,7 @@ struct html_tree_private {
 	size_t depth, stack_alloc;
 	struct hook_cost cost;	/* the hooks' cost per call */
 	uint64_t last_ns;
-	uint64_t counters[2];	/* the latest absolute values */
+	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* the latest absolute values */
 	uint32_t thread;
 };
 
@@ -104,13 +100,12 @@ void html_tree_thread_begin(struct html_tree *t, const struct thread_info *info,
 	pv->cost = hook_cost_make(inner_ns, outer_ns);
 	pv->last_ns = info->start_ns;
 	pv->depth = 0;
-	pv->counters[0] = pv->counters[1] = 0;
+	memset(pv->counters, 0, sizeof(pv->counters));
 }
 
-void html_tree_counters(struct html_tree *t, const uint64_t values[2])
+void html_tree_counters(struct html_tree *t, const uint64_t values[CONTRACT_COUNTERS_MAX])
 {
-	t->priv->counters[0] = values[0];
-	t->priv->counters[1] = values[1];
+	memcpy(t->priv->counters, values, sizeof(t->priv->counters));
 }
 
 static uint64_t clamp_time(struct html_tree_private *pv, uint64_t t)
@@ -129,13 +124,7 @@ static void push(struct html_tree *t, uint32_t func, uint64_t time_ns, int count
 	ALLOC_GROW(pv->stack, pv->depth + 1, pv->stack_alloc);
 	struct tree_frame *f = &pv->stack[pv->depth++];
 	f->node = html_tree_child(t, parent, func);
-	f->counted = counted;
-	f->start_ns = time_ns;
-	f->child_ns = 0;
-	f->desc_calls = 0;
-	f->start_c[0] = pv->counters[0];
-	f->start_c[1] = pv->counters[1];
-	f->child_c[0] = f->child_c[1] = 0;
+	call_span_open(&f->span, time_ns, counted, pv->counters);
 	struct html_thread *th = &t->threads[pv->thread];
 	if (t->nodes[f->node].depth > th->max_depth)
 		th->max_depth = t->nodes[f->node].depth;
@@ -251,33 +240,23 @@ static void record_call(struct html_tree *t, uint32_t node, uint64_t start, uint
 		html_tree_limit_calls(t, t->max_calls);
 }
 
-/* model/profile.c's pop(), per call path. */
+/* Closes the innermost open call into its call path's numbers. */
 static void pop(struct html_tree *t, uint64_t now)
 {
 	struct html_tree_private *pv = t->priv;
 	struct tree_frame *f = &pv->stack[--pv->depth];
 	struct html_node *n = &t->nodes[f->node];
-	uint64_t total = hook_cost_total(&pv->cost, now - f->start_ns, f->desc_calls, f->counted,
-					 f->child_ns);
+	struct call_span_end end;
 
-	n->self_ns += total - f->child_ns;
-	n->total_ns += total;
-	if (f->counted)
+	call_span_close(&pv->cost, &f->span, now, pv->counters, t->ncounters,
+			pv->depth ? &pv->stack[pv->depth - 1].span : NULL, &end);
+	n->self_ns += end.self_ns;
+	n->total_ns += end.total_ns;
+	if (f->span.counted)
 		n->calls++;
-	for (size_t c = 0; c < t->ncounters; c++) {
-		uint64_t total_c = pv->counters[c] > f->start_c[c] ? pv->counters[c] - f->start_c[c] : 0;
-		if (total_c < f->child_c[c])
-			total_c = f->child_c[c];
-		n->counter_self[c] += total_c - f->child_c[c];
-		if (pv->depth)
-			pv->stack[pv->depth - 1].child_c[c] += total_c;
-	}
-	record_call(t, f->node, f->start_ns, now);
-	if (pv->depth) {
-		struct tree_frame *parent = &pv->stack[pv->depth - 1];
-		parent->child_ns += total;
-		parent->desc_calls += f->desc_calls + (f->counted ? 1 : 0);
-	}
+	for (size_t c = 0; c < t->ncounters && c < CONTRACT_COUNTERS_MAX; c++)
+		n->counter_self[c] += end.total_c[c] - f->span.child_c[c];
+	record_call(t, f->node, f->span.start_ns, now);
 }
 
 void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind)
@@ -349,11 +328,11 @@ void html_tree_add_aggregate(struct html_tree *t, const struct thread_info *info
 }
 
 /* Children order: heaviest first, then by name, then by function number,
- * so the same input always gives the same layout. */
-static const struct html_tree *sort_tree;
-
-static int compare_nodes(const void *a, const void *b)
+ * so the same input always gives the same layout.  The context of these
+ * qsort_r() comparators is the tree sorted. */
+static int compare_nodes(const void *a, const void *b, void *tree)
 {
+	const struct html_tree *sort_tree = tree;
 	const struct html_node *na = &sort_tree->nodes[*(const uint32_t *)a];
 	const struct html_node *nb = &sort_tree->nodes[*(const uint32_t *)b];
 
@@ -372,8 +351,9 @@ static int compare_nodes(const void *a, const void *b)
 	return na->func < nb->func ? -1 : na->func > nb->func;
 }
 
-static int compare_calls(const void *a, const void *b)
+static int compare_calls(const void *a, const void *b, void *tree)
 {
+	const struct html_tree *sort_tree = tree;
 	const struct html_call *ca = a, *cb = b;
 
 	if (ca->thread != cb->thread)
@@ -413,11 +393,10 @@ void html_tree_finish(struct html_tree *t)
 		order[count[t->nodes[i].parent]++] = (uint32_t)i;
 	/* count[p] is now the end of p's children; p's start is the end
 	 * of p - 1's. */
-	sort_tree = t;
 	for (size_t p = 0; p < t->nnodes; p++) {
 		uint32_t begin = p ? count[p - 1] : 0, end = count[p];
 		if (end - begin > 1)
-			qsort(order + begin, end - begin, sizeof(*order), compare_nodes);
+			qsort_r(order + begin, end - begin, sizeof(*order), compare_nodes, t);
 		t->nodes[p].first_child = begin < end ? order[begin] : NONE;
 		for (uint32_t k = begin; k < end; k++)
 			t->nodes[order[k]].next_sibling = k + 1 < end ? order[k + 1] : NONE;
@@ -426,6 +405,5 @@ void html_tree_finish(struct html_tree *t)
 	free(count);
 	html_tree_limit_calls(t, t->max_calls);
 	if (t->ncalls)	/* qsort's array may not be NULL, even empty */
-		qsort(t->calls, t->ncalls, sizeof(*t->calls), compare_calls);
-	sort_tree = NULL;
+		qsort_r(t->calls, t->ncalls, sizeof(*t->calls), compare_calls, t);
 }

@@ -41,7 +41,7 @@ struct html_node {
 	uint64_t calls;
 	uint64_t self_ns;
 	uint64_t total_ns;
-	uint64_t counter_self[2];	/* record -e: the counters in the path's own frames */
+	uint64_t counter_self[CONTRACT_COUNTERS_MAX];	/* record -e: the counters in the path's own frames */
 	uint64_t self_samples;		/* record --sample: samples with this path's stack */
 	uint64_t total_samples;		/* self plus the children's, after html_tree_finish() */
 };
@@ -95,7 +95,7 @@ void html_tree_open_frame(struct html_tree *t, uint32_t func, uint64_t time_ns);
 /* KIND is an enum exit_kind of model/profile.h. */
 void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind);
 /* The counters' absolute values, for the next enter, open or exit. */
-void html_tree_counters(struct html_tree *t, const uint64_t values[2]);
+void html_tree_counters(struct html_tree *t, const uint64_t values[CONTRACT_COUNTERS_MAX]);
 void html_tree_thread_end(struct html_tree *t, uint64_t end_ns);
 /* One sample of the current thread: FUNCS innermost first (N >= 1),
  * WEIGHT timer periods. */

@@ -54,10 +54,10 @@ void report_samples_summary(FILE *out, const struct profile *p)
 		(unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside);
 }
 
-static const struct profile *order_profile;
-
-static int by_self_samples(const void *a, const void *b)
+/* A qsort_r() comparator of function numbers; the context is the profile. */
+static int by_self_samples(const void *a, const void *b, void *profile)
 {
+	const struct profile *order_profile = profile;
 	const struct func *fa = &order_profile->funcs[*(const uint32_t *)a];
 	const struct func *fb = &order_profile->funcs[*(const uint32_t *)b];
 
@@ -78,8 +78,7 @@ void report_samples(FILE *out, const struct profile *p)
 	for (size_t i = 0; i < p->nfuncs; i++)
 		if (p->funcs[i].samples)
 			order[n++] = (uint32_t)i;
-	order_profile = p;
-	qsort(order, n, sizeof(*order), by_self_samples);
+	qsort_r(order, n, sizeof(*order), by_self_samples, (void *)p);
 	fprintf(out, "%7s %7s %9s %9s%s  %s\n", "self%", "total%", "self", "total",
 		traced ? "      calls" : "", "function");
 	for (size_t i = 0; i < n; i++) {

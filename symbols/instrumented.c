@@ -86,13 +86,14 @@ int program_hooks_probe(const char *path, struct program_hooks *out)
 const char *program_hooks_describe(unsigned kinds)
 {
 	static char buf[96];
+	size_t len = 0;
 
 	buf[0] = '\0';
 	if (kinds & HOOKS_MCOUNT)
-		strcat(buf, "-pg");
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "-pg");
 	if (kinds & HOOKS_FENTRY)
-		strcat(buf, buf[0] ? ", -pg -mfentry" : "-pg -mfentry");
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s-pg -mfentry", len ? ", " : "");
 	if (kinds & HOOKS_CYG)
-		strcat(buf, buf[0] ? ", -finstrument-functions" : "-finstrument-functions");
+		snprintf(buf + len, sizeof(buf) - len, "%s-finstrument-functions", len ? ", " : "");
 	return buf;
 }

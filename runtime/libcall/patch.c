@@ -493,7 +493,7 @@ void libcall_install(void)
 		lc.setting_read = 1;
 		lc.on = s && *s && strlen(s) < sizeof(lc.spec);
 		if (lc.on)
-			strcpy(lc.spec, s);
+			memcpy(lc.spec, s, strlen(s) + 1);
 	}
 	if (lc.on && runtime_config.active)
 		hook_objects();

@@ -46,7 +46,7 @@ static void analyse(const struct gmon *g)
 	st.nfuncs = st.n;
 	st.layout = g->layout;
 	res.hz = g->rate ? g->rate : 100;
-	strcpy(res.dimen, "seconds");
+	snprintf(res.dimen, sizeof(res.dimen), "seconds");
 	res.abbrev = 's';
 
 	FILE *out = fopen("/dev/null", "w");

@@ -32,7 +32,7 @@ static void test_round_trip(void **state)
 	in.patch = 1;
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
-	strcpy(in.dir, "/tmp/a;dir=with;semicolons");
+	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
 	assert_int_equal(out.chunk_bytes, in.chunk_bytes);
@@ -95,8 +95,8 @@ static void test_too_many_stops(void **state)
 
 	(void)state;
 	for (int i = 0; i <= CONTRACT_STOPS_MAX; i++)
-		strcat(text, i ? ",10+1" : "10+1");
-	strcat(text, ";dir=/x");
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s", i ? ",10+1" : "10+1");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), ";dir=/x");
 	assert_int_equal(contract_parse(text, &c, &why), -1);
 }
 

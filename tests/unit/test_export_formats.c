@@ -97,7 +97,8 @@ static void test_folded(void **state)
 	CAPTURE(buf, len, folded_write(out, fx.p, fx.t, FOLDED_SELF_NS));
 	char *lines[8];
 	size_t n = 0;
-	for (char *s = strtok(buf, "\n"); s && n < 8; s = strtok(NULL, "\n"))
+	char *save;
+	for (char *s = strtok_r(buf, "\n", &save); s && n < 8; s = strtok_r(NULL, "\n", &save))
 		lines[n++] = s;
 	qsort(lines, n, sizeof(*lines), compare_lines);
 	assert_int_equal(n, 4);

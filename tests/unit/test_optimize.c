@@ -62,9 +62,9 @@ static char *order_of(const struct opt_graph *g, const struct opt_layout *l)
 		for (size_t k = 0; k < l->clusters[i].n; k++) {
 			const struct opt_group *gr = &g->groups[l->clusters[i].groups[k]];
 			for (size_t m = 0; m < gr->nmembers; m++) {
-				if (*s)
-					strcat(s, " ");
-				strcat(s, g->funcs[gr->members[m]].name);
+				size_t used = strlen(s);
+				snprintf(s + used, len - used, "%s%s", *s ? " " : "",
+					 g->funcs[gr->members[m]].name);
 			}
 		}
 	return s;

@@ -187,9 +187,9 @@ static char *order_of(const struct opt_graph *g, const struct opt_layout *l)
 
 	for (size_t i = 0; i < l->n; i++)
 		for (size_t k = 0; k < l->clusters[i].n; k++) {
-			if (*s)
-				strcat(s, " ");
-			strcat(s, g->funcs[g->groups[l->clusters[i].groups[k]].members[0]].name);
+			size_t used = strlen(s);
+			snprintf(s + used, 4096 - used, "%s%s", *s ? " " : "",
+				 g->funcs[g->groups[l->clusters[i].groups[k]].members[0]].name);
 		}
 	return s;
 }
