@@ -51,10 +51,14 @@ static void add_range(struct range *table, uint32_t *n, uintptr_t lo, uintptr_t 
 	__atomic_store_n(n, i + 1, __ATOMIC_RELEASE);
 }
 
-void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t object_hi)
+void patch_pools_add(uintptr_t lo, uintptr_t hi)
 {
-	add_range(patched, &npatched, object_lo, object_hi);
 	add_range(pools, &npools, lo, hi);
+}
+
+void patch_objects_add(uintptr_t lo, uintptr_t hi)
+{
+	add_range(patched, &npatched, lo, hi);
 }
 
 int patch_covers(uintptr_t addr)
