@@ -55,6 +55,7 @@
 	.p2align 4
 callscope_patch_entry:
 	.cfi_startproc
+	endbr64				/* reached by an indirect call */
 	SAVE_ALL_INT
 	leaq	PFRAME+8(%rsp), %rdi	/* the slot */
 	movq	PFRAME(%rsp), %rsi	/* the trampoline, past its entry */
@@ -110,6 +111,7 @@ callscope_patch_entry:
 	.p2align 4
 callscope_patch_exit:
 	.cfi_startproc
+	endbr64
 	SAVE_ALL_INT
 	leaq	PFRAME+8(%rsp), %rdi
 	call	callscope_hook_return
