@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "patch.h"
+#include "libcall_setting.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -372,6 +373,15 @@ void patch_apply(const struct plan *p)
 		return;
 	installed = p;
 	apply_loaded(p, 0);
+	/* objects loaded later are met when dlopen returns, which only
+	 * library-call tracing sees */
+	const char *libcall = secure_getenv(LIBCALL_ENV);
+	uint32_t later = 0;
+	for (uint32_t i = 0; i < p->hdr.nobjects; i++)
+		later += !met[i];
+	if (later && (!libcall || !*libcall))
+		rt_warn("objects planned for dlopen will not be patched when they load: library-call "
+			"tracing is off (--no-libcall); they run untraced", "");
 }
 
 void patch_loaded(void)
