@@ -40,6 +40,7 @@ RUNTIME_SRC := \
 	common/contract.c \
 	runtime/aggregate.c \
 	runtime/api.c \
+	runtime/backtrace.c \
 	runtime/calibrate.c \
 	runtime/context.c \
 	runtime/control.c \
@@ -54,6 +55,7 @@ RUNTIME_SRC := \
 	runtime/patch/apply.c \
 	runtime/patch/calibration.c \
 	runtime/patch/enter.c \
+	runtime/patch/live.c \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \

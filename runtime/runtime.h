@@ -232,6 +232,9 @@ EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
 EXPORT void *__cxa_begin_catch(void *e);
 HIDDEN void trace_exception_thrown(struct thread_state *t);
 HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
+/* backtrace.c: the stand-in for glibc's, which gives the real return
+ * addresses back for the walk */
+EXPORT int backtrace(void **buffer, int size);
 /* context.c calls this before swapcontext/setcontext, sigaction.c before
  * a handler that runs on a higher stack (see trace.c) */
 HIDDEN void trace_stack_switch(struct thread_state *t);
@@ -311,6 +314,8 @@ HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *
 
 /* patch/: patched function entries (record --patch) */
 HIDDEN void patch_install(void);
+/* Patches the planned objects dlopen loaded since; threads may run. */
+HIDDEN void patch_loaded(void);
 /* Nonzero when ADDR is where a patched function's trampoline gets its
  * return: the frame's real return address is on the shadow stack. */
 HIDDEN int patch_is_return_point(uintptr_t addr);

@@ -87,6 +87,7 @@ HIDDEN NO_INSTRUMENT uintptr_t callscope_libcall_loaded(uintptr_t slot)
 	uintptr_t ret = trace_return(trace_current(), slot);
 	int saved = errno;
 
+	patch_loaded();
 	libcall_install();
 	process_objects_refresh();
 	errno = saved;

@@ -12,11 +12,13 @@
  */
 #define _GNU_SOURCE
 #include "patch.h"
+#include "libcall_setting.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -182,8 +184,9 @@ static void tell_write_refused(const char *path, int err)
 	p = rt_append(p, end, "' writable to patch it (");
 	p = rt_append(p, end, strerror(err));
 	p = rt_append(p, end, err == EACCES || err == EPERM
-				      ? "; SELinux denies execmod: allow it for this program, or "
-					"rebuild it with -pg); it runs untraced"
+				      ? ": SELinux or a seccomp policy forbids changing code; allow "
+					"execmod (setsebool -P selinuxuser_execmod 1) or rebuild the "
+					"program with -pg); it runs untraced"
 				      : "); it runs untraced");
 	rt_warn(p ? line : "cannot patch code", "");
 }
@@ -240,9 +243,48 @@ static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
 	return 0;
 }
 
-/* Patches plan object O, loaded as L. */
+static void tell_live_refused(const char *path, int err)
+{
+	char line[400], *end = line + sizeof(line) - 1;
+	char *p = rt_append(line, end, "cannot patch '");
+
+	p = rt_append(p, end, path);
+	p = rt_append(p, end, "', loaded while threads run: writing its code through /proc/self/mem failed (");
+	p = rt_append(p, end, strerror(err));
+	p = rt_append(p, end, "); it runs untraced");
+	rt_warn(p ? line : "cannot patch a loaded object", "");
+}
+
+/* Writes the jumps of the sites marked in OK while other threads may run.
+ * Returns 0, or an errno when nothing could be written. */
+static int write_jumps_live(const struct plan *p, const struct patch_plan_object *o,
+			    const struct loaded *l, const uint8_t *ok,
+			    const uint8_t (*jumps)[PATCH_WINDOW_MAX], uintptr_t pool_rx)
+{
+	struct live_site *sites = calloc(o->nsites, sizeof(*sites));
+	size_t n = 0;
+
+	if (!sites)
+		return ENOMEM;
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		struct patch_plan_site s;
+		if (!ok[i])
+			continue;
+		plan_site(p, o->first_site + i, &s);
+		sites[n].at = s.addr + l->bias;
+		sites[n].to = pool_rx + POOL_HEADER + (size_t)i * SITE_SLOT + SITE_ENTRY;
+		sites[n].window = s.window;
+		memcpy(sites[n].jump, jumps[i], PATCH_WINDOW_MAX);
+		n++;
+	}
+	int err = n ? live_write_jumps(sites, n) : 0;
+	free(sites);
+	return err;
+}
+
+/* Patches plan object O, loaded as L; LIVE: other threads may run. */
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
-			 const struct loaded *l, const char *path)
+			 const struct loaded *l, const char *path, int live)
 {
 	uint32_t refused[SITE_REFUSALS] = { 0 };
 	struct pool pool;
@@ -279,17 +321,29 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		refused[r]++;
 	}
 	pool_seal(&pool);
-	patch_pools_add(pool.rx, pool.rx + pool.size, l->lo, l->hi);
+	patch_pools_add(pool.rx, pool.rx + pool.size);
 	tell_refusals(path, refused);
-	int err = write_jumps(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
-	if (err)
+	int err = live ? write_jumps_live(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps,
+					  pool.rx)
+		       : write_jumps(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
+	if (err && live)
+		tell_live_refused(path, err);
+	else if (err)
 		tell_write_refused(path, err);
+	else
+		patch_objects_add(l->lo, l->hi);
 out:
 	free(ok);
 	free(jumps);
 }
 
-void patch_apply(const struct plan *p)
+/* The plan applied at start-up, and which of its objects were met. */
+static const struct plan *installed;
+static uint8_t *met;
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+
+/* Patches the planned objects loaded now and not met before. */
+static void apply_loaded(const struct plan *p, int live)
 {
 	struct search s;
 	ssize_t n = readlink("/proc/self/exe", s.exe, sizeof(s.exe) - 1);
@@ -297,12 +351,44 @@ void patch_apply(const struct plan *p)
 	s.exe[n > 0 ? n : 0] = '\0';
 	for (uint32_t i = 0; i < p->hdr.nobjects; i++) {
 		struct patch_plan_object o;
+		if (met[i])
+			continue;
 		plan_object(p, i, &o);
 		s.want = &o;
 		s.path = plan_string(p, o.path);
 		s.ok = 0;
 		dl_iterate_phdr(find_loaded, &s);
-		if (s.ok && o.nsites)
-			patch_object(p, &o, &s.found, s.path);
+		if (!s.ok)
+			continue;
+		met[i] = 1;
+		if (o.nsites)
+			patch_object(p, &o, &s.found, s.path, live);
 	}
+}
+
+void patch_apply(const struct plan *p)
+{
+	met = calloc(p->hdr.nobjects ? p->hdr.nobjects : 1, 1);
+	if (!met)
+		return;
+	installed = p;
+	apply_loaded(p, 0);
+	/* objects loaded later are met when dlopen returns, which only
+	 * library-call tracing sees */
+	const char *libcall = secure_getenv(LIBCALL_ENV);
+	uint32_t later = 0;
+	for (uint32_t i = 0; i < p->hdr.nobjects; i++)
+		later += !met[i];
+	if (later && (!libcall || !*libcall))
+		rt_warn("objects planned for dlopen will not be patched when they load: library-call "
+			"tracing is off (--no-libcall); they run untraced", "");
+}
+
+void patch_loaded(void)
+{
+	if (!installed)
+		return;
+	pthread_mutex_lock(&loading);
+	apply_loaded(installed, 1);
+	pthread_mutex_unlock(&loading);
 }

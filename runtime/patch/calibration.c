@@ -50,7 +50,7 @@ calibration_fn patch_calibration_target(void)
 		return NULL;
 	}
 	pool_seal(&pool);
-	patch_pools_add(pool.rx, pool.rx + pool.size, 0, 0);
+	patch_pools_add(pool.rx, pool.rx + pool.size);
 	made = (calibration_fn)(pool.rx + POOL_HEADER + SITE_ENTRY);
 	return made;
 }

@@ -16,7 +16,9 @@
  * function's trampoline in its slot: it is entered as a tail call, and
  * returns with its caller.  A loop whose head is the function's first
  * instruction jumps back into the trampoline from the body: the open call
- * of the function at that slot goes on, and no new one is counted.
+ * of the function at that slot goes on, and no new one is counted (a
+ * function that jumps to its own entry is such a loop too: -pg's build
+ * makes it one, past the hook).
  */
 #define _GNU_SOURCE
 #include "patch.h"
@@ -51,10 +53,14 @@ static void add_range(struct range *table, uint32_t *n, uintptr_t lo, uintptr_t 
 	__atomic_store_n(n, i + 1, __ATOMIC_RELEASE);
 }
 
-void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t object_hi)
+void patch_pools_add(uintptr_t lo, uintptr_t hi)
 {
-	add_range(patched, &npatched, object_lo, object_hi);
 	add_range(pools, &npools, lo, hi);
+}
+
+void patch_objects_add(uintptr_t lo, uintptr_t hi)
+{
+	add_range(patched, &npatched, lo, hi);
 }
 
 int patch_covers(uintptr_t addr)
@@ -93,9 +99,11 @@ static inline enum entry_answer enter(struct thread_state *t, uintptr_t *slot,
 
 	memcpy(&function, trampoline, sizeof(function));
 	if (UNLIKELY(patch_is_return_point(ret))) {
+		/* the function itself open at this slot: its body jumped back
+		 * to the entry (its own trampoline's return in the slot, or
+		 * that of the function that tail-called it) */
 		struct shadow_frame *top = t->depth ? &t->stack[t->depth - 1] : NULL;
-		if (ret == (uintptr_t)trampoline + SITE_RETURN && top && top->addr == function &&
-		    top->sp == (uintptr_t)slot)
+		if (top && top->addr == function && top->sp == (uintptr_t)slot)
 			return ENTRY_IN_PLACE;
 		/* a tail call: trace.c knows one by the -pg trampoline in
 		 * the slot, and the frame keeps its return address */

@@ -82,9 +82,12 @@ int pool_map(struct pool *p, uintptr_t lo, uintptr_t hi, size_t size, const char
 void pool_seal(struct pool *p);
 void pool_unmap(struct pool *p);
 
-/* Makes the pool [LO, HI) of the object [OBJECT_LO, OBJECT_HI) known to
- * the hooks (see patch_is_return_point() and patch_covers()). */
-void patch_pools_add(uintptr_t lo, uintptr_t hi, uintptr_t object_lo, uintptr_t object_hi);
+/* Makes the pool [LO, HI) known to the hooks (patch_is_return_point()),
+ * before any jump leads into it. */
+void patch_pools_add(uintptr_t lo, uintptr_t hi);
+/* Counts the object [LO, HI) as patched (patch_covers()), once its jumps
+ * are written. */
+void patch_objects_add(uintptr_t lo, uintptr_t hi);
 
 /* Why a site was not patched; counted per reason and told once. */
 enum site_refusal {
@@ -103,8 +106,20 @@ enum site_refusal {
 enum site_refusal site_build(const struct plan *p, const struct patch_plan_site *s,
 			     uintptr_t bias, uintptr_t pool, uint8_t *slot_rw, uintptr_t slot_rx);
 
-/* apply.c: patches the objects of the plan that are loaded now. */
+/* apply.c: patches the objects of the plan that are loaded now, before
+ * other threads run; P stays valid for patch_loaded(). */
 void patch_apply(const struct plan *p);
+
+/* live.c: a jump to write while other threads may run. */
+struct live_site {
+	uintptr_t at;		/* the window */
+	uintptr_t to;		/* where a thread trapped at it goes on */
+	uint8_t window;
+	uint8_t jump[PATCH_WINDOW_MAX];
+};
+/* Writes SITES (N, sorted by address) into running code; returns 0 or
+ * the errno that stopped it before anything was written. */
+int live_write_jumps(const struct live_site *sites, size_t n);
 
 /* enter.c: the C side of the entry hook (patch.S): returns what the
  * trampoline does next (enum entry_answer). */

@@ -45,6 +45,14 @@ shape_tail:
 	{disp32} jmp shape_plain	/* e9 rel32 */
 	.size	shape_tail, .-shape_tail
 
+/* window 5: a tail call into the loop at the entry above, which then
+ * jumps back to its entry with this function's trampoline in the slot */
+	.globl	shape_tailloop
+	.type	shape_tailloop, @function
+shape_tailloop:
+	{disp32} jmp shape_loop0	/* e9 rel32 */
+	.size	shape_tailloop, .-shape_tailloop
+
 /* window 5: a call (a rel32 fixup) as the window's last instruction */
 	.globl	shape_calls
 	.type	shape_calls, @function

@@ -6,6 +6,7 @@ int shape_plain(int x);
 int shape_riprel(int x);
 int shape_loop0(int n);
 int shape_tail(int x);
+int shape_tailloop(int n);
 int shape_calls(int x);
 
 int main(void)
@@ -20,6 +21,8 @@ int main(void)
 		sum += shape_loop0(3);
 	for (int i = 0; i < 100; i++)
 		sum += shape_tail(i);
+	for (int i = 0; i < 20; i++)
+		sum += shape_tailloop(3);
 	for (int i = 0; i < 50; i++)
 		sum += shape_calls(i);
 	printf("sum %ld\n", sum);

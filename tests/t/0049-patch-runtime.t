@@ -25,20 +25,22 @@ counts() {
 }
 
 # Hand-written shapes: a plain window, a RIP-relative load, a loop whose
-# head is the entry, a tail jump and a call as the window's last insn.
+# head is the entry (called, and tail-called), a tail jump and a call as
+# the window's last insn.
 cc -O2 -o shapes "$PROGS/patch_shapes.c" "$PROGS/patch_shapes.S"
 sym() { nm shapes | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
 plain=$(sym shape_plain) riprel=$(sym shape_riprel) loop0=$(sym shape_loop0)
 tail=$(sym shape_tail) calls=$(sym shape_calls) counter=$(sym shape_counter)
+tailloop=$(sym shape_tailloop)
 mkdir s
 ./ppw s/patch.plan "$WORK/shapes" "$plain,6,$((plain + 6))" \
 	"$riprel,6,$((riprel + 6)),2/6/$counter" "$loop0,7,$((loop0 + 7)),2/7/$counter" \
-	"$tail,5,0,1/5/$plain" "$calls,8,$((calls + 8)),4/8/$plain"
+	"$tail,5,0,1/5/$plain" "$tailloop,5,0,1/5/$loop0" "$calls,8,$((calls + 8)),4/8/$plain"
 is "$(patched_run s ./shapes)" "$(./shapes)" "shapes: output unchanged"
 is "$(cat s.err)" "" "shapes: every site patched, nothing said"
 is "$(counts s | grep shape_ | tr '\n' ' ')" \
-	"shape_calls=50 shape_loop0=30 shape_plain=1150 shape_riprel=200 shape_tail=100 " \
-	"shapes: exact counts (the loop at the entry is no call)"
+	"shape_calls=50 shape_loop0=50 shape_plain=1150 shape_riprel=200 shape_tail=100 shape_tailloop=20 " \
+	"shapes: exact counts (the loop at the entry is no call, entered by a call or a tail call)"
 "$CS" graph -i s --json > g.json
 is "$(jq -r '[.arcs[] | select(.callee=="shape_plain") | "\(.caller)=\(.count)"] | sort | join(",")' g.json)" \
 	"<spontaneous>=1000,shape_calls=50,shape_tail=100" \

@@ -12,41 +12,31 @@
  * of them: that slow path saves the whole extended state with xsave.
  * The flags need no care: no code reads them across a call or entry.
  *
- * Frame: 9 registers and 8 bytes of padding = 80, which keeps %rsp
- * 16-byte aligned at the call into C (it is 16-aligned on entry: the
- * function's return address and the trampoline's call lie above).
+ * Frame: save_regs.h's 8 registers and %r11, and 8 bytes of padding = 80,
+ * which keeps %rsp 16-byte aligned at the call into C (it is 16-aligned on
+ * entry: the function's return address and the trampoline's call lie
+ * above).
  */
 	.text
 
-#define PFRAME 80
+#include "save_regs.h"
+
+/* FRAME (save_regs.h) with %r11 in its last slot, and 8 bytes of padding */
+#define PFRAME (FRAME + 8)
 
 .macro SAVE_ALL_INT
-	subq	$PFRAME, %rsp
-	.cfi_adjust_cfa_offset PFRAME
-	movq	%rdi, 0(%rsp)
-	movq	%rsi, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rcx, 24(%rsp)
-	movq	%r8, 32(%rsp)
-	movq	%r9, 40(%rsp)
-	movq	%rax, 48(%rsp)
-	movq	%r10, 56(%rsp)
+	SAVE_INT
 	movq	%r11, 64(%rsp)
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
 .endm
 
 /* Restores them without touching the flags (lea, not add). */
 .macro RESTORE_ALL_INT
+	leaq	8(%rsp), %rsp
+	.cfi_adjust_cfa_offset -8
 	movq	64(%rsp), %r11
-	movq	56(%rsp), %r10
-	movq	48(%rsp), %rax
-	movq	40(%rsp), %r9
-	movq	32(%rsp), %r8
-	movq	24(%rsp), %rcx
-	movq	16(%rsp), %rdx
-	movq	8(%rsp), %rsi
-	movq	0(%rsp), %rdi
-	leaq	PFRAME(%rsp), %rsp
-	.cfi_adjust_cfa_offset -PFRAME
+	RESTORE_INT
 .endm
 
 /* xsave: x87, SSE, AVX and the AVX-512 state (bits 0-2, 5-7). */
@@ -65,6 +55,7 @@
 	.p2align 4
 callscope_patch_entry:
 	.cfi_startproc
+	endbr64				/* reached by an indirect call */
 	SAVE_ALL_INT
 	leaq	PFRAME+8(%rsp), %rdi	/* the slot */
 	movq	PFRAME(%rsp), %rsi	/* the trampoline, past its entry */
@@ -120,6 +111,7 @@ callscope_patch_entry:
 	.p2align 4
 callscope_patch_exit:
 	.cfi_startproc
+	endbr64
 	SAVE_ALL_INT
 	leaq	PFRAME+8(%rsp), %rdi
 	call	callscope_hook_return
