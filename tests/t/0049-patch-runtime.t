@@ -46,14 +46,17 @@ is "$(jq -r '[.arcs[] | select(.callee=="shape_plain") | "\(.caller)=\(.count)"]
 	"<spontaneous>=1000,shape_calls=50,shape_tail=100" \
 	"shapes: the tail call and the relocated call are arcs"
 
-# same_counts NAME COMPILER SOURCE: the -O0 build patched against -pg's
+# same_counts NAME COMPILER SOURCE [status-only]: the -O0 build patched against -pg's
 same_counts() {
 	name=$1
 	"$2" -O0 -g -o "$name" "$3" -lpthread
 	"$2" -O0 -g -pg -o "$name-pg" "$3" -lpthread
 	mkdir "$name.d"
 	./ppw "$name.d/patch.plan" "$WORK/$name" --frame-pointer 2> /dev/null
-	is "$(patched_run "$name.d" "./$name"; echo "rc=$?")" "$("./$name"; echo "rc=$?")" \
+	# threads.c's sum races (unlocked +=), so only its status is compared
+	keep=cat
+	[ "${4:-}" = status-only ] && keep="tail -1"
+	is "$( (patched_run "$name.d" "./$name"; echo "rc=$?") | $keep)" "$( ("./$name"; echo "rc=$?") | $keep)" \
 		"$name: output and exit status unchanged"
 	limited "$CS" record -o "$name-pg.data" -- "./$name-pg" > /dev/null 2>&1
 	counts "$name-pg.data" > want.txt
@@ -64,7 +67,7 @@ same_counts longjmp cc "$PROGS/longjmp.c"
 ok "$(grep -q '^inner=50$' got.txt; echo $?)" "longjmp: the frames left are counted"
 same_counts exceptions g++ "$PROGS/exceptions.cc"
 ok "$(grep -q '^cleanup_call=21$' got.txt; echo $?)" "exceptions: the destructors ran as the throws passed"
-same_counts threads cc "$PROGS/threads.c"
+same_counts threads cc "$PROGS/threads.c" status-only
 same_counts coroutine cc "$PROGS/coroutine.c"
 same_counts tailcall cc "$PROGS/tailcall.c"
 

@@ -17,13 +17,16 @@ counts() {
 		sort
 }
 
-# exact NAME COMPILER SOURCE: the patched -O2 build against the -pg build
+# exact NAME COMPILER SOURCE [status-only]: the patched -O2 build against the -pg build
 exact() {
 	name=$1
 	"$2" -O2 -g -o "$name" "$3" -lpthread
 	"$2" -O2 -g -pg -o "$name-pg" "$3" -lpthread
-	is "$(limited "$CS" record --patch -o "$name.data" -- "./$name" 2> "$name.err"; echo "rc=$?")" \
-		"$("./$name"; echo "rc=$?")" "$name: output and exit status unchanged"
+	# threads.c's sum races (unlocked +=), so only its status is compared
+	keep=cat
+	[ "${4:-}" = status-only ] && keep="tail -1"
+	is "$( (limited "$CS" record --patch -o "$name.data" -- "./$name" 2> "$name.err"; echo "rc=$?") | $keep)" \
+		"$( ("./$name"; echo "rc=$?") | $keep)" "$name: output and exit status unchanged"
 	limited "$CS" record -o "$name-pg.data" -- "./$name-pg" > /dev/null 2>&1
 	counts "$name-pg.data" > want.txt
 	counts "$name.data" > got.txt
@@ -32,7 +35,7 @@ exact() {
 exact longjmp cc "$PROGS/longjmp.c"
 exact exceptions g++ "$PROGS/exceptions.cc"
 ok "$(grep -q '^cleanup_call=21$' got.txt; echo $?)" "exceptions: the destructors ran as the throws passed"
-exact threads cc "$PROGS/threads.c"
+exact threads cc "$PROGS/threads.c" status-only
 ok "$(grep -q '^work=20001$' got.txt; echo $?)" "threads: every thread's calls counted"
 exact coroutine cc "$PROGS/coroutine.c"
 exact tailcall cc "$PROGS/tailcall.c"
