@@ -16,8 +16,11 @@ CC ?= cc
 V ?=
 Q := $(if $(V),,@)
 
-# every compile of ours reads it first: the functions we do not call
-BANNED := -include common/banned.h
+# every compile of ours reads it first: the functions we do not call.  The
+# objects depend on it by name, as a flag's header is in no .d file until
+# the object is compiled with it.
+BANNED_H := common/banned.h
+BANNED := -include $(BANNED_H)
 WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 	-Wstrict-prototypes -Wno-missing-field-initializers
 ifeq ($(WERROR),1)
@@ -64,6 +67,7 @@ RUNTIME_SRC := \
 	runtime/sampler.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
+	runtime/thread.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
 	runtime/util.c
@@ -97,7 +101,7 @@ $(O)/libcallscope-idle-hooks.so: $(O)/rt/runtime/arch/x86_64/idle_hooks.o
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,noexecstack -o $@ $<
 
-$(O)/rt/%.o: %.c
+$(O)/rt/%.o: %.c $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
@@ -107,7 +111,7 @@ $(O)/rt/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c
+$(O)/tool/%.o: %.c $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -116,14 +120,14 @@ $(O)/callscope: $(O)/tool/cli/main.o $(TOOL_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SANFLAGS) -o $@ $^ $(TOOL_LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ)
+$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ) $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcmocka
 
 # Fuzz harnesses: libFuzzer with clang when asked (make fuzz), otherwise a
 # plain driver that replays the seed corpus (make fuzz-smoke, run in CI).
-$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ)
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(BANNED_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)

@@ -10,7 +10,8 @@
 #   merge of 10, 100 and RUNS recordings (the sum's size and the memory
 #     should stay flat), a tree of merges (RUNS in parts of 100, then the
 #     parts) compared byte for byte with the one-shot sum,
-#   diff of two sums of RUNS/2 runs each,
+#   diff of two sums of 10 runs and of two sums of RUNS runs each (the
+#     second set recorded with work.lua's N one higher, so the sums differ),
 #   merge --keep-events of 10 and 100 recordings, the old concatenation,
 #     for comparison.
 #
@@ -51,19 +52,26 @@ if [ ! -x "$lua" ]; then
 		-o "$lua" "${srcs[@]}" -lm -ldl
 fi
 
-n_have=$(find "$work/runs" -name 'run-*.data' | wc -l)
-if [ "$n_have" -lt "$RUNS" ]; then
-	say "recording $RUNS runs in count mode (once; kept in $work/runs)"
+# record_set DIR N_SHIFT: RUNS count-mode runs into DIR, once.
+record_set() {
+	local dir=$1 shift_n=$2 n_have start f i
+	mkdir -p "$dir"
+	n_have=$(find "$dir" -name 'run-*.data' | wc -l)
+	[ "$n_have" -lt "$RUNS" ] || return 0
+	say "recording $RUNS runs in count mode (once; kept in $dir)"
 	start=$(date +%s)
 	for ((i = n_have; i < RUNS; i++)); do
-		f=$(printf '%s/runs/run-%04d.data' "$work" "$i")
+		f=$(printf '%s/run-%04d.data' "$dir" "$i")
 		"$CALLSCOPE" record --mode=count -o "$f" -- \
-			"$lua" "$here/progs/work.lua" $((LUA_ARGS_BASE + i % 4)) 1 >/dev/null 2>&1 ||
+			"$lua" "$here/progs/work.lua" $((LUA_ARGS_BASE + shift_n + i % 4)) 1 >/dev/null 2>&1 ||
 			die "recording run $i failed"
 	done
 	say "recorded in $(($(date +%s) - start)) s"
-fi
+}
+record_set "$work/runs" 0
+record_set "$work/runs-b" 1
 mapfile -t runs < <(find "$work/runs" -name 'run-*.data' | sort | head -n "$RUNS")
+mapfile -t runs_b < <(find "$work/runs-b" -name 'run-*.data' | sort | head -n "$RUNS")
 
 # timed NAME CMD...: one table row: elapsed seconds and peak RSS in MiB.
 timed() {
@@ -97,10 +105,14 @@ size_of() { printf ' %s |\n' "$(du -b "$1" | cut -f1)"; }
 	timed "merge of $((${#parts[@]})) partial sums (newest first)" "$CALLSCOPE" merge \
 		-o "$work/sum-tree.data" $(printf '%s\n' "${parts[@]}" | sort -r)
 	size_of "$work/sum-tree.data"
-	half=$((RUNS / 2))
-	"$CALLSCOPE" merge -o "$work/half-a.data" "${runs[@]:0:half}" 2>/dev/null
-	"$CALLSCOPE" merge -o "$work/half-b.data" "${runs[@]:half}" 2>/dev/null
-	timed "diff of two sums of $half runs" "$CALLSCOPE" diff "$work/half-a.data" "$work/half-b.data"
+	for n in 10 "$RUNS"; do
+		"$CALLSCOPE" merge -o "$work/sum-b-$n.data" "${runs_b[@]:0:n}" 2>/dev/null
+		timed "diff of two sums of $n runs" "$CALLSCOPE" diff "$work/sum-$n.data" \
+			"$work/sum-b-$n.data"
+		echo " - |"
+	done
+	timed "diff --json of two sums of $RUNS runs" "$CALLSCOPE" diff --json "$work/sum-$RUNS.data" \
+		"$work/sum-b-$RUNS.data"
 	echo " - |"
 	for n in 10 100; do
 		timed "merge --keep-events $n runs" "$CALLSCOPE" merge --keep-events \

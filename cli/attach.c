@@ -8,7 +8,6 @@
  * samples (it was anywhere on the stack), hottest first.
  */
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -26,6 +25,7 @@
 
 #include "cli/attach.h"
 #include "symbols/demangle.h"
+#include "symbols/elf_segments.h"
 #include "symbols/symtab.h"
 #include "die.h"
 #include "perf_paranoid.h"
@@ -196,29 +196,19 @@ static void load_maps(struct symtab *st, pid_t pid)
 		int fd = open(file, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		Elf64_Ehdr eh;
-		Elf64_Phdr ph[64];
+		struct elf_segment ph[64];
 		struct symtab_segment segs[64];
-		size_t nseg = 0;
+		size_t nseg = elf_segments_read(fd, ph, 64);
 		uint64_t bias = 0;
 		int found = 0;
-		if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) &&
-		    !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
-		    eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum <= 64 &&
-		    pread(fd, ph, eh.e_phnum * sizeof(Elf64_Phdr), (off_t)eh.e_phoff) ==
-			    (ssize_t)(eh.e_phnum * sizeof(Elf64_Phdr))) {
-			for (int i = 0; i < eh.e_phnum; i++) {
-				if (ph[i].p_type != PT_LOAD)
-					continue;
-				segs[nseg++] = (struct symtab_segment){ ph[i].p_vaddr, ph[i].p_memsz,
-									ph[i].p_flags };
-				if (!found && (ph[i].p_offset & ~4095ull) == off) {
-					bias = start - (ph[i].p_vaddr & ~4095ull);
-					found = 1;
-				}
+		close(fd);
+		for (size_t i = 0; i < nseg; i++) {
+			segs[i] = (struct symtab_segment){ ph[i].vaddr, ph[i].memsz, ph[i].flags };
+			if (!found && (ph[i].offset & ~4095ull) == off) {
+				bias = start - (ph[i].vaddr & ~4095ull);
+				found = 1;
 			}
 		}
-		close(fd);
 		if (found)
 			symtab_add_object(st, file, bias, NULL, 0, segs, nseg);
 	}

@@ -312,6 +312,9 @@ int cmd_annotate(int argc, char **argv)
 					  NULL, NULL, on_sample, 0 };
 	struct load_stats more;
 	load_replay(&df, &filter, p, &v, &more);
+	stats.salvaged |= more.salvaged;
+	load_sum_samples(&df, &filter, p, &v, &more);
+	stats.salvaged |= more.salvaged;
 	print_annotation(&df, &s, input);
 	free(s.pcs);
 	profile_free(p);

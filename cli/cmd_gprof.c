@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "die.h"
 #include "formats/gmon.h"
+#include "formats/gcov_read.h"
 #include "gprof/gprof.h"
 #include "symbols/demangle.h"
 #include "xalloc.h"
@@ -426,9 +427,19 @@ int cmd_gprof(int argc, char **argv)
 	if (style & STYLE_EXEC)
 		gprof_print_exec_counts(stdout, &st, &g, &f, &o, &first);
 	int rc = 0;
+	struct gcov_data counts;
+	memset(&counts, 0, sizeof(counts));
+	if ((style & STYLE_ANNO) && o.line_granularity && o.annotate_all_lines && !o.strict &&
+	    gcov_program_has_counts(prog)) {
+		/* stale or missing counts are said and never shown as zeros */
+		if (gcov_read_program(prog, &counts) != 0)
+			return EXIT_FATAL;
+		o.line_counts = &counts;
+	}
 	if (style & STYLE_ANNO)
 		rc = gprof_print_annotated(stdout, &st, &g, &f, &o, &res, &first) < 0 ? EXIT_FATAL
 											: 0;
+	gcov_data_release(&counts);
 
 	gprof_result_release(&res);
 	filters_release(&f);

@@ -1,6 +1,7 @@
 /*
  * callscope html [-i PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]
  *                [--max-size MB] [--max-nodes N] [--timeline-calls N] [--no-compress]
+ *                [--static]
  *
  * One self-contained HTML page: flame graph, call tree, top functions,
  * timeline, diff against a base recording.  See docs/html.md.
@@ -18,6 +19,7 @@
 #include "cli/demangle_option.h"
 #include "cli/function_lines.h"
 #include "load/load.h"
+#include "load/static_calls.h"
 #include "die.h"
 #include "formats/cursor.h"
 #include "report/html.h"
@@ -25,7 +27,7 @@
 
 static const char usage_text[] =
 	"usage: callscope html [-i PATH | PATH] [-o FILE] [--base PATH] [--pid PID] [--tid TID]\n"
-	"                      [--max-size MB] [--max-nodes N] [--timeline-calls N]\n"
+	"                      [--max-size MB] [--max-nodes N] [--timeline-calls N] [--static]\n"
 	"\n"
 	"  -i, --input PATH        recording to read, or PATH alone (default: callscope.data)\n"
 	"  -o, --output FILE       page to write (default: callscope.html; - for stdout)\n"
@@ -38,6 +40,7 @@ static const char usage_text[] =
 	"      --timeline-calls N  calls on the timeline at most, the longest first\n"
 	"                          (default 1000000; 0: no timeline)\n"
 	"      --no-compress       store the data uncompressed (for debugging)\n"
+	"      --static            also the calls in the code that never ran, greyed\n"
 	NO_DEMANGLE_HELP;
 
 /* One recording, loaded: its flat profile and its call-path tree. */
@@ -96,6 +99,25 @@ static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_thread *at)
 {
 	html_tree_add_aggregate(ctx, info, at);
+}
+
+/* A sum's samples by PC (load_sum_samples()): only their source lines,
+ * as their stacks are in the tree already with the sum's call paths. */
+static void sum_line_sample(void *ctx, const struct replay_sample *s)
+{
+	struct loaded *l = ctx;
+
+	html_lines_add(l->lines, s->file, s->line, s->funcs[0], s->weight);
+}
+
+static void nop_begin(void *ctx, const struct thread_info *info, double a, double b)
+{
+	(void)ctx, (void)info, (void)a, (void)b;
+}
+
+static void nop_end(void *ctx, uint64_t t)
+{
+	(void)ctx, (void)t;
 }
 
 /* The recorded command line, or the file's name when it has none. */
@@ -158,6 +180,10 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	v.sample_lines = l->prof->samples > 0;
 	load_replay(&l->df, f, l->prof, &v, &stats);
 	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
+	const struct replay_visitor lines = { l, nop_begin, NULL, NULL, NULL, nop_end,
+					      NULL, NULL, sum_line_sample, 1 };
+	load_sum_samples(&l->df, f, l->prof, &lines, &stats);
+	l->salvaged |= stats.salvaged;
 	html_tree_finish(l->tree);
 	/* without samples, the source view shows where the traced functions
 	 * begin (not for a binary that could not be trusted: its functions
@@ -169,6 +195,18 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	html_lines_finish(l->lines);
 	l->title = session_title(&l->df, path);
 	return 0;
+}
+
+/* --static: the calls in the recorded programs' code that never ran, as
+ * graph --static finds them (not the libraries they call into). */
+static void add_static_calls(struct loaded *l)
+{
+	char **exes = xcalloc(l->df.nprocesses + 1, sizeof(*exes));
+
+	for (size_t i = 0; i < l->df.nprocesses; i++)
+		exes[i] = l->df.processes[i].exe;
+	static_calls_add(l->prof, exes, l->df.nprocesses);
+	free(exes);
 }
 
 static void loaded_release(struct loaded *l)
@@ -242,6 +280,7 @@ int cmd_html(int argc, char **argv)
 		{ "max-nodes", required_argument, NULL, 'N' },
 		{ "timeline-calls", required_argument, NULL, 'C' },
 		{ "no-compress", no_argument, NULL, 'Z' },
+		{ "static", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		NO_DEMANGLE_OPTION,
 		{ NULL, 0, NULL, 0 },
@@ -249,7 +288,7 @@ int cmd_html(int argc, char **argv)
 	const char *input = NULL, *output = "callscope.html", *base_path = NULL;
 	struct load_filter filter = { -1, -1 };
 	struct html_options o = { 32ull << 20, 8000000, 1000000, 1 };
-	int opt;
+	int opt, with_static = 0;
 
 	while ((opt = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -269,12 +308,15 @@ int cmd_html(int argc, char **argv)
 		case 'N': o.max_nodes = (size_t)parse_count("--max-nodes", optarg); break;
 		case 'C': o.max_calls = (size_t)parse_count("--timeline-calls", optarg); break;
 		case 'Z': o.compress = 0; break;
+		case 'T': with_static = 1; break;
 		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
 	input = recording_arg("html", input, argc, argv, optind);
+	if (with_static && base_path)
+		usage_die("--static does not go with --base: a comparison shows what ran in each");
 
 	struct loaded cur, base;
 	if (load(input, &filter, o.max_calls, &cur) != 0)
@@ -286,8 +328,10 @@ int cmd_html(int argc, char **argv)
 		loaded_release(&cur);
 		return EXIT_FATAL;
 	}
+	if (with_static)
+		add_static_calls(&cur);
 	struct html_input in = { cur.title, cur.prof, cur.tree, cur.salvaged,
-				 NULL, NULL, 0, NULL, cur.lines };
+				 NULL, NULL, 0, NULL, cur.lines, with_static };
 	if (base_path) {
 		in.base_title = base.title;
 		in.base = base.prof;

@@ -21,7 +21,7 @@
 #include "load/load.h"
 #include "die.h"
 #include "optimize/cache_spec.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "optimize/graph_build.h"
 #include "optimize/measure.h"
 #include "optimize/optimize.h"

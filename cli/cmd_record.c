@@ -487,7 +487,12 @@ int cmd_record(int argc, char **argv)
 		contract.clock = tsc_usable() ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
 	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc_usable())
 		warning("the TSC is not constant here; times may be wrong (use --clock=mono)");
-	char text[CONTRACT_PATH_MAX + 128];
+	if (sample_env) {
+		if (strlen(sample_env) >= sizeof(contract.sampling))
+			usage_die("the sampling settings are too long: name fewer objects in --only");
+		memcpy(contract.sampling, sample_env, strlen(sample_env) + 1);
+	}
+	char text[CONTRACT_PATH_MAX + CONTRACT_SAMPLING_MAX + 128];
 	if (contract_format(&contract, text, sizeof(text)) != 0)
 		BUG("contract does not fit");
 
@@ -522,10 +527,6 @@ int cmd_record(int argc, char **argv)
 			setenv(LIBCALL_ENV, libcall, 1);
 		else
 			unsetenv(LIBCALL_ENV);
-		if (sample_env)
-			setenv(SAMPLING_ENV, sample_env, 1);
-		else
-			unsetenv(SAMPLING_ENV);
 		execv(prog, prog_argv);
 		fprintf(stderr, "callscope: cannot run '%s': %s\n", prog, strerror(errno));
 		_exit(127);

@@ -8,6 +8,7 @@
 #include "model/aggregate.h"
 #include "symbols/code.h"
 #include "model/samples.h"
+#include "model/sum.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -30,6 +31,8 @@ struct both {
 	struct cct_builder *ttb;
 	struct cct *cur_thread;	/* its tree, for the samples */
 	struct cct *samples;	/* EXPORT_SAMPLE_TREE: where samples go instead */
+	struct export_data *pcs;	/* EXPORT_SAMPLE_PCS: where they are listed */
+	uint32_t pid, image;	/* of the thread being replayed */
 };
 
 /* The tree of thread (PID, TID), made when first met. */
@@ -59,6 +62,8 @@ static void v_begin(void *ctx, const struct thread_info *info, double inner, dou
 	struct both *s = ctx;
 
 	s->pb = profile_thread_begin(s->p, info, inner, outer);
+	s->pid = info->pid;
+	s->image = info->image;
 	if (s->t)
 		s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
 	if (s->per_thread) {
@@ -159,7 +164,7 @@ static void v_note(void *ctx, const struct replay_note *n)
  * the samples' paths: in a samples-only recording the tree's time metric
  * counts samples (see export_load.h).
  */
-static void tree_add_sample(struct cct *t, const struct replay_sample *smp)
+static uint32_t tree_add_sample(struct cct *t, const struct replay_sample *smp)
 {
 	uint32_t node = CCT_ROOT;
 
@@ -169,6 +174,7 @@ static void tree_add_sample(struct cct *t, const struct replay_sample *smp)
 		t->nodes[node].total[CCT_TIME] += smp->weight;
 	}
 	t->nodes[node].self[CCT_TIME] += smp->weight;
+	return node;
 }
 
 static void v_sample(void *ctx, const struct replay_sample *smp)
@@ -177,9 +183,17 @@ static void v_sample(void *ctx, const struct replay_sample *smp)
 
 	profile_add_sample(s->p, smp->funcs, smp->n, smp->weight, smp->flags, smp->outside,
 			   smp->missed);
-	if (s->samples)
-		tree_add_sample(s->samples, smp);
-	else if (s->t)
+	if (s->samples) {
+		uint32_t node = tree_add_sample(s->samples, smp);
+		if (s->pcs) {
+			struct export_data *d = s->pcs;
+			ALLOC_GROW(d->sample_pcs, d->nsample_pcs + 1, d->sample_pcs_alloc);
+			d->sample_pcs[d->nsample_pcs++] = (struct export_sample_pc){
+				node, s->pid, s->image, smp->outside ? CCT_OUTSIDE_ADDR : smp->addrs[0],
+				smp->weight
+			};
+		}
+	} else if (s->t)
 		tree_add_sample(s->t, smp);
 	if (s->per_thread && s->cur_thread)
 		tree_add_sample(s->cur_thread, smp);
@@ -338,6 +352,25 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* profile.h's call observer: one replayed call of FUNC into its row. */
+static void count_call(void *ctx, uint32_t func, uint64_t total_ns)
+{
+	struct export_data *out = ctx;
+
+	if (func >= out->ncall_hist) {
+		size_t n = out->ncall_hist ? out->ncall_hist : 64;
+		while (n <= func)
+			n *= 2;
+		out->call_hist = xrealloc(out->call_hist, n * sizeof(*out->call_hist));
+		memset(out->call_hist + out->ncall_hist, 0,
+		       (n - out->ncall_hist) * sizeof(*out->call_hist));
+		out->ncall_hist = n;
+	}
+	if (!out->call_hist[func])
+		out->call_hist[func] = xcalloc(CCT_FUNC_BUCKETS, sizeof(**out->call_hist));
+	out->call_hist[func][sum_bucket(total_ns)]++;
+}
+
 void export_data_load(const struct data_file *df, const struct load_filter *f, int want_tree,
 		      FILE *chrome, struct export_data *out)
 {
@@ -350,6 +383,12 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
+	if ((want_tree & EXPORT_SAMPLE_PCS) && s.samples)
+		s.pcs = out;
+	if (want_tree & EXPORT_CALL_HISTOGRAMS) {
+		s.p->call_observer = count_call;
+		s.p->call_observer_ctx = out;
+	}
 	s.counted = df->ncounters > 0;
 	s.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++) {
@@ -450,7 +489,7 @@ void export_data_call_sites(struct export_data *d)
 			if (strcmp(g->object, f->object))
 				continue;
 			for (size_t c = 0; c < ncalls && !a->site; c++)
-				if (calls[c].target == g->addr)
+				if (calls[c].target == g->addr && !calls[c].tail)
 					a->site = calls[c].ret;
 		}
 		free(calls);
@@ -462,6 +501,10 @@ void export_data_call_sites(struct export_data *d)
 
 void export_data_release(struct export_data *d)
 {
+	for (size_t i = 0; i < d->ncall_hist; i++)
+		free(d->call_hist[i]);
+	free(d->call_hist);
+	free(d->sample_pcs);
 	profile_free(d->p);
 	cct_free(d->tree);
 	cct_free(d->sample_tree);

@@ -103,6 +103,7 @@ static void check_counters(struct merge_sum *m, const struct data_file *df, cons
 struct adder {
 	struct profile_sum *s;
 	const struct data_file *df;
+	const char *path;	/* DF's, for messages */
 	uint32_t *object_map;	/* DF's object -> the sum's (UINT32_MAX: not yet) */
 	unsigned ncounters;
 };
@@ -125,23 +126,58 @@ static uint32_t sum_object_of(struct adder *a, size_t i)
 	return a->object_map[i];
 }
 
+/* Where runtime address ADDR of process image (PID, IMAGE) lies: the
+ * sum's object and the link-time address in it, else SUM_NO_OBJECT and
+ * ADDR as it is. */
+static uint32_t place_at(struct adder *a, uint32_t pid, uint32_t image, uint64_t addr,
+			 uint64_t *where)
+{
+	*where = addr;
+	if (addr == CCT_TRUNCATED_ADDR || addr == CCT_OUTSIDE_ADDR ||
+	    (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX))
+		return SUM_NO_OBJECT;
+	for (size_t i = 0; i < a->df->nobjects; i++) {
+		const struct data_object *ob = &a->df->objects[i];
+		if (ob->pid != pid || ob->image != image)
+			continue;
+		uint64_t link = addr - ob->load_bias;
+		for (size_t k = 0; k < ob->nseg; k++)
+			if (link >= ob->segs[k].vaddr && link - ob->segs[k].vaddr < ob->segs[k].memsz) {
+				*where = link;
+				return sum_object_of(a, i);
+			}
+	}
+	return SUM_NO_OBJECT;
+}
+
 /* The sum's function at runtime address ADDR of thread TH. */
 static uint32_t func_at(void *ctx, const struct data_thread *th, uint64_t addr)
 {
 	struct adder *a = ctx;
+	uint64_t where;
+	uint32_t object = place_at(a, th->pid, th->image, addr, &where);
 
-	if (addr == CCT_TRUNCATED_ADDR || (addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX))
-		return sum_func(a->s, SUM_NO_OBJECT, addr);
-	for (size_t i = 0; i < a->df->nobjects; i++) {
-		const struct data_object *ob = &a->df->objects[i];
-		if (ob->pid != th->pid || ob->image != th->image)
-			continue;
-		uint64_t link = addr - ob->load_bias;
-		for (size_t k = 0; k < ob->nseg; k++)
-			if (link >= ob->segs[k].vaddr && link - ob->segs[k].vaddr < ob->segs[k].memsz)
-				return sum_func(a->s, sum_object_of(a, i), link);
+	return sum_func(a->s, object, where);
+}
+
+/* A sum's samples by path and PC (SUM_PCS), its paths summed into the
+ * sum's nodes PATH (of AT's NNODES). */
+static void add_sum_pcs(struct adder *a, const struct thread_info *info, const uint32_t *path,
+			size_t nnodes)
+{
+	const struct data_sum *ds = &a->df->sum;
+
+	for (size_t i = 0; i < ds->npcs; i++) {
+		struct data_sum_pc pc;
+		uint64_t where;
+		sum_pc_at(ds, i, &pc);
+		if (pc.path >= nnodes)
+			die("'%s' is damaged: its samples by PC name call path %u of %zu; a sum takes "
+			    "whole recordings only",
+			    a->path, pc.path, nnodes);
+		uint32_t object = place_at(a, info->pid, info->image, pc.pc, &where);
+		sum_pc_add(a->s, path[pc.path], object, where, pc.samples);
 	}
-	return sum_func(a->s, SUM_NO_OBJECT, addr);
 }
 
 static unsigned __int128 round_u128(long double v)
@@ -158,7 +194,6 @@ static void add_aggregate(void *ctx, const struct thread_info *info,
 	struct aggregate_split sp;
 	uint32_t *path = xcalloc(at->nnodes + 1, sizeof(*path));
 
-	(void)info;
 	aggregate_split(at, a->ncounters, &sp);
 	for (size_t i = 1; i < at->nnodes; i++) {
 		const struct aggregate_node *an = &at->nodes[i];
@@ -174,6 +209,8 @@ static void add_aggregate(void *ctx, const struct thread_info *info,
 		n->samples += an->samples;
 	}
 	aggregate_split_release(&sp);
+	if (a->df->sum.have_pcs)
+		add_sum_pcs(a, info, path, at->nnodes);
 	free(path);
 
 	for (size_t i = 0; i < at->nfuncs; i++) {
@@ -232,7 +269,9 @@ static void add_replayed(struct adder *a, const char *path)
 	struct export_data d;
 
 	(void)path;
-	export_data_load(a->df, &all, EXPORT_TREE | EXPORT_SAMPLE_TREE, NULL, &d);
+	export_data_load(a->df, &all,
+			 EXPORT_TREE | EXPORT_SAMPLE_TREE | EXPORT_CALL_HISTOGRAMS | EXPORT_SAMPLE_PCS,
+			 NULL, &d);
 	uint32_t *fmap = xcalloc(d.p->nfuncs + 1, sizeof(*fmap));
 	for (size_t f = 0; f < d.p->nfuncs; f++)
 		fmap[f] = func_of_profile(a, &d.p->funcs[f]);
@@ -260,6 +299,13 @@ static void add_replayed(struct adder *a, const char *path)
 		node_of[i] = sum_child(a->s, node_of[cn->parent], fmap[cn->func]);
 		a->s->nodes[node_of[i]].samples += cn->self[CCT_TIME];
 	}
+	/* and by their PC, for the reports of lines and instructions */
+	for (size_t i = 0; i < d.nsample_pcs; i++) {
+		const struct export_sample_pc *sp = &d.sample_pcs[i];
+		uint64_t where;
+		uint32_t object = place_at(a, sp->pid, sp->image, sp->addr, &where);
+		sum_pc_add(a->s, node_of[sp->node], object, where, sp->weight);
+	}
 	free(node_of);
 
 	/* per-call statistics, from the profile's shifted sums (profile.h):
@@ -282,6 +328,8 @@ static void add_replayed(struct adder *a, const char *path)
 		f.period_sum_ns = fn->period_sum_ns;
 		f.period_min_ns = fn->period_min_ns;
 		f.period_max_ns = fn->period_max_ns;
+		if (i < d.ncall_hist && d.call_hist[i])
+			memcpy(f.buckets, d.call_hist[i], sizeof(f.buckets));
 		sum_func_add(&a->s->funcs[fmap[i]], &f);
 	}
 	free(fmap);
@@ -291,7 +339,7 @@ static void add_replayed(struct adder *a, const char *path)
 void merge_sum_add(struct merge_sum *m, const struct data_file *df, const char *path)
 {
 	struct profile_sum *s = &m->sum;
-	struct adder a = { s, df, NULL, (unsigned)df->ncounters };
+	struct adder a = { s, df, path, NULL, (unsigned)df->ncounters };
 	int events = 0;
 
 	check_counters(m, df, path);

@@ -50,8 +50,9 @@ int record_sampling_source(const char *s);
 
 /*
  * Decides whether PROG (HAS_HOOKS: it carries profiling hooks) is sampled,
- * says so on stderr, and returns the CALLSCOPE_SAMPLE value as a malloc'd
- * string the caller frees, or NULL when it is not sampled.  Dies with one
+ * says so on stderr, and returns the sampler's settings (common/sampling.h,
+ * carried in the contract) as a malloc'd string the caller frees, or NULL
+ * when it is not sampled.  Dies with one
  * line when the options do not go together (tracing a program without
  * hooks, sampling with flight or count).
  */

@@ -122,6 +122,12 @@ int sample_lines_report(const struct data_file *df, const struct load_filter *f,
 	const struct replay_visitor v = { &t, nop_begin, nop_func, nop_func, nop_exit, nop_end,
 					  NULL, NULL, on_sample, 1 };
 	load_replay(df, f, t.p, &v, &stats);
+	struct load_stats more;
+	memset(&more, 0, sizeof(more));
+	load_sum_samples(df, f, t.p, &v, &more);
+	stats.salvaged |= more.salvaged;
+	if (df->sum.present)	/* a sum does not keep how its stacks were found */
+		memset(t.p->samples_by_method, 0, sizeof(t.p->samples_by_method));
 	qsort(t.rows, t.n, sizeof(*t.rows), by_samples);
 	double all = t.p->samples ? (double)t.p->samples : 1;
 	if (json) {

@@ -84,6 +84,26 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 			have_dir = 1;
 			break;
 		}
+		if (klen == 3 && !memcmp(p, "smp", 3)) {
+			const char *colon = strchr(val, ':');
+			uint32_t len;
+			struct sampling s;
+			if (!colon || parse_u32(val, (size_t)(colon - val), &len) ||
+			    len >= sizeof(out->sampling) || strnlen(colon + 1, len) != len ||
+			    colon[1 + len] != ';') {
+				*why = "bad sampling settings length";
+				return -1;
+			}
+			memcpy(out->sampling, colon + 1, len);
+			out->sampling[len] = '\0';
+			if (!len || sampling_parse(out->sampling, &s, why) != 0) {
+				if (!len)
+					*why = "empty sampling settings";
+				return -1;
+			}
+			p = colon + 1 + len + 1;
+			continue;
+		}
 		const char *semi = strchr(val, ';');
 		if (!semi) {
 			*why = "field not ended by ';' (dir must come last)";
@@ -301,6 +321,12 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 	if (c->hooks) {
 		p = append(p, end, ";hooks=");
 		p = append_u32(p, end, c->hooks);
+	}
+	if (c->sampling[0]) {
+		p = append(p, end, ";smp=");
+		p = append_u32(p, end, (uint32_t)strlen(c->sampling));
+		p = append(p, end, ":");
+		p = append(p, end, c->sampling);
 	}
 	p = append(p, end, ";dir=");
 	p = append(p, end, c->dir);

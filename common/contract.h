@@ -5,7 +5,7 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples];dir=PATH
+ *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;smp=LEN:SETTINGS];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -16,14 +16,18 @@
  * entries from the plan the launcher wrote in dir.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
  * cost through the same ones.  timeby=samples (with count) makes the
- * hooks only count calls, time coming from the sampler.  dir comes last and runs to the end of
- * the string, so a path may hold ';'.
+ * hooks only count calls, time coming from the sampler.  smp turns the
+ * sampler on with SETTINGS, LEN bytes in common/sampling.h's syntax
+ * (which has ';' of its own, hence the length).  dir comes last and runs
+ * to the end of the string, so a path may hold ';'.
  */
 #ifndef CALLSCOPE_COMMON_CONTRACT_H
 #define CALLSCOPE_COMMON_CONTRACT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sampling.h"
 
 #define CONTRACT_ENV "CALLSCOPE_CONTRACT"
 #define CONTRACT_VERSION 1
@@ -50,6 +54,8 @@ struct contract_range {
 };
 
 #define CONTRACT_COUNTERS_MAX 2
+/* The sampler's settings text: every field of common/sampling.h at once. */
+#define CONTRACT_SAMPLING_MAX (SAMPLING_ONLY_MAX + 128)
 #define CONTRACT_NODES_MIN 64
 #define CONTRACT_NODES_MAX (1u << 24)
 
@@ -83,6 +89,9 @@ struct contract {
 				 * PATCH_PLAN_FILE in dir (patch_plan.h) */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
+	/* the sampler's settings (common/sampling.h), checked by
+	 * sampling_parse(); "": the sampler stays off */
+	char sampling[CONTRACT_SAMPLING_MAX];
 	char dir[CONTRACT_PATH_MAX];	/* staging directory the runtime writes */
 };
 

@@ -1,10 +1,10 @@
 /*
  * The sampler's part of the launcher <-> runtime contract (statistical
  * profiling, runtime/sampler.c).  `callscope record` asks for sampling with
- * one more environment variable beside CALLSCOPE_CONTRACT:
+ * these settings in the contract's smp field (common/contract.h):
  *
- *     CALLSCOPE_SAMPLE=hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
- *                      [;only=NAME,...][;bg=1]
+ *     hz=HZ;clock=cpu|wall[;stack=auto|fp|dwarf][;source=timer]
+ *     [;only=NAME,...][;bg=1]
  *
  * hz is the sampling frequency per thread (1 to SAMPLING_HZ_MAX); clock
  * cpu samples each thread's own CPU time, wall its elapsed time (blocked
@@ -19,7 +19,7 @@
  * perf_event task-clock counter could be had.  bg=1 samples in the
  * background of a trace, only to measure the time spent in code without
  * hooks: the PC alone, flagged SAMPLE_BACKGROUND, which no profile shows
- * as samples.  Without the variable the sampler stays off.
+ * as samples.  Without the settings the sampler stays off.
  *
  * The record it writes (STREAM_SAMPLE, see common/stream.h) has these
  * flags.
@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAMPLING_ENV "CALLSCOPE_SAMPLE"
 #define SAMPLING_HZ_DEFAULT 999
 #define SAMPLING_HZ_MAX 100000
 #define SAMPLING_ONLY_MAX 512	/* bytes of the only= list */

@@ -33,7 +33,8 @@ enum section_type {
 	SECTION_END = 7,	/* last in a sealed file (minor version >= 1): a file
 				 * cut at a section boundary lacks it */
 	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
-	SECTION_PATCH = 9,	/* record --patch: the functions patched and skipped */
+	SECTION_SUM_PCS = 9,	/* callscope merge: a sum's samples by path and PC */
+	SECTION_PATCH = 10,	/* record --patch: the functions patched and skipped */
 };
 
 enum process_end_reason {

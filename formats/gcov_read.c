@@ -206,6 +206,43 @@ int gcov_read_program(const char *prog, struct gcov_data *out)
 	return rc;
 }
 
+int gcov_program_has_counts(const char *prog)
+{
+	char *bin;
+	size_t size, n;
+
+	if (read_file(prog, 0, &bin, &size) != 0)
+		return 0;
+	char **gcdas = gcda_names(bin, size, &n);
+	free(bin);
+	for (size_t i = 0; i < n; i++)
+		free(gcdas[i]);
+	free(gcdas);
+	return n > 0;
+}
+
+static const char *last_component(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+const struct gcov_file *gcov_file_of(const struct gcov_data *d, const char *path)
+{
+	const struct gcov_file *by_name = NULL;
+	size_t named = 0;
+
+	for (size_t i = 0; i < d->nfiles; i++) {
+		if (!strcmp(d->files[i].path, path))
+			return &d->files[i];
+		if (!strcmp(last_component(d->files[i].path), last_component(path))) {
+			by_name = &d->files[i];
+			named++;
+		}
+	}
+	return named == 1 ? by_name : NULL;
+}
+
 void gcov_data_release(struct gcov_data *d)
 {
 	for (size_t i = 0; i < d->nfiles; i++) {

@@ -37,6 +37,14 @@ struct gcov_data {
  * OUT is always safe to release.
  */
 int gcov_read_program(const char *prog, struct gcov_data *out);
+
+/* Whether PROG was built with --coverage (it names a .gcda file); 0 when
+ * it cannot be read.  Says nothing. */
+int gcov_program_has_counts(const char *prog);
+
+/* The counts of the source PATH in D (by path, else by its last component
+ * when only one file has it), or NULL. */
+const struct gcov_file *gcov_file_of(const struct gcov_data *d, const char *path);
 void gcov_data_release(struct gcov_data *d);
 
 #endif

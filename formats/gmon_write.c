@@ -31,9 +31,8 @@
 
 #include "die.h"
 #include "formats/export.h"
+#include "formats/gmon_encode.h"
 #include "xalloc.h"
-
-enum { GMON_TIME_HIST = 0, GMON_CG_ARC = 1 };
 
 #define MAX_BINS 256
 
@@ -44,22 +43,8 @@ struct placed {
 	int main_exe;
 };
 
-static void put_u32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-	put_u32(p, (uint32_t)v);
-	put_u32(p + 4, (uint32_t)(v >> 32));
-}
-
-static int put(FILE *out, const void *p, size_t n)
-{
-	return fwrite(p, 1, n, out) == n ? 0 : -1;
-}
+/* What the export writes: the 64-bit little-endian layout of x86-64. */
+static const struct gmon_layout layout = { 0, 8 };
 
 /* What the histogram counts: microseconds of self time, or samples. */
 struct hist_unit {
@@ -71,49 +56,29 @@ static const struct hist_unit unit_us = { GMON_PROF_RATE, "seconds" };
 static const struct hist_unit unit_samples = { 1, "samples" };
 
 /* Histogram records for TICKS counts over [LO, HI), bins filled in turn. */
-static int write_hist(FILE *out, uint64_t lo, uint64_t hi, uint64_t ticks,
-		      const struct hist_unit *u)
+static void put_hist(struct bytebuf *b, uint64_t lo, uint64_t hi, uint64_t ticks,
+		     const struct hist_unit *u)
 {
-	size_t nbins = (size_t)((hi - lo) / 4);
-	uint8_t h[1 + 8 + 8 + 4 + 4 + 15 + 1];
-	uint8_t bins[MAX_BINS * 2];
+	uint32_t nbins = (uint32_t)((hi - lo) / 4);
 
-	h[0] = GMON_TIME_HIST;
-	put_u64(h + 1, lo);
-	put_u64(h + 9, hi);
-	put_u32(h + 17, (uint32_t)nbins);
-	put_u32(h + 21, u->rate);
-	memset(h + 25, 0, 15);
-	memcpy(h + 25, u->dimen, strlen(u->dimen));
-	h[40] = 's';
 	while (ticks) {
-		for (size_t i = 0; i < nbins; i++) {
+		gmon_put_hist_header(b, &layout, lo, hi, nbins, u->rate, u->dimen, 's');
+		for (uint32_t i = 0; i < nbins; i++) {
 			uint64_t c = ticks > 65535 ? 65535 : ticks;
 			ticks -= c;
-			bins[2 * i] = (uint8_t)c;
-			bins[2 * i + 1] = (uint8_t)(c >> 8);
+			gmon_put_uint(b, &layout, c, 2);
 		}
-		if (put(out, h, sizeof(h)) || put(out, bins, nbins * 2))
-			return -1;
 	}
-	return 0;
 }
 
-static int write_arc(FILE *out, uint64_t from, uint64_t self, uint64_t count)
+/* Arc records for COUNT calls, a count over 32 bits split over several. */
+static void put_arc(struct bytebuf *b, uint64_t from, uint64_t self, uint64_t count)
 {
-	uint8_t r[1 + 8 + 8 + 4];
-
-	r[0] = GMON_CG_ARC;
-	put_u64(r + 1, from);
-	put_u64(r + 9, self);
 	while (count) {
 		uint32_t c = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
 		count -= c;
-		put_u32(r + 17, c);
-		if (put(out, r, sizeof(r)))
-			return -1;
+		gmon_put_arc(b, &layout, from, self, c);
 	}
-	return 0;
 }
 
 static int by_lo(const void *a, const void *b)
@@ -173,7 +138,7 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 	int32_t *where = xmalloc((p->nfuncs + 1) * sizeof(*where));
 	size_t n = 0, other = 0, dropped = 0;
 	uint64_t other_ns = 0, all_ns = 0, dropped_ns = 0;
-	uint8_t header[20] = { 'g', 'm', 'o', 'n', 1, 0, 0, 0 };
+	struct bytebuf b = { 0 };
 	int rc = -1;
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
@@ -212,12 +177,10 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 		}
 	}
 
-	if (put(out, header, sizeof(header)))
-		goto done;
+	gmon_put_header(&b, &layout);
 	for (size_t i = 0; i < n; i++)
-		if (write_hist(out, pl[i].lo, pl[i].hi, hist_counts(&p->funcs[pl[i].func], m),
-			       m->samples_only ? &unit_samples : &unit_us))
-			goto done;
+		put_hist(&b, pl[i].lo, pl[i].hi, hist_counts(&p->funcs[pl[i].func], m),
+			 m->samples_only ? &unit_samples : &unit_us);
 	for (size_t i = 0; i < p->narcs; i++) {
 		const struct arc *a = &p->arcs[i];
 		if (a->caller == FUNC_NONE || where[a->caller] < 0 || where[a->callee] < 0)
@@ -226,10 +189,9 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 		/* the site lies in the caller's object, placed as the caller is */
 		uint64_t site = a->site ? from->addr + (a->site - p->funcs[a->caller].addr)
 					: from->addr;
-		if (write_arc(out, site, pl[where[a->callee]].addr, a->count))
-			goto done;
+		put_arc(&b, site, pl[where[a->callee]].addr, a->count);
 	}
-	if (fflush(out) != 0 || ferror(out))
+	if (fwrite(b.p, 1, b.len, out) != b.len || fflush(out) != 0 || ferror(out))
 		goto done;
 	rc = 0;
 	const char *cost = m->samples_only ? "samples" : "time";
@@ -247,6 +209,7 @@ int gmon_write(FILE *out, const struct profile *p, const struct export_meta *m)
 			dropped == 1 ? "is" : "are");
 	}
 done:
+	bytebuf_release(&b);
 	free(pl);
 	free(where);
 	return rc;

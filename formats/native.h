@@ -78,7 +78,24 @@ struct data_counter {
 struct data_sum {
 	int present;
 	uint64_t runs, processes, threads;
+	/* SUM_PCS: NPCS records of SUM_PC_SIZE bytes (docs/FORMAT.md), read
+	 * with sum_pc_at(); the path numbers are not checked yet */
+	const uint8_t *pcs;
+	size_t npcs;
+	int have_pcs;
 };
+
+#define SUM_PC_SIZE 24
+
+/* One SUM_PCS record: the samples of path PATH whose PC was PC. */
+struct data_sum_pc {
+	uint32_t path;
+	uint64_t pc;
+	uint64_t samples;
+};
+
+/* Record I of SUM's SUM_PCS (I < SUM->npcs). */
+void sum_pc_at(const struct data_sum *sum, size_t i, struct data_sum_pc *out);
 
 /* record --patch: one object's functions, patched or skipped (PATCH). */
 struct data_patch_skip {

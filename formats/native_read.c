@@ -32,6 +32,7 @@ const char *section_name(uint32_t type)
 	case SECTION_COUNTERS: return "COUNTERS";
 	case SECTION_END: return "END";
 	case SECTION_SUM: return "SUM";
+	case SECTION_SUM_PCS: return "SUM_PCS";
 	case SECTION_PATCH: return "PATCH";
 	default: return "unknown";
 	}
@@ -219,6 +220,36 @@ static void parse_sum(struct cursor *c, struct data_file *df)
 	df->sum.present = !c->failed;
 }
 
+static void parse_sum_pcs(struct cursor *c, struct data_file *df)
+{
+	if (df->sum.have_pcs) {
+		cursor_fail(c, "a second SUM_PCS section");
+		return;
+	}
+	uint64_t n = cursor_u64(c, "sample count");
+	if (c->failed)
+		return;
+	if (n > cursor_left(c) / SUM_PC_SIZE) {
+		cursor_fail(c, "more samples than the section holds");
+		return;
+	}
+	df->sum.pcs = cursor_bytes(c, (size_t)n * SUM_PC_SIZE, "samples");
+	df->sum.npcs = (size_t)n;
+	df->sum.have_pcs = !c->failed;
+}
+
+void sum_pc_at(const struct data_sum *sum, size_t i, struct data_sum_pc *out)
+{
+	struct cursor c;
+	const uint8_t *b = sum->pcs + i * SUM_PC_SIZE;
+
+	cursor_init(&c, b, b, b + SUM_PC_SIZE);
+	out->path = cursor_u32(&c, "path");
+	cursor_u32(&c, "zero");
+	out->pc = cursor_u64(&c, "PC");
+	out->samples = cursor_u64(&c, "samples");
+}
+
 /*
  * END: nothing may follow it, and its checksum (when the writer could
  * take one) must match every byte before it: a flipped bit inside an
@@ -281,6 +312,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_PROCESS_END: parse_process_end(&c, out); break;
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
 		case SECTION_SUM: parse_sum(&c, out); break;
+		case SECTION_SUM_PCS: parse_sum_pcs(&c, out); break;
 		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */

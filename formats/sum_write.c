@@ -347,6 +347,53 @@ static int write_head(FILE *out, const struct profile_sum *s, const struct sum_o
 	return flush_built(out, buf, &b);
 }
 
+/* A sum's samples by path and PC, in the order of their records. */
+struct pc_row {
+	uint32_t record;
+	uint64_t addr;		/* as written */
+	uint64_t samples;
+};
+
+static int pc_row_cmp(const void *a, const void *b)
+{
+	const struct pc_row *x = a, *y = b;
+
+	if (x->record != y->record)
+		return x->record < y->record ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int write_pcs(FILE *out, const struct profile_sum *s, const struct sum_order *o)
+{
+	if (!s->npcs)
+		return 0;	/* no PC known: the file stays as it was before them */
+	struct pc_row *rows = xcalloc(s->npcs, sizeof(*rows));
+	for (size_t i = 0; i < s->npcs; i++) {
+		const struct sum_pc *pc = &s->pcs[i];
+		const struct sum_place *pl = &s->places[pc->place];
+		rows[i].record = o->node_record[pc->node];
+		rows[i].addr = pl->object == SUM_NO_OBJECT
+				       ? pl->addr
+				       : SUM_OBJECT_BIAS(o->object_rank[pl->object]) + pl->addr;
+		rows[i].samples = pc->samples;
+	}
+	qsort(rows, s->npcs, sizeof(*rows), pc_row_cmp);
+	size_t size = SECTION_HEADER_SIZE + 8 + SUM_PC_SIZE * s->npcs;
+	uint8_t *buf = xmalloc(size), *sec;
+	struct sec_builder b = { buf, buf + size, 0 };
+	sec = sec_begin(&b, SECTION_SUM_PCS);
+	sec_put_u64(&b, s->npcs);
+	for (size_t i = 0; i < s->npcs; i++) {
+		sec_put_u32(&b, rows[i].record);
+		sec_put_u32(&b, 0);
+		sec_put_u64(&b, rows[i].addr);
+		sec_put_u64(&b, rows[i].samples);
+	}
+	sec_end(&b, sec);
+	free(rows);
+	return flush_built(out, buf, &b);
+}
+
 static int write_thread(FILE *out, const struct profile_sum *s, const struct sum_order *o,
 			size_t ncounters)
 {
@@ -390,7 +437,7 @@ int sum_write(FILE *out, const struct profile_sum *s, const struct sum_origin *o
 	int rc;
 
 	order_build(s, &o);
-	rc = data_write_header(out) || write_head(out, s, &o, origin) ||
+	rc = data_write_header(out) || write_head(out, s, &o, origin) || write_pcs(out, s, &o) ||
 	     write_thread(out, s, &o, origin->ncounters) ? -1 : 0;
 	order_release(&o);
 	if (rc)

@@ -85,6 +85,8 @@ enum gprof_table {
 	GT_INCL_EXEC, GT_EXCL_EXEC, GT_NTABLES
 };
 
+struct gcov_data;
+
 struct gprof_opts {
 	int brief;		/* -b: no explanations */
 	int bsd_style;		/* -T */
@@ -102,6 +104,9 @@ struct gprof_opts {
 	int table_length;	/* -t */
 	char **search_dirs;	/* -I, owned by the caller */
 	size_t nsearch_dirs;
+	/* -l -A -x of a program built with --coverage: each line's
+	 * executions (formats/gcov_read.h), owned by the caller; else NULL */
+	const struct gcov_data *line_counts;
 };
 
 /* The program's functions as gprof sees them, sorted by address. */

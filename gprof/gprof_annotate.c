@@ -13,6 +13,12 @@
  *                     "N -> ", and gprof's count of lines executed, which
  *                     takes every function's first line, called or not
  *
+ * With -l -x and a program built with --coverage, the counts column is
+ * what gcov counted, tcov style, as gprof's documentation describes -A
+ * -x with basic-block counts (which gcc no longer writes to gmon.out):
+ * every line with code has its executions, "#####" if it never ran, and
+ * the top list and summary count those lines.
+ *
  * The symbols are gprof's (-A/-J specs apply to them); files come in
  * gprof's order: the file of the last function of .symtab first.
  */
@@ -24,6 +30,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "formats/gcov_read.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -36,6 +43,7 @@ struct line_stat {
 	uint64_t addr;		/* where the first one starts */
 	int executed;		/* a count was shown on it (and, in callscope's
 				 * layout, not "#####") */
+	int counted;		/* gcov counted it: CALLS are its executions */
 };
 
 /* What the counts column says of a line, as gprof's annotate_with_count
@@ -100,6 +108,15 @@ static void counts_of(struct counts_text *c, const struct line_stat *s, unsigned
 
 	c->text[0] = '\0';
 	c->set = c->below = 0;
+	if (s && s->counted) {
+		c->set = 1;
+		c->below = s->calls < (min_calls ? min_calls : 1);
+		if (c->below)
+			snprintf(c->text, sizeof(c->text), "#####");
+		else
+			snprintf(c->text, sizeof(c->text), "%" PRIu64, s->calls);
+		return;
+	}
 	if (!s || !s->has_sym)
 		return;
 	if (s->is_func) {
@@ -177,10 +194,15 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 			strerror(errno));
 		return;
 	}
+	const struct gcov_file *gf = o->line_counts && o->annotate_all_lines
+					     ? gcov_file_of(o->line_counts, path) : NULL;
 	int maxline = 0;
 	for (size_t i = 0; i < st->n; i++)
 		if (annotated(&st->syms[i], path, f) && st->syms[i].line > maxline)
 			maxline = st->syms[i].line;
+	for (size_t i = 0; gf && i < gf->nlines; i++)
+		if (gf->lines[i].line > maxline)
+			maxline = gf->lines[i].line;
 	struct line_stat *ls = xcalloc((size_t)maxline + 2, sizeof(*ls));
 	for (size_t i = 0; i < nlines; i++)
 		if (lines[i].file && !strcmp(lines[i].file, path) && lines[i].line <= maxline &&
@@ -201,6 +223,22 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 		}
 		l->has_sym = 1;
 		l->calls += s->ncalls;
+	}
+	uint64_t executions = src->calls;
+	if (gf) {
+		/* the lines are gcov's: each with code, counted once (the
+		 * first of several functions on one line, as annotate --counts) */
+		executions = 0;
+		for (int i = 0; i <= maxline; i++)
+			ls[i].has_sym = 0, ls[i].calls = 0;
+		for (size_t i = 0; i < gf->nlines; i++) {
+			struct line_stat *l = &ls[gf->lines[i].line];
+			if (l->counted)
+				continue;
+			l->counted = l->has_sym = 1;
+			l->calls = gf->lines[i].count;
+			executions += l->calls;
+		}
 	}
 
 	if (!o->separate_files) {
@@ -261,9 +299,9 @@ static void annotate_file(FILE *out, const struct source *src, const struct gpro
 	fprintf(out, "%9zu   Lines executed\n", nrun);
 	fprintf(out, "%9.2f   Percent of the file executed\n",
 		nexec ? 100.0 * (double)nrun / (double)nexec : 100.0);
-	fprintf(out, "\n%9" PRIu64 "   Total number of line executions\n", src->calls);
+	fprintf(out, "\n%9" PRIu64 "   Total number of line executions\n", executions);
 	fprintf(out, "%9.2f   Average executions per line\n",
-		nexec ? (double)src->calls / (double)nexec : 0.0);
+		nexec ? (double)executions / (double)nexec : 0.0);
 	free(order);
 	free(ls);
 }

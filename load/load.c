@@ -693,6 +693,81 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 	images_free(images, nimages);
 }
 
+/* load_sum_samples() as load_aggregates() hands it each thread. */
+struct sum_samples {
+	const struct data_file *df;
+	const struct replay_visitor *v;
+	struct profile *names;
+	struct image_symbols *images;
+	size_t nimages, images_alloc;
+	struct load_stats *stats;
+};
+
+/* The SUM_PCS records of a sum's thread INFO, whose paths are AT's. */
+static void sum_thread_samples(void *ctx, const struct thread_info *info,
+			       const struct aggregate_thread *at)
+{
+	struct sum_samples *ss = ctx;
+	const struct data_sum *sum = &ss->df->sum;
+	struct image_symbols *is = image_for(ss->df, &ss->images, &ss->nimages,
+					     &ss->images_alloc, info->pid, info->image, ss->stats);
+	uint32_t *funcs = xcalloc(at->nnodes + 1, sizeof(*funcs));
+	uint64_t *addrs = xcalloc(at->nnodes + 1, sizeof(*addrs));
+
+	ss->v->thread_begin(ss->v->ctx, info, 0, 0);
+	for (size_t i = 0; i < sum->npcs; i++) {
+		struct data_sum_pc pc;
+		struct replay_sample smp;
+		struct symbol_info si;
+
+		sum_pc_at(sum, i, &pc);
+		if (pc.path == 0 || pc.path >= at->nnodes) {
+			warning("thread %u of process %u: its samples by PC name call path %u of %zu "
+				"(damaged); the rest of them are left out",
+				info->tid, info->pid, pc.path, at->nnodes);
+			ss->stats->salvaged = 1;
+			break;
+		}
+		memset(&smp, 0, sizeof(smp));
+		smp.weight = pc.samples;
+		smp.funcs = funcs;
+		smp.addrs = addrs;
+		/* parents are below their children: the walk ends at the root */
+		for (uint32_t k = pc.path; k != 0; k = at->nodes[k].parent) {
+			funcs[smp.n] = at->nodes[k].func;
+			addrs[smp.n++] = ss->names->funcs[at->nodes[k].func].addr;
+		}
+		addrs[0] = pc.pc;
+		if (pc.pc == CCT_OUTSIDE_ADDR) {
+			smp.outside = 1;
+			smp.n = 1;
+		} else {
+			symtab_lookup(is->symtab, pc.pc, ss->v->sample_lines, &si);
+			smp.file = si.file;
+			smp.line = si.line;
+		}
+		ss->v->sample(ss->v->ctx, &smp);
+	}
+	ss->v->thread_end(ss->v->ctx, info->end_ns);
+	free(funcs);
+	free(addrs);
+}
+
+void load_sum_samples(const struct data_file *df, const struct load_filter *f,
+		      struct profile *names, const struct replay_visitor *v,
+		      struct load_stats *stats)
+{
+	/* the records number the paths as written: none filtered out */
+	struct load_filter paths = *f;
+	struct sum_samples ss = { df, v, names, NULL, 0, 0, stats };
+
+	if (!df->sum.have_pcs || !v->sample)
+		return;
+	paths.signals = SIGNAL_SEPARATE;
+	load_aggregates(df, &paths, names, sum_thread_samples, &ss, stats);
+	images_free(ss.images, ss.nimages);
+}
+
 /* FUNC_OF of load_aggregates_by_address() as read_aggregate() calls it. */
 struct by_address {
 	load_addr_fn func_of;

@@ -126,6 +126,20 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 		 struct load_stats *stats);
 
 /*
+ * A sum's timer samples by path and PC (merge's SUM_PCS section), as the
+ * samples of a run: V's thread_begin, then sample for each (its stack the
+ * path's functions, innermost first, ADDRS[0] the PC and the others the
+ * functions' addresses; no time, flags or misses), then thread_end.  So
+ * the reports of lines and instructions, which load_replay() feeds, read
+ * a sum too; nothing happens for a recording without the section.  A
+ * record naming a path the thread does not hold leaves the rest out with
+ * a warning (STATS->salvaged).
+ */
+void load_sum_samples(const struct data_file *df, const struct load_filter *f,
+		      struct profile *names, const struct replay_visitor *v,
+		      struct load_stats *stats);
+
+/*
  * Aggregate-mode threads (record --mode=count) hold call paths and
  * per-function sums, not events: load_replay() passes them by, and
  * load_aggregates() hands each selected one to FN (functions interned

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "die.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "symbols/code.h"
 #include "symbols/demangle.h"
 #include "u64map.h"
@@ -25,6 +25,13 @@ static uint32_t func_of(struct profile *p, struct u64map *by_addr, const char *o
 	free(shown);
 	u64map_put(by_addr, f->addr, id);
 	return id;
+}
+
+/* Whether F is the cold part gcc split off a function (NAME.cold): a
+ * jump there stays inside the function, it is no tail call. */
+static int is_split_part(const struct elf_func *f)
+{
+	return strstr(f->name, ".cold") != NULL;
 }
 
 static size_t add_object(struct profile *p, const char *object)
@@ -59,12 +66,17 @@ static size_t add_object(struct profile *p, const char *object)
 		for (size_t k = 0; k < n; k++) {
 			/* none for a PLT stub or the middle of a function */
 			long callee = elf_funcs_at(&t, calls[k].target);
-			if (callee < 0)
+			if (callee < 0 || (calls[k].tail && is_split_part(&t.funcs[callee])))
 				continue;
 			uint32_t from = func_of(p, &by_addr, object, f);
 			uint32_t to = func_of(p, &by_addr, object, &t.funcs[callee]);
 			size_t before = p->narcs;
-			profile_intern_arc(p, from, to);
+			struct arc *a = &p->arcs[profile_intern_arc(p, from, to)];
+			/* a tail call is said only where no call instruction is */
+			if (p->narcs > before)
+				a->static_tail = calls[k].tail;
+			else if (!calls[k].tail)
+				a->static_tail = 0;
 			added += p->narcs - before;
 		}
 		free(calls);

@@ -110,6 +110,9 @@ struct arc {
 	 * first direct call to it (link-time, in the caller's object), or 0
 	 * when unknown; only the gmon.out export looks for it */
 	uint64_t site;
+	/* an arc found in the code (graph --static) that never ran and is
+	 * only a tail call there: the caller jumps to the callee */
+	int static_tail;
 };
 
 /*

@@ -10,6 +10,8 @@ void sum_init(struct profile_sum *s)
 	memset(s, 0, sizeof(*s));
 	u64map_init(&s->loose_funcs);
 	u64map_init(&s->children);
+	u64map_init(&s->loose_places);
+	u64map_init(&s->pc_index);
 	ALLOC_GROW(s->nodes, 1, s->nodes_alloc);
 	memset(&s->nodes[0], 0, sizeof(s->nodes[0]));
 	s->nodes[0].func = UINT32_MAX;
@@ -24,8 +26,13 @@ void sum_release(struct profile_sum *s)
 		free(s->objects[i].build_id);
 		free(s->objects[i].segs);
 		u64map_release(&s->objects[i].funcs);
+		u64map_release(&s->objects[i].places);
 	}
 	free(s->objects);
+	free(s->places);
+	free(s->pcs);
+	u64map_release(&s->loose_places);
+	u64map_release(&s->pc_index);
 	free(s->funcs);
 	free(s->nodes);
 	u64map_release(&s->loose_funcs);
@@ -89,6 +96,7 @@ uint32_t sum_object(struct profile_sum *s, const char *path, const uint8_t *buil
 	o->path = xstrdup(path);
 	object_set(o, build_id, build_id_len, segs, nseg);
 	u64map_init(&o->funcs);
+	u64map_init(&o->places);
 	return (uint32_t)s->nobjects++;
 }
 
@@ -109,6 +117,36 @@ uint32_t sum_func(struct profile_sum *s, uint32_t object, uint64_t addr)
 	f = (uint32_t)s->nfuncs++;
 	u64map_put(m, addr, f);
 	return f;
+}
+
+static uint32_t sum_place(struct profile_sum *s, uint32_t object, uint64_t addr)
+{
+	struct u64map *m = object == SUM_NO_OBJECT ? &s->loose_places : &s->objects[object].places;
+	uint32_t k;
+
+	if (u64map_get(m, addr, &k))
+		return k;
+	ALLOC_GROW(s->places, s->nplaces + 1, s->places_alloc);
+	s->places[s->nplaces] = (struct sum_place){ object, addr };
+	k = (uint32_t)s->nplaces++;
+	u64map_put(m, addr, k);
+	return k;
+}
+
+void sum_pc_add(struct profile_sum *s, uint32_t node, uint32_t object, uint64_t addr,
+		uint64_t samples)
+{
+	uint32_t place = sum_place(s, object, addr);
+	uint64_t key = u64map_pair(node, place);
+	uint32_t k;
+
+	if (!u64map_get(&s->pc_index, key, &k)) {
+		ALLOC_GROW(s->pcs, s->npcs + 1, s->pcs_alloc);
+		s->pcs[s->npcs] = (struct sum_pc){ node, place, 0 };
+		k = (uint32_t)s->npcs++;
+		u64map_put(&s->pc_index, key, k);
+	}
+	s->pcs[k].samples += samples;
 }
 
 uint32_t sum_child(struct profile_sum *s, uint32_t parent, uint32_t func)

@@ -12,6 +12,10 @@
  * the hooks' cost already subtracted, so a sum needs no hook cost of its
  * own.
  *
+ * The timer samples are kept per path and per PC too (where the PC was
+ * known), so the reports of source lines and instructions read a sum as
+ * they read the runs.
+ *
  * Every number is summed as an integer or kept as a minimum or maximum,
  * so adding runs in any order, or adding sums of parts, gives the same
  * sum; the writer puts everything in an order of its own (objects by
@@ -41,6 +45,20 @@ struct sum_object {
 	struct sum_segment *segs;	/* owned */
 	size_t nseg;
 	struct u64map funcs;	/* link-time address -> function */
+	struct u64map places;	/* link-time address -> sampled place */
+};
+
+/* An instruction a timer sample interrupted, named as a function is. */
+struct sum_place {
+	uint32_t object;	/* SUM_NO_OBJECT: ADDR is an address of no object */
+	uint64_t addr;
+};
+
+/* The samples of one call path whose PC was one place. */
+struct sum_pc {
+	uint32_t node;
+	uint32_t place;
+	uint64_t samples;	/* weighted */
 };
 
 /* One function's per-call statistics, summed over every run. */
@@ -77,6 +95,13 @@ struct profile_sum {
 	struct sum_node *nodes;	/* nodes[0] is the root */
 	size_t nnodes, nodes_alloc;
 	struct u64map children;	/* (parent, func) -> node */
+	struct sum_place *places;
+	size_t nplaces, places_alloc;
+	struct u64map loose_places;	/* places of no object, by address */
+	struct sum_pc *pcs;	/* the samples per path and PC, for the
+				 * reports of lines and instructions */
+	size_t npcs, pcs_alloc;
+	struct u64map pc_index;	/* (node, place) -> pcs */
 
 	/* what the runs were */
 	uint64_t runs, processes, threads;
@@ -102,6 +127,11 @@ uint32_t sum_func(struct profile_sum *s, uint32_t object, uint64_t addr);
 
 /* The path PARENT -> FUNC, added empty if new (the root is node 0). */
 uint32_t sum_child(struct profile_sum *s, uint32_t parent, uint32_t func);
+
+/* Adds SAMPLES timer samples of path NODE whose PC was at ADDR in OBJECT
+ * (SUM_NO_OBJECT: an address of no object). */
+void sum_pc_add(struct profile_sum *s, uint32_t node, uint32_t object, uint64_t addr,
+		uint64_t samples);
 
 /* Adds one function's statistics of a run (or of another sum) to F. */
 void sum_func_add(struct sum_func *f, const struct sum_func *more);

@@ -8,7 +8,7 @@
 #define CALLSCOPE_OPTIMIZE_GRAPH_BUILD_H
 
 #include "model/profile.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "optimize/optimize.h"
 #include "optimize/sections.h"
 

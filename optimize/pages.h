@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "optimize/cachegrind.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 
 #define PAGE_BYTES 4096
 

@@ -15,13 +15,9 @@
 #include "optimize/sections.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "die.h"
 #include "readfile.h"
@@ -388,115 +384,4 @@ int link_map_check(const struct link_map *m, const struct elf_funcs *binary,
 			   map_path, binary_path, uncovered, code);
 	elf_name_index_free(ix);
 	return rc;
-}
-
-static struct object_section *object_section_new(struct object_sections *os, const char *name,
-						 const char *file, uint64_t size)
-{
-	ALLOC_GROW(os->sections, os->n + 1, os->alloc);
-	struct object_section *s = &os->sections[os->n++];
-	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
-	s->file = xstrdup(file);
-	s->size = size;
-	return s;
-}
-
-/* Adds the code sections of one relocatable ELF; returns 0 or -1. */
-static int add_relocatable(struct object_sections *os, Elf *e, const char *label)
-{
-	size_t shstrndx, nscn;
-	GElf_Ehdr eh;
-
-	if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL || elf_getshdrstrndx(e, &shstrndx) ||
-	    elf_getshdrnum(e, &nscn))
-		return error("'%s' is not a relocatable object; give the .o or .a files the binary "
-			     "was linked from", label);
-	size_t *slot = xcalloc(nscn + 1, sizeof(*slot));	/* section index -> 1 + entry */
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
-		GElf_Shdr sh;
-		const char *name;
-		size_t idx = elf_ndxscn(scn);
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !sh.sh_size ||
-		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) ||
-		    idx >= nscn)
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!name)
-			continue;
-		object_section_new(os, name, label, sh.sh_size);
-		slot[idx] = os->n;
-	}
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t nsym = d ? d->d_size / sh.sh_entsize : 0;
-		for (size_t i = 0; i < nsym; i++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx >= nscn ||
-			    !slot[sym.st_shndx])
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			struct object_section *s = &os->sections[slot[sym.st_shndx] - 1];
-			ALLOC_GROW(s->funcs, s->nfuncs + 1, s->funcs_alloc);
-			s->funcs[s->nfuncs++] = (struct object_func){ xstrdup(name), sym.st_value,
-								      sym.st_size };
-		}
-	}
-	free(slot);
-	return 0;
-}
-
-int object_sections_add(struct object_sections *os, const char *path)
-{
-	int fd = open_regular(path), rc = 0;
-	Elf *e;
-
-	if (fd < 0)
-		return error("cannot open '%s': %s", path, open_strerror(errno));
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e && elf_kind(e) == ELF_K_AR) {
-		Elf_Cmd cmd = ELF_C_READ;
-		Elf *member;
-		while (!rc && (member = elf_begin(fd, cmd, e)) != NULL) {
-			Elf_Arhdr *ah = elf_getarhdr(member);
-			if (ah && ah->ar_name && ah->ar_name[0] != '/' && elf_kind(member) == ELF_K_ELF) {
-				char *label = xasprintf("%s(%s)", path, ah->ar_name);
-				rc = add_relocatable(os, member, label);
-				free(label);
-			}
-			cmd = elf_next(member);
-			elf_end(member);
-		}
-	} else if (e && elf_kind(e) == ELF_K_ELF) {
-		rc = add_relocatable(os, e, path);
-	} else {
-		rc = error("'%s' is neither an object file nor an archive", path);
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	return rc;
-}
-
-void object_sections_release(struct object_sections *os)
-{
-	for (size_t i = 0; i < os->n; i++) {
-		struct object_section *s = &os->sections[i];
-		for (size_t k = 0; k < s->nfuncs; k++)
-			free(s->funcs[k].name);
-		free(s->funcs);
-		free(s->name);
-		free(s->file);
-	}
-	free(os->sections);
-	memset(os, 0, sizeof(*os));
 }

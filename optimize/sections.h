@@ -11,7 +11,8 @@
  *   - a linker map (-Wl,-Map=FILE) from GNU ld, gold or lld: sections with
  *     their addresses in the binary, so each function is found by address;
  *   - the object files and archives themselves: sections with the names of
- *     the functions they define, matched to the binary by name.
+ *     the functions they define (symbols/object_sections.h), matched to the
+ *     binary by name.
  * The map parser treats its input as hostile text: any line it does not
  * understand is skipped, and nothing is trusted until the map's symbols
  * are checked against the binary (link_map_check()).
@@ -22,7 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
+#include "symbols/object_sections.h"
 
 struct link_section {
 	char *name;		/* owned; the input section, e.g. ".text.unlikely.f" */
@@ -68,33 +70,5 @@ const struct link_section *link_map_find(const struct link_map *m, uint64_t addr
  */
 int link_map_check(const struct link_map *m, const struct elf_funcs *binary,
 		   const char *map_path, const char *binary_path);
-
-/* A function an object file defines: where in its section, how long. */
-struct object_func {
-	char *name;		/* owned */
-	uint64_t offset;	/* from the start of its section */
-	uint64_t size;
-};
-
-/* A code section of an object file, with the functions defined in it. */
-struct object_section {
-	char *name;		/* owned */
-	char *file;		/* owned; "x.o" or "libx.a(x.o)" */
-	uint64_t size;
-	struct object_func *funcs;	/* owned */
-	size_t nfuncs, funcs_alloc;
-};
-
-struct object_sections {
-	struct object_section *sections;
-	size_t n, alloc;
-};
-
-/*
- * Adds the code sections of PATH (a relocatable object or an archive of
- * them).  Returns 0, or -1 after printing one line.
- */
-int object_sections_add(struct object_sections *os, const char *path);
-void object_sections_release(struct object_sections *os);
 
 #endif

@@ -410,6 +410,14 @@ static void print_arc_line(FILE *out, const struct graph *g, const struct arc *a
 			in_unit(g, a->self_ns), in_unit(g, a->child_ns), a->count, called);
 }
 
+/* A call found in the code as a jump (graph --static): said, since its
+ * caller's frame is gone when the callee runs. */
+static void print_tail_mark(FILE *out, const struct arc *a)
+{
+	if (a->static_tail)
+		fputs(" (tail call)", out);
+}
+
 static void print_parents(FILE *out, const struct graph *g, uint32_t f)
 {
 	const struct profile *p = g->p;
@@ -445,6 +453,7 @@ static void print_parents(FILE *out, const struct graph *g, uint32_t f)
 		else
 			print_count_line(out, a->count);
 		print_name(out, g, a->caller);
+		print_tail_mark(out, a);
 		fputc('\n', out);
 	}
 }
@@ -460,6 +469,7 @@ static void print_children(FILE *out, const struct graph *g, uint32_t f)
 		else
 			print_count_line(out, a->count);
 		print_name(out, g, a->callee);
+		print_tail_mark(out, a);
 		fputc('\n', out);
 	}
 }
@@ -660,6 +670,8 @@ static void report_json(FILE *out, const struct graph *g)
 		json_kv_u64(&j, "count", a->count);
 		json_kv_u64(&j, "self_ns", a->self_ns);
 		json_kv_u64(&j, "child_ns", a->child_ns);
+		if (a->static_tail)
+			json_key(&j, "tail_call"), json_bool(&j, 1);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

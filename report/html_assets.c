@@ -145,10 +145,14 @@ const char html_asset_css[] =
 	".cs-help dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }\n"
 	".cs-help dt { font-family: var(--mono); }\n"
 	".cs-help dd { margin: 0; }\n"
+	".cs-static { list-style: none; margin: 2px 12px 8px; padding: 0; font-size: 13px; }\n"
+	".cs-static-arc { color: var(--muted); opacity: 0.7; padding: 1px 0; }\n"
+	".cs-static-arc .cs-num { display: inline-block; min-width: 3em; margin-right: 8px; text-align: right; }\n"
+	".cs-static-arc .cs-link { color: inherit; background: none; border: none; padding: 0; font: inherit; cursor: pointer; text-decoration: underline dotted; }\n"
 ;
 const size_t html_asset_css_len = sizeof(html_asset_css) - 1;
 
-const char html_asset_css_sha256[] = "r5hO0p9JpRNYBZC+cE8kBXiIlkgyfT3JcEFbklxw7m4=";
+const char html_asset_css_sha256[] = "3H9CR50EpKw4P0z4AUAJj2HmH8UK3TsZWi32UKQbJcQ=";
 
 const char html_asset_js[] =
 	"/*\n"
@@ -528,6 +532,11 @@ const char html_asset_js[] =
 	"      srcLine: decodeU(cols['src.line'], Int32Array), srcText: decodeStrings(cols['src.text'])\n"
 	"    } : null;\n"
 	"    M.tl = buildTimeline(meta, cols, M.tree);\n"
+	"    /* html --static: the calls in the code that never ran (count 0) */\n"
+	"    M.staticArcs = cols['static.caller'] \? {\n"
+	"      caller: decodeU(cols['static.caller'], Int32Array), callee: decodeU(cols['static.callee'], Int32Array),\n"
+	"      tail: decodeU(cols['static.tail'], Int32Array)\n"
+	"    } : null;\n"
 	"  }\n"
 	"\n"
 	"  /* ---------------- derived trees ---------------- */\n"
@@ -2100,6 +2109,10 @@ const char html_asset_js[] =
 	"    var ebox = el('div', { 'class': 'cs-canvasbox', tabindex: '0', role: 'application', 'aria-roledescription': 'flame graph',\n"
 	"                           'aria-labelledby': 'cs-sw-callees' });\n"
 	"    sw.appendChild(ebox);\n"
+	"    ui.swStaticTitle = el('h2', { id: 'cs-sw-static' }, 'Calls in the code that never ran');\n"
+	"    ui.swStatic = el('ul', { 'class': 'cs-static', 'aria-labelledby': 'cs-sw-static' });\n"
+	"    sw.appendChild(ui.swStaticTitle);\n"
+	"    sw.appendChild(ui.swStatic);\n"
 	"    ui.swEmpty = el('p', { 'class': 'cs-empty' }, 'Pick a function (select a frame or a row, then press S or the Sandwich button) to see its callers above and its callees below.');\n"
 	"    sp.appendChild(ui.swEmpty);\n"
 	"    sp.appendChild(sw);\n"
@@ -2269,6 +2282,30 @@ const char html_asset_js[] =
 	"    commit(true);\n"
 	"    refresh();\n"
 	"  }\n"
+	"  /* The calls from and to F that the code makes but the run never did\n"
+	"   * (html --static), greyed with their count 0; a tail call is said. */\n"
+	"  function showStaticArcs(f) {\n"
+	"    var a = M.staticArcs, list = ui.swStatic;\n"
+	"    while (list.firstChild) list.removeChild(list.firstChild);\n"
+	"    var n = 0;\n"
+	"    for (var i = 0; a && i < a.caller.length; i++) {\n"
+	"      if (a.caller[i] !== f && a.callee[i] !== f) continue;\n"
+	"      var li = el('li', { 'class': 'cs-static-arc', title: 'never ran: count 0' });\n"
+	"      var from = el('button', { type: 'button', 'class': 'cs-link' }, nameOf(a.caller[i]));\n"
+	"      var to = el('button', { type: 'button', 'class': 'cs-link' }, nameOf(a.callee[i]));\n"
+	"      from.addEventListener('click', openSandwich.bind(null, a.caller[i]));\n"
+	"      to.addEventListener('click', openSandwich.bind(null, a.callee[i]));\n"
+	"      li.appendChild(el('span', { 'class': 'cs-num' }, '0'));\n"
+	"      li.appendChild(from);\n"
+	"      li.appendChild(doc.createTextNode(a.tail[i] \? ' \\u2192 (tail call) ' : ' \\u2192 '));\n"
+	"      li.appendChild(to);\n"
+	"      list.appendChild(li);\n"
+	"      n++;\n"
+	"    }\n"
+	"    ui.swStaticTitle.hidden = list.hidden = !a;\n"
+	"    if (a && !n) list.appendChild(el('li', { 'class': 'cs-static-arc' }, 'none: every call of its code ran'));\n"
+	"  }\n"
+	"\n"
 	"  function openSandwich(f) {\n"
 	"    S.sw = f;\n"
 	"    S.view = 'sandwich';\n"
@@ -2439,6 +2476,7 @@ const char html_asset_js[] =
 	"          ui.callees.set(st.callees, 0, m, true);\n"
 	"          ui.callers.scrollToRoot();\n"
 	"          ui.callees.scrollToRoot();\n"
+	"          showStaticArcs(S.sw);\n"
 	"        }\n"
 	"        ui.callers.draw();\n"
 	"        ui.callees.draw();\n"
@@ -2617,4 +2655,4 @@ const char html_asset_js[] =
 ;
 const size_t html_asset_js_len = sizeof(html_asset_js) - 1;
 
-const char html_asset_js_sha256[] = "0/XMJcmqnNlD8HyncdJKQlcz+jrPUAoaSD1uPM7Ub1M=";
+const char html_asset_js_sha256[] = "T0DtgxtbHwzz0dJTpqJj2dVTeiZX2NQXn7XNh7BxcQg=";

@@ -214,6 +214,24 @@ static void build_functions(const struct html_input *in, struct columns *cs)
 	free(base_rank);
 }
 
+/* html --static: the calls in the code that never ran, by function. */
+static void build_static_arcs(const struct html_input *in, struct columns *cs)
+{
+	if (!in->static_arcs || in->diff)
+		return;
+	struct column *from = column_new(cs, "static.caller", "uvarint");
+	struct column *to = column_new(cs, "static.callee", "uvarint");
+	struct column *tail = column_new(cs, "static.tail", "uvarint");
+	for (size_t i = 0; i < in->prof->narcs; i++) {
+		const struct arc *a = &in->prof->arcs[i];
+		if (a->count || a->caller == FUNC_NONE)
+			continue;
+		put_u(from, a->caller);
+		put_u(to, a->callee);
+		put_u(tail, (uint64_t)a->static_tail);
+	}
+}
+
 /* The smallest total a call path needs to be kept under MAX_NODES. */
 static uint64_t node_threshold(const struct html_tree *t, size_t max_nodes)
 {
@@ -592,6 +610,7 @@ void html_data_build(const struct html_input *in, const struct html_limits *lim,
 	build_nodes(in, t, cuts->min_total_ns, &cs, newid, cuts);
 	build_timeline(t, newid, &cs, per_thread, cuts);
 	build_lines(in, &cs);
+	build_static_arcs(in, &cs);
 
 	FILE *f = open_memstream(&meta, &meta_len);
 	if (!f)

@@ -10,7 +10,9 @@
  * Every per-node and per-function quantity is a column named after its
  * metric ("node.self.time", "func.total.time"), and the JSON's "metrics"
  * says which metrics exist, so samples and counters are more columns and
- * one more entry there, not a new layout.
+ * one more entry there, not a new layout.  With html --static, the calls
+ * in the code that never ran are three more columns: "static.caller",
+ * "static.callee" (function numbers) and "static.tail" (1: a tail call).
  */
 #ifndef CALLSCOPE_REPORT_HTML_DATA_H
 #define CALLSCOPE_REPORT_HTML_DATA_H
@@ -35,6 +37,9 @@ struct html_input {
 	int base_salvaged;
 	struct html_diff *diff;		/* its tree replaces TREE's paths */
 	const struct html_lines *lines;	/* samples per source line, or NULL */
+	/* html --static: PROF's arcs of count 0 are calls in the code that
+	 * never ran (load/static_calls.h), shown greyed */
+	int static_arcs;
 };
 
 struct html_limits {

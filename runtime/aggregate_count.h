@@ -165,14 +165,16 @@ static inline void count_note_counters(struct thread_state *t)
 		t->nodes[0].counter_since[i] = t->counter_now[i];
 }
 
-static inline void aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+static inline __attribute__((always_inline)) void
+aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 {
 	if (UNLIKELY(t->ncounters))
 		count_note_counters(t);
 	aggregate_count_enter(t, f, now, 0);
 }
 
-static inline void aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now,
+static inline __attribute__((always_inline)) void
+aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now,
 				  int unwound, int thrown)
 {
 	if (UNLIKELY(t->ncounters))

@@ -1,70 +1,21 @@
 /*
  * The C side of the compiler hooks: -pg / -pg -mfentry (through
- * arch/x86_64/hooks.S) and -finstrument-functions.  Each makes sure the
- * calling thread records (the first hook of a thread sets up its buffer),
- * then hands over to trace.c.
+ * arch/x86_64/hooks.S; their fast paths, callscope_hook_enter() and
+ * callscope_hook_return(), are in trace.c, where the whole of a call's
+ * work inlines into one function each) and -finstrument-functions.  Each
+ * makes sure the calling thread records (the first hook of a thread
+ * starts it: thread.c), then hands over to trace.c.
  */
 #include "runtime.h"
 
-#include <errno.h>
-
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
-
-/* Slow path of a thread's first hook; returns nonzero if it now records. */
-static int __attribute__((noinline)) thread_start(struct thread_state *t)
-{
-	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
-		return 0;
-	int saved = errno;
-	t->guard = 1;
-	t->status = THREAD_OFF;
-	if (thread_state_alloc(t) == 0 && thread_buffer_open(t, 0) == 0) {
-		t->status = THREAD_RECORDING;
-		runtime_thread_started(t);
-	}
-	t->guard = 0;
-	errno = saved;
-	return t->status == THREAD_RECORDING;
-}
-
-static inline int ready(struct thread_state *t)
-{
-	return LIKELY(t->status == THREAD_RECORDING) || thread_start(t);
-}
-
-int runtime_thread_ready(struct thread_state *t)
-{
-	return ready(t);
-}
-
-/*
- * Called by mcount and __fentry__ with the return-address slot.  Returns
- * nonzero to ask for callscope_hook_enter_slow(): the assembly then saves
- * the vector registers that libc may use.  Growing the buffer stays on the
- * fast path: it makes only system calls, which leave them alone.
- */
-HIDDEN NO_INSTRUMENT int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
-{
-	struct thread_state *t = trace_current();
-
-	if (UNLIKELY(t->status != THREAD_RECORDING))
-		return t->status == THREAD_UNSET;
-	trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
-	return 0;
-}
 
 HIDDEN NO_INSTRUMENT void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self)
 {
 	struct thread_state *t = trace_current();
 
-	if (ready(t))
+	if (runtime_thread_ready(t))
 		trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
-}
-
-/* Called by the trampoline; returns the real return address. */
-HIDDEN NO_INSTRUMENT uintptr_t callscope_hook_return(uintptr_t slot)
-{
-	return trace_return(trace_current(), slot);
 }
 
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
@@ -74,7 +25,7 @@ NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
 	/* the frame's place is the caller's stack pointer before it called
 	 * here (16 above our frame address), so that a library call the
 	 * function makes, whose return slot lies just below, nests in it */
-	if (ready(t))
+	if (runtime_thread_ready(t))
 		trace_enter_named(t, (uint64_t)(uintptr_t)fn,
 				  (uintptr_t)__builtin_frame_address(0) + 16, (uintptr_t)site,
 				  (uintptr_t)__builtin_return_address(0));

@@ -21,28 +21,6 @@
 
 struct runtime_config runtime_config;
 
-static pthread_key_t thread_key;
-
-static void thread_finished(void *arg)
-{
-	struct thread_state *t = arg;
-
-	signals_thread_end(t);
-	/* a sample arriving now must not interleave with the end record */
-	t->guard = 1;
-	thread_emit_end(t);
-	t->status = THREAD_OFF;
-	thread_buffer_close(t);
-	thread_state_free(t);
-}
-
-/* Called by the first hook of every thread, once its buffer is open. */
-HIDDEN void runtime_thread_started(struct thread_state *t)
-{
-	pthread_setspecific(thread_key, t);
-	signals_thread_start(t);
-}
-
 static int main_bias_of(struct dl_phdr_info *info, size_t size, void *out)
 {
 	(void)size;
@@ -66,30 +44,15 @@ static void set_triggers(struct contract *c)
 	capture_state.on = !c->has_start;
 }
 
-/*
- * The calls the exiting thread is inside of end here, by its own clock:
- * that clock leaves out the runtime's pauses (growing the buffer), the
- * process end's time is the plain clock's, and closing them there would
- * charge them every pause of the run.
- */
+/* The exiting thread's open calls end first (thread.c says why). */
 static void process_exiting(void)
 {
-	struct thread_state *t = trace_current();
-
-	if (t->status == THREAD_RECORDING && !t->guard) {
-		t->guard = 1;
-		thread_emit_end(t);
-		t->guard = 0;
-	}
+	thread_process_exiting(trace_current());
 	process_write_end(PROCESS_END_EXIT);
 }
 
-/*
- * The child of fork() has a private copy of the calling thread's shadow
- * stack but shares its staging file with the parent: it must get a file of
- * its own before it records anything, and the calls it inherited are
- * written at the head of that file so their exits make sense.
- */
+/* The child of fork() is a process of its own: its sections, its
+ * control socket, then the calling thread's own file (thread.c). */
 static void after_fork_child(void)
 {
 	struct thread_state *t = trace_current();
@@ -103,14 +66,7 @@ static void after_fork_child(void)
 		return;
 	}
 	control_after_fork();
-	if (t->status != THREAD_RECORDING)
-		return;
-	t->guard = 1;
-	thread_buffer_close(t);
-	t->status = THREAD_OFF;
-	if (thread_buffer_open(t, THREAD_FORKED) == 0)
-		t->status = THREAD_RECORDING;
-	t->guard = 0;
+	thread_after_fork(t);
 }
 
 __attribute__((constructor)) static void runtime_init(void)
@@ -141,7 +97,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
 		return;
-	if (pthread_key_create(&thread_key, thread_finished) != 0)
+	if (thread_lifecycle_install() != 0)
 		return;
 	pthread_atfork(NULL, NULL, after_fork_child);
 	atexit(process_exiting);

@@ -250,9 +250,19 @@ static inline struct thread_state *trace_current(void)
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
-HIDDEN int thread_state_alloc(struct thread_state *t);
-HIDDEN void thread_state_free(struct thread_state *t);
-HIDDEN void thread_emit_end(struct thread_state *t);
+
+/* thread.c: a thread's life.  thread_start() is the slow path of its
+ * first hook (returns nonzero if it now records); the others are called
+ * once at start-up, at the process's exit and in a forked child. */
+HIDDEN int thread_start(struct thread_state *t);
+HIDDEN int thread_lifecycle_install(void);
+HIDDEN void thread_process_exiting(struct thread_state *t);
+HIDDEN void thread_after_fork(struct thread_state *t);
+/* Whether the calling thread records, starting it on its first hook. */
+static inline int runtime_thread_ready(struct thread_state *t)
+{
+	return LIKELY(t->status == THREAD_RECORDING) || thread_start(t);
+}
 
 /* trace.c: records written outside the call path */
 HIDDEN void trace_emit_sync(struct thread_state *t, uint64_t now);
@@ -297,8 +307,6 @@ HIDDEN void counters_read(struct thread_state *t);
 
 /* signals.c */
 HIDDEN void signals_install(void);
-HIDDEN void signals_thread_start(struct thread_state *t);
-HIDDEN void signals_thread_end(struct thread_state *t);
 
 /* process.c: process and object sections */
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
@@ -326,10 +334,6 @@ HIDDEN int patch_covers(uintptr_t addr);
  * calibrate.c; NULL if it cannot be made. */
 HIDDEN void (*patch_calibration_target(void))(void);
 
-/* init.c */
-HIDDEN void runtime_thread_started(struct thread_state *t);
-HIDDEN int runtime_thread_ready(struct thread_state *t);
-
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
 
@@ -348,6 +352,29 @@ HIDDEN void *runtime_next_symbol(const char *name);
 static inline uint64_t runtime_now(void)
 {
 	return clock_now(runtime_config.contract.clock);
+}
+
+/*
+ * Makes the record just written at t->cur part of the thread's stream:
+ * the one commit step of every writer (the hooks, the sampler, the
+ * thread's end).  A flight recorder's record that ran past the ring's end
+ * continues at its start (the ring is mapped twice in a row): the write
+ * point and the window's end move back by a ring, the file offset of the
+ * window on by one, so the committed offset keeps growing.  The header's
+ * commit point is stored last, with release order: a reader that sees it
+ * sees the record's bytes.
+ */
+static inline void thread_commit(struct thread_state *t)
+{
+	if (UNLIKELY(t->cur >= t->ring_end)) {
+		t->cur -= t->ring_bytes;
+		t->end -= t->ring_bytes;
+		t->win_file_off += t->ring_bytes;
+	}
+	t->hdr->events_written++;
+	__atomic_store_n(&t->hdr->committed_end,
+			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
+			 __ATOMIC_RELEASE);
 }
 
 /* The thread's event clock: real time less the profiler's pauses. */

@@ -102,16 +102,6 @@ static struct {
 
 static pthread_key_t sampler_key;
 
-/* Appends a record the way trace.c's commit() does: the window end of a
- * flight recorder never applies, the sampler is refused with a ring. */
-static void sample_commit(struct thread_state *t)
-{
-	t->hdr->events_written++;
-	__atomic_store_n(&t->hdr->committed_end,
-			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
-			 __ATOMIC_RELEASE);
-}
-
 static int in_only(uintptr_t pc)
 {
 	size_t n = __atomic_load_n(&sampler.nranges, __ATOMIC_ACQUIRE);
@@ -413,7 +403,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 				__builtin_memcpy(start + (f->sp - copy_sp), &f->ret, 8);
 		}
 	}
-	sample_commit(t);
+	thread_commit(t);
 	s->missed = 0;
 	t->guard = 0;
 out:
@@ -753,14 +743,14 @@ static void after_fork_child(void)
 /* Called by the runtime's constructor once it records. */
 HIDDEN void sampler_install(void)
 {
-	const char *text = secure_getenv(SAMPLING_ENV), *why = NULL;
+	const char *text = runtime_config.contract.sampling, *why = NULL;
 	struct sigaction act;
 
-	if (!text || (runtime_config.contract.count_nodes && !runtime_config.contract.time_by_samples) ||
+	if (!text[0] || (runtime_config.contract.count_nodes && !runtime_config.contract.time_by_samples) ||
 	    runtime_config.contract.ring_bytes)
 		return;
 	if (sampling_parse(text, &sampler.settings, &why) != 0) {
-		rt_warn("ignoring " SAMPLING_ENV, why);
+		rt_warn("ignoring the sampling settings", why);
 		return;
 	}
 	sampler.wall = sampler.settings.wall;

@@ -4,7 +4,7 @@
 
 #include "runtime.h"
 
-/* Starts sampling when CALLSCOPE_SAMPLE asks for it: the calling (main)
+/* Starts sampling when the contract asks for it (smp): the calling (main)
  * thread now, threads created later from pthread_create. */
 HIDDEN void sampler_install(void);
 /* Objects were loaded (dlopen): their code becomes known to the stack

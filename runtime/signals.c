@@ -6,8 +6,8 @@
  * what it would have done: a fault re-executes and meets the old action;
  * a signal that was sent (raise, abort, kill) is raised again.
  *
- * Each recording thread gets an alternate signal stack, so a stack
- * overflow is recorded too.  The handler is async-signal-safe: it writes
+ * Each recording thread gets an alternate signal stack (thread.c), so a
+ * stack overflow is recorded too.  The handler is async-signal-safe: it writes
  * into the thread's mapped buffer and calls only sigaction and raise.
  * A program that installs its own handler later replaces ours; it loses
  * nothing but the SIGNAL record.
@@ -19,9 +19,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
-
-#define ALTSTACK_BYTES (64u << 10)
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
@@ -72,38 +69,4 @@ void signals_install(void)
 			continue;
 		runtime_real_sigaction(fatal_signals[i], &sa, NULL);
 	}
-}
-
-void signals_thread_start(struct thread_state *t)
-{
-	stack_t ss, old;
-
-	if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE))
-		return;		/* the program has its own */
-	void *p = mmap(NULL, ALTSTACK_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	ss.ss_sp = p;
-	ss.ss_size = ALTSTACK_BYTES;
-	ss.ss_flags = 0;
-	if (sigaltstack(&ss, NULL) != 0) {
-		munmap(p, ALTSTACK_BYTES);
-		return;
-	}
-	t->altstack = p;
-}
-
-void signals_thread_end(struct thread_state *t)
-{
-	stack_t ss;
-
-	if (!t->altstack)
-		return;
-	ss.ss_sp = NULL;
-	ss.ss_size = 0;
-	ss.ss_flags = SS_DISABLE;
-	if (sigaltstack(&ss, NULL) == 0)
-		munmap(t->altstack, ALTSTACK_BYTES);
-	t->altstack = NULL;
 }

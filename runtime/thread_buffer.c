@@ -23,49 +23,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define STACK_CAPACITY (1u << 17)	/* open calls per thread */
-#define FUNC_SLOTS (1u << 15)		/* id table size; ids up to 3/4 of it */
-
-static void *map_anon(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-int thread_state_alloc(struct thread_state *t)
-{
-	if (!t->stack) {
-		t->stack = map_anon(STACK_CAPACITY * sizeof(*t->stack));
-		if (!t->stack)
-			return -1;
-		t->capacity = STACK_CAPACITY;
-		t->depth = 0;
-	}
-	if (!t->slots) {
-		t->slots = map_anon(FUNC_SLOTS * sizeof(*t->slots));
-		if (!t->slots)
-			return -1;
-	}
-	t->slot_mask = FUNC_SLOTS - 1;
-	t->id_limit = FUNC_SLOTS / 4 * 3;
-	t->next_id = 1;
-	t->gen = 1;		/* fresh slots hold generation 0: empty */
-	return 0;
-}
-
-void thread_state_free(struct thread_state *t)
-{
-	if (t->stack)
-		munmap(t->stack, STACK_CAPACITY * sizeof(*t->stack));
-	if (t->slots)
-		munmap(t->slots, FUNC_SLOTS * sizeof(*t->slots));
-	t->stack = NULL;
-	t->slots = NULL;
-	t->depth = 0;
-	t->capacity = 0;
-}
-
 /* Room kept free on the disk for later threads' header pages. */
 #define HEADER_MARGIN (16 * THREAD_FILE_DATA_OFFSET)
 
@@ -334,29 +291,4 @@ void thread_buffer_close(struct thread_state *t)
 	t->hdr = NULL;
 	t->cur = t->end = NULL;
 	t->fd = -1;
-}
-
-/* Marks the end of the thread's stream: calls still open are closed here. */
-void thread_emit_end(struct thread_state *t)
-{
-	if (!t->hdr || !t->capturing || t->nodes)
-		return;
-	if (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
-	    thread_buffer_grow(t) != 0) {
-		t->hdr->lost_events++;
-		return;
-	}
-	uint64_t now = thread_now(t);
-	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
-	t->last_time = now;
-	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);
-	t->cur = stream_put_varint(t->cur, delta);
-	if (t->cur >= t->ring_end) {
-		t->cur -= t->ring_bytes;
-		t->win_file_off += t->ring_bytes;
-	}
-	t->hdr->events_written++;
-	__atomic_store_n(&t->hdr->committed_end,
-			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
-			 __ATOMIC_RELEASE);
 }

@@ -87,20 +87,6 @@ static void __attribute__((noinline)) reentered(struct thread_state *t, uint64_t
 		t->hdr->counter_info |= THREAD_COUNTERS_UNRELIABLE;
 }
 
-/* Makes the record just written part of the stream. */
-static inline void commit(struct thread_state *t)
-{
-	if (UNLIKELY(t->cur >= t->ring_end)) {
-		t->cur -= t->ring_bytes;
-		t->end -= t->ring_bytes;
-		t->win_file_off += t->ring_bytes;
-	}
-	t->hdr->events_written++;
-	__atomic_store_n(&t->hdr->committed_end,
-			 t->win_file_off + (uint64_t)(t->cur - t->win_base),
-			 __ATOMIC_RELEASE);
-}
-
 /* Writes each counter's increase since the stream last said it. */
 static void put_counter_deltas(struct thread_state *t)
 {
@@ -152,7 +138,7 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 	return s->id;
 }
 
-static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t now)
+static inline __attribute__((always_inline)) void emit_entry(struct thread_state *t, uint64_t addr, uint64_t now)
 {
 	if (UNLIKELY(!ensure_room(t, -1))) {
 		count_lost(t, 1);
@@ -169,7 +155,7 @@ static inline void emit_entry(struct thread_state *t, uint64_t addr, uint64_t no
 	t->cur = stream_put_varint(t->cur, delta);
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
-	commit(t);
+	thread_commit(t);
 }
 
 /* How a frame ended: the reader tags the last two differently. */
@@ -186,7 +172,7 @@ static inline enum frame_end repaired_end(const struct thread_state *t)
 	return t->unwinding ? FRAME_THROWN : FRAME_SKIPPED;
 }
 
-static inline void emit_exit(struct thread_state *t, uint64_t now, enum frame_end end)
+static inline __attribute__((always_inline)) void emit_exit(struct thread_state *t, uint64_t now, enum frame_end end)
 {
 	if (UNLIKELY(!ensure_room(t, 1))) {
 		count_lost(t, 1);
@@ -201,7 +187,7 @@ static inline void emit_exit(struct thread_state *t, uint64_t now, enum frame_en
 	}
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
-	commit(t);
+	thread_commit(t);
 }
 
 /*
@@ -250,7 +236,7 @@ static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 	t->cur = stream_put_varint(t->cur, depth - first);
 	for (uint32_t i = first; i < depth; i++)
 		t->cur = stream_put_varint(t->cur, t->stack[i].addr);
-	commit(t);
+	thread_commit(t);
 }
 
 void trace_emit_sync(struct thread_state *t, uint64_t now)
@@ -283,7 +269,7 @@ void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 	} else if (subtype != STREAM_STOP && subtype != STREAM_RESET) {
 		t->cur = stream_put_varint(t->cur, value);
 	}
-	commit(t);
+	thread_commit(t);
 }
 
 /*
@@ -319,7 +305,7 @@ static void take_reset(struct thread_state *t, uint64_t now)
 	t->hdr->flags |= THREAD_HAS_RESET;
 	put_special(t, STREAM_RESET);
 	t->cur = stream_put_varint(t->cur, take_delta(t, now));
-	commit(t);
+	thread_commit(t);
 }
 
 /* The process-wide capture state changed since this thread last looked. */
@@ -606,7 +592,8 @@ static void __attribute__((noinline)) close_tail_callees(struct thread_state *t,
  * trampoline.  Returns where it really returns to.  This cannot fail
  * softly: without the real address the program cannot go on.
  */
-uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
+static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state *t,
+								uintptr_t slot)
 {
 	int was_guarded = t->guard;
 	uint64_t now = thread_now(t);
@@ -614,7 +601,8 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	t->guard = 1;
 	read_counters(t);
 	check_capture(t, now);
-	close_frames_below(t, slot, now);
+	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp < slot))
+		close_frames_below(t, slot, now);
 	if (UNLIKELY(!t->depth || t->stack[t->depth - 1].sp != slot ||
 		     !t->stack[t->depth - 1].ret))
 		close_tail_callees(t, slot, now);
@@ -622,6 +610,36 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 	record_exit(t, now, FRAME_RETURNED);
 	t->guard = was_guarded;
 	return ret;
+}
+
+uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
+{
+	return leave(t, slot);
+}
+
+/*
+ * The C side of mcount and __fentry__ (arch/x86_64/hooks.S), given the
+ * return-address slot.  Returns nonzero to ask for
+ * callscope_hook_enter_slow() (hooks.c): the assembly then saves the
+ * vector registers that libc may use.  Growing the buffer stays on the
+ * fast path: it makes only system calls, which leave them alone.  Here
+ * rather than in hooks.c so that the whole entry inlines into one
+ * function, as the return does into callscope_hook_return().
+ */
+int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
+{
+	struct thread_state *t = trace_current();
+
+	if (UNLIKELY(t->status != THREAD_RECORDING))
+		return t->status == THREAD_UNSET;
+	enter(t, self, (uintptr_t)ret_slot, ret_slot, 0, 0);
+	return 0;
+}
+
+/* Called by the trampoline; returns the real return address. */
+uintptr_t callscope_hook_return(uintptr_t slot)
+{
+	return leave(trace_current(), slot);
 }
 
 /*

@@ -102,6 +102,15 @@ run diff.json diff --json "$rec/wordfreq.data" "$rec/wordfreq2.data"
 run html.base html "$rec/wordfreq2.data" --base "$rec/wordfreq.data" -o page.html
 run merge merge -o merged.data "$rec/wordfreq.data" "$rec/wordfreq2.data"
 run optimize optimize "$rec/wordfreq.data"
+# optimize --measure under cachegrind, whose simulated counts are the same
+# for the same binary and input
+if command -v valgrind >/dev/null; then
+	# two builds without -pg: a profiled one would be stopped by SIGPROF
+	[ -x "$rec/wordfreq-O0" ] || cc -O0 -g -o "$rec/wordfreq-O0" "$ROOT/examples/wordfreq.c"
+	run measure optimize --measure "$rec/wordfreq-O0" "$rec/wordfreq-plain" --cache=8K,2,32 -- 3000
+	run measure-json optimize --measure "$rec/wordfreq-O0" "$rec/wordfreq-plain" --json -- 3000
+fi
+run measure-missing optimize --measure "$rec/wordfreq-plain" "$rec/no-such-binary" -- 3000
 
 # gprof on a gmon.out written by the program itself, in every layout
 for opts in "" "-b" "-p" "-q" "-b -z" "-b -c" "-b -a" "-b -l" "-b -L -l" "-i" "-T" "-b -C" \

@@ -83,12 +83,16 @@ size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
 		return 0;
 	size_t n = cs_disasm(handle, code, size, addr, 0, &insn);
 	for (size_t i = 0; i < n; i++) {
-		/* a direct call's one operand is its target, written in hex */
-		if (insn[i].id != X86_INS_CALL || strncmp(insn[i].op_str, "0x", 2))
+		/* a direct call's or jump's one operand is its target, in hex */
+		int call = insn[i].id == X86_INS_CALL, jump = insn[i].id == X86_INS_JMP;
+		if ((!call && !jump) || strncmp(insn[i].op_str, "0x", 2))
 			continue;
+		uint64_t target = strtoull(insn[i].op_str, NULL, 16);
+		if (jump && target - addr < size)
+			continue;	/* a jump inside the function */
 		ALLOC_GROW(*calls, ncalls + 1, alloc);
-		(*calls)[ncalls].target = strtoull(insn[i].op_str, NULL, 16);
-		(*calls)[ncalls++].ret = insn[i].address + insn[i].size;
+		(*calls)[ncalls++] = (struct code_call){ target, call ? insn[i].address + insn[i].size : 0,
+							 jump };
 	}
 	if (n)
 		cs_free(insn, n);

@@ -26,17 +26,23 @@ uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size);
 uint8_t *code_read(const char *path, uint64_t addr, uint64_t size);
 
 /* A direct call: its target, and its return address (the address after
- * the call instruction, which is what a -pg call site records). */
+ * the call instruction, which is what a -pg call site records).  A tail
+ * call (a direct jump out of the function) has TAIL set and RET 0: it
+ * returns to its caller's caller. */
 struct code_call {
 	uint64_t target;
 	uint64_t ret;
+	int tail;
 };
 
 /*
  * The direct calls in the SIZE bytes of CODE that lie at link-time address
- * ADDR (x86-64), in address order.  Calls through a register or memory
- * (function pointers, the PLT's indirection) are not among them.  Returns
- * their number, with a malloc'd array the caller frees in *CALLS.
+ * ADDR (x86-64), in address order, with the direct jumps whose target lies
+ * outside those bytes (tail calls, or jumps to a part of the function
+ * placed elsewhere: the caller tells them apart by the target).  Calls and
+ * jumps through a register or memory (function pointers, the PLT's
+ * indirection) are not among them.  Returns their number, with a malloc'd
+ * array the caller frees in *CALLS.
  */
 size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
 			 struct code_call **calls);

@@ -375,6 +375,11 @@
       srcLine: decodeU(cols['src.line'], Int32Array), srcText: decodeStrings(cols['src.text'])
     } : null;
     M.tl = buildTimeline(meta, cols, M.tree);
+    /* html --static: the calls in the code that never ran (count 0) */
+    M.staticArcs = cols['static.caller'] ? {
+      caller: decodeU(cols['static.caller'], Int32Array), callee: decodeU(cols['static.callee'], Int32Array),
+      tail: decodeU(cols['static.tail'], Int32Array)
+    } : null;
   }
 
   /* ---------------- derived trees ---------------- */
@@ -1947,6 +1952,10 @@
     var ebox = el('div', { 'class': 'cs-canvasbox', tabindex: '0', role: 'application', 'aria-roledescription': 'flame graph',
                            'aria-labelledby': 'cs-sw-callees' });
     sw.appendChild(ebox);
+    ui.swStaticTitle = el('h2', { id: 'cs-sw-static' }, 'Calls in the code that never ran');
+    ui.swStatic = el('ul', { 'class': 'cs-static', 'aria-labelledby': 'cs-sw-static' });
+    sw.appendChild(ui.swStaticTitle);
+    sw.appendChild(ui.swStatic);
     ui.swEmpty = el('p', { 'class': 'cs-empty' }, 'Pick a function (select a frame or a row, then press S or the Sandwich button) to see its callers above and its callees below.');
     sp.appendChild(ui.swEmpty);
     sp.appendChild(sw);
@@ -2116,6 +2125,30 @@
     commit(true);
     refresh();
   }
+  /* The calls from and to F that the code makes but the run never did
+   * (html --static), greyed with their count 0; a tail call is said. */
+  function showStaticArcs(f) {
+    var a = M.staticArcs, list = ui.swStatic;
+    while (list.firstChild) list.removeChild(list.firstChild);
+    var n = 0;
+    for (var i = 0; a && i < a.caller.length; i++) {
+      if (a.caller[i] !== f && a.callee[i] !== f) continue;
+      var li = el('li', { 'class': 'cs-static-arc', title: 'never ran: count 0' });
+      var from = el('button', { type: 'button', 'class': 'cs-link' }, nameOf(a.caller[i]));
+      var to = el('button', { type: 'button', 'class': 'cs-link' }, nameOf(a.callee[i]));
+      from.addEventListener('click', openSandwich.bind(null, a.caller[i]));
+      to.addEventListener('click', openSandwich.bind(null, a.callee[i]));
+      li.appendChild(el('span', { 'class': 'cs-num' }, '0'));
+      li.appendChild(from);
+      li.appendChild(doc.createTextNode(a.tail[i] ? ' \u2192 (tail call) ' : ' \u2192 '));
+      li.appendChild(to);
+      list.appendChild(li);
+      n++;
+    }
+    ui.swStaticTitle.hidden = list.hidden = !a;
+    if (a && !n) list.appendChild(el('li', { 'class': 'cs-static-arc' }, 'none: every call of its code ran'));
+  }
+
   function openSandwich(f) {
     S.sw = f;
     S.view = 'sandwich';
@@ -2286,6 +2319,7 @@
           ui.callees.set(st.callees, 0, m, true);
           ui.callers.scrollToRoot();
           ui.callees.scrollToRoot();
+          showStaticArcs(S.sw);
         }
         ui.callers.draw();
         ui.callees.draw();

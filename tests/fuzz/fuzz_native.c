@@ -2,7 +2,8 @@
  * Fuzz harness for the native reader and the loader: parse the file, then
  * load it into a profile as every command does (load/load.c: decoding,
  * clock conversion, the replay with its resets, stops, signal filter and
- * rings, count-mode records), and into a call-path tree.  The objects'
+ * rings, count-mode records), and into a call-path tree, with a sum's
+ * samples by PC as the reports of lines take them.  The objects'
  * paths are cleared first, so functions are named by address and no
  * binary named by the input is opened.  Any input must end in a clean
  * error or a profile, never a crash, a hang or a huge allocation.
@@ -79,6 +80,27 @@ static void tree_end(void *ctx, uint64_t t)
 	cct_thread_end(((struct tree_state *)ctx)->b, t);
 }
 
+/* A sum's samples by PC, as report --lines and annotate take them: every
+ * function of the stack must be one the profile knows. */
+static void sample_nop_begin(void *ctx, const struct thread_info *info, double a, double b)
+{
+	(void)ctx, (void)info, (void)a, (void)b;
+}
+
+static void sample_nop_end(void *ctx, uint64_t t)
+{
+	(void)ctx, (void)t;
+}
+
+static void sample_check(void *ctx, const struct replay_sample *smp)
+{
+	const struct profile *p = ctx;
+
+	for (size_t i = 0; i < smp->n; i++)
+		if (smp->funcs[i] >= p->nfuncs)
+			abort();
+}
+
 static void tree_aggregate(void *ctx, const struct thread_info *info,
 			   const struct aggregate_thread *at)
 {
@@ -132,6 +154,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						  tree_exit, tree_end, NULL, NULL, NULL, 0 };
 		load_replay(&df, &f, p, &v, &stats);
 		load_aggregates(&df, &f, p, tree_aggregate, &tree, &stats);
+		const struct replay_visitor sv = { p, sample_nop_begin, NULL, NULL, NULL,
+						   sample_nop_end, NULL, NULL, sample_check, 1 };
+		load_sum_samples(&df, &f, p, &sv, &stats);
 		for (size_t i = 0; i < df.nthreads; i++)
 			if (!(df.threads[i].flags & THREAD_CCT))
 				check_quick_decoder(&df.threads[i]);

@@ -664,6 +664,21 @@ async function testSampled(browser) {
   await dp.close();
 }
 
+/* html --static: parse's calls that never ran, greyed under its sandwich with count 0. */
+async function testStatic(browser) {
+  const page = await open(browser, 'static.html', '#th=light');
+  const f = await page.evaluate(() => window.__callscope.func('parse'));
+  await page.goto(url('static.html', `#th=light&v=sandwich&s=${f}`));
+  await page.waitForFunction(() => window.__callscope.ready);
+  const rows = await page.$$eval('.cs-static .cs-static-arc', (rs) => rs.map((r) => ({
+    text: r.textContent, opacity: getComputedStyle(r).opacity, visible: r.offsetParent !== null })));
+  const texts = rows.map((r) => r.text).sort();
+  ok(page.problems.length === 0 && rows.every((r) => r.visible && Number(r.opacity) < 1) &&
+     JSON.stringify(texts) === JSON.stringify(['0never_called \u2192 parse', '0parse \u2192 cleanup', '0parse \u2192 report_error']),
+     'static: the calls from and to parse that never ran are listed greyed with count 0', { rows, problems: page.problems });
+  await page.close();
+}
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -673,7 +688,7 @@ async function testSampled(browser) {
   try {
     for (const t of [testFixture, testScreenshot, testKeyboard, testState, testDeep, testHostile, testDiff,
                      testTransforms, testControls, testVirtualRows, testCounters, testSampled, testThreads,
-                     testSymspec, testScreenReader]) {
+                     testSymspec, testScreenReader, testStatic]) {
       try { await t(browser); } catch (e) { ok(false, t.name + ' ran to its end', e.stack); }
     }
   } finally {

@@ -5,7 +5,8 @@
 #    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
 #                   listed, rank, base_self_ns..., self_samples, samples}],
 #    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...,
-#    "lines": [{file, line, function, samples or self_ns}], "source": [{file, line, text}]}
+#    "lines": [{file, line, function, samples or self_ns}], "source": [{file, line, text}],
+#    with html --static "static_arcs": [{caller, callee, tail}]}
 # Usage: decode.pl PAGE.html
 use strict;
 use warnings;
@@ -108,6 +109,14 @@ if ($col{'line.weight'}) {
 	pop @text;
 	my ($sf, $sl) = map { uvarints("src.$_") } qw(file line);
 	push @source, { file => $files[ $sf->[$_] ], line => $sl->[$_], text => $text[$_] } for 0 .. $#$sl;
+}
+# html --static: the calls in the code that never ran
+my @static;
+if ($col{'static.caller'}) {
+	my ($sc, $se, $st) = map { uvarints("static.$_") } qw(caller callee tail);
+	push @static, { caller => $names[ $sc->[$_] ], callee => $names[ $se->[$_] ], tail => $st->[$_] }
+		for 0 .. $#$sc;
+	$sums{static_arcs} = \@static;
 }
 print JSON::PP->new->canonical->encode({ meta => $meta, deflate => $kind, functions => \@funcs,
 	nodes => $col{'node.depth'}{count}, cut_paths => $cut, lines => \@lines, source => \@source,

@@ -95,6 +95,13 @@ sed '21,30s|$| /* </script><img src=x onerror=window.__pwned=1> */|' "$ROOT/test
 	"$CS" html -i marked.data -o marked.html >/dev/null
 ok $? "a program with markup in its hot source lines sampled and written"
 
+# error paths that never ran, for html --static
+# shellcheck disable=SC2086
+build_prog error_paths errors -O0 $flags
+limited "$CS" record -o static.data -- ./errors >/dev/null 2>&1 &&
+	"$CS" html -i static.data --static -o static.html >/dev/null
+ok $? "a program whose error paths never ran recorded and written with --static"
+
 if [ "$TEST_FAILED" -ne 0 ]; then
 	plan "$TEST_COUNT"
 	done_testing

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DECODE="$ROOT/tests/html/decode.pl"
-plan 38
+plan 41
 
 build_prog basic basic -O0 $HOOK_FLAGS_CYG
 limited "$CS" record -o b.data -- ./basic 18 >/dev/null 2>&1
@@ -216,6 +216,21 @@ is "$?" 2 "a bad --max-size is a usage error"
 "$CS" html -i b.data -o no/such/dir/x.html 2> err.txt
 [ $? -eq 1 ] && grep -q "cannot write 'no/such/dir/x.html'" err.txt
 ok $? "an unwritable output: exit 1, the path named"
+# --static: the page carries the calls in the code that never ran, the
+# same arcs of count 0 as graph --static, tail calls marked
+build_prog tail_errors te -O2 -pg
+limited "$CS" record -o te.data -- ./te > /dev/null 2>&1
+"$CS" html -i te.data --static -o te.html > /dev/null
+"$CS" graph -i te.data --static --json | jq -c '[.arcs[] | select(.count == 0 and .caller != "<spontaneous>")
+	| "\(.caller)>\(.callee):\(if .tail_call then 1 else 0 end)"] | sort' > want.json
+perl "$DECODE" te.html | jq -c '[.static_arcs[] | "\(.caller)>\(.callee):\(.tail)"] | sort' > got.json
+is "$(jq length got.json) $(cmp -s want.json got.json && echo same) $(jq -r 'map(select(startswith("check>") and endswith(":1"))) | length' got.json)" \
+	"$(jq length want.json) same 2" "--static: the page carries graph --static's calls that never ran, check's two tail calls marked"
+"$CS" html -i te.data -o plain.html > /dev/null
+is "$(perl "$DECODE" plain.html | jq '.static_arcs // "none"')" '"none"' "without --static the page has none"
+"$CS" html -i te.data --static --base te.data -o x.html > /dev/null 2> err.txt
+is "$? $(wc -l < err.txt)" "2 1" "--static with --base: a usage error, one line"
+
 (cd "$ROOT" && sh scripts/embed-html.sh --check)
 ok $? "report/html_assets.c is up to date with report/html/"
 done_testing

@@ -1,12 +1,14 @@
 #!/usr/bin/perl
-# session_forge.pl FILE OFFSET=VALUE...: sets u64 fields of FILE's SESSION
-# section (OFFSET within its payload, docs/FORMAT.md) and writes the END
-# section's sums again, so the forged file passes the checksum and only
-# the forged values are wrong.  VALUE may be +N or -N: added to what is
-# there.
+# session_forge.pl [--section=TYPE] FILE OFFSET=VALUE...: sets u64 fields
+# of FILE's SESSION section (or of the first section of TYPE; OFFSET within
+# its payload, docs/FORMAT.md) and writes the END section's sums again, so
+# the forged file passes the checksum and only the forged values are
+# wrong.  VALUE may be +N or -N: added to what is there.
 use strict;
 use warnings;
 
+my $want = 1;
+$want = $1 if @ARGV && $ARGV[0] =~ /^--section=(\d+)$/ && shift @ARGV;
 my $path = shift @ARGV;
 open(my $fh, '<:raw', $path) or die "cannot open $path: $!\n";
 local $/;
@@ -17,11 +19,11 @@ my $p = unpack('V', substr($d, 12, 4));
 my ($session, $end);
 while ($p + 16 <= length($d)) {
 	my ($type, $flags, $len) = unpack('V V Q<', substr($d, $p, 16));
-	$session = $p + 16 if $type == 1;
+	$session = $p + 16 if $type == $want && !defined $session;
 	$end = $p if $type == 7;
 	$p += 16 + $len;
 }
-die "$path: no SESSION section\n" unless defined $session;
+die "$path: no section of type $want\n" unless defined $session;
 die "$path: no END section\n" unless defined $end;
 for my $arg (@ARGV) {
 	my ($off, $value) = $arg =~ /^(\d+)=([-+]?\d+)$/ or die "bad field '$arg'\n";

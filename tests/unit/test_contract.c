@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "contract.h"
@@ -67,6 +68,47 @@ static void test_defaults(void **state)
 	assert_int_equal(c.start_stopped, 0);
 	assert_int_equal(c.patch, 0);
 	assert_int_equal(c.sample_only, 0);
+	assert_string_equal(c.sampling, "");
+}
+
+/* The sampler's settings ride in the contract with their length, so their
+ * own ';' and ',' do not end the field. */
+static void test_sampling_settings(void **state)
+{
+	static const char *const bad[] = {
+		"v=1;smp=5:hz=1;dir=/x",	/* shorter than it says */
+		"v=1;smp=400:hz=1;dir=/x",	/* longer than what follows */
+		"v=1;smp=4:hz=0;dir=/x",	/* settings the sampler refuses */
+		"v=1;smp=0:;dir=/x", "v=1;smp=x:hz=1;dir=/x", "v=1;smp=4;dir=/x",
+	};
+	char text[CONTRACT_PATH_MAX + CONTRACT_SAMPLING_MAX + 128];
+	struct contract in, out;
+	struct sampling s;
+	const char *why = NULL;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.version = CONTRACT_VERSION;
+	in.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+	in.hooks = CONTRACT_HOOKS_FENTRY;
+	snprintf(in.sampling, sizeof(in.sampling), "%s",
+		 "hz=4000;clock=wall;stack=dwarf;only=libz.so.1,prog;bg=1");
+	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/d");
+	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
+	assert_int_equal(contract_parse(text, &out, &why), 0);
+	assert_string_equal(out.sampling, in.sampling);
+	assert_int_equal(out.hooks, CONTRACT_HOOKS_FENTRY);
+	assert_string_equal(out.dir, "/tmp/d");
+	assert_int_equal(sampling_parse(out.sampling, &s, &why), 0);
+	assert_int_equal(s.hz, 4000);
+	assert_int_equal(s.wall, 1);
+	assert_string_equal(s.only, "libz.so.1,prog");
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(contract_parse(bad[i], &out, &why), -1);
+		assert_non_null(why);
+	}
 }
 
 static void test_refused(void **state)
@@ -107,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_too_many_stops),
+		cmocka_unit_test(test_sampling_settings),
 	};
 	return cmocka_run_group_tests_name("contract", tests, NULL, NULL);
 }

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "optimize/cachegrind.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "optimize/optimize.h"
 #include "optimize/pages.h"
 #include "optimize/sections.h"

@@ -17,7 +17,7 @@
 
 #include "model/profile.h"
 #include "optimize/clone_names.h"
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 #include "optimize/graph_build.h"
 #include "optimize/optimize.h"
 #include "xalloc.h"

@@ -1,4 +1,4 @@
-#include "optimize/elf_funcs.h"
+#include "symbols/elf_funcs.h"
 
 #include <errno.h>
 #include <fcntl.h>

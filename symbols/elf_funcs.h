@@ -2,10 +2,11 @@
  * The functions of an ELF file, straight from its symbol table: name,
  * address, size, and whether they sit in the main .text section (the
  * only code a link order can move).  For the optimizer (function sizes,
- * names that went stale) and the measurement (where each function landed).
+ * names that went stale), its measurement (where each function landed)
+ * and the static call graph (which function a call instruction enters).
  */
-#ifndef CALLSCOPE_OPTIMIZE_ELF_FUNCS_H
-#define CALLSCOPE_OPTIMIZE_ELF_FUNCS_H
+#ifndef CALLSCOPE_SYMBOLS_ELF_FUNCS_H
+#define CALLSCOPE_SYMBOLS_ELF_FUNCS_H
 
 #include <stddef.h>
 #include <stdint.h>

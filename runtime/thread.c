@@ -1,0 +1,184 @@
+/*
+ * A recording thread's life, from its first hook to its end: its shadow
+ * stack and id table, its staging file (thread_buffer.c), its alternate
+ * signal stack for fatal signals (signals.c), and how it ends — when it
+ * exits, when the process exits under it, or when it is the child of a
+ * fork, which must leave its parent's file for one of its own.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+#include "stream.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#define STACK_CAPACITY (1u << 17)	/* open calls per thread */
+#define FUNC_SLOTS (1u << 15)		/* id table size; ids up to 3/4 of it */
+#define ALTSTACK_BYTES (64u << 10)
+
+/* Ends the thread's recording when it exits (pthread's destructor). */
+static pthread_key_t thread_key;
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int thread_state_alloc(struct thread_state *t)
+{
+	if (!t->stack) {
+		t->stack = map_anon(STACK_CAPACITY * sizeof(*t->stack));
+		if (!t->stack)
+			return -1;
+		t->capacity = STACK_CAPACITY;
+		t->depth = 0;
+	}
+	if (!t->slots) {
+		t->slots = map_anon(FUNC_SLOTS * sizeof(*t->slots));
+		if (!t->slots)
+			return -1;
+	}
+	t->slot_mask = FUNC_SLOTS - 1;
+	t->id_limit = FUNC_SLOTS / 4 * 3;
+	t->next_id = 1;
+	t->gen = 1;		/* fresh slots hold generation 0: empty */
+	return 0;
+}
+
+static void thread_state_free(struct thread_state *t)
+{
+	if (t->stack)
+		munmap(t->stack, STACK_CAPACITY * sizeof(*t->stack));
+	if (t->slots)
+		munmap(t->slots, FUNC_SLOTS * sizeof(*t->slots));
+	t->stack = NULL;
+	t->slots = NULL;
+	t->depth = 0;
+	t->capacity = 0;
+}
+
+/* Each recording thread gets an alternate signal stack, so that a stack
+ * overflow is recorded too (signals.c); unless it has its own. */
+static void altstack_open(struct thread_state *t)
+{
+	stack_t ss, old;
+
+	if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE))
+		return;
+	void *p = mmap(NULL, ALTSTACK_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	ss.ss_sp = p;
+	ss.ss_size = ALTSTACK_BYTES;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) != 0) {
+		munmap(p, ALTSTACK_BYTES);
+		return;
+	}
+	t->altstack = p;
+}
+
+static void altstack_close(struct thread_state *t)
+{
+	stack_t ss;
+
+	if (!t->altstack)
+		return;
+	ss.ss_sp = NULL;
+	ss.ss_size = 0;
+	ss.ss_flags = SS_DISABLE;
+	if (sigaltstack(&ss, NULL) == 0)
+		munmap(t->altstack, ALTSTACK_BYTES);
+	t->altstack = NULL;
+}
+
+int thread_start(struct thread_state *t)
+{
+	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
+		return 0;
+	int saved = errno;
+	t->guard = 1;
+	t->status = THREAD_OFF;
+	if (thread_state_alloc(t) == 0 && thread_buffer_open(t, 0) == 0) {
+		t->status = THREAD_RECORDING;
+		pthread_setspecific(thread_key, t);
+		altstack_open(t);
+	}
+	t->guard = 0;
+	errno = saved;
+	return t->status == THREAD_RECORDING;
+}
+
+/* Marks the end of the thread's stream: calls still open are closed here. */
+static void emit_end(struct thread_state *t)
+{
+	if (!t->hdr || !t->capturing || t->nodes)
+		return;
+	if (!t->ring_bytes && (size_t)(t->end - t->cur) < STREAM_RECORD_MAX &&
+	    thread_buffer_grow(t) != 0) {
+		t->hdr->lost_events++;
+		return;
+	}
+	uint64_t now = thread_now(t);
+	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
+	t->last_time = now;
+	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);
+	t->cur = stream_put_varint(t->cur, delta);
+	thread_commit(t);
+}
+
+static void thread_finished(void *arg)
+{
+	struct thread_state *t = arg;
+
+	altstack_close(t);
+	/* a sample arriving now must not interleave with the end record */
+	t->guard = 1;
+	emit_end(t);
+	t->status = THREAD_OFF;
+	thread_buffer_close(t);
+	thread_state_free(t);
+}
+
+int thread_lifecycle_install(void)
+{
+	return pthread_key_create(&thread_key, thread_finished);
+}
+
+/*
+ * The calls the exiting thread is inside of end here, by its own clock:
+ * that clock leaves out the runtime's pauses (growing the buffer), the
+ * process end's time is the plain clock's, and closing them there would
+ * charge them every pause of the run.
+ */
+void thread_process_exiting(struct thread_state *t)
+{
+	if (t->status == THREAD_RECORDING && !t->guard) {
+		t->guard = 1;
+		emit_end(t);
+		t->guard = 0;
+	}
+}
+
+/*
+ * The child of fork() has a private copy of the calling thread's shadow
+ * stack but shares its staging file with the parent: it gets a file of
+ * its own before it records anything, and the calls it inherited are
+ * written at the head of that file so their exits make sense.
+ */
+void thread_after_fork(struct thread_state *t)
+{
+	if (t->status != THREAD_RECORDING)
+		return;
+	t->guard = 1;
+	thread_buffer_close(t);
+	t->status = THREAD_OFF;
+	if (thread_buffer_open(t, THREAD_FORKED) == 0)
+		t->status = THREAD_RECORDING;
+	t->guard = 0;
+}
