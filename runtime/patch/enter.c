@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include "patch.h"
 
+#include <cpuid.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -154,6 +155,13 @@ void patch_install(void)
 	const char *why = NULL;
 	struct stat st;
 
+	/* the entry hook's slow path keeps the vector registers with xsave */
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) {
+		rt_warn("the processor or the kernel lacks xsave, which patched entries need; "
+			"the program runs untraced", "");
+		return;
+	}
 	p = rt_append(p, end, "/" PATCH_PLAN_FILE);
 	int fd = p ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) {
