@@ -114,12 +114,18 @@ verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <=
 # perf on the plain build, each sample given to the innermost frame of
 # the program itself that is not inlined: where callscope's shadow stack
 # puts it (time in libc and the kernel goes to the program's function that
-# called it)
-say "shares: perf at $SHARE_FREQ Hz on the plain build, callscope --time-by=samples on -pg, $SHARE_RUNS runs each"
+# called it).  Beside it, perf on the -pg build run with glibc's gmon,
+# mcount's samples left out: how far -pg's instrumentation by itself
+# moves the shares, which no attribution of samples can undo.
+say "shares: perf at $SHARE_FREQ Hz on the plain and -pg builds, callscope --time-by=samples on -pg, $SHARE_RUNS runs each"
+: > "$RUN/perf-pg.txt"
 for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perf$r.data" -- \
 		"$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 	perf script -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
+	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perfpg$r.data" -- \
+		"$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
+	perf script -i "$RUN/perfpg$r.data" -F ip,sym,dso 2>/dev/null >> "$RUN/perf-pg.txt"
 	# shellcheck disable=SC2086
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
 		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
@@ -127,16 +133,27 @@ done > "$RUN/perf.txt"
 python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
 import json, subprocess, sys
 run, nruns, cs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-perf, total = {}, 0
-for block in open(run + "/perf.txt").read().split("\n\n"):
-    for line in block.strip().splitlines():
-        line = line.strip()
-        if "(inlined)" in line or not line.endswith("lua-plain)"):
+MCOUNT = ("mcount", "_mcount", "__mcount_internal")
+
+def shares(path, binary):
+    """Samples per function of BINARY (innermost frame of it, not inlined);
+    samples in mcount, the instrumentation's own, are left out."""
+    counts, total = {}, 0
+    for block in open(path).read().split("\n\n"):
+        lines = [l.strip() for l in block.strip().splitlines()]
+        if lines and lines[0].split(None, 1)[-1].rsplit(" (", 1)[0] in MCOUNT:
             continue
-        sym = line.split(None, 1)[1].rsplit(" (", 1)[0]
-        perf[sym] = perf.get(sym, 0) + 1
-        total += 1
-        break
+        for line in lines:
+            if "(inlined)" in line or not line.endswith(binary + ")"):
+                continue
+            sym = line.split(None, 1)[1].rsplit(" (", 1)[0]
+            counts[sym] = counts.get(sym, 0) + 1
+            total += 1
+            break
+    return counts, total
+
+perf, total = shares(run + "/perf.txt", "lua-plain")
+perfpg, totalpg = shares(run + "/perf-pg.txt", "lua-pg")
 csn, cst = {}, 0
 for r in range(nruns):
     d = json.loads(subprocess.run([cs, "report", "-i", "%s/cs%d.data" % (run, r), "--json"],
@@ -145,16 +162,19 @@ for r in range(nruns):
         csn[f["name"]] = csn.get(f["name"], 0) + f["self_ns"]
         cst += f["self_ns"]
 top = sorted(perf, key=perf.get, reverse=True)[:10]
-worst = 0
-print("| function | perf self % (plain) | callscope self % (--time-by=samples) | difference |")
-print("| --- | ---: | ---: | ---: |")
+worst = worst_pg = 0
+print("| function | perf self % (plain) | callscope self % (--time-by=samples) | difference | perf self % (-pg with gmon, mcount left out) | callscope against it |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
 for s in top:
     p = 100.0 * perf[s] / total
     c = 100.0 * csn.get(s, 0) / cst if cst else 0
+    g = 100.0 * perfpg.get(s, 0) / totalpg if totalpg else 0
     worst = max(worst, abs(p - c))
-    print("| %s | %.1f | %.1f | %+.1f |" % (s, p, c, c - p))
+    worst_pg = max(worst_pg, abs(g - c))
+    print("| %s | %.1f | %.1f | %+.1f | %.1f | %+.1f |" % (s, p, c, c - p, g, c - g))
 print()
-print("perf: %d samples in the program; largest difference: %.1f points" % (total, worst))
+print("perf: %d samples in the program (plain), %d (-pg); largest difference: %.1f points "
+      "against the plain build, %.1f against the -pg build" % (total, totalpg, worst, worst_pg))
 print("WORST %.2f" % worst)
 EOF
 worst=$(awk '/^WORST/ { print $2 }' "$RUN/shares.md")

@@ -10,7 +10,6 @@
  * With --counts, each source line's execution count instead, from the
  * program's --coverage data (cli/annotate_counts.c).
  */
-#include <capstone/capstone.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <getopt.h>
@@ -28,6 +27,7 @@
 #include "readfile.h"
 #include "die.h"
 #include "symbols/code.h"
+#include "symbols/disasm.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -203,10 +203,14 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 		die("cannot read the code of '%s' from '%s'; the binary is needed as it ran "
 		    "when '%s' was recorded", fn->name, fn->object, input);
 	csh handle;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+	const char *why;
+	const struct disasm *cs = disasm_library(&why);
+	if (!cs)
+		die("cannot load the disassembler (%s); install the capstone library", why);
+	if (cs->open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
 		die("cannot start the disassembler (capstone)");
 	cs_insn *insn;
-	size_t n = cs_disasm(handle, code, size, fn->addr, 0, &insn);
+	size_t n = cs->disasm(handle, code, size, fn->addr, 0, &insn);
 	struct symtab *st = object_symtab(df, fn->object);
 	struct line_row *rows = xcalloc(n + 1, sizeof(*rows));
 	size_t nrows = 0;
@@ -247,8 +251,8 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 		       base ? base + 1 : si.file ? si.file : "??", si.line);
 	}
 	if (n)
-		cs_free(insn, n);
-	cs_close(&handle);
+		cs->free(insn, n);
+	cs->close(&handle);
 	free(rows);
 	symtab_free(st);
 	free(code);

@@ -429,8 +429,8 @@ int cmd_record(int argc, char **argv)
 	if (!sample_env && !contract.sample_only && outside_hz)
 		sample_env = xasprintf("hz=%u;clock=cpu;bg=1", outside_hz);
 	if (!contract.chunk_bytes)
-		contract.chunk_bytes = contract.sample_only && rs.stack != SAMPLING_STACK_DWARF ? RECORD_SAMPLING_CHUNK
-									 : CONTRACT_CHUNK_DEFAULT;
+		contract.chunk_bytes = contract.sample_only ? RECORD_SAMPLING_CHUNK
+							    : CONTRACT_CHUNK_DEFAULT;
 	if (contract.sample_only && (start_at || stop_at))
 		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "
 			  "tracing; %s", hooks.kinds ? "leave out --mode=sample"
@@ -481,11 +481,13 @@ int cmd_record(int argc, char **argv)
 	if (patch)
 		session.patch_coverage = record_patch_plan(prog, patch_spec, staging,
 							   &session.patch_coverage_len);
+	/* /proc/cpuinfo is read once: it costs a launch some 0.1 ms */
+	int tsc = tsc_usable();
 	if (force_clock >= 0)
 		contract.clock = (enum contract_clock)force_clock;
 	else
-		contract.clock = tsc_usable() ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
-	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc_usable())
+		contract.clock = tsc ? CONTRACT_CLOCK_TSC : CONTRACT_CLOCK_MONO;
+	if (contract.clock == CONTRACT_CLOCK_TSC && !tsc)
 		warning("the TSC is not constant here; times may be wrong (use --clock=mono)");
 	if (sample_env) {
 		if (strlen(sample_env) >= sizeof(contract.sampling))

@@ -295,10 +295,12 @@ HIDDEN void aggregate_use(struct thread_state *t, struct cct_record *records, ui
 HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 				uintptr_t *ret_slot, uintptr_t site, uintptr_t hook_pc);
 HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
-/* A timer sample of WEIGHT periods at PC and SP; IN_RUNTIME: the thread
- * was inside the runtime (a hook), whose cost it then measures. */
+/* A timer sample of WEIGHT periods at PC and SP, on a thread whose stack
+ * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
+ * inside the runtime (a hook), whose cost it then measures. */
 HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
-				 int in_runtime, uint64_t weight);
+				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
+				 uint64_t weight);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

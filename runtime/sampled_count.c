@@ -18,11 +18,21 @@
  * hooks' cost, not the program's time: it is counted apart in the root.
  * Calls count as they begin, so a call still running at the end is
  * already counted.
+ *
+ * Between a return and the next hook the shadow stack still holds the
+ * callee that returned, and a sample in the next callee's first
+ * instructions (before its call of the hook, which in a short function
+ * is half its time) would go to it: a frame whose return slot holds
+ * another address than its own has returned too, and a sample in those
+ * instructions goes to the function they begin (before_hook()), as perf
+ * gives it.
  */
 #include "runtime.h"
 #include "aggregate_count.h"
 
 extern char callscope_return_trampoline[] HIDDEN;
+/* the hooks a -pg function calls first, as the program's GOT holds them */
+extern char mcount[], __fentry__[];
 
 /* Takes up a stop or start: count mode notes nothing else. */
 static inline void sampled_check_capture(struct thread_state *t)
@@ -110,8 +120,85 @@ void sampled_count_exit_named(struct thread_state *t, uint64_t addr)
 	}
 }
 
-void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, int in_runtime,
-			  uint64_t weight)
+/* N when the N bytes at P are those of WANT, else 0.  Each byte is read
+ * only once those before it matched: an instruction's bytes, or those of
+ * the one after a whole instruction, are there to read. */
+static size_t starts_with(const uint8_t *p, const uint8_t *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != want[i])
+			return 0;
+	return n;
+}
+
+/* The pointer a `call *disp32(%rip)` or `jmp *disp32(%rip)` at INSN
+ * (opcode and ModRM at INSN[0..1]) loads: the CPU reads it, so it is there. */
+static uintptr_t rip_slot(const uint8_t *insn)
+{
+	int32_t disp;
+
+	__builtin_memcpy(&disp, insn + 2, 4);
+	return *(const uintptr_t *)(insn + 6 + disp);
+}
+
+/*
+ * When PC lies in a -pg function's first instructions, before its call of
+ * the hook — `[endbr64] [push %rbp; mov %rsp,%rbp] call hook`, the call
+ * through the GOT or a PLT entry — returns where that call returns to,
+ * the address the hook names the function by; else 0.
+ */
+static uintptr_t before_hook(uintptr_t pc)
+{
+	static const uint8_t endbr[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const uint8_t push_mov[] = { 0x55, 0x48, 0x89, 0xe5 };
+	static const uint8_t call_got[] = { 0xff, 0x15 }, jmp_got[] = { 0xff, 0x25 };
+	static const uint8_t call_rel[] = { 0xe8 }, bnd[] = { 0xf2 };
+	const uint8_t *p = (const uint8_t *)pc;
+	uintptr_t target, after;
+
+	p += starts_with(p, endbr, 4);
+	if (starts_with(p, push_mov, 4))
+		p += 4;
+	else if (starts_with(p, push_mov + 1, 3))
+		p += 3;
+	if (starts_with(p, call_got, 2)) {
+		after = (uintptr_t)p + 6;
+		target = rip_slot(p);
+	} else if (starts_with(p, call_rel, 1)) {
+		int32_t rel;
+		__builtin_memcpy(&rel, p + 1, 4);
+		after = (uintptr_t)p + 5;
+		/* a PLT entry: [endbr64] [bnd] jmp *GOT */
+		const uint8_t *plt = (const uint8_t *)(after + rel);
+		if ((uintptr_t)plt == (uintptr_t)mcount || (uintptr_t)plt == (uintptr_t)__fentry__)
+			return after;
+		plt += starts_with(plt, endbr, 4);
+		plt += starts_with(plt, bnd, 1);
+		if (!starts_with(plt, jmp_got, 2))
+			return 0;
+		target = rip_slot(plt);
+	} else {
+		return 0;
+	}
+	return target == (uintptr_t)mcount || target == (uintptr_t)__fentry__ ? after : 0;
+}
+
+/* Whether the open frame F has returned, seen by a sample at SP: the stack
+ * pointer has left its return slot, or a later call from the same place
+ * has put another return address in it.  The slot is read only inside the
+ * thread's stack [LO, HI). */
+static int frame_gone(const struct shadow_frame *f, uintptr_t sp, uintptr_t lo, uintptr_t hi)
+{
+	if (f->sp < sp)
+		return 1;
+	if (f->sp < lo || f->sp + 8 > hi)
+		return 0;
+	uintptr_t now = *(const uintptr_t *)f->sp;
+	return now != f->ret && now != (uintptr_t)callscope_return_trampoline;
+}
+
+void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, uintptr_t stack_lo,
+			  uintptr_t stack_hi, int in_runtime, uint64_t weight)
 {
 	sampled_check_capture(t);
 	if (!t->capturing)
@@ -120,11 +207,16 @@ void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, in
 		t->nodes[0].hook_samples += weight;
 		return;
 	}
-	(void)pc;
-	/* frames the stack pointer has left returned since the last hook */
+	/* frames that returned since the last hook */
 	uint32_t d = t->depth;
-	while (d && t->stack[d - 1].ret && t->stack[d - 1].sp < sp)
+	while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, stack_lo, stack_hi))
 		d--;
 	uint32_t node = d == t->depth ? t->cur_node : d ? t->stack[d - 1].node : 0;
+	/* a function caught before its hook: the hook will count its call
+	 * on this node; the thread is in none, so the node table is free */
+	uintptr_t self = (runtime_config.contract.hooks & (CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_FENTRY))
+				 ? before_hook(pc) : 0;
+	if (self)
+		node = count_child(t, node, self);
 	t->nodes[node].samples += weight;
 }

@@ -1,14 +1,15 @@
 /*
  * The sampler: statistical profiling of any binary, instrumented or not.
  *
- * Each thread gets its own POSIX timer (timer_create with SIGEV_THREAD_ID)
- * on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID), or on
- * CLOCK_MONOTONIC for --sample-clock=wall, which delivers a real-time
- * signal to that very thread.  A thread is thus sampled in proportion to
- * the CPU it uses, with no helper thread and no perf_event permission
- * (perf_event_open is often forbidden by perf_event_paranoid, and a
- * software cpu-clock event would need a reader of its ring).  The kernel
- * checks CPU-time timers at its tick, so at a rate above the tick one
+ * Each thread gets its own source of samples, which signals that very
+ * thread: a perf_event task-clock counter of its CPU time (see
+ * open_task_clock(); SIGTRAP, or a free real-time signal), else a POSIX
+ * timer (timer_create with SIGEV_THREAD_ID) on its CPU-time clock
+ * (CLOCK_THREAD_CPUTIME_ID), or on CLOCK_MONOTONIC for
+ * --sample-clock=wall.  A thread is thus sampled in proportion to
+ * the CPU it uses, with no helper thread and no reader of a perf ring;
+ * the timer also where perf_event_open is forbidden (perf_event_paranoid,
+ * seccomp).  The kernel checks CPU-time timers at its tick, so at a rate above the tick one
  * signal stands for several periods: the timer's overrun says how many,
  * and each sample carries that weight.
  *
@@ -81,6 +82,7 @@ static __thread struct sampler_thread sampler_tls
 static struct {
 	int on;
 	int signo;
+	int sigtrap;		/* task-clock events signal by SIGTRAP themselves */
 	int wall;
 	uint64_t period_ns;
 	size_t nranges;
@@ -264,10 +266,39 @@ static void forward_to_program(int sig, siginfo_t *info, void *context)
 {
 	const struct sigaction *a = &program_action;
 
-	if (a->sa_flags & SA_SIGINFO)
+	if (a->sa_flags & SA_SIGINFO) {
 		a->sa_sigaction(sig, info, context);
-	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
+	} else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL) {
 		a->sa_handler(sig);
+	} else if (a->sa_handler == SIG_DFL && sig == SIGTRAP) {
+		/* a breakpoint or raise(SIGTRAP) ends the program as it would
+		 * have: the signal, blocked while this handler runs, comes
+		 * back with the default action once it returns */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		runtime_real_sigaction(SIGTRAP, &dfl, NULL);
+		raise(SIGTRAP);
+	}
+}
+
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+/* what the task-clock events give back in a SIGTRAP's si_perf_data */
+#define SIGTRAP_DATA 0x63616c6c73636f70ull
+
+/* Whether INFO is the overflow of this thread's task-clock event: a
+ * SIGTRAP from a breakpoint or from kill() carries another code or data.
+ * si_perf_data follows si_addr (Linux 5.13; glibc 2.36 has no name for it). */
+static int is_task_clock_trap(const siginfo_t *info)
+{
+	uint64_t data;
+
+	if (info->si_code != TRAP_PERF)
+		return 0;
+	__builtin_memcpy(&data, (const char *)&info->si_addr + sizeof(void *), sizeof(data));
+	return data == SIGTRAP_DATA;
 }
 
 static void on_sample(int sig, siginfo_t *info, void *context)
@@ -281,10 +312,19 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	(void)sig;
 	uint64_t weight = 1;
 	if (!s->armed) {
-		forward_to_program(sig, info, context);
+		/* a SIGTRAP of the thread's event, left pending while the
+		 * thread blocked it, may come after sampling stopped */
+		if (!(sampler.sigtrap && is_task_clock_trap(info)))
+			forward_to_program(sig, info, context);
 		goto out;
 	}
-	if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
+	if (s->perf_fd >= 0 && sampler.sigtrap) {
+		if (!is_task_clock_trap(info)) {
+			forward_to_program(sig, info, context);
+			goto out;
+		}
+		/* the event runs on: nothing to re-arm */
+	} else if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
 		/* the event stopped itself after one period: start the next */
 		ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
 	} else if (s->perf_fd < 0 && info->si_code == SI_TIMER) {
@@ -296,7 +336,8 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (t->nodes && t->status == THREAD_RECORDING) {
 		/* --time-by=samples: the sample times the thread's path */
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP],
+		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
+				     s->stack_hi,
 				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo,
 				     weight + s->missed);
 		s->missed = 0;
@@ -442,12 +483,19 @@ static void read_stack_bounds(struct sampler_thread *s)
  * CPU time by a perf_event task-clock counter that overflows every period:
  * the kernel drives it by a high-resolution timer while the thread runs,
  * so samples fall where the time goes even above the scheduler tick,
- * which POSIX CPU-time timers cannot do.  The event disables itself after
- * each overflow (event limit 1) and signals the thread; the handler
- * re-arms it.  Returns the fd, or -1 when perf events are not allowed
- * here (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ * which POSIX CPU-time timers cannot do.
+ *
+ * With SIGTRAP (Linux 5.13 on) the event runs on and the kernel sends the
+ * overflowing thread a SIGTRAP on its way back to user space.  Otherwise
+ * the event disables itself after each overflow (event limit 1) and
+ * signals the thread through the fd's owner; the handler re-arms it.  The
+ * second way costs a sample some 15 us more in a virtual machine (the
+ * disabling's interrupt work, the re-arming ioctl and timer), which at
+ * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
+ * Returns the fd, or -1 when perf events are not allowed here
+ * (perf_event_paranoid, seccomp): the POSIX timer is used then.
  */
-static int open_task_clock(pid_t tid)
+static int open_task_clock(pid_t tid, int sigtrap)
 {
 	struct perf_event_attr attr;
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
@@ -460,9 +508,14 @@ static int open_task_clock(pid_t tid)
 	attr.disabled = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
+	if (sigtrap) {
+		attr.sigtrap = 1;
+		attr.remove_on_exec = 1;	/* the kernel demands it with sigtrap */
+		attr.sig_data = SIGTRAP_DATA;
+	}
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -1;
+	if (fd < 0 || sigtrap)
+		return fd < 0 ? -1 : fd;
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
 	    fcntl(fd, F_SETSIG, sampler.signo) != 0 ||
 	    fcntl(fd, F_SETOWN_EX, &owner) != 0) {
@@ -471,6 +524,11 @@ static int open_task_clock(pid_t tid)
 	}
 	return fd;
 }
+
+/* The installing thread's task-clock event, opened by sampler_install()
+ * to learn which signal the sampler uses, until sampler_thread_start()
+ * takes it over. */
+static int install_fd = -1;
 
 /* Starts sampling the calling thread: its buffer, its bounds, its timer. */
 static void sampler_thread_start(void)
@@ -483,11 +541,18 @@ static void sampler_thread_start(void)
 		return;
 	read_stack_bounds(s);
 	s->missed = 0;
-	s->perf_fd = sampler.wall || sampler.settings.timer ? -1 : open_task_clock((pid_t)gettid());
+	if (install_fd >= 0) {
+		s->perf_fd = install_fd;	/* opened by sampler_install() */
+		install_fd = -1;
+	} else {
+		s->perf_fd = sampler.wall || sampler.settings.timer
+				     ? -1 : open_task_clock((pid_t)gettid(), sampler.sigtrap);
+	}
 	if (s->perf_fd >= 0) {
 		s->armed = 1;
 		pthread_setspecific(sampler_key, s);
-		if (ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1) == 0)
+		if (sampler.sigtrap ? ioctl(s->perf_fd, PERF_EVENT_IOC_ENABLE, 0) == 0
+				    : ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1) == 0)
 			return;
 		s->armed = 0;
 		close(s->perf_fd);
@@ -767,21 +832,37 @@ HIDDEN void sampler_install(void)
 				"loaded later (dlopen) will be sampled", sampler.settings.only);
 	}
 	dl_iterate_phdr(collect_text, NULL);
-	sampler.signo = pick_signal();
+	/* SIGTRAP when the program leaves it alone and the kernel sends it
+	 * for task-clock events; else a free real-time signal */
+	struct sigaction trap;
+	if (!sampler.wall && !sampler.settings.timer &&
+	    runtime_real_sigaction(SIGTRAP, NULL, &trap) == 0 && !(trap.sa_flags & SA_SIGINFO) &&
+	    trap.sa_handler == SIG_DFL)
+		install_fd = open_task_clock((pid_t)gettid(), 1);
+	sampler.sigtrap = install_fd >= 0;
+	sampler.signo = sampler.sigtrap ? SIGTRAP : pick_signal();
 	if (!sampler.signo) {
 		rt_warn("no free real-time signal for the sampler; nothing is sampled", "");
 		return;
 	}
-	if (pthread_key_create(&sampler_key, sampler_thread_stop) != 0)
+	if (pthread_key_create(&sampler_key, sampler_thread_stop) != 0) {
+		if (install_fd >= 0)
+			close(install_fd);
+		install_fd = -1;
 		return;
+	}
 	memset(&act, 0, sizeof(act));
 	act.sa_sigaction = on_sample;
 	/* SA_RESTART: a sampled read() or write() goes on; sleeps still end
 	 * early with EINTR under the wall clock (see docs/record.md) */
 	act.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&act.sa_mask);
-	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0)
+	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0) {
+		if (install_fd >= 0)
+			close(install_fd);
+		install_fd = -1;
 		return;
+	}
 	sampler.on = 1;
 	pthread_atfork(NULL, NULL, after_fork_child);
 	sampler_thread_start();

@@ -1,6 +1,5 @@
 #include "symbols/code.h"
 
-#include <capstone/capstone.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 #include <unistd.h>
 
 #include "readfile.h"
+#include "symbols/disasm.h"
 #include "xalloc.h"
 
 struct code_file {
@@ -79,9 +79,10 @@ size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
 	size_t ncalls = 0, alloc = 0;
 
 	*calls = NULL;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+	const struct disasm *cs = disasm_library(NULL);
+	if (!cs || cs->open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
 		return 0;
-	size_t n = cs_disasm(handle, code, size, addr, 0, &insn);
+	size_t n = cs->disasm(handle, code, size, addr, 0, &insn);
 	for (size_t i = 0; i < n; i++) {
 		/* a direct call's or jump's one operand is its target, in hex */
 		int call = insn[i].id == X86_INS_CALL, jump = insn[i].id == X86_INS_JMP;
@@ -95,7 +96,7 @@ size_t code_direct_calls(const uint8_t *code, uint64_t addr, size_t size,
 							 jump };
 	}
 	if (n)
-		cs_free(insn, n);
-	cs_close(&handle);
+		cs->free(insn, n);
+	cs->close(&handle);
 	return ncalls;
 }

@@ -9,6 +9,12 @@
  *           of the time is spent in the hooks, where samples are lost
  *   exec    burn, then exec this program again in mode "fork": the new
  *           image (same pid) is sampled by the runtime it loads
+ *   trap    handle SIGTRAP (which the sampler may use itself), burn, raise
+ *           it 50 times: the handler must run once per raise and be what
+ *           sigaction() shows; prints "handled N of 50 own"
+ *   trapdfl burn, then raise SIGTRAP left at its default action: the
+ *           program must end by the signal; prints nothing
+ *   trapign ignore SIGTRAP, burn, raise it
  * Each prints "ok" (rtsig: "handled N of N") and exits 0.
  */
 #include <signal.h>
@@ -43,6 +49,7 @@ __attribute__((noinline)) int descend(int depth)
 	return descend(depth - 1) + 1;
 }
 
+/* counts the signals the program itself handles */
 static void on_rt(int sig)
 {
 	(void)sig;
@@ -90,6 +97,26 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_BLOCK, &all, NULL);
 		burn(100000000);
 		sigprocmask(SIG_UNBLOCK, &all, NULL);
+		printf("ok\n");
+	} else if (!strcmp(mode, "trap")) {
+		struct sigaction act, old;
+		memset(&act, 0, sizeof(act));
+		act.sa_handler = on_rt;
+		sigemptyset(&act.sa_mask);
+		sigaction(SIGTRAP, &act, NULL);
+		burn(100000000);
+		for (int i = 0; i < 50; i++)
+			raise(SIGTRAP);
+		sigaction(SIGTRAP, NULL, &old);
+		printf("handled %d of 50 %s\n", handled, old.sa_handler == on_rt ? "own" : "other");
+	} else if (!strcmp(mode, "trapdfl")) {
+		burn(100000000);
+		raise(SIGTRAP);
+		printf("survived\n");
+	} else if (!strcmp(mode, "trapign")) {
+		signal(SIGTRAP, SIG_IGN);
+		burn(100000000);
+		raise(SIGTRAP);
 		printf("ok\n");
 	}
 	return 0;
