@@ -18,7 +18,7 @@
  * byte (no branch lands inside, and a call in a window is its last
  * instruction and returns past it), so stopping threads is not needed.
  * The handler stays installed: it knows the sites by address and hands
- * any other trap to the program's own action.
+ * any other trap (the sampler's among them) to the action it replaced.
  */
 #define _GNU_SOURCE
 #include "patch.h"
@@ -43,7 +43,7 @@ struct trap_batch {
 };
 
 static struct trap_batch *batches;
-static struct sigaction previous;
+static struct sigaction previous;	/* what handled SIGTRAP before on_trap() */
 static int handler_installed;
 
 static void on_trap(int sig, siginfo_t *info, void *ctx)
@@ -51,7 +51,12 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
 	ucontext_t *uc = ctx;
 	uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
 
-	for (struct trap_batch *b = __atomic_load_n(&batches, __ATOMIC_ACQUIRE); b; b = b->next) {
+	/* an int3 says SI_KERNEL; the sampler's task-clock events, kill()
+	 * and raise() say otherwise, whatever the PC */
+	for (struct trap_batch *b = info->si_code == SI_KERNEL
+					    ? __atomic_load_n(&batches, __ATOMIC_ACQUIRE)
+					    : NULL;
+	     b; b = b->next) {
 		size_t lo = 0, hi = b->n;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -76,11 +81,15 @@ static void on_trap(int sig, siginfo_t *info, void *ctx)
 	}
 }
 
+/* Puts on_trap() in front of whatever handles SIGTRAP now (the sampler
+ * may have taken it since the last time), which gets the other traps. */
 static int install_handler(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, now;
 
-	if (handler_installed)
+	if (runtime_real_sigaction(SIGTRAP, NULL, &now) != 0)
+		return -1;
+	if (handler_installed && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_trap)
 		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_trap;
