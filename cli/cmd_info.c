@@ -323,15 +323,14 @@ int cmd_info(int argc, char **argv)
 			       format_duration(d2, (double)p->overhead_ns));
 		report_unhooked(stdout, p, "unhooked:     ");
 		patch_info_text(stdout, &df, "patched:      ", verbose);
+		for (size_t c = 0; c < df.ncounters; c++)
+			printf("%s%s", c ? ", " : "counters:     ", df.counters[c].name);
 		if (df.ncounters && counter_cost_ns(&df) > 0)
-			printf("counters:     %s%s%s, read with %s: %s a call, part of the "
-			       "overhead above\n", df.counters[0].name, df.ncounters > 1 ? ", " : "",
-			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df),
-			       format_duration(d1, counter_cost_ns(&df)));
+			printf(", read with %s: %s a call, part of the overhead above\n",
+			       counter_method(&df), format_duration(d1, counter_cost_ns(&df)));
 		else if (df.ncounters)
-			printf("counters:     %s%s%s, read with %s (its cost is in the overhead above)\n",
-			       df.counters[0].name, df.ncounters > 1 ? ", " : "",
-			       df.ncounters > 1 ? df.counters[1].name : "", counter_method(&df));
+			printf(", read with %s (its cost is in the overhead above)\n",
+			       counter_method(&df));
 		if (p->samples) {
 			char *method = report_samples_method(p);
 			printf("samples:      %llu of %s time; stacks by %s, %llu truncated "

@@ -263,10 +263,9 @@ int cmd_tree(int argc, char **argv)
 	struct cct *shown = s.t;
 	if (o.focus)
 		shown = cct_focus(s.t, find_function(s.p, o.focus, "--focus", input));
-	if (!o.json && s.p->ncounters)
-		printf("# c1 = %s%s%s\n", s.p->counter_names[0],
-		       s.p->ncounters > 1 ? ", c2 = " : "",
-		       s.p->ncounters > 1 ? s.p->counter_names[1] : "");
+	for (size_t c = 0; !o.json && c < s.p->ncounters; c++)
+		printf("%s c%zu = %s%s", c ? "," : "#", c + 1, s.p->counter_names[c],
+		       c + 1 == s.p->ncounters ? "\n" : "");
 	report_tree(stdout, shown, s.p, &o);
 	if (shown != s.t)
 		cct_free(shown);

@@ -284,8 +284,8 @@ static void add_replayed(struct adder *a, const char *path)
 		struct sum_node *n = &a->s->nodes[node_of[i]];
 		n->calls += cn->calls;
 		n->total_ns += cn->total[CCT_TIME];
-		n->counter_total[0] += cn->total[CCT_C1];
-		n->counter_total[1] += cn->total[CCT_C2];
+		for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
+			n->counter_total[c] += cn->total[CCT_C1 + c];
 		n->closed_at_end += cn->virtual_returns;
 		n->unwound += cn->unwound;
 		n->thrown += cn->thrown;

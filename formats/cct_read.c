@@ -194,8 +194,7 @@ void cct_thread_to_aggregate(const struct cct_thread *ct, double ns_per_unit, do
 		a->parent = cp->parent;
 		a->calls = cp->calls;
 		a->total_ns = to_ns(cp->total, ns_per_unit);
-		a->counter_total[0] = cp->counter_total[0];
-		a->counter_total[1] = cp->counter_total[1];
+		memcpy(a->counter_total, cp->counter_total, sizeof(a->counter_total));
 		a->still_open = (uint64_t)cp->still_open + cp->closed_at_end;
 		a->unwound = cp->unwound;
 		a->thrown = cp->thrown;

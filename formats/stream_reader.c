@@ -47,8 +47,7 @@ static inline int read_counters(struct stream_reader *r, struct stream_event *ev
 			return -1;
 		r->counters[i] += d;
 	}
-	ev->counters[0] = r->counters[0];
-	ev->counters[1] = r->counters[1];
+	memcpy(ev->counters, r->counters, sizeof(ev->counters));
 	return 0;
 }
 
@@ -69,8 +68,7 @@ static int next_pending(struct stream_reader *r, struct stream_event *ev)
 	if (stream_get_varint(&r->pending, r->end, &a))
 		return fail(r, at, "sync record cut short");
 	r->npending--;
-	ev->counters[0] = r->counters[0];
-	ev->counters[1] = r->counters[1];
+	memcpy(ev->counters, r->counters, sizeof(ev->counters));
 	ev->kind = EVENT_OPEN_FRAME;
 	ev->id = 0;
 	ev->addr = a;

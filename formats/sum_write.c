@@ -225,8 +225,8 @@ static void put_path(struct sec_builder *b, const struct sum_order *o, size_t re
 	sec_put_u64(b, 0);
 	sec_put_u32(b, CCT_KIND_PATH);
 	sec_put_u32(b, root ? 0 : o->func_record[n->func]);
-	sec_put_u64(b, n->counter_total[0]);
-	sec_put_u64(b, n->counter_total[1]);
+	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
+		sec_put_u64(b, n->counter_total[c]);
 	put_zero(b, 16);
 	sec_put_u64(b, n->unwound);
 	sec_put_u64(b, n->thrown);

@@ -46,7 +46,7 @@
  */
 enum cct_metric {
 	CCT_TIME,	/* nanoseconds */
-	CCT_C1,
+	CCT_C1,		/* counter c of record -e is CCT_C1 + c */
 	CCT_C2,
 	/* timer samples (record --sample): self counts the samples whose
 	 * stack is the node's path, total those whose stack starts with it;
@@ -54,6 +54,7 @@ enum cct_metric {
 	CCT_SAMPLES,
 	CCT_NMETRICS
 };
+_Static_assert(CCT_SAMPLES - CCT_C1 == CONTRACT_COUNTERS_MAX, "a metric for every counter");
 
 struct cct_node {
 	uint32_t func;		/* index in the function table the tree was

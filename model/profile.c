@@ -55,8 +55,8 @@ void profile_free(struct profile *p)
 		free(p->cycles[i].members);
 	free(p->cycles);
 	unhooked_free(&p->unhooked);
-	free(p->counter_names[0]);
-	free(p->counter_names[1]);
+	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++)
+		free(p->counter_names[c]);
 	free(p->funcs);
 	free(p->arcs);
 	free(p->threads);

@@ -279,10 +279,11 @@ static struct node_values node_self(const struct html_tree *t, const struct html
 				    size_t i)
 {
 	const struct html_node *n = &t->nodes[i];
-	struct node_values v = { n->self_ns, n->calls, n->self_samples,
-				 { n->counter_self[0], n->counter_self[1] },
+	struct node_values v = { n->self_ns, n->calls, n->self_samples, { 0 },
 				 d ? d->base_self_ns[i] : 0, d ? d->base_calls[i] : 0,
 				 d ? d->base_self_samples[i] : 0 };
+
+	memcpy(v.counter, n->counter_self, sizeof(v.counter));
 	return v;
 }
 

@@ -47,6 +47,10 @@ if [ ! -f "$rec/.done" ]; then
 	touch .done
 fi
 
+# one counter, where the readers print a list of counters
+[ -f "$rec/counter1.data" ] || (cd "$rec" && "$OLD/callscope" record -e page-faults -o counter1.data \
+	-- ./counters >/dev/null 2>&1) || true
+
 # --- the readings, by each build ------------------------------------------
 # run NAME ARGS...: one output file per command and build; the exit
 # status is part of what must stay the same
@@ -72,8 +76,9 @@ run() {
 }
 
 rm -rf "$WORK/old" "$WORK/new"
-for r in wordfreq wordfreq2 wordfreq-count wordfreq-sample basic cycle counters; do
+for r in wordfreq wordfreq2 wordfreq-count wordfreq-sample basic cycle counters counter1; do
 	d="$rec/$r.data"
+	[ -f "$d" ] || continue
 	run "$r.info" info "$d"
 	run "$r.info-json" info --json "$d"
 	for s in self total calls avg max name; do
