@@ -213,7 +213,10 @@ int cmd_report(int argc, char **argv)
 					  : xasprintf("## thread %u of process %u", th->tid, th->pid);
 		}
 		struct load_stats stats;
-		struct profile *p = load_profile(&df, &f, &stats);
+		struct profile *p = profile_new();
+		/* the text without --stats shows no spread nor periods */
+		p->skip_spread = !json && !fo.stats;
+		load_profile_into(p, &df, &f, &stats);
 		salvaged |= stats.salvaged;
 		if (untime)
 			profile_untime_short(p, untime_calls, untime_us * 1000);

@@ -7,6 +7,8 @@
 #include "stream.h"
 #include "xalloc.h"
 
+static void set_quick_limit(struct stream_reader *r);
+
 void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
 			size_t len, uint64_t start_time, unsigned ncounters)
 {
@@ -20,6 +22,7 @@ void stream_reader_init(struct stream_reader *r, const uint8_t *stream,
 	ALLOC_GROW(r->addrs, 1, r->addrs_alloc);
 	r->addrs[0] = 0;
 	r->naddrs = 1;
+	set_quick_limit(r);
 }
 
 void stream_reader_release(struct stream_reader *r)
@@ -197,7 +200,24 @@ static int read_sample(struct stream_reader *r, const uint8_t *at, struct stream
 	return 1;
 }
 
+/* Where stream_reader_next_quick() may decode (see quick_limit). */
+static void set_quick_limit(struct stream_reader *r)
+{
+	r->quick_limit = r->npending || r->ncounters || r->end - r->p < STREAM_QUICK_ROOM
+				 ? 0 : (uintptr_t)(r->end - STREAM_QUICK_ROOM);
+}
+
+static int next_event(struct stream_reader *r, struct stream_event *ev);
+
 int stream_reader_next(struct stream_reader *r, struct stream_event *ev)
+{
+	int rc = next_event(r, ev);
+
+	set_quick_limit(r);
+	return rc;
+}
+
+static int next_event(struct stream_reader *r, struct stream_event *ev)
 {
 	if (r->npending)
 		return next_pending(r, ev);

@@ -56,6 +56,10 @@ struct stream_event {
 	size_t stack_copy_len;
 };
 
+/* Room for the two longest varints of an ENTRY, which the quick path
+ * decodes without checking the end. */
+#define STREAM_QUICK_ROOM 20
+
 struct stream_reader {
 	const uint8_t *start, *p, *end;
 	uint64_t time;
@@ -72,6 +76,11 @@ struct stream_reader {
 	uint64_t syncs;		/* SYNC records read: each is one record the
 				 * runtime counted, though it yields no event
 				 * of its own */
+	/* stream_reader_next_quick() decodes while p is at or below this
+	 * address: STREAM_QUICK_ROOM bytes are left, and no SYNC addresses
+	 * nor counters are due; 0 when it may not (recomputed by every
+	 * stream_reader_next(), the only place those change) */
+	uintptr_t quick_limit;
 	const char *error;	/* set when next() returned -1 */
 	size_t error_offset;	/* from the start of the stream */
 };
@@ -95,7 +104,7 @@ static inline int stream_reader_next_quick(struct stream_reader *r, struct strea
 	uint64_t v, delta;
 
 	/* two whole varints fit: the checks below are all that can fail */
-	if (__builtin_expect(r->npending || r->ncounters || r->end - p < 20, 0) ||
+	if (__builtin_expect((uintptr_t)p > r->quick_limit, 0) ||
 	    stream_get_varint(&p, r->end, &v))
 		return stream_reader_next(r, ev);
 	if ((v & 3) == STREAM_EXIT) {

@@ -197,6 +197,13 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	return is;
 }
 
+/* The visitor that builds the profile (below): the replay calls the
+ * builder directly for entries and exits, nearly all of a trace, with no
+ * indirect call and no hop through the visitor. */
+struct build_state;
+static void build_enter(void *ctx, uint32_t fn, uint64_t t);
+static struct thread_builder *build_builder(struct build_state *s);
+
 /*
  * The state of one thread's replay: its open calls (to close them at a
  * STOP and to say where a note happened), the stream's id -> function
@@ -208,12 +215,15 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
  */
 struct thread_replay {
 	const struct replay_visitor *v;
+	struct build_state *build;	/* V's context when V is the builder's, else NULL */
 	struct profile *names;
 	struct image_symbols *is;
 	enum signal_filter signals;
-	uint32_t *open;
-	uint8_t *hidden;
-	size_t depth, alloc, hidden_alloc;
+	struct open_call {
+		uint32_t func;
+		uint32_t hidden;	/* not shown to the visitor */
+	} *open;
+	size_t depth, alloc;
 	size_t excluding;	/* depth of the excluded handler call, 0 if none */
 	uint64_t exclude_start;
 	uint64_t shift;
@@ -249,40 +259,50 @@ static uint32_t entry_function(struct thread_replay *tr, uint32_t epoch,
 	return fn;
 }
 
-static void enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
+/* inline, as exit_call(): the replay's work on nearly every event */
+static inline __attribute__((always_inline)) void
+enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
 		       int already_open)
 {
-	int is_signal = addr >= SIGNAL_FRAME_BASE && addr < SIGNAL_FRAME_MAX;
-	int hide = tr->excluding || (is_signal && tr->signals != SIGNAL_SEPARATE);
+	int is_signal = addr - SIGNAL_FRAME_BASE < SIGNAL_FRAME_MAX - SIGNAL_FRAME_BASE;
+	int hide = 0;
 
 	ALLOC_GROW(tr->open, tr->depth + 1, tr->alloc);
-	ALLOC_GROW(tr->hidden, tr->depth + 1, tr->hidden_alloc);
-	tr->open[tr->depth] = fn;
-	tr->hidden[tr->depth++] = (uint8_t)hide;
-	if (is_signal && !tr->excluding && tr->signals == SIGNAL_EXCLUDE) {
-		tr->excluding = tr->depth;
-		tr->exclude_start = t;
+	/* a signal handler's frame, or anything inside an excluded one: rare */
+	if (__builtin_expect(is_signal || tr->excluding, 0)) {
+		hide = tr->excluding || tr->signals != SIGNAL_SEPARATE;
+		if (!tr->excluding && tr->signals == SIGNAL_EXCLUDE) {
+			tr->excluding = tr->depth + 1;
+			tr->exclude_start = t;
+		}
 	}
+	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide };
 	if (hide)
 		return;
 	if (already_open)
 		tr->v->open_frame(tr->v->ctx, fn, t - tr->shift);
+	else if (tr->build)
+		profile_enter(build_builder(tr->build), fn, t - tr->shift);
 	else
 		tr->v->enter(tr->v->ctx, fn, t - tr->shift);
 }
 
-static void exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
+static inline __attribute__((always_inline)) void
+exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 {
 	if (!tr->depth)
 		return;
-	if (tr->hidden[--tr->depth]) {
+	if (tr->open[--tr->depth].hidden) {
 		if (tr->excluding == tr->depth + 1) {
 			tr->excluding = 0;
 			tr->shift += t - tr->exclude_start;
 		}
 		return;
 	}
-	tr->v->exit(tr->v->ctx, t - tr->shift, kind);
+	if (tr->build)
+		profile_exit(build_builder(tr->build), t - tr->shift, kind);
+	else
+		tr->v->exit(tr->v->ctx, t - tr->shift, kind);
 }
 
 /* Is ADDR in the runtime's own code, which build_symtab() leaves out? */
@@ -316,7 +336,7 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 	    (!si->in_object && in_runtime_library(tr->is, addr))) {
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
-		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1]];
+		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1].func];
 		if (*top->object && !symtab_object_has_hooks(tr->is->symtab, top->object))
 			kind = UNHOOKED_SEEN;
 	}
@@ -394,8 +414,8 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 static uint32_t visible_top(const struct thread_replay *tr)
 {
 	for (size_t i = tr->depth; i; i--)
-		if (!tr->hidden[i - 1])
-			return tr->open[i - 1];
+		if (!tr->open[i - 1].hidden)
+			return tr->open[i - 1].func;
 	return FUNC_NONE;
 }
 
@@ -452,12 +472,13 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
 	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals,
+				    .build = v->enter == build_enter ? v->ctx : NULL,
 				    .traced = df->session.mode != DATA_MODE_SAMPLE };
 	struct thread_info info;
 	struct stream_reader r;
 	struct stream_event ev;
 	struct replay_note note;
-	uint64_t records = 0, events = 0;
+	uint64_t open_frames = 0, events = 0;
 	int thread_ended = 0, rc;
 
 	memset(&info, 0, sizeof(info));
@@ -473,21 +494,22 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	uint64_t end_ns = info.start_ns;
 
 	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
+	const int want_counters = ncounters && v->counters;
 	size_t from = th->flags & THREAD_HAS_RESET ? after_last_reset(th, ncounters) : 0;
 	stream_reader_init(&r, th->stream + from, th->stream_len - from, th->start_time, ncounters);
 	while ((rc = stream_reader_next_quick(&r, &ev)) == 1) {
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
 		events++;
-		records += ev.kind != EVENT_OPEN_FRAME;
 		end_ns = t;
-		if (ncounters && v->counters && ev.kind <= EVENT_OPEN_FRAME)
+		if (__builtin_expect(want_counters, 0) && ev.kind <= EVENT_OPEN_FRAME)
 			v->counters(v->ctx, ev.counters);
 		switch (ev.kind) {
 		case EVENT_ENTRY:
 			enter_call(&tr, entry_function(&tr, r.id_epoch, &ev), ev.addr, t, 0);
 			break;
 		case EVENT_OPEN_FRAME:
+			open_frames++;
 			enter_call(&tr, resolve(names, is, ev.addr), ev.addr, t, 1);
 			break;
 		case EVENT_EXIT:
@@ -550,7 +572,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	/* a ring keeps the newest records: the rest were overwritten.  The
 	 * runtime counted each SYNC as one record; the calls a SYNC reports
 	 * open are not records of their own. */
-	records += r.syncs;
+	uint64_t records = events - open_frames + r.syncs;
 	if ((th->flags & THREAD_RING) && th->events_written > records && v->note) {
 		memset(&note, 0, sizeof(note));
 		note.kind = NOTE_OVERWRITTEN;
@@ -562,7 +584,6 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	if (tr.excluding)
 		tr.shift += end_ns - tr.exclude_start;
 	free(tr.open);
-	free(tr.hidden);
 	free(tr.by_id);
 	stream_reader_release(&r);
 	v->thread_end(v->ctx, end_ns - tr.shift);
@@ -828,6 +849,11 @@ static void build_begin(void *ctx, const struct thread_info *info, double inner,
 {
 	struct build_state *s = ctx;
 	s->b = profile_thread_begin(s->p, info, inner, outer);
+}
+
+static struct thread_builder *build_builder(struct build_state *s)
+{
+	return s->b;
 }
 
 static void build_enter(void *ctx, uint32_t fn, uint64_t t)

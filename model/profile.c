@@ -186,17 +186,25 @@ struct replay_frame {
 struct func_replay {
 	uint32_t active;	/* open activations */
 	uint32_t outer_depth;	/* the outermost one's depth */
-	/* the arc of the most recent caller, which is most often the next
-	 * one's too (a cache in front of the arc table) */
-	uint32_t last_caller;
-	uint32_t last_arc;
 	/* when the latest call began (UINT64_MAX: none yet) and how many
 	 * calls had begun by then, for the period between consecutive calls */
 	uint64_t last_start;
 	uint64_t last_entries;
 };
 
+/* A direct-mapped cache of (caller, callee) -> arc in front of the arc
+ * table: a program's hot arcs are a few hundred, and each call looks its
+ * arc up.  A slot's pair is UINT64_MAX while empty (no pair is: a callee
+ * is never FUNC_NONE). */
+#define ARC_CACHE_SLOTS 1024
+
+struct arc_cache_slot {
+	uint64_t pair;
+	uint32_t arc;
+};
+
 struct thread_builder {
+	struct arc_cache_slot arc_cache[ARC_CACHE_SLOTS];
 	struct profile *p;
 	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* current values, from profile_counters() */
 	size_t info_index;
@@ -228,22 +236,28 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->cost = hook_cost_make(b->inner_ns, b->outer_ns);
 	b->last_ns = info->start_ns;
 	b->counters_unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
+	for (size_t i = 0; i < ARC_CACHE_SLOTS; i++)
+		b->arc_cache[i].pair = UINT64_MAX;
 	p->overhead_per_call_ns = b->inner_ns + b->outer_ns;
 	return b;
 }
 
-static struct func_replay *func_replay(struct thread_builder *b, uint32_t func)
+/* Makes room in B's per-function records for FUNC. */
+static __attribute__((noinline)) void func_replay_grow(struct thread_builder *b, uint32_t func)
 {
-	if (__builtin_expect(func >= b->nfuncs, 0)) {
-		size_t n = b->nfuncs ? b->nfuncs : 64;
-		while (n <= func)
-			n *= 2;
-		b->funcs = xrealloc(b->funcs, n * sizeof(*b->funcs));
-		for (size_t i = b->nfuncs; i < n; i++)
-			b->funcs[i] = (struct func_replay){ .last_arc = UINT32_MAX,
-							    .last_start = UINT64_MAX };
-		b->nfuncs = n;
-	}
+	size_t n = b->nfuncs ? b->nfuncs : 64;
+	while (n <= func)
+		n *= 2;
+	b->funcs = xrealloc(b->funcs, n * sizeof(*b->funcs));
+	for (size_t i = b->nfuncs; i < n; i++)
+		b->funcs[i] = (struct func_replay){ .last_start = UINT64_MAX };
+	b->nfuncs = n;
+}
+
+static inline struct func_replay *func_replay(struct thread_builder *b, uint32_t func)
+{
+	if (__builtin_expect(func >= b->nfuncs, 0))
+		func_replay_grow(b, func);
 	return &b->funcs[func];
 }
 
@@ -281,7 +295,22 @@ static void note_start(struct thread_builder *b, struct func_replay *fr, uint32_
 	fr->last_entries = b->entries;
 }
 
-static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
+static uint32_t builder_arc(struct thread_builder *b, uint32_t caller, uint32_t callee)
+{
+	uint64_t pair = u64map_pair(caller, callee);
+	struct arc_cache_slot *slot =
+		&b->arc_cache[(pair * 0x9E3779B97F4A7C15ull) >> 54 & (ARC_CACHE_SLOTS - 1)];
+
+	if (slot->pair != pair) {
+		slot->pair = pair;
+		slot->arc = profile_intern_arc(b->p, caller, callee);
+	}
+	return slot->arc;
+}
+
+/* inline: the body of every entry, which the call would cost a tenth of */
+static inline __attribute__((always_inline)) void
+push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
 {
 	if (func >= b->p->nfuncs)
 		BUG("function %u not interned", func);
@@ -296,12 +325,9 @@ static void push(struct thread_builder *b, uint32_t func, uint64_t t, int counte
 	f->outermost = fr->active == 0;
 	f->arc = UINT32_MAX;
 	if (counted) {
-		if (fr->last_arc == UINT32_MAX || fr->last_caller != caller) {
-			fr->last_arc = profile_intern_arc(b->p, caller, func);
-			fr->last_caller = caller;
-		}
-		f->arc = fr->last_arc;
-		note_start(b, fr, func, t);
+		f->arc = builder_arc(b, caller, func);
+		if (!b->p->skip_spread)
+			note_start(b, fr, func, t);
 	}
 	if (f->outermost)
 		fr->outer_depth = (uint32_t)b->depth;
@@ -336,25 +362,27 @@ size_t profile_depth(const struct thread_builder *b)
 
 enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_THROWN, CLOSE_VIRTUAL };
 
-static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
+static inline __attribute__((always_inline)) void
+pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 {
 	struct profile *p = b->p;
 	struct replay_frame *f = &b->stack[--b->depth];
 	struct func *fn = &p->funcs[f->func];
+	size_t ncounters = p->ncounters < CONTRACT_COUNTERS_MAX ? p->ncounters
+							 : CONTRACT_COUNTERS_MAX;
 	struct call_span_end end;
 
-	call_span_close(&b->cost, &f->span, t, b->counters, p->ncounters,
+	call_span_close(&b->cost, &f->span, t, b->counters, ncounters,
 			b->depth ? &b->stack[b->depth - 1].span : NULL, &end);
 	uint64_t total = end.total_ns, self = end.self_ns;
 	b->funcs[f->func].active--;
 	fn->self_ns += self;
-	for (size_t c = 0; c < p->ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
+	for (size_t c = 0; c < ncounters; c++) {
 		fn->counter_self[c] += end.total_c[c] - f->span.child_c[c];
 		if (f->outermost)
 			fn->counter_total[c] += end.total_c[c];
 	}
-	if (b->counters_unreliable)
-		fn->counters_unreliable = 1;
+	fn->counters_unreliable |= b->counters_unreliable;
 	if (f->span.counted) {
 		fn->calls++;
 		fn->sum_call_ns += total;
@@ -363,11 +391,13 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (total > fn->max_ns)
 			fn->max_ns = total;
 		b->calls++;
-		if (!fn->dev_calls++)
-			fn->call_shift_ns = total;
-		int64_t d = (int64_t)(total - fn->call_shift_ns);
-		fn->call_dev_sum += d;
-		fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
+		if (!p->skip_spread) {
+			if (!fn->dev_calls++)
+				fn->call_shift_ns = total;
+			int64_t d = (int64_t)(total - fn->call_shift_ns);
+			fn->call_dev_sum += d;
+			fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
+		}
 		if (p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, total);
 	} else {
@@ -375,12 +405,14 @@ static void pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (f->outermost)
 			fn->continued_ns += total;
 	}
-	if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
-		fn->unwound++;
-	if (kind == CLOSE_THROWN)
-		fn->thrown++;
-	else if (kind == CLOSE_VIRTUAL)
-		fn->virtual_returns++;
+	if (__builtin_expect(kind != CLOSE_RETURN, 0)) {
+		if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
+			fn->unwound++;
+		if (kind == CLOSE_THROWN)
+			fn->thrown++;
+		else if (kind == CLOSE_VIRTUAL)
+			fn->virtual_returns++;
+	}
 	if (f->outermost) {
 		uint64_t same_self = f->same_self_ns + self;
 		fn->total_ns += total;
