@@ -101,7 +101,17 @@ $(O)/libcallscope-idle-hooks.so: $(O)/rt/runtime/arch/x86_64/idle_hooks.o
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,noexecstack -o $@ $<
 
-$(O)/rt/%.o: %.c $(BANNED_H)
+# Objects are rebuilt when the compile flags change (a new warning, a new
+# -include), not only when their sources do: the stamp holds the flags and
+# is rewritten only when they differ, so its date moves only then.
+# -Werror changes no object, so switching WERROR rebuilds nothing.
+FLAGS_STAMP := $(O)/compile-flags
+COMPILE_FLAGS := $(filter-out -Werror,$(CC) $(RUNTIME_CFLAGS) | $(TOOL_CFLAGS))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(COMPILE_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(COMPILE_FLAGS)' >$@
+
+$(O)/rt/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
@@ -111,7 +121,7 @@ $(O)/rt/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c $(BANNED_H)
+$(O)/tool/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -137,7 +147,7 @@ PLAN_CHECK := $(O)/tests/plan_check
 $(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS)
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
 
 $(FAIL_IO): tests/inject/fail_io.c
 	@mkdir -p $(dir $@)

@@ -175,7 +175,7 @@ static int is_relative_branch(csh cs, const cs_insn *in)
 {
 	const cs_x86 *x = &in->detail->x86;
 	return x->op_count == 1 && x->operands[0].type == X86_OP_IMM &&
-	       (cs_insn_group(cs, in, X86_GRP_JUMP) || in->id == X86_INS_CALL);
+	       (patch_disasm()->insn_group(cs, in, X86_GRP_JUMP) || in->id == X86_INS_CALL);
 }
 
 /* Collects the branches of the function at [START, END). */
@@ -186,13 +186,13 @@ static void scan_function(struct analysis *a, uint64_t start, uint64_t end)
 
 	if (!c || !c->exec)
 		return;
-	in = cs_malloc(a->cs);
+	in = patch_disasm()->malloc(a->cs);
 	const uint8_t *p = c->bytes + (start - c->addr);
 	size_t left = end - start;
 	uint64_t at = start;
 	a->nrecent = 0;
 	while (left) {
-		if (!cs_disasm_iter(a->cs, &p, &left, &at, in)) {
+		if (!patch_disasm()->disasm_iter(a->cs, &p, &left, &at, in)) {
 			/* data or an unknown instruction: resynchronise */
 			p++, left--, at++;
 			a->nrecent = 0;
@@ -211,7 +211,7 @@ static void scan_function(struct analysis *a, uint64_t start, uint64_t end)
 		}
 		remember(a, in);
 	}
-	cs_free(in, 1);
+	patch_disasm()->free(in, 1);
 }
 
 static int by_target(const void *x, const void *y)
@@ -276,17 +276,17 @@ static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 /* Whether [FROM, TO) holds only alignment padding: nops and int3. */
 static int padding(struct analysis *a, const struct elf_code *c, uint64_t from, uint64_t to)
 {
-	cs_insn *in = cs_malloc(a->cs);
+	cs_insn *in = patch_disasm()->malloc(a->cs);
 	const uint8_t *p = c->bytes + (from - c->addr);
 	size_t left = c->size - (from - c->addr);
 	uint64_t at = from;
 	int ok = 1;
 
 	while (ok && at < to) {
-		ok = cs_disasm_iter(a->cs, &p, &left, &at, in) &&
+		ok = patch_disasm()->disasm_iter(a->cs, &p, &left, &at, in) &&
 		     (in->id == X86_INS_NOP || in->id == X86_INS_INT3);
 	}
-	cs_free(in, 1);
+	patch_disasm()->free(in, 1);
 	return ok;
 }
 
@@ -305,7 +305,7 @@ struct window {
 static enum patch_skip window_at(struct analysis *a, const struct elf_code *c, uint64_t p,
 				 uint64_t end, uint64_t next, struct window *w)
 {
-	cs_insn *in = cs_malloc(a->cs);
+	cs_insn *in = patch_disasm()->malloc(a->cs);
 	const uint8_t *q = c->bytes + (p - c->addr);
 	size_t left = end - p;
 	uint64_t at = p;
@@ -313,13 +313,13 @@ static enum patch_skip window_at(struct analysis *a, const struct elf_code *c, u
 	enum patch_skip why = PATCH_OK;
 
 	while (at - p < 5 && left && !last_ends) {
-		if (!cs_disasm_iter(a->cs, &q, &left, &at, in)) {
+		if (!patch_disasm()->disasm_iter(a->cs, &q, &left, &at, in)) {
 			why = PATCH_SKIP_UNDECODABLE;
 			break;
 		}
 		last_ends = in->id == X86_INS_JMP || in->id == X86_INS_RET;
 	}
-	cs_free(in, 1);
+	patch_disasm()->free(in, 1);
 	if (why)
 		return why;
 	w->addr = p;
@@ -401,6 +401,8 @@ static void patch_function(struct analysis *a, struct patch_plan *plan,
 	cov->found++;
 	if (is_hook(fn->name))
 		why = PATCH_SKIP_HOOK;
+	else if (fn->flags & ELF_FUNCTION_NO_CALLER)
+		why = PATCH_SKIP_NOT_CALLED;
 	else if (end <= fn->start)
 		why = PATCH_SKIP_NO_CODE;
 	else
@@ -443,7 +445,12 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 		const struct elf_code *c = elf_functions_code(&f, fn->start, 1);
 		if (c && c->plt)
 			continue;
-		if (!wanted(ctx, fn->name))
+		const struct elf_alias *alias;
+		size_t naliases = elf_functions_aliases(&f, fn->start, &alias);
+		int want = wanted(ctx, fn->name);
+		for (size_t k = 0; k < naliases; k++)
+			want |= wanted(ctx, alias[k].name);
+		if (!want)
 			continue;
 		if (is_fragment(&a, fn)) {
 			cov->fragments++;
@@ -452,7 +459,7 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 		patch_function(&a, plan, cov, i);
 	}
 	free(a.br.v);
-	cs_close(&a.cs);
+	patch_capstone_close(a.cs);
 	elf_functions_release(&f);
 	return 0;
 }

@@ -16,8 +16,9 @@
 
 #include "patch/plan.h"
 
-/* Which functions of an object to patch: by name (borrowed) and
- * CTX; NAME is NULL for a function only an FDE knows. */
+/* Which functions of an object to patch: by name (borrowed) and CTX;
+ * NAME is NULL for a function only an FDE knows.  A function with several
+ * names is asked about each, and wanted if any is. */
 typedef int (*patch_wanted_fn)(void *ctx, const char *name);
 
 /*

@@ -54,7 +54,8 @@ struct patch_coverage *patch_plan_add_object(struct patch_plan *plan, const char
 	if (build_id_len > sizeof(o.build_id))
 		build_id_len = 0;
 	o.build_id_len = (uint32_t)build_id_len;
-	memcpy(o.build_id, build_id, build_id_len);
+	if (build_id_len)
+		memcpy(o.build_id, build_id, build_id_len);
 	o.first_site = (uint32_t)plan->nsites;
 	ALLOC_GROW(plan->objects, plan->nobjects + 1, plan->objects_alloc);
 	/* the coverage array grows with the objects' */
@@ -90,9 +91,11 @@ void patch_plan_add_site(struct patch_plan *plan, uint64_t function, uint64_t ad
 	ALLOC_GROW(plan->code, plan->code_len + r->len, plan->code_alloc);
 	memcpy(plan->code + plan->code_len, r->code, r->len);
 	plan->code_len += r->len;
-	ALLOC_GROW(plan->fixups, plan->nfixups + r->nfixups, plan->fixups_alloc);
-	memcpy(plan->fixups + plan->nfixups, r->fixups, r->nfixups * sizeof(*r->fixups));
-	plan->nfixups += r->nfixups;
+	if (r->nfixups) {
+		ALLOC_GROW(plan->fixups, plan->nfixups + r->nfixups, plan->fixups_alloc);
+		memcpy(plan->fixups + plan->nfixups, r->fixups, r->nfixups * sizeof(*r->fixups));
+		plan->nfixups += r->nfixups;
+	}
 	ALLOC_GROW(plan->sites, plan->nsites + 1, plan->sites_alloc);
 	plan->sites[plan->nsites++] = s;
 	plan->objects[plan->nobjects - 1].nsites++;

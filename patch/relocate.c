@@ -4,14 +4,31 @@
 
 #include "die.h"
 
+const struct disasm *patch_disasm(void)
+{
+	const char *why;
+	const struct disasm *d = disasm_library(&why);
+
+	if (!d)
+		die("patching function entries needs the capstone disassembler: %s; install "
+		    "libcapstone4", why);
+	return d;
+}
+
 csh patch_capstone_open(void)
 {
+	const struct disasm *d = patch_disasm();
 	csh cs;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (d->open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		die("cannot start the capstone disassembler");
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	return cs;
+}
+
+void patch_capstone_close(csh cs)
+{
+	patch_disasm()->close(&cs);
 }
 
 struct emitter {
@@ -226,7 +243,7 @@ static enum patch_skip relocate_one(struct emitter *e, const cs_insn *in, const 
 			return PATCH_SKIP_UNRELOCATABLE;
 		return copy_insn(e, in, bytes, 4);
 	}
-	if (cs_insn_group(e->cs, in, X86_GRP_BRANCH_RELATIVE) || in->id == X86_INS_LCALL ||
+	if (patch_disasm()->insn_group(e->cs, in, X86_GRP_BRANCH_RELATIVE) || in->id == X86_INS_LCALL ||
 	    in->id == X86_INS_LJMP)
 		return PATCH_SKIP_UNRELOCATABLE;
 	if (in->id == X86_INS_JMP || in->id == X86_INS_RET || in->id == X86_INS_RETF ||
@@ -242,7 +259,8 @@ enum patch_skip patch_relocate(csh cs, const uint8_t *bytes, size_t len, uint64_
 	const uint8_t *p = bytes;
 	size_t left = len;
 	uint64_t at = addr;
-	cs_insn *in = cs_malloc(cs);
+	const struct disasm *d = patch_disasm();
+	cs_insn *in = d->malloc(cs);
 	enum patch_skip why = PATCH_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -253,7 +271,7 @@ enum patch_skip patch_relocate(csh cs, const uint8_t *bytes, size_t len, uint64_
 			why = PATCH_SKIP_UNRELOCATABLE;
 			break;
 		}
-		if (!cs_disasm_iter(cs, &p, &left, &at, in)) {
+		if (!d->disasm_iter(cs, &p, &left, &at, in)) {
 			why = PATCH_SKIP_UNDECODABLE;
 			break;
 		}
@@ -261,6 +279,6 @@ enum patch_skip patch_relocate(csh cs, const uint8_t *bytes, size_t len, uint64_
 		if (e.full)
 			why = PATCH_SKIP_UNRELOCATABLE;
 	}
-	cs_free(in, 1);
+	d->free(in, 1);
 	return why;
 }

@@ -19,12 +19,12 @@
 #ifndef CALLSCOPE_PATCH_RELOCATE_H
 #define CALLSCOPE_PATCH_RELOCATE_H
 
-#include <capstone/capstone.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "patch_plan.h"
 #include "patch/skip.h"
+#include "symbols/disasm.h"
 
 /* Each of up to PATCH_WINDOW_MAX bytes of instructions grows at most to a
  * call's 19-byte preface plus a 15-byte jump. */
@@ -49,7 +49,13 @@ struct patch_reloc {
 enum patch_skip patch_relocate(csh cs, const uint8_t *bytes, size_t len, uint64_t addr,
 			       uint64_t window_end, struct patch_reloc *out);
 
-/* Opens the capstone handle patch_relocate() wants; dies if it cannot. */
+/* The disassembler (capstone, loaded on first use); dies with one line
+ * when it cannot be loaded. */
+const struct disasm *patch_disasm(void);
+
+/* Opens the capstone handle patch_relocate() wants (x86-64, details on);
+ * dies if it cannot.  patch_capstone_close() closes it. */
 csh patch_capstone_open(void);
+void patch_capstone_close(csh cs);
 
 #endif

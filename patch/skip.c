@@ -14,6 +14,7 @@ const char *patch_skip_name(unsigned code)
 		[PATCH_SKIP_CALL_IN_WINDOW] = "a call that would return into the jump",
 		[PATCH_SKIP_HOOK] = "a profiling hook",
 		[PATCH_SKIP_NO_CODE] = "no code in the file",
+		[PATCH_SKIP_NOT_CALLED] = "entered without a call (an entry point, a signal return)",
 	};
 	return code < PATCH_SKIP_COUNT ? names[code] : NULL;
 }

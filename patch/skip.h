@@ -15,6 +15,7 @@ enum patch_skip {
 	PATCH_SKIP_CALL_IN_WINDOW = 6,	/* a call whose return would land in the jump */
 	PATCH_SKIP_HOOK = 7,		/* a profiling hook itself */
 	PATCH_SKIP_NO_CODE = 8,		/* its bytes are not in the file */
+	PATCH_SKIP_NOT_CALLED = 9,	/* entered by a jump with no return address */
 	PATCH_SKIP_COUNT		/* one past the last code */
 };
 

@@ -3,6 +3,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +43,45 @@ static int add_symbol(void *ctx, const GElf_Sym *sym, const char *name)
 }
 
 /*
+ * Whether the CFI at the entry of FRAME's function says it has no caller:
+ * a signal frame (the kernel enters it: __restore_rt), or a return address
+ * marked undefined (an outermost frame: _start, a thread's or a context's
+ * first function).
+ */
+static int no_caller(Dwarf_Frame *frame)
+{
+	Dwarf_Addr lo, hi;
+	bool signal = false;
+	int ra = dwarf_frame_info(frame, &lo, &hi, &signal);
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	if (ra < 0)
+		return 0;
+	if (signal)
+		return 1;
+	return dwarf_frame_register(frame, ra, ops_mem, &ops, &nops) == 0 && nops == 0 &&
+	       ops == ops_mem;
+}
+
+/*
  * The end of the FDE starting at START, before NEXT (the next FDE's start):
  * libdw hands out one row of the CFI table at a time, so the rows are
- * walked until no FDE covers the address.
+ * walked until no FDE covers the address.  *UNCALLED says whether the
+ * function is entered without a call (no_caller()).
  */
-static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next)
+static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next, int *uncalled)
 {
 	uint64_t at = start;
 
+	*uncalled = 0;
 	while (cfi && at < next) {
 		Dwarf_Frame *frame;
 		Dwarf_Addr lo, hi;
 		if (dwarf_cfi_addrframe(cfi, at, &frame) != 0)
 			break;
+		if (at == start)
+			*uncalled = no_caller(frame);
 		int ok = dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && hi > at;
 		free(frame);
 		if (!ok)
@@ -75,8 +102,10 @@ static void add_fdes(Elf *elf, struct builder *b)
 	fde_table_load(elf, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		uint64_t next = i + 1 < t.n ? t.starts[i + 1] : t.end;
-		add(b, t.starts[i], fde_end(cfi, t.starts[i], next) - t.starts[i], NULL,
-		    ELF_FUNCTION_FDE);
+		int uncalled;
+		uint64_t end = fde_end(cfi, t.starts[i], next, &uncalled);
+		add(b, t.starts[i], end - t.starts[i], NULL,
+		    ELF_FUNCTION_FDE | (uncalled ? ELF_FUNCTION_NO_CALLER : 0));
 	}
 	if (cfi)
 		dwarf_cfi_end(cfi);
@@ -124,11 +153,11 @@ static int code_by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* One entry per start: the first name, the symbol's size before the
- * FDE's, every source's flag. */
+/* One entry per start: the first name (the others kept as aliases), the
+ * symbol's size before the FDE's, every source's flag. */
 static void merge(struct elf_functions *f)
 {
-	size_t w = 0;
+	size_t w = 0, alloc = 0;
 
 	qsort(f->funcs, f->n, sizeof(*f->funcs), by_start);
 	for (size_t r = 0; r < f->n; r++) {
@@ -139,6 +168,10 @@ static void merge(struct elf_functions *f)
 					    !(kept->flags & ELF_FUNCTION_SYMBOL)))
 				kept->size = cur->size ? cur->size : kept->size;
 			kept->flags |= cur->flags;
+			if (cur->name && kept->name && strcmp(cur->name, kept->name)) {
+				ALLOC_GROW(f->aliases, f->naliases + 1, alloc);
+				f->aliases[f->naliases++] = (struct elf_alias){ cur->start, cur->name };
+			}
 			continue;
 		}
 		f->funcs[w++] = *cur;
@@ -165,6 +198,7 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 		return error("'%s' is not an x86-64 ELF file", path);
 	}
 	out->shared = eh.e_type == ET_DYN;
+	uint64_t entry = eh.e_entry;
 	const void *id;
 	ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
 	if (idlen > 0 && (size_t)idlen <= sizeof(out->build_id)) {
@@ -178,6 +212,10 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 	elf_end(elf);
 	close(fd);
 	merge(out);
+	/* the loader jumps to the program's entry point: no call */
+	for (size_t i = 0; entry && i < out->n; i++)
+		if (out->funcs[i].start == entry)
+			out->funcs[i].flags |= ELF_FUNCTION_NO_CALLER;
 	qsort(out->code, out->ncode, sizeof(*out->code), code_by_addr);
 	return 0;
 }
@@ -189,6 +227,7 @@ void elf_functions_release(struct elf_functions *f)
 	for (size_t i = 0; i < f->ncode; i++)
 		free((void *)f->code[i].bytes);
 	free(f->names);
+	free(f->aliases);
 	free(f->code);
 	free(f->funcs);
 	memset(f, 0, sizeof(*f));
@@ -205,16 +244,20 @@ const struct elf_code *elf_functions_code(const struct elf_functions *f, uint64_
 	return NULL;
 }
 
-size_t elf_functions_after(const struct elf_functions *f, uint64_t addr)
+size_t elf_functions_aliases(const struct elf_functions *f, uint64_t start,
+			     const struct elf_alias **first)
 {
-	size_t lo = 0, hi = f->n;
+	size_t lo = 0, hi = f->naliases, n = 0;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (f->funcs[mid].start <= addr)
+		if (f->aliases[mid].start < start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
+	*first = f->aliases + lo;
+	while (lo + n < f->naliases && f->aliases[lo + n].start == start)
+		n++;
+	return n;
 }

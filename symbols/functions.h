@@ -15,6 +15,9 @@
 enum elf_function_flags {
 	ELF_FUNCTION_SYMBOL = 1 << 0,	/* named by .symtab or .dynsym */
 	ELF_FUNCTION_FDE = 1 << 1,	/* an FDE starts here */
+	ELF_FUNCTION_NO_CALLER = 1 << 2,	/* entered without a call: the entry
+						 * point, a signal return, a thread's
+						 * or context's first frame */
 };
 
 struct elf_function {
@@ -22,6 +25,12 @@ struct elf_function {
 	uint64_t size;		/* the symbol's size, else the FDE's range; 0: unknown */
 	const char *name;	/* NULL when only an FDE knows it; owned by the list */
 	unsigned flags;		/* enum elf_function_flags */
+};
+
+/* Another name of a function: a symbol at the same start as one kept. */
+struct elf_alias {
+	uint64_t start;
+	const char *name;	/* owned by the list */
 };
 
 /* A loaded section's bytes: code, and the read-only data that holds
@@ -42,6 +51,8 @@ struct elf_functions {
 	uint8_t build_id[20];
 	size_t build_id_len;		/* 0: the file has none (or a longer one) */
 	int shared;			/* ET_DYN: a shared library or a PIE */
+	struct elf_alias *aliases;	/* ascending start */
+	size_t naliases;
 	char **names;			/* the names' storage */
 	size_t nnames;
 };
@@ -59,7 +70,8 @@ void elf_functions_release(struct elf_functions *f);
 const struct elf_code *elf_functions_code(const struct elf_functions *f, uint64_t addr,
 					  uint64_t size);
 
-/* The index of the first function starting above ADDR (F->n if none). */
-size_t elf_functions_after(const struct elf_functions *f, uint64_t addr);
+/* The other names of the function at START: their number, and *FIRST. */
+size_t elf_functions_aliases(const struct elf_functions *f, uint64_t start,
+			     const struct elf_alias **first);
 
 #endif

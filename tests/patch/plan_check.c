@@ -23,6 +23,7 @@
 #include "patch/select.h"
 #include "readfile.h"
 #include "symbols/code.h"
+#include "xalloc.h"
 
 #define TRAMPOLINE_DISTANCE (1ull << 30)
 
@@ -172,22 +173,32 @@ int main(int argc, char **argv)
 	if (patch_plan_write(&plan, "check.plan") != 0 || read_file("check.plan", 0, &bytes, &size))
 		return 1;
 
-	const struct patch_plan_header *h = (const void *)bytes;
-	size_t need = sizeof(*h);
-	if (size < need || memcmp(h->magic, PATCH_PLAN_MAGIC, 8) || h->version != PATCH_PLAN_VERSION)
+	/* the tables lie back to back, not aligned: copied out, as the runtime reads them */
+	struct patch_plan_header hdr, *h = &hdr;
+	size_t need = sizeof(hdr);
+	if (size < need)
 		return BAD("plan header"), 1;
-	const struct patch_plan_object *objs = (const void *)(bytes + need);
-	need += h->nobjects * sizeof(*objs);
-	const struct patch_plan_site *sites = (const void *)(bytes + need);
-	need += h->nsites * sizeof(*sites);
-	const struct patch_plan_fixup *fx = (const void *)(bytes + need);
-	need += h->nfixups * sizeof(*fx);
+	memcpy(&hdr, bytes, sizeof(hdr));
+	if (memcmp(h->magic, PATCH_PLAN_MAGIC, 8) || h->version != PATCH_PLAN_VERSION)
+		return BAD("plan header"), 1;
+	size_t objs_at = need;
+	need += h->nobjects * sizeof(struct patch_plan_object);
+	size_t sites_at = need;
+	need += h->nsites * sizeof(struct patch_plan_site);
+	size_t fx_at = need;
+	need += h->nfixups * sizeof(struct patch_plan_fixup);
 	const uint8_t *code = (const uint8_t *)bytes + need;
 	need += h->code_bytes;
 	const char *strings = bytes + need;
 	need += h->string_bytes;
 	if (need != size)
 		return BAD("plan size %zu, its counts say %zu", size, need), 1;
+	struct patch_plan_object *objs = xcalloc(h->nobjects + 1, sizeof(*objs));
+	struct patch_plan_site *sites = xcalloc(h->nsites + 1, sizeof(*sites));
+	struct patch_plan_fixup *fx = xcalloc(h->nfixups + 1, sizeof(*fx));
+	memcpy(objs, bytes + objs_at, h->nobjects * sizeof(*objs));
+	memcpy(sites, bytes + sites_at, h->nsites * sizeof(*sites));
+	memcpy(fx, bytes + fx_at, h->nfixups * sizeof(*fx));
 
 	csh cs;
 	cs_open(CS_ARCH_X86, CS_MODE_64, &cs);
@@ -228,6 +239,9 @@ int main(int argc, char **argv)
 	printf("found %llu patched %llu fragments %llu\n", (unsigned long long)found,
 	       (unsigned long long)patched, (unsigned long long)fragments);
 	cs_close(&cs);
+	free(objs);
+	free(sites);
+	free(fx);
 	free(bytes);
 	patch_plan_release(&plan);
 	patch_spec_release(&spec);

@@ -184,7 +184,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	cs_close(&cs);
+	patch_capstone_close(cs);
 	return 0;
 }
 
