@@ -37,7 +37,7 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
+TOOL_LIBS := -ldw -lelf -lm -lz -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
