@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "formats/gmon.h"
+#include "symbols/symtab_entries.h"
 
 struct gprof_arc;
 
@@ -122,9 +123,7 @@ struct gprof_symtab {
 	char *path;
 	char **strings;		/* every owned string, freed with the table */
 	size_t nstrings, strings_alloc;
-	void *dwarf;		/* private: libdw handle for -l/-A */
-	void *elf;
-	int fd;
+	struct symtab_entries file;	/* private: the executable's .symtab and DWARF */
 };
 
 /*

@@ -19,7 +19,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
-#include <gelf.h>
+#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@
 struct elf_name {
 	uint64_t addr;
 	size_t order;		/* in .symtab */
-	const char *name;	/* borrowed from the ELF data */
+	const char *name;	/* borrowed from the symbol table */
 };
 
 struct elf_names {
@@ -54,32 +54,21 @@ static int cmp_elf_name(const void *l, const void *r)
 
 static void elf_names_load(const struct gprof_symtab *st, struct elf_names *en)
 {
-	Elf *elf = st->elf;
-	Elf_Scn *scn = NULL;
+	const struct symtab_entries *f = &st->file;
 
 	memset(en, 0, sizeof(*en));
-	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+	for (size_t i = 0; i < f->n; i++) {
+		const struct symtab_entry *e = &f->a[i];
+		if (e->type != STT_FUNC && e->type != STT_NOTYPE && e->type != STT_GNU_IFUNC)
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t count = data ? data->d_size / sh.sh_entsize : 0;
-		for (size_t i = 1; i < count; i++) {
-			GElf_Sym es;
-			if (!gelf_getsym(data, (int)i, &es))
-				continue;
-			int type = GELF_ST_TYPE(es.st_info);
-			if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
-				continue;
-			if (es.st_value < st->text_lo || es.st_value >= st->text_hi)
-				continue;
-			const char *name = elf_strptr(elf, sh.sh_link, es.st_name);
-			if (!name || !*name)
-				continue;
-			ALLOC_GROW(en->a, en->n + 1, en->alloc);
-			en->a[en->n++] = (struct elf_name){ es.st_value, i, name };
-		}
-		break;
+		if (e->value < st->text_lo || e->value >= st->text_hi)
+			continue;
+		/* a whole name: one the string table's end cuts off is none */
+		if (!e->name || !*e->name ||
+		    !memchr(e->name, 0, (size_t)(f->strings_end - e->name)))
+			continue;
+		ALLOC_GROW(en->a, en->n + 1, en->alloc);
+		en->a[en->n++] = (struct elf_name){ e->value, e->index, e->name };
 	}
 	if (en->n)
 		qsort(en->a, en->n, sizeof(*en->a), cmp_elf_name);
@@ -184,7 +173,7 @@ static int cmp_u64(const void *l, const void *r)
 struct gprof_sym *gprof_line_syms(struct gprof_symtab *st, size_t *nout)
 {
 	struct line_table lt = { 0 };
-	Dwarf *dbg = st->dwarf;
+	Dwarf *dbg = st->file.dwarf;
 
 	elf_names_load(st, &lt.names);
 	Dwarf_Off off = 0, next;
