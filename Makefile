@@ -93,7 +93,17 @@ $(O)/libcallscope-idle-hooks.so: $(O)/rt/runtime/arch/x86_64/idle_hooks.o
 	@echo "  LD      $@"
 	$(Q)$(CC) -shared -Wl,-z,noexecstack -o $@ $<
 
-$(O)/rt/%.o: %.c $(BANNED_H)
+# Objects are rebuilt when the compile flags change (a new warning, a new
+# -include), not only when their sources do: the stamp holds the flags and
+# is rewritten only when they differ, so its date moves only then.
+# -Werror changes no object, so switching WERROR rebuilds nothing.
+FLAGS_STAMP := $(O)/compile-flags
+COMPILE_FLAGS := $(filter-out -Werror,$(CC) $(RUNTIME_CFLAGS) | $(TOOL_CFLAGS))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(COMPILE_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(COMPILE_FLAGS)' >$@
+
+$(O)/rt/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
@@ -103,7 +113,7 @@ $(O)/rt/%.o: %.S
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c $(BANNED_H)
+$(O)/tool/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<

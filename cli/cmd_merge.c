@@ -70,9 +70,15 @@ static void refuse_other_program(const char *path, const struct data_object *o,
 static int merge_events(char **paths, size_t n, const char *output, int force)
 {
 	struct data_file *in = xcalloc(n, sizeof(*in));
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		if (data_file_load(paths[k], &in[k]) != 0)
 			exit(EXIT_FATAL);
+		/* a sum's events were added up when it was made: copying the
+		 * rest would keep a part of it and drop the sum */
+		if (in[k].sum.present)
+			die("'%s' is a summed profile, which has no events to keep; merge it "
+			    "without --keep-events", paths[k]);
+	}
 
 	const struct data_object *first = export_main_object(&in[0]);
 	for (size_t k = 1; k < n && !force; k++) {

@@ -1,10 +1,11 @@
 #!/bin/sh
 # merge: two runs of one program become one recording whose counts are
 # the sums; runs of another program are refused unless --force;
-# --keep-events keeps every process and thread instead of summing.
+# --keep-events keeps every process and thread instead of summing, and
+# refuses a sum, which has no events left to keep.
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 12
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 limited "$CS" record -o a.data -- ./work 20 >/dev/null 2>&1
 limited "$CS" record -o b.data -- ./work 30 >/dev/null 2>&1
@@ -28,6 +29,11 @@ is "$(calls_of self.data burn)" 40 "a file merged with itself counts twice"
 is "$("$CS" info -i k.data | awk '/^processes:/ { print $2 }')" 2 "--keep-events: both processes are there"
 is "$(calls_of k.data burn) $("$CS" replay -i k.data | grep -c 'burn$')" "50 50" \
 	"--keep-events: the same sums, every call still there for replay"
+
+"$CS" merge --keep-events -o km.data a.data m.data 2>err.txt
+rc=$?
+[ $rc -ne 0 ] && [ ! -e km.data ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q 'summed profile' err.txt
+ok $? "--keep-events refuses a sum, whose events are gone: $(cat err.txt)"
 
 build_prog basic other -O2 -pg
 limited "$CS" record -o o.data -- ./other 10 >/dev/null 2>&1
