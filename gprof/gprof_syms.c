@@ -25,13 +25,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <elf.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "die.h"
 #include "readfile.h"
+#include "symbols/dwarf_source.h"
 #include "xalloc.h"
 
 const char *gprof_symtab_keep(struct gprof_symtab *st, char *s)
@@ -155,64 +154,10 @@ struct gprof_sym *gprof_lookup(struct gprof_sym *sym, size_t n, uint64_t address
 	return NULL;
 }
 
-/*
- * The compile unit that holds ADDR.  dwarf_addrdie() reads .debug_aranges,
- * which clang does not write (and elfutils before 0.189 has no fallback):
- * then each unit's own ranges are asked, as BFD does.
- */
-static int cu_of(Dwarf *dbg, uint64_t addr, Dwarf_Die *cu)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	if (dwarf_addrdie(dbg, addr, cu))
-		return 1;
-	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dbg, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
-			return 1;
-		off = next;
-	}
-	return 0;
-}
-
 int gprof_src_info(struct gprof_symtab *st, uint64_t addr, const char **file, int *line,
 		   const char **func)
 {
-	Dwarf *dbg = st->file.dwarf;
-	Dwarf_Die cu;
-
-	*file = NULL;
-	*line = 0;
-	if (func)
-		*func = NULL;
-	if (!dbg || !cu_of(dbg, addr, &cu))
-		return 0;
-	Dwarf_Line *l = dwarf_getsrc_die(&cu, addr);
-	if (!l)
-		return 0;
-	int lineno = 0;
-	const char *src = dwarf_linesrc(l, NULL, NULL);
-	if (dwarf_lineno(l, &lineno) != 0 || !src || !lineno)
-		return 0;
-	if (func) {
-		/* the innermost function, an inlined one too, by the name of
-		 * its abstract origin: what BFD's find_nearest_line answers */
-		Dwarf_Die *scopes = NULL;
-		int n = dwarf_getscopes(&cu, addr, &scopes);
-		for (int i = 0; i < n; i++) {
-			int tag = dwarf_tag(&scopes[i]);
-			Dwarf_Attribute attr;
-			if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-				continue;
-			if (dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr))
-				*func = dwarf_formstring(&attr);
-			break;
-		}
-		free(scopes);
-	}
-	*file = src;
-	*line = lineno;
-	return 1;
+	return dwarf_source_at(st->file.dwarf, addr, file, line, func);
 }
 
 int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gprof_opts *o)
