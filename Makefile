@@ -69,7 +69,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
-TOOL_DIRS := lib formats symbols model load report gprof optimize cli
+TOOL_DIRS := lib formats symbols patch model load report gprof optimize cli
 TOOL_SRC := common/contract.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 
@@ -134,6 +134,13 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(BANNED_H)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
 
+# checks the relocated code of a patch plan against the binary (tests/patch/)
+PLAN_CHECK := $(O)/tests/plan_check
+$(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
+
 $(FAIL_IO): tests/inject/fail_io.c
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
@@ -145,7 +152,7 @@ unit: $(UNIT_BIN)
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all $(FAIL_IO)
+e2e: all $(FAIL_IO) $(PLAN_CHECK)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)

@@ -1,7 +1,8 @@
 # Builds shared by the benchmarks (sourced): the Lua interpreter from the
 # Debian source tree, one binary per instrumentation.  Needs BIN (the
 # output folder), lua_src (the tree's src/), BASE_CFLAGS and BFLAGS (flags
-# per binary name) from the caller.
+# per binary name) from the caller, and optionally BCC (the compiler per
+# binary name; gcc for the others).
 
 # needs_build OUT SOURCES...: true when OUT is missing or older than any
 # source or than this script (whose flags may have changed).
@@ -35,7 +36,12 @@ build_lua() {
 			"$(gcc -print-multiarch || echo x86_64-linux-gnu)" \
 			>"$BIN/lua-include/lua5.4-deb-multiarch.h"
 		# shellcheck disable=SC2086
-		gcc -std=gnu99 $BASE_CFLAGS ${BFLAGS[$b]} -I"$BIN/lua-include" \
+		# the compiler: BCC[NAME] when the caller declares one, else gcc
+		local cc=gcc
+		if declare -p BCC > /dev/null 2>&1; then
+			cc=${BCC[$b]:-gcc}
+		fi
+		$cc -std=gnu99 $BASE_CFLAGS ${BFLAGS[$b]} -I"$BIN/lua-include" \
 			-DLUA_COMPAT_5_3 -DLUA_USE_LINUX -o "$out" "${srcs[@]}" "${extra[@]}" -lm -ldl
 	fi
 }

@@ -20,7 +20,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 # Tools, and the package that provides each.  uftrace is the peer we race;
 # binutils gives gprof; valgrind counts calls when callscope cannot;
-# dpkg-dev gives dpkg-source, which 'apt-get source' uses to unpack.
+# dpkg-dev gives dpkg-source, which 'apt-get source' uses to unpack;
+# bench/optimize/programs.sh makes SQLite's one-file source with tclsh and
+# jq's configure with autoreconf.
 declare -A NEED=(
 	[uftrace]=uftrace
 	[gprof]=binutils
@@ -31,6 +33,10 @@ declare -A NEED=(
 	[python3]=python3-minimal
 	[timeout]=coreutils
 	[perf]=linux-perf
+	[tclsh]=tcl
+	[autoreconf]=autoconf
+	[automake]=automake
+	[libtoolize]=libtool
 )
 
 apt_updated=0
@@ -101,10 +107,13 @@ if ! compgen -G "$BENCH_DIR/src/lua5.4-*/src/lua.c" >/dev/null; then
 	# does not build; that is all we need.
 	(cd "$BENCH_DIR/src" && apt-get source -qq lua5.4 >/dev/null)
 fi
-# gawk and xz-utils for bench/optimize/programs.sh (lld, which it links
-# with, is in scripts/deps/optimize.txt).
-for pkg in gawk xz-utils; do
-	if ! compgen -G "$BENCH_DIR/src/$pkg-*/configure" >/dev/null; then
+# SQLite, Tcl, jq, gawk and xz-utils for bench/optimize/programs.sh (lld,
+# which it links with, is in scripts/deps/optimize.txt), each with a file
+# that shows it is unpacked.
+for pkg_file in sqlite3:configure.ac tcl8.6:unix/configure jq:configure.ac gawk:configure.ac \
+	xz-utils:configure.ac; do
+	pkg=${pkg_file%%:*}
+	if ! compgen -G "$BENCH_DIR/src/$pkg-*/${pkg_file#*:}" >/dev/null; then
 		say "apt-get source $pkg into $BENCH_DIR/src"
 		(cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null)
 	fi

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/debug_packages.h"
+#include "cli/patch_info.h"
 #include "cli/recording_arg.h"
 #include "load/load.h"
 #include "contract.h"
@@ -27,10 +28,11 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: callscope info [-i PATH | PATH] [--json]\n"
+	"usage: callscope info [-i PATH | PATH] [--json] [--verbose]\n"
 	"\n"
 	"  -i, --input PATH  recording to read, or PATH alone (default: callscope.data)\n"
-	"      --json        machine-readable output (see docs/info.md)\n";
+	"      --json        machine-readable output (see docs/info.md)\n"
+	"  -v, --verbose     also name the functions record --patch skipped\n";
 
 /* Calls argument I of the session's command line back with its bytes. */
 static void session_args(const struct data_session *s,
@@ -124,16 +126,18 @@ int cmd_info(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL;
-	int json = 0, opt;
+	int json = 0, verbose = 0, opt;
 
-	while ((opt = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': input = optarg; break;
 		case 'j': json = 1; break;
+		case 'v': verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -256,6 +260,7 @@ int cmd_info(int argc, char **argv)
 		}
 		json_array_end(&j);
 		json_kv_double(&j, "counter_read_ns_per_call", counter_cost_ns(&df));
+		patch_info_json(&j, &df);
 		json_object_end(&j);
 		json_finish(&j);
 	} else {
@@ -317,6 +322,7 @@ int cmd_info(int argc, char **argv)
 			       format_duration(d1, p->overhead_per_call_ns),
 			       format_duration(d2, (double)p->overhead_ns));
 		report_unhooked(stdout, p, "unhooked:     ");
+		patch_info_text(stdout, &df, "patched:      ", verbose);
 		for (size_t c = 0; c < df.ncounters; c++)
 			printf("%s%s", c ? ", " : "counters:     ", df.counters[c].name);
 		if (df.ncounters && counter_cost_ns(&df) > 0)

@@ -24,6 +24,7 @@
 #include "cli/attach.h"
 #include "cli/events.h"
 #include "symbols/instrumented.h"
+#include "cli/record_patch.h"
 #include "cli/record_sampling.h"
 #include "formats/seal.h"
 #include "symbols/find.h"
@@ -54,6 +55,10 @@ static const char usage_text[] =
 	"      --clock KIND      tsc (default where the TSC is constant) or mono\n"
 	"      --chunk BYTES     how much a thread buffer grows by (default 8M; 1M\n"
 	"                        when only sampling with frame pointers)\n"
+	"      --patch[=SPEC]    trace a program built without hooks by patching its\n"
+	"                        function entries before it starts: SPEC lists\n"
+	"                        functions (luaH_*), objects (libz) or OBJECT:FUNCTION\n"
+	"                        (default: every function of the program)\n"
 	"      --no-libcall      do not trace calls into other objects through the\n"
 	"                        PLT or GOT (traced by default: strcmp, malloc, qsort)\n"
 	"      --libcall SPEC    trace only these library calls: function names (a\n"
@@ -321,6 +326,7 @@ int cmd_record(int argc, char **argv)
 		{ "stack", required_argument, NULL, 'K' },
 		{ "sample-source", required_argument, NULL, 'Q' },
 		{ "time-by", required_argument, NULL, 'T' },
+		{ "patch", optional_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -330,6 +336,8 @@ int cmd_record(int argc, char **argv)
 	const char *libcall = LIBCALL_ALL;
 	uint32_t outside_hz = OUTSIDE_HZ_DEFAULT;
 	int skip_missing = 0;
+	int patch = 0;
+	const char *patch_spec = NULL;
 	const char *attach_pid = NULL, *attach_duration = NULL;
 	struct contract contract;
 	int force_clock = -1, opt;
@@ -374,10 +382,13 @@ int cmd_record(int argc, char **argv)
 				usage_die("--time-by wants clock or samples, not '%s'", optarg);
 			contract.time_by_samples = !strcmp(optarg, "samples");
 			break;
+		case 'X': patch = 1; patch_spec = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
 	}
+	if (patch && attach_pid)
+		usage_die("--patch patches a program as it starts; leave out --pid");
 	if (attach_pid)
 		return attach_record(attach_pid, attach_duration, rs.hz);
 	if (optind >= argc) {
@@ -396,15 +407,23 @@ int cmd_record(int argc, char **argv)
 	if (!hooks.dynamic)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
+	if (patch && hooks.kinds) {
+		fprintf(stderr, "callscope: '%s' calls %s hooks, so it is traced through them; "
+			"--patch is left out\n", prog, program_hooks_describe(hooks.kinds));
+		patch = 0;
+	}
+	if (patch && rs.mode == RECORD_MODE_SAMPLE)
+		usage_die("--patch traces the program; leave out --mode=sample");
 	if (contract.time_by_samples && !contract.count_nodes)
 		usage_die("--time-by=samples times count mode: add --mode=count");
 	if (contract.time_by_samples && (events || start_at || stop_at))
 		usage_die("--time-by=samples reads no clock or counter in the hooks, which also "
 			  "see no trigger: leave out -e, --start-at and --stop-at");
-	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0, &contract);
+	char *sample_env = record_sampling_choose(&rs, prog, hooks.kinds != 0 || patch, &contract);
 	int idle_hooks = record_sampling_idle_hooks(&rs, hooks.kinds != 0);
-	contract.sample_only = !hooks.kinds || idle_hooks;
+	contract.sample_only = !(hooks.kinds || patch) || idle_hooks;
 	contract.hooks = hooks.kinds;
+	contract.patch = patch;
 	/* a trace not sampled otherwise is sampled gently, only to say how
 	 * much time its hooks did not see */
 	if (!sample_env && !contract.sample_only && outside_hz)
@@ -415,7 +434,7 @@ int cmd_record(int argc, char **argv)
 	if (contract.sample_only && (start_at || stop_at))
 		usage_die("--start-at and --stop-at are seen by the profiling hooks, so they need "
 			  "tracing; %s", hooks.kinds ? "leave out --mode=sample"
-						: "rebuild the program with -pg");
+						: "add --patch, or rebuild the program with -pg");
 	char *runtime = find_runtime();
 	struct seal_session session;
 	memset(&session, 0, sizeof(session));
@@ -459,6 +478,9 @@ int cmd_record(int argc, char **argv)
 	if (strlen(staging) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
 	memcpy(contract.dir, staging, strlen(staging) + 1);
+	if (patch)
+		session.patch_coverage = record_patch_plan(prog, patch_spec, staging,
+							   &session.patch_coverage_len);
 	/* /proc/cpuinfo is read once: it costs a launch some 0.1 ms */
 	int tsc = tsc_usable();
 	if (force_clock >= 0)
@@ -535,6 +557,7 @@ int cmd_record(int argc, char **argv)
 		res.threads, res.threads == 1 ? "" : "s", res.processes,
 		res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
 		res.lost_events ? "; some events were lost, see 'callscope info'" : "");
+	free((void *)session.patch_coverage);
 	free(sample_env);
 	free(staging);
 	free(runtime);

@@ -60,9 +60,9 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		     rs->mode == RECORD_MODE_BOTH || c->time_by_samples;
 
 	if (!has_hooks && (rs->mode == RECORD_MODE_TRACE || rs->mode == RECORD_MODE_BOTH))
-		usage_die("'%s' carries no profiling hooks, so it cannot be traced; rebuild it "
-			  "with -pg, -pg -mfentry or -finstrument-functions, or use --mode=sample",
-			  prog);
+		usage_die("'%s' carries no profiling hooks, so it cannot be traced as built: add "
+			  "--patch to patch its function entries as it starts, rebuild it with -pg, "
+			  "-pg -mfentry or -finstrument-functions, or use --mode=sample", prog);
 	if (!sample) {
 		if (rs->explicit_option)
 			usage_die("'%s' carries profiling hooks, so it is traced: add --sample to "
@@ -82,7 +82,7 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		usage_die("sampling does not go with --mode=flight or --mode=count; %s",
 			  has_hooks ? "leave out --sample (or time count mode by samples: "
 				      "--time-by=samples)"
-				    : "rebuild the program with -pg to use them");
+				    : "add --patch, or rebuild the program with -pg, to use them");
 	}
 	if (rs->only) {
 		if (!*rs->only || strlen(rs->only) >= SAMPLING_ONLY_MAX || strchr(rs->only, ';') ||

@@ -185,6 +185,8 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 			out->start_stopped = vlen == 1 && val[0] == '1';
 		} else if (klen == 6 && !memcmp(p, "sample", 6)) {
 			out->sample_only = vlen == 1 && val[0] == '1';
+		} else if (klen == 5 && !memcmp(p, "patch", 5)) {
+			out->patch = vlen == 1 && val[0] == '1';
 		} else if (klen == 6 && !memcmp(p, "timeby", 6)) {
 			if (vlen != 7 || memcmp(val, "samples", 7)) {
 				*why = "unknown time source";
@@ -312,6 +314,8 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";stopped=1");
 	if (c->sample_only)
 		p = append(p, end, ";sample=1");
+	if (c->patch)
+		p = append(p, end, ";patch=1");
 	if (c->time_by_samples)
 		p = append(p, end, ";timeby=samples");
 	if (c->hooks) {

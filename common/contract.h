@@ -5,14 +5,15 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;hooks=BITS][;timeby=samples][;smp=LEN:SETTINGS];dir=PATH
+ *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;smp=LEN:SETTINGS];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
  * link-time address + size in hex.  ev names up to two perf_event counters
  * (decimal type, hex config) read at every entry and exit.  sample says
  * the run is sampled only (the program has no hooks), which the control
- * socket reports as its mode.  hooks says which compiler hooks the
+ * socket reports as its mode.  patch says the runtime patches function
+ * entries from the plan the launcher wrote in dir.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
  * cost through the same ones.  timeby=samples (with count) makes the
  * hooks only count calls, time coming from the sampler.  smp turns the
@@ -84,6 +85,8 @@ struct contract {
 	uint32_t count_nodes;	/* 0: events; else aggregate mode with this many nodes */
 	int start_stopped;	/* record --start-stopped: capture begins off */
 	int sample_only;	/* sampled only: the program has no hooks */
+	int patch;		/* function entries are patched from the plan
+				 * PATCH_PLAN_FILE in dir (patch_plan.h) */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
 	/* the sampler's settings (common/sampling.h), checked by

@@ -34,6 +34,7 @@ enum section_type {
 				 * cut at a section boundary lacks it */
 	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
 	SECTION_SUM_PCS = 9,	/* callscope merge: a sum's samples by path and PC */
+	SECTION_PATCH = 10,	/* record --patch: the functions patched and skipped */
 };
 
 enum process_end_reason {

@@ -97,6 +97,21 @@ struct data_sum_pc {
 /* Record I of SUM's SUM_PCS (I < SUM->npcs). */
 void sum_pc_at(const struct data_sum *sum, size_t i, struct data_sum_pc *out);
 
+/* record --patch: one object's functions, patched or skipped (PATCH). */
+struct data_patch_skip {
+	uint64_t addr;		/* link-time entry */
+	uint32_t why;		/* enum patch_skip of patch/skip.h, or a newer code */
+	const char *name;	/* borrowed from the file bytes: not NUL-ended */
+	size_t name_len;	/* 0: the object names it nowhere */
+};
+
+struct data_patch_object {
+	char *path;		/* owned */
+	uint32_t found, patched, fragments;
+	struct data_patch_skip *skipped;	/* owned */
+	size_t nskipped;
+};
+
 struct data_file {
 	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
 	size_t size;
@@ -114,6 +129,9 @@ struct data_file {
 	struct data_counter counters[CONTRACT_COUNTERS_MAX];
 	size_t ncounters;
 	struct data_sum sum;
+	int patched;		/* a PATCH section was read */
+	struct data_patch_object *patch;	/* owned */
+	size_t npatch;
 };
 
 /*

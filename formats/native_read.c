@@ -13,6 +13,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/native_checksum.h"
+#include "formats/patch_coverage.h"
 #include "formats/seal.h"
 #include "readfile.h"
 #include "xalloc.h"
@@ -32,6 +33,7 @@ const char *section_name(uint32_t type)
 	case SECTION_END: return "END";
 	case SECTION_SUM: return "SUM";
 	case SECTION_SUM_PCS: return "SUM_PCS";
+	case SECTION_PATCH: return "PATCH";
 	default: return "unknown";
 	}
 }
@@ -311,6 +313,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_COUNTERS: parse_counters(&c, out); break;
 		case SECTION_SUM: parse_sum(&c, out); break;
 		case SECTION_SUM_PCS: parse_sum_pcs(&c, out); break;
+		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)
@@ -476,6 +479,7 @@ void data_file_release(struct data_file *df)
 	}
 	for (size_t i = 0; i < df->ncounters; i++)
 		free(df->counters[i].name);
+	patch_coverage_release(df);
 	free(df->processes);
 	free(df->objects);
 	free(df->threads);

@@ -80,6 +80,9 @@ static int write_session(FILE *out, const struct seal_session *s)
 		BUG("session section larger than computed");
 	int rc = data_write_section(out, SECTION_SESSION, buf, (size_t)(b.p - buf));
 	free(buf);
+	if (!rc && s->patch_coverage)
+		rc = data_write_section(out, SECTION_PATCH, s->patch_coverage,
+					s->patch_coverage_len);
 	if (rc || !s->ncounters)
 		return rc;
 

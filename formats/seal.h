@@ -27,6 +27,9 @@ struct seal_session {
 	uint32_t counter_types[CONTRACT_COUNTERS_MAX];
 	uint64_t counter_configs[CONTRACT_COUNTERS_MAX];
 	const char *counter_names[CONTRACT_COUNTERS_MAX];
+	/* record --patch: the PATCH section's payload, or NULL */
+	const uint8_t *patch_coverage;
+	size_t patch_coverage_len;
 };
 
 struct seal_result {

@@ -129,8 +129,10 @@ int measure_run(const struct measure_options *opts)
 		const struct run *run = &m.runs[r];
 		const struct variant *v = &m.variants[run->variant];
 		struct binary_numbers *b = &nb[v->binary];
-		if (run->cache != NO_CACHE)
+		if (run->cache != NO_CACHE) {
 			spread_add(&b->misses[run->cache], (double)run->result.i1_misses);
+			b->at[run->cache][v->offset] = (double)run->result.i1_misses;
+		}
 		if (run->cache == 0 || run->cache == NO_CACHE)
 			spread_add(&b->instructions, (double)run->result.ir);
 		if (v->offset == 0 && (run->cache == 0 || run->cache == NO_CACHE)) {
@@ -145,8 +147,10 @@ int measure_run(const struct measure_options *opts)
 		for (size_t v = 0; v < m.nvariants; v++) {
 			struct binary_numbers *b = &nb[m.variants[v].binary];
 			measure_count_hardware(&m, v, misses);
-			for (int rep = 0; rep < o.repeat; rep++)
+			for (int rep = 0; rep < o.repeat; rep++) {
 				spread_add(&b->misses[0], (double)misses[rep]);
+				b->at[0][m.variants[v].offset] += (double)misses[rep];
+			}
 		}
 		free(misses);
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "optimize/paired.h"
 #include "xalloc.h"
 
 void spread_add(struct spread *s, double v)
@@ -117,8 +118,14 @@ static void print_table(const struct measurement *m, const struct binary_numbers
  */
 #define ONE_OFFSET_SWING 0.30
 
-/* 1 better, -1 worse, 0 within the offsets' range (or one offset's swing). */
-static int compare(const struct spread *now, const struct spread *before)
+/*
+ * 1 better, -1 worse, 0 neither: the ranges over the offsets separate, or
+ * offset by offset one layout has fewer misses often enough that the sign
+ * test calls it (see paired.h); at one offset, beyond what one offset's
+ * swing can do.
+ */
+static int compare(const struct spread *now, const struct spread *before,
+		   const struct paired *pair)
 {
 	if (now->n == 1 && before->n == 1) {
 		if (now->mean < before->mean * (1.0 - ONE_OFFSET_SWING))
@@ -131,7 +138,7 @@ static int compare(const struct spread *now, const struct spread *before)
 		return 1;
 	if (now->min > before->max)
 		return -1;
-	return 0;
+	return paired_verdict(pair);
 }
 
 static void print_verdict(const struct measurement *m, const struct binary_numbers *nb,
@@ -146,15 +153,24 @@ static void print_verdict(const struct measurement *m, const struct binary_numbe
 	text[0] = 0;
 	for (size_t k = 0; k < ncol && used < sizeof(text); k++) {
 		const struct spread *s = &nb[i].misses[k], *base = &nb[0].misses[k];
-		int c = compare(s, base);
+		struct paired pair;
+		paired_compare(nb[i].at[k], nb[0].at[k], o->noffsets, &pair);
+		int c = compare(s, base, &pair);
 		double d = measure_change(s->mean, base->mean);
+		char why[96] = "";
 		better += c > 0;
 		worse += c < 0;
+		if (s->n == 1 && base->n == 1)
+			snprintf(why, sizeof(why), "%s", c ? "" : " (within what one code offset can swing)");
+		else if (s->max < base->min || s->min > base->max)
+			snprintf(why, sizeof(why), " (the offsets' ranges separate)");
+		else
+			snprintf(why, sizeof(why), " (fewer at %zu of %zu offsets, sign test p=%.2g%s)",
+				 pair.fewer, o->noffsets, pair.p,
+				 c ? "" : ": within the offsets' range");
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%.0f%% %s %s misses%s",
 					 k ? ", " : "", fabs(d), d <= 0 ? "fewer" : "more", labels[k],
-					 c ? "" : s->n == 1 && base->n == 1 ?
-					 " (within what one code offset can swing)" :
-					 " (within the offsets' range)");
+					 why);
 	}
 	if (used < sizeof(text) && nb[i].pages_known && nb[0].pages_known)
 		snprintf(text + used, sizeof(text) - used, "; 90%% of the executed instructions in "
@@ -215,6 +231,20 @@ void measure_print_json(const struct measurement *m, const struct binary_numbers
 			json_kv_double(&j, "min", s->min);
 			json_kv_double(&j, "max", s->max);
 			json_kv_double(&j, "change_pct", measure_change(s->mean, nb[0].misses[k].mean));
+			json_key(&j, "misses");
+			json_array_begin(&j);
+			for (size_t x = 0; x < o->noffsets; x++)
+				json_double(&j, nb[i].at[k][x]);
+			json_array_end(&j);
+			if (i) {
+				struct paired pair;
+				paired_compare(nb[i].at[k], nb[0].at[k], o->noffsets, &pair);
+				json_kv_u64(&j, "fewer_at", pair.fewer);
+				json_kv_u64(&j, "more_at", pair.more);
+				json_kv_double(&j, "sign_test_p", pair.p);
+				json_key(&j, "verdict");
+				json_i64(&j, compare(s, &nb[0].misses[k], &pair));
+			}
 			json_object_end(&j);
 		}
 		json_array_end(&j);

@@ -23,6 +23,9 @@ void spread_add(struct spread *s, double v);
 /* What was measured of one binary, over its variants. */
 struct binary_numbers {
 	struct spread misses[MEASURE_MAX_CACHES];	/* hardware: [0] only */
+	/* The same misses per code offset (hardware: summed over the repeats),
+	 * for the paired comparison. */
+	double at[MEASURE_MAX_CACHES][MEASURE_MAX_OFFSETS];
 	struct spread instructions;
 	struct page_count pages;
 	int pages_known;

@@ -23,10 +23,17 @@ const struct disasm *disasm_library(const char **why)
 						 cs_insn **))dlsym(h, "cs_disasm");
 			lib.free = (void (*)(cs_insn *, size_t))dlsym(h, "cs_free");
 			lib.close = (cs_err (*)(csh *))dlsym(h, "cs_close");
+			lib.option = (cs_err (*)(csh, cs_opt_type, size_t))dlsym(h, "cs_option");
+			lib.malloc = (cs_insn * (*)(csh))dlsym(h, "cs_malloc");
+			lib.disasm_iter = (bool (*)(csh, const uint8_t **, size_t *, uint64_t *,
+						    cs_insn *))dlsym(h, "cs_disasm_iter");
+			lib.insn_group = (bool (*)(csh, const cs_insn *, unsigned int))dlsym(
+				h, "cs_insn_group");
 		}
 		if (!h)
 			error = dlerror();
-		else if (!lib.open || !lib.disasm || !lib.free || !lib.close)
+		else if (!lib.open || !lib.disasm || !lib.free || !lib.close || !lib.option ||
+			 !lib.malloc || !lib.disasm_iter || !lib.insn_group)
 			error = DISASM_SONAME " lacks the disassembler's functions";
 	}
 	if (why)

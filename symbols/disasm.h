@@ -14,6 +14,12 @@ struct disasm {
 			 size_t count, cs_insn **insn);
 	void (*free)(cs_insn *insn, size_t count);
 	cs_err (*close)(csh *handle);
+	/* for reading instruction by instruction with details (patch/) */
+	cs_err (*option)(csh handle, cs_opt_type type, size_t value);
+	cs_insn *(*malloc)(csh handle);
+	bool (*disasm_iter)(csh handle, const uint8_t **code, size_t *size, uint64_t *address,
+			    cs_insn *insn);
+	bool (*insn_group)(csh handle, const cs_insn *insn, unsigned int group_id);
 };
 
 /* The library's entry points, or NULL (with the reason in *WHY) when it

@@ -23,14 +23,15 @@ static int is_named(const char *s, const char *name, int demangled)
 	return yes;
 }
 
-static int search_table(Elf *elf, int type, const char *name, int demangled, uint64_t *addr,
-			uint64_t *size)
+int elf_each_function_symbol(Elf *elf, GElf_Word type,
+			     int (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
+			     void *ctx)
 {
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != (GElf_Word)type || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
 			continue;
 		Elf_Data *data = elf_getdata(scn, NULL);
 		size_t n = sh.sh_size / sh.sh_entsize;
@@ -40,15 +41,36 @@ static int search_table(Elf *elf, int type, const char *name, int demangled, uin
 				break;
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
 				continue;
-			const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (s && is_named(s, name, demangled)) {
-				*addr = sym.st_value;
-				*size = sym.st_size ? sym.st_size : 1;
-				return 0;
-			}
+			int rc = fn(ctx, &sym, elf_strptr(elf, sh.sh_link, sym.st_name));
+			if (rc)
+				return rc;
 		}
 	}
+	return 0;
+}
+
+struct search {
+	const char *name;
+	int demangled;
+	uint64_t *addr, *size;
+};
+
+static int check_symbol(void *ctx, const GElf_Sym *sym, const char *s)
+{
+	struct search *q = ctx;
+
+	if (!s || !is_named(s, q->name, q->demangled))
+		return 0;
+	*q->addr = sym->st_value;
+	*q->size = sym->st_size ? sym->st_size : 1;
 	return 1;
+}
+
+static int search_table(Elf *elf, GElf_Word type, const char *name, int demangled,
+			uint64_t *addr, uint64_t *size)
+{
+	struct search q = { name, demangled, addr, size };
+	return !elf_each_function_symbol(elf, type, check_symbol, &q);
 }
 
 int symbol_find_function(const char *path, const char *name, uint64_t *addr,

@@ -5,9 +5,24 @@
 #   bench/setup.sh && make && bench/optimize/programs.sh       (about 20 minutes on 2 cores, the first
 #                                            run longer: it builds the programs twice)
 #
-# Each program (Lua 5.4, gawk, xz with its liblzma) is built -O2
-# -ffunction-sections and linked by lld 19.  Trained on one input, the
-# release binary is relinked in these orders:
+# Each program is built -O2 -ffunction-sections and linked by lld 19:
+#
+#   lua      Lua 5.4's interpreter, with a fixed string-hash seed (below)
+#   sqlite   SQLite's shell and library (the one-file amalgamation), on an
+#            in-memory database
+#   jq       jq 1.6 with its library, without regular expressions
+#   tcl      Tcl 8.6's tclsh with its library, linked statically
+#   gawk     gawk 5.2 (no function order moves its misses: see RESULTS.md)
+#   xz       xz with its liblzma (nor its: its hot code fits the cache)
+#
+# Lua seeds its string hashes from the clock and from addresses, so each
+# run of the same script takes other paths through its tables: the
+# training graphs, and so the orders learnt from them, changed from one
+# run to the next.  The benchmark's Lua is built with the seed fixed
+# (-Dluai_makeseed(L)=...: lstate.c computes the seed only when the macro
+# is not defined), so every run is the same run.
+#
+# Trained on one input, the release binary is relinked in these orders:
 #
 #   default      lld's own order (the objects' order)
 #   executed     the executed functions first, in their default order
@@ -21,8 +36,12 @@
 # and measured on a held-out input by 'callscope optimize --measure': I1
 # misses simulated by cachegrind for a 32 KiB 8-way 64-byte cache, mean and
 # range over code offsets (padding in front of the code, spread over the
-# 4 KiB one cache way spans), and the 4 KiB pages holding 90 % of the
-# executed instructions.  Markdown on stdout, a copy in
+# 4 KiB one cache way spans), the offsets where each layout has fewer and
+# more misses than lld's C3 with the sign test's p (a paired comparison:
+# every layout swings with the offsets, the comparison at each offset
+# takes the shared swing out), and the 4 KiB pages holding 90 % of the
+# executed instructions.  A win over C3 is called as --measure calls one:
+# the ranges separate, or the sign test says p < 0.05.  Markdown on stdout, a copy in
 # $BENCH_DIR/programs/results.md.
 #
 # Knobs (environment):
@@ -31,7 +50,7 @@
 #   SRC_DIR     where the Debian sources are unpacked (default
 #               $BENCH_DIR/src, where bench/setup.sh puts them): lua5.4-*,
 #               gawk-*, xz-utils-*; each is copied before building
-#   PROGRAMS    which programs (default "lua gawk xz")
+#   PROGRAMS    which programs (default "lua sqlite tcl jq")
 #   PROFILE     what callscope is trained on: "trace" (default: a -pg build
 #               of the same sources, exact calls, as complete as callgrind's
 #               graph) or "sample" (the release binary itself, sampled with
@@ -43,7 +62,10 @@
 #   VARIANTS    more callscope layouts to measure, as NAME=OPTION,OPTION...
 #               separated by spaces, e.g. "c3=--algorithm=c3" (default: none);
 #               each is the row callscope-NAME
-#   OFFSETS     code offsets in bytes (default: eight, 0 to 3648, about 520 apart)
+#   OFFSETS     code offsets in bytes (default: 32, 0 to 3472, 112 apart:
+#               every 16-byte step within a 64-byte line, spread over the
+#               4 KiB of one cache way; at 32 the sign test calls a
+#               difference when 23 offsets agree)
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
 #   CALLGRIND_GRAPH  callgrind's call graph as "caller callee count"
 #               (default <repo>/../shared/tools/callgrind-graph)
@@ -54,12 +76,12 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench}
 SRC_DIR=${SRC_DIR:-$BENCH_DIR/src}
-PROGRAMS=${PROGRAMS:-lua gawk xz}
+PROGRAMS=${PROGRAMS:-lua sqlite tcl jq}
 PROFILE=${PROFILE:-trace}
 FREQ=${FREQ:-20000}
 OPTIONS=${OPTIONS:-}
 VARIANTS=${VARIANTS:-}
-OFFSETS=${OFFSETS:-0,528,1040,1568,2080,2608,3120,3648}
+OFFSETS=${OFFSETS:-$(seq -s, 0 112 3472)}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CALLGRIND_GRAPH=${CALLGRIND_GRAPH:-$ROOT/../shared/tools/callgrind-graph}
 JOBS=${JOBS:-$(nproc)}
@@ -116,7 +138,7 @@ build_lua() {
 			[ $kind = pg ] && flags=(-pg)
 			# shellcheck disable=SC2086
 			nice gcc $CFLAGS "${flags[@]}" -std=gnu99 -Iinc -DLUA_COMPAT_5_3 -DLUA_USE_LINUX \
-				-c "$f" -o "$kind/$b.o" &
+				'-Dluai_makeseed(L)=0x5eedu' -c "$f" -o "$kind/$b.o" &
 			while [ "$(jobs -r | wc -l)" -ge "$JOBS" ]; do wait -n; done
 		done
 	done
@@ -129,6 +151,7 @@ build_lua() {
 input_lua() {
 	TRAIN=("$ROOT/bench/progs/work.lua" 22 2)
 	HELDOUT=("$HERE/heldout.lua" 1)
+	ABOUT="trained on \`work.lua 22 2\`, measured on \`heldout.lua 1\`"
 }
 
 # An autotools program: configured and built in DIR/src (and in DIR/pg
@@ -151,6 +174,106 @@ build_autotools() {	# PATTERN TARGET CONFIGURE...
 		touch pg/.built
 	fi
 }
+# SQLite's shell on its amalgamation (sqlite3.c, made from the Debian
+# source by its own makefile, which needs tclsh), one object each.
+build_sqlite() {
+	copy_source 'sqlite3-*' "$W"
+	if [ ! -f src/sqlite3.c ]; then
+		(cd src && nice ./configure --disable-tcl && nice make sqlite3.c shell.c) \
+			>log/build.out 2>&1 || die "making $W/src/sqlite3.c failed; see $W/log/build.out"
+	fi
+	mkdir -p obj pg
+	local f kind flags
+	OBJS=(obj/sqlite3.o obj/shell.o)
+	for f in sqlite3 shell; do
+		for kind in obj pg; do
+			[ $kind = pg ] && [ "$PROFILE" != trace ] && continue
+			[ "$kind/$f.o" -nt "src/$f.c" ] && continue
+			flags=()
+			[ $kind = pg ] && flags=(-pg)
+			# shellcheck disable=SC2086
+			nice gcc $CFLAGS "${flags[@]}" -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+				-Isrc -c "src/$f.c" -o "$kind/$f.o" &
+			while [ "$(jobs -r | wc -l)" -ge "$JOBS" ]; do wait -n; done
+		done
+	done
+	wait
+	LIBS=(-lm)
+	if [ "$PROFILE" = trace ]; then
+		gcc -pg -o "$PG_BIN" pg/sqlite3.o pg/shell.o "${LIBS[@]}"
+	fi
+}
+input_sqlite() {
+	TRAIN=(:memory: ".read $HERE/train.sql")
+	HELDOUT=(:memory: ".read $HERE/heldout.sql")
+	ABOUT="trained on \`sqlite3 :memory: '.read train.sql'\`, measured on \`.read heldout.sql\` (bench/optimize/)"
+}
+
+# jq 1.6: its configure is made with autoreconf; its builtins (written in
+# jq) are compiled by jq at every start.
+build_jq() {
+	local kind pg_flags
+	copy_source 'jq-*' "$W"
+	for kind in src pg; do
+		[ $kind = pg ] && [ "$PROFILE" != trace ] && continue
+		[ -f $kind/.built ] && continue
+		[ -d $kind ] || cp -a "$(find "$SRC_DIR" -maxdepth 1 -type d -name 'jq-*' | sort | tail -1)" $kind
+		pg_flags=
+		[ $kind = pg ] && pg_flags=-pg
+		(cd $kind && { [ -f configure ] || nice autoreconf -fi; } &&
+			nice ./configure CFLAGS="$CFLAGS $pg_flags" LDFLAGS="$pg_flags" --disable-shared \
+				--disable-maintainer-mode --without-oniguruma --disable-docs &&
+			nice make -j"$JOBS" src/builtin.inc src/version.h && nice make -j"$JOBS" jq) \
+			>log/build-$kind.out 2>&1 || die "building $W/$kind failed; see $W/log/build-$kind.out"
+		touch $kind/.built
+	done
+	OBJS=(src/src/main.o src/.libs/libjq.a)
+	LIBS=(-lm)
+	[ "$PROFILE" = trace ] && cp pg/jq "$PG_BIN"
+	return 0
+}
+input_jq() {
+	# Records made by jq itself (the binary built above): a catalogue to
+	# train on, posts to measure on.
+	src/jq -nc '[range(6000) | {id: ., name: "item \(. * 7919 % 10007)", price: ((. * 37 % 1000) / 10),
+		tags: [range(. % 6) | "t\(.)"], nested: {a: (. % 13), b: [., (. * 2)]}}]' >train.json
+	src/jq -nc '[range(1000) | {user: "u\(. % 211)", when: (1600000000 + . * 3600),
+		text: ("word " * (. % 9 + 1)), score: (. % 17 - 8), flags: {x: (. % 2 == 0), y: null}}]' >heldout.json
+	TRAIN=(-c '[.[] | select(.id % 3 == 0) | {id, n: (.tags | length), p: (.price * 2)}] | sort_by(.p) | map(.n) | add' "$W/train.json")
+	HELDOUT=(-c 'group_by(.user) | map({user: .[0].user, n: length, total: (map(.score) | add),
+		words: (map(.text | split(" ") | length) | add), last: (map(.when) | max | todate)})
+		| sort_by(-.total) | .[0:5]' "$W/heldout.json")
+	ABOUT="trained on a filter over a 6,000-record catalogue, measured on group_by over 1,000 posts (input_jq in programs.sh)"
+}
+
+# Tcl's tclsh, with its library linked in (configure --disable-shared);
+# the scripts find Tcl's own library of scripts through TCL_LIBRARY.
+build_tcl() {
+	local kind pg_flags
+	copy_source 'tcl8.6-*' "$W"
+	for kind in src pg; do
+		[ $kind = pg ] && [ "$PROFILE" != trace ] && continue
+		[ -f $kind/.built ] && continue
+		[ -d $kind ] || cp -a "$(find "$SRC_DIR" -maxdepth 1 -type d -name 'tcl8.6-*' | sort | tail -1)" $kind
+		pg_flags=
+		[ $kind = pg ] && pg_flags=-pg
+		(cd $kind/unix && nice ./configure CFLAGS="$CFLAGS $pg_flags" LDFLAGS="$pg_flags" \
+			--disable-shared --disable-threads --disable-load && nice make -j"$JOBS" tclsh) \
+			>log/build-$kind.out 2>&1 || die "building $W/$kind failed; see $W/log/build-$kind.out"
+		touch $kind/.built
+	done
+	OBJS=(src/unix/tclAppInit.o src/unix/libtcl8.6.a)
+	LIBS=(-lz -lm)
+	[ "$PROFILE" = trace ] && cp pg/unix/tclsh "$PG_BIN"
+	TCL_LIBRARY=$W/src/library
+	export TCL_LIBRARY
+}
+input_tcl() {
+	TRAIN=("$HERE/train.tcl")
+	HELDOUT=("$HERE/heldout.tcl")
+	ABOUT="trained on \`tclsh train.tcl\`, measured on \`tclsh heldout.tcl\` (bench/optimize/)"
+}
+
 build_gawk() {
 	build_autotools 'gawk-*' "-C support all" --disable-nls --without-readline --without-mpfr \
 		--disable-extensions
@@ -167,6 +290,7 @@ input_gawk() {
 	concat 80000 heldout.txt src/support/*.c
 	TRAIN=(-f "$HERE/train.awk" "$W/train.txt")
 	HELDOUT=(-f "$HERE/heldout.awk" "$W/heldout.txt")
+	ABOUT="trained on \`gawk -f train.awk train.txt\`, measured on \`gawk -f heldout.awk heldout.txt\`"
 }
 build_xz() {
 	build_autotools 'xz-utils-*' "" --disable-shared --disable-nls --disable-threads \
@@ -182,6 +306,7 @@ input_xz() {
 	concat 60000 heldout.txt src/src/xz/*.[ch] src/doc/*.txt
 	TRAIN=(-c -6 "$W/train.txt")
 	HELDOUT=(-c -6 "$W/heldout.txt")
+	ABOUT="trained on \`xz -c -6 train.txt\`, measured on \`xz -c -6 heldout.txt\`"
 }
 
 # Links NAME (a binary in W) in the order of ORDER_FILE (none: lld's own).
@@ -274,23 +399,30 @@ run_program() {	# NAME
 	"$CALLSCOPE" optimize --measure "${bins[@]}" --relink=./relink.sh -j "$JOBS" \
 		--offsets="$OFFSETS" --cache=32K,8,64 --json -- "${HELDOUT[@]}" \
 		>measure.json 2>log/measure.err || die "measuring $p failed; see $W/log/measure.err"
-	if [ "$p" = lua ]; then
-		echo "| $p | trained on \`work.lua ${TRAIN[*]:1}\`, measured on \`heldout.lua ${HELDOUT[*]:1}\` | | | | |" >row-head.md
-	else
-		echo "| $p | trained on \`$p ${TRAIN[*]##*/}\`, measured on \`$p ${HELDOUT[*]##*/}\` | | | | |" >row-head.md
-	fi
+	echo "- $p: $ABOUT" >about.md
+	# Each layout against lld's C3: the means, whether the ranges
+	# separate, and offset by offset (the sign test, as --measure does it).
 	jq -r --arg p "$p" '
 		def fmt: tostring | explode | reverse | [recurse(if length > 3 then .[3:] else empty end) | .[0:3]] | map(reverse) | reverse | map(implode) | join(",");
 		def n: . + 0.5 | floor | fmt;
 		def pct: (if . >= 0 then "+" else "" end) + ((. * 10 | round) / 10 | tostring) + "%";
+		def cdf($k; $m): reduce range(0; $k + 1) as $i ({t: pow(2; -$m), s: 0};
+			.s += .t | .t = .t * ($m - $i) / ($i + 1)) | .s;
+		def sign_p($f; $m): if $f + $m == 0 then 1 else [2 * cdf([$f, $m] | min; $f + $m), 1] | min end;
 		(.binaries[] | select(.path == $p + "-lld-c3") | .caches[0]) as $c3 |
-		.binaries[] |
-		"| \($p) | \(.path | sub("^" + $p + "-"; "")) | \(.instructions | n) | \(.caches[0].mean | n) [\(.caches[0].min | n)–\(.caches[0].max | n)] | \(.caches[0].change_pct | pct) | \(((.caches[0].mean - $c3.mean) / $c3.mean * 100) | pct) | \(if .caches[0].max < $c3.min then "below" elif .caches[0].min > $c3.max then "above" else "overlap" end) | \(.pages90) |"
+		.binaries[] | .caches[0] as $c |
+		([range(0; $c.misses | length) | select($c.misses[.] < $c3.misses[.])] | length) as $fewer |
+		([range(0; $c.misses | length) | select($c.misses[.] > $c3.misses[.])] | length) as $more |
+		sign_p($fewer; $more) as $sp |
+		(if $c.max < $c3.min then "below" elif $c.min > $c3.max then "above" else "overlap" end) as $range |
+		"| \($p) | \(.path | sub("^" + $p + "-"; "")) | \(.instructions | n) | \($c.mean | n) [\($c.min | n)–\($c.max | n)] | \($c.change_pct | pct) | \((($c.mean - $c3.mean) / $c3.mean * 100) | pct) | \($range) | \($fewer)/\($more) of \($c.misses | length), p\(if $sp < 0.0001 then "<0.0001" else "=\($sp * 10000 | round / 10000)" end) | \(if .path == $p + "-lld-c3" then "" elif $range == "below" or ($sp < 0.05 and $fewer > $more) then "**win**" elif $range == "above" or ($sp < 0.05 and $more > $fewer) then "loss" else "no call" end) | \(.pages90) |"
 	' measure.json >rows.md
 }
 
 for p in $PROGRAMS; do
-	case $p in lua | gawk | xz) ;; *) die "unknown program '$p' (lua, gawk or xz)" ;; esac
+	case $p in lua | sqlite | jq | tcl | gawk | xz) ;;
+	*) die "unknown program '$p' (lua, sqlite, jq, tcl, gawk or xz)" ;;
+	esac
 	run_program "$p"
 done
 
@@ -301,11 +433,13 @@ done
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $(ld.lld-19 --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "I1 misses: cachegrind 32K/8/64 on the held-out input, mean over the offsets [min–max];"
-	echo "against lld's default order and against lld's C3; 'range vs C3' says whether the layout's range lies below, above or across C3's."
+	echo "against lld's default order and against lld's C3; 'range vs C3' says whether the layout's range lies below, above or across C3's;"
+	echo "'paired vs C3': the offsets where the layout has fewer/more misses than C3, and the sign test's two-sided p;"
+	echo "'vs C3' is the call --measure's rule makes: a win when the ranges separate or p < 0.05."
 	echo
-	echo "| program | layout | instructions | I1 misses 32K/8/64 | vs default | vs lld-c3 | range vs C3 | pages for 90% |"
-	echo "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |"
+	echo "| program | layout | instructions | I1 misses 32K/8/64 | vs default | vs lld-c3 | range vs C3 | paired vs C3 | vs C3 | pages for 90% |"
+	echo "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |"
 	for p in $PROGRAMS; do cat "$OUT/$p/rows.md"; done
 	echo
-	for p in $PROGRAMS; do sed 's/^| \([a-z]*\) | \(.*\) | | | | |$/- \1: \2/' "$OUT/$p/row-head.md"; done
+	for p in $PROGRAMS; do cat "$OUT/$p/about.md"; done
 } | tee "$OUT/results.md"

@@ -29,7 +29,7 @@ one_line_error "missing program" "cannot find program 'no-such-prog'" "$CS" reco
 build_prog basic static -O2 -static
 one_line_error "not instrumented, static" "is statically linked" "$CS" record -- ./static
 one_line_error "not instrumented, --mode=trace" \
-	"carries no profiling hooks, so it cannot be traced; rebuild it with -pg, -pg -mfentry or -finstrument-functions" \
+	"carries no profiling hooks, so it cannot be traced as built: add --patch .*, rebuild it with -pg, -pg -mfentry or -finstrument-functions" \
 	"$CS" record --mode=trace -o p.data -- ./plain
 limited "$CS" record -o p.data -- ./plain >/dev/null 2>err.txt
 grep -q "'./plain' carries no profiling hooks; sampling it .*compile it with -pg or -finstrument-functions" err.txt

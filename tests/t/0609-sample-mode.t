@@ -41,7 +41,7 @@ for m in trace both; do
 	"$CS" record --mode=$m -o x.data -- ./plain flat 10 > /dev/null 2> err.txt
 	rc=$?
 	[ $rc -eq 2 ] && [ "$(wc -l < err.txt)" -eq 1 ] &&
-		grep -q "carries no profiling hooks, so it cannot be traced; .*--mode=sample" err.txt
+		grep -q "carries no profiling hooks, so it cannot be traced as built: add --patch .*--mode=sample" err.txt
 	ok $? "--mode=$m on a program without hooks: one line, usage error ($rc)"
 done
 limited "$CS" record --mode=sample -o p.data -- ./plain flat 100 > /dev/null 2>&1

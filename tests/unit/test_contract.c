@@ -30,6 +30,7 @@ static void test_round_trip(void **state)
 	in.one_pass = 1;
 	in.start_stopped = 1;
 	in.sample_only = 1;
+	in.patch = 1;
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
 	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/a;dir=with;semicolons");
@@ -46,6 +47,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.one_pass, 1);
 	assert_int_equal(out.start_stopped, 1);
 	assert_int_equal(out.sample_only, 1);
+	assert_int_equal(out.patch, 1);
 	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
 	assert_int_equal(out.time_by_samples, 1);
 	assert_string_equal(out.dir, in.dir);
@@ -64,6 +66,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.has_start, 0);
 	assert_int_equal(c.nstops, 0);
 	assert_int_equal(c.start_stopped, 0);
+	assert_int_equal(c.patch, 0);
 	assert_int_equal(c.sample_only, 0);
 	assert_string_equal(c.sampling, "");
 }

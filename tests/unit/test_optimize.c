@@ -20,6 +20,7 @@
 #include "symbols/elf_funcs.h"
 #include "optimize/optimize.h"
 #include "optimize/pages.h"
+#include "optimize/paired.h"
 #include "optimize/sections.h"
 #include "optimize/warnings.h"
 #include "optimize/writers.h"
@@ -260,6 +261,39 @@ static void test_heaviest_partner_wins(void **state)
 		free(order);
 		opt_layout_free(&l);
 	}
+	opt_graph_free(g);
+}
+
+/*
+ * dense-chains places a cluster next to the one it exchanges the most
+ * calls with, not by density alone: {a b} calls {c d}, which is the least
+ * dense; {e f} calls neither, so it comes after, though denser than {c d}.
+ * c3 (the paper's) keeps the density order.
+ */
+static void test_clusters_linked_by_calls(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+	uint32_t a = add(g, "a", 0x1000, 64, 1000), b = add(g, "b", 0x2000, 64, 1000);
+	uint32_t c = add(g, "c", 0x3000, 64, 100), d = add(g, "d", 0x4000, 64, 100);
+	uint32_t e = add(g, "e", 0x5000, 64, 500), f = add(g, "f", 0x6000, 64, 500);
+
+	(void)state;
+	opt_graph_add_calls(g, a, b, 1000);
+	opt_graph_add_calls(g, b, c, 100);
+	opt_graph_add_calls(g, c, d, 100);
+	opt_graph_add_calls(g, e, f, 500);
+	opt_graph_finish(g);
+	struct opt_layout l;
+	layout_of(g, "dense-chains", 128, &l);
+	char *order = order_of(g, &l);
+	assert_string_equal(order, "a b c d e f");
+	free(order);
+	opt_layout_free(&l);
+	layout_of(g, "c3", 128, &l);
+	order = order_of(g, &l);
+	assert_string_equal(order, "a b e f c d");
+	free(order);
+	opt_layout_free(&l);
 	opt_graph_free(g);
 }
 
@@ -702,6 +736,46 @@ static void test_writers(void **state)
 	opt_graph_free(g);
 }
 
+/* The sign test over offsets: exact p-values, ties left out, both ways. */
+static void test_paired(void **state)
+{
+	(void)state;
+	struct paired p;
+	/* Fewer at all 8 offsets: p = 2 / 2^8. */
+	double before[8] = { 10, 20, 30, 40, 50, 60, 70, 80 };
+	double all_fewer[8] = { 9, 19, 29, 39, 49, 59, 69, 79 };
+	paired_compare(all_fewer, before, 8, &p);
+	assert_int_equal(p.fewer, 8);
+	assert_int_equal(p.more, 0);
+	assert_true(p.p > 0.0078 && p.p < 0.0079);
+	assert_int_equal(paired_verdict(&p), 1);
+	/* And the other way round: worse. */
+	paired_compare(before, all_fewer, 8, &p);
+	assert_int_equal(p.more, 8);
+	assert_int_equal(paired_verdict(&p), -1);
+	/* 7 of 8: p = 2 * 9 / 256 = 0.0703, not called. */
+	double seven[8] = { 9, 19, 29, 39, 49, 59, 69, 81 };
+	paired_compare(seven, before, 8, &p);
+	assert_int_equal(p.fewer, 7);
+	assert_int_equal(p.more, 1);
+	assert_true(p.p > 0.070 && p.p < 0.071);
+	assert_int_equal(paired_verdict(&p), 0);
+	/* Ties are left out: 6 fewer and 2 the same is a test over 6. */
+	double tied[8] = { 9, 19, 29, 39, 49, 59, 70, 80 };
+	paired_compare(tied, before, 8, &p);
+	assert_int_equal(p.same, 2);
+	assert_true(p.p > 0.031 && p.p < 0.032);
+	assert_int_equal(paired_verdict(&p), 1);
+	/* Nothing differs: p = 1, no call. */
+	paired_compare(before, before, 8, &p);
+	assert_true(p.p == 1.0);
+	assert_int_equal(paired_verdict(&p), 0);
+	/* Four offsets can never call a difference: 2 / 16 > 0.05. */
+	paired_compare(all_fewer, before, 4, &p);
+	assert_true(p.p > 0.12);
+	assert_int_equal(paired_verdict(&p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +793,8 @@ int main(void)
 		cmocka_unit_test(test_cachegrind),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_clusters_linked_by_calls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,105 @@
+/*
+ * The patch plan: what `callscope record --patch` found it can patch in a
+ * program built without hooks, and how.  The launcher reads the machine
+ * code (capstone: symbols/ and patch/ on the offline side) and writes the
+ * plan as the file PATCH_PLAN_FILE in the recording's staging directory;
+ * the contract's field `patch=1` tells the runtime to read it.  The runtime
+ * (libc only, no disassembler) then does mechanical work alone: it maps
+ * each planned object, checks the bytes it will replace, builds one
+ * trampoline per site from the relocated instructions given here, applies
+ * the fixups for the trampoline's real address, and writes the jump.
+ *
+ * All addresses are link-time addresses of the object (as in its ELF
+ * file); the runtime adds the load bias it finds with dl_iterate_phdr.
+ * Every integer is little-endian, as the machine is; the file is written
+ * and read on one machine in one run.
+ *
+ * Layout (offsets from the start of the file):
+ *
+ *     struct patch_plan_header
+ *     struct patch_plan_object   [nobjects]
+ *     struct patch_plan_site     [nsites]      sorted by (object, addr)
+ *     struct patch_plan_fixup    [nfixups]
+ *     uint8_t code               [code_bytes]  relocated instructions
+ *     char    strings            [string_bytes] NUL-terminated paths
+ *
+ * A reader checks every count and offset against the file's size before
+ * use and refuses the whole plan (one line, the program runs untraced)
+ * rather than patch from a damaged one.
+ */
+#ifndef CALLSCOPE_COMMON_PATCH_PLAN_H
+#define CALLSCOPE_COMMON_PATCH_PLAN_H
+
+#include <stdint.h>
+
+#define PATCH_PLAN_FILE "patch.plan"
+#define PATCH_PLAN_MAGIC "CSPATCH"	/* 7 bytes and the NUL: 8 */
+#define PATCH_PLAN_VERSION 1
+
+/* The longest window a site displaces, and its original bytes kept. */
+#define PATCH_WINDOW_MAX 16
+
+struct patch_plan_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t nobjects;
+	uint32_t nsites;
+	uint32_t nfixups;
+	uint32_t code_bytes;
+	uint32_t string_bytes;
+};
+
+/*
+ * One object to patch.  The runtime matches a loaded object by build ID
+ * when the file has one (build_id_len > 0), else by its path; an object
+ * that is not loaded at start-up is patched when dlopen loads it.
+ */
+struct patch_plan_object {
+	uint32_t path;		/* offset in strings */
+	uint32_t build_id_len;	/* 0..20 */
+	uint8_t build_id[20];
+	uint32_t first_site;	/* its sites: [first_site, first_site + nsites) */
+	uint32_t nsites;
+};
+
+/* How the jump reaches the trampoline. */
+enum patch_site_kind {
+	PATCH_JMP32 = 1,	/* `jmp rel32` over the first window bytes at addr */
+};
+
+/*
+ * One function entry.  `function` names the function in the recording (the
+ * address the runtime passes as the function's, as __fentry__ would);
+ * `addr` is where the jump is written: the entry, or just after its
+ * endbr64.  The trampoline runs the entry hook, then `code` (the window's
+ * instructions, relocated), then jumps to `resume` unless the code ends in
+ * an unconditional jump or return (resume = 0).
+ */
+struct patch_plan_site {
+	uint64_t function;
+	uint64_t addr;
+	uint64_t resume;
+	uint32_t code;		/* offset in the code pool */
+	uint32_t code_len;
+	uint32_t first_fixup;	/* its fixups: [first_fixup, first_fixup + nfixups) */
+	uint32_t nfixups;
+	uint8_t kind;		/* enum patch_site_kind */
+	uint8_t window;		/* bytes replaced at addr, 5..PATCH_WINDOW_MAX */
+	uint8_t original[PATCH_WINDOW_MAX];	/* what must be there before */
+	uint8_t pad[6];
+};
+
+/*
+ * A 32-bit field in a site's relocated code that must reach a link-time
+ * address once the code's real place is known: a RIP-relative disp32 or a
+ * rel32 of a jmp, jcc or call.  The runtime writes
+ *     target + bias - (code_address + insn_end)
+ * at code offset `at`, and refuses the site if it does not fit in 32 bits.
+ */
+struct patch_plan_fixup {
+	uint64_t target;
+	uint32_t at;		/* offset of the field within the site's code */
+	uint32_t insn_end;	/* offset where that instruction ends */
+};
+
+#endif

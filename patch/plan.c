@@ -1,0 +1,184 @@
+#include "patch/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "sections.h"
+#include "xalloc.h"
+
+void patch_plan_init(struct patch_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+}
+
+void patch_plan_release(struct patch_plan *plan)
+{
+	for (size_t i = 0; i < plan->nobjects; i++) {
+		struct patch_coverage *cov = &plan->coverage[i];
+		for (size_t k = 0; k < cov->nskipped; k++)
+			free(cov->skipped[k].name);
+		free(cov->skipped);
+		free(cov->path);
+	}
+	free(plan->coverage);
+	free(plan->objects);
+	free(plan->sites);
+	free(plan->fixups);
+	free(plan->code);
+	free(plan->strings);
+	memset(plan, 0, sizeof(*plan));
+}
+
+static uint32_t add_string(struct patch_plan *plan, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	uint32_t at = (uint32_t)plan->string_len;
+
+	ALLOC_GROW(plan->strings, plan->string_len + n, plan->strings_alloc);
+	memcpy(plan->strings + plan->string_len, s, n);
+	plan->string_len += n;
+	return at;
+}
+
+struct patch_coverage *patch_plan_add_object(struct patch_plan *plan, const char *path,
+					     const uint8_t *build_id, size_t build_id_len)
+{
+	size_t alloc = plan->objects_alloc;
+	struct patch_plan_object o;
+
+	memset(&o, 0, sizeof(o));
+	o.path = add_string(plan, path);
+	if (build_id_len > sizeof(o.build_id))
+		build_id_len = 0;
+	o.build_id_len = (uint32_t)build_id_len;
+	if (build_id_len)
+		memcpy(o.build_id, build_id, build_id_len);
+	o.first_site = (uint32_t)plan->nsites;
+	ALLOC_GROW(plan->objects, plan->nobjects + 1, plan->objects_alloc);
+	/* the coverage array grows with the objects' */
+	if (plan->objects_alloc != alloc || !plan->coverage)
+		plan->coverage = xrealloc(plan->coverage,
+					  plan->objects_alloc * sizeof(*plan->coverage));
+	plan->objects[plan->nobjects] = o;
+	struct patch_coverage *cov = &plan->coverage[plan->nobjects++];
+	memset(cov, 0, sizeof(*cov));
+	cov->path = xstrdup(path);
+	return cov;
+}
+
+void patch_plan_add_site(struct patch_plan *plan, uint64_t function, uint64_t addr,
+			 unsigned window, const uint8_t *original, const struct patch_reloc *r,
+			 uint64_t resume)
+{
+	struct patch_plan_site s;
+
+	if (!plan->nobjects || window < 5 || window > PATCH_WINDOW_MAX)
+		BUG("a site without its object, or of %u bytes", window);
+	memset(&s, 0, sizeof(s));
+	s.function = function;
+	s.addr = addr;
+	s.resume = resume;
+	s.code = (uint32_t)plan->code_len;
+	s.code_len = (uint32_t)r->len;
+	s.first_fixup = (uint32_t)plan->nfixups;
+	s.nfixups = (uint32_t)r->nfixups;
+	s.kind = PATCH_JMP32;
+	s.window = (uint8_t)window;
+	memcpy(s.original, original, window);
+	ALLOC_GROW(plan->code, plan->code_len + r->len, plan->code_alloc);
+	memcpy(plan->code + plan->code_len, r->code, r->len);
+	plan->code_len += r->len;
+	if (r->nfixups) {
+		ALLOC_GROW(plan->fixups, plan->nfixups + r->nfixups, plan->fixups_alloc);
+		memcpy(plan->fixups + plan->nfixups, r->fixups, r->nfixups * sizeof(*r->fixups));
+		plan->nfixups += r->nfixups;
+	}
+	ALLOC_GROW(plan->sites, plan->nsites + 1, plan->sites_alloc);
+	plan->sites[plan->nsites++] = s;
+	plan->objects[plan->nobjects - 1].nsites++;
+	plan->coverage[plan->nobjects - 1].patched++;
+}
+
+void patch_coverage_skip(struct patch_coverage *cov, uint64_t function, const char *name,
+			 unsigned why)
+{
+	ALLOC_GROW(cov->skipped, cov->nskipped + 1, cov->skipped_alloc);
+	cov->skipped[cov->nskipped++] = (struct patch_skipped){
+		function, name ? xstrdup(name) : NULL, why
+	};
+}
+
+int patch_plan_write(const struct patch_plan *plan, const char *path)
+{
+	struct patch_plan_header h;
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return error("cannot write the patch plan '%s': %s", path, strerror(errno));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, PATCH_PLAN_MAGIC, sizeof(h.magic));
+	h.version = PATCH_PLAN_VERSION;
+	h.nobjects = (uint32_t)plan->nobjects;
+	h.nsites = (uint32_t)plan->nsites;
+	h.nfixups = (uint32_t)plan->nfixups;
+	h.code_bytes = (uint32_t)plan->code_len;
+	h.string_bytes = (uint32_t)plan->string_len;
+	size_t ok = fwrite(&h, sizeof(h), 1, f);
+	ok &= !plan->nobjects || fwrite(plan->objects, sizeof(*plan->objects), plan->nobjects, f) ==
+				 plan->nobjects;
+	ok &= !plan->nsites ||
+	      fwrite(plan->sites, sizeof(*plan->sites), plan->nsites, f) == plan->nsites;
+	ok &= !plan->nfixups ||
+	      fwrite(plan->fixups, sizeof(*plan->fixups), plan->nfixups, f) == plan->nfixups;
+	ok &= !plan->code_len || fwrite(plan->code, 1, plan->code_len, f) == plan->code_len;
+	ok &= !plan->string_len ||
+	      fwrite(plan->strings, 1, plan->string_len, f) == plan->string_len;
+	if (fclose(f) != 0 || !ok)
+		return error("cannot write the patch plan '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+uint8_t *patch_coverage_section(const struct patch_plan *plan, size_t *len)
+{
+	size_t cap = 4;
+
+	for (size_t i = 0; i < plan->nobjects; i++) {
+		const struct patch_coverage *cov = &plan->coverage[i];
+		cap += 4 + strlen(cov->path) + 16;
+		for (size_t k = 0; k < cov->nskipped; k++)
+			cap += 20 + (cov->skipped[k].name ? strlen(cov->skipped[k].name) : 0);
+	}
+	uint8_t *buf = xmalloc(cap);
+	struct sec_builder b = { buf, buf + cap, 0 };
+	sec_put_u32(&b, (uint32_t)plan->nobjects);
+	for (size_t i = 0; i < plan->nobjects; i++) {
+		const struct patch_coverage *cov = &plan->coverage[i];
+		sec_put_blob(&b, cov->path, strlen(cov->path));
+		sec_put_u32(&b, cov->found);
+		sec_put_u32(&b, cov->patched);
+		sec_put_u32(&b, cov->fragments);
+		sec_put_u32(&b, (uint32_t)cov->nskipped);
+		for (size_t k = 0; k < cov->nskipped; k++) {
+			const struct patch_skipped *s = &cov->skipped[k];
+			sec_put_u32(&b, s->why);
+			sec_put_u64(&b, s->addr);
+			sec_put_blob(&b, s->name ? s->name : "", s->name ? strlen(s->name) : 0);
+		}
+	}
+	if (b.overflow)
+		BUG("patch coverage larger than computed");
+	*len = (size_t)(b.p - buf);
+	return buf;
+}
+
+void patch_plan_totals(const struct patch_plan *plan, uint64_t *found, uint64_t *patched)
+{
+	*found = *patched = 0;
+	for (size_t i = 0; i < plan->nobjects; i++) {
+		*found += plan->coverage[i].found;
+		*patched += plan->coverage[i].patched;
+	}
+}
