@@ -37,12 +37,13 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -liberty -ljansson
+TOOL_LIBS := -ldw -lelf -lm -lz -lcapstone -liberty -ljansson
 
 RUNTIME_SRC := \
 	common/contract.c \
 	runtime/aggregate.c \
 	runtime/api.c \
+	runtime/backtrace.c \
 	runtime/calibrate.c \
 	runtime/context.c \
 	runtime/control.c \
@@ -54,6 +55,13 @@ RUNTIME_SRC := \
 	runtime/libcall/enter.c \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
+	runtime/patch/apply.c \
+	runtime/patch/calibration.c \
+	runtime/patch/enter.c \
+	runtime/patch/live.c \
+	runtime/patch/plan.c \
+	runtime/patch/pool.c \
+	runtime/patch/site.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -64,7 +72,7 @@ RUNTIME_SRC := \
 	runtime/trace.c \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
-	runtime/arch/x86_64/libcall.S
+	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

@@ -55,6 +55,8 @@ static void (*hooked_target(void))(void)
 {
 	uint32_t hooks = runtime_config.contract.hooks;
 
+	if (runtime_config.contract.patch && !hooks && patch_calibration_target())
+		return patch_calibration_target();
 	if (hooks & CONTRACT_HOOKS_MCOUNT || !hooks)
 		return callscope_calibration_mcount;
 	if (hooks & CONTRACT_HOOKS_FENTRY)

@@ -103,6 +103,9 @@ __attribute__((constructor)) static void runtime_init(void)
 	atexit(process_exiting);
 	signals_install();
 	runtime_config.active = 1;
+	/* before main and before the runtime starts threads of its own */
+	if (contract->patch)
+		patch_install();
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();

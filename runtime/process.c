@@ -91,7 +91,7 @@ static size_t read_small_file(const char *path, char *buf, size_t size)
 	return got;
 }
 
-static const void *find_build_id(const struct dl_phdr_info *info, size_t *len)
+const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -126,7 +126,7 @@ static int write_object(struct dl_phdr_info *info, size_t size, void *unused)
 	char exe[CONTRACT_PATH_MAX];
 	const char *path = info->dlpi_name;
 	size_t id_len;
-	const void *id = find_build_id(info, &id_len);
+	const void *id = runtime_build_id(info, &id_len);
 	uint32_t nseg = 0;
 
 	(void)size;

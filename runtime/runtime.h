@@ -232,6 +232,9 @@ EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
 EXPORT void *__cxa_begin_catch(void *e);
 HIDDEN void trace_exception_thrown(struct thread_state *t);
 HIDDEN void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last);
+/* backtrace.c: the stand-in for glibc's, which gives the real return
+ * addresses back for the walk */
+EXPORT int backtrace(void **buffer, int size);
 /* context.c calls this before swapcontext/setcontext, sigaction.c before
  * a handler that runs on a higher stack (see trace.c) */
 HIDDEN void trace_stack_switch(struct thread_state *t);
@@ -315,6 +318,23 @@ HIDDEN void process_write_end(uint32_t reason);
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
 HIDDEN void process_objects_refresh(void);
+/* The GNU build ID of a loaded object (*LEN bytes), or NULL. */
+struct dl_phdr_info;
+HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len);
+
+/* patch/: patched function entries (record --patch) */
+HIDDEN void patch_install(void);
+/* Patches the planned objects dlopen loaded since; threads may run. */
+HIDDEN void patch_loaded(void);
+/* Nonzero when ADDR is where a patched function's trampoline gets its
+ * return: the frame's real return address is on the shadow stack. */
+HIDDEN int patch_is_return_point(uintptr_t addr);
+/* Nonzero when ADDR lies in an object whose function entries were
+ * patched: it is traced as one with compiler hooks is. */
+HIDDEN int patch_covers(uintptr_t addr);
+/* A function whose call costs what a patched call adds, for
+ * calibrate.c; NULL if it cannot be made. */
+HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);

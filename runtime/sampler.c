@@ -170,12 +170,13 @@ extern char callscope_return_trampoline[] HIDDEN;
 
 /*
  * Under -pg tracing a traced call's return address is the runtime's
- * trampoline; the real one is on the shadow stack, in the frame whose
+ * trampoline (a patched function's, its own); the real one is on the shadow stack, in the frame whose
  * return slot is SLOT.  Returns it, or RET when it is not the trampoline.
  */
 static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintptr_t ret)
 {
-	if (ret != (uintptr_t)callscope_return_trampoline || !t->stack)
+	if ((ret != (uintptr_t)callscope_return_trampoline && !patch_is_return_point(ret)) ||
+	    !t->stack)
 		return ret;
 	for (uint32_t i = t->depth; i; i--)
 		if (t->stack[i - 1].sp == slot)

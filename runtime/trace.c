@@ -401,7 +401,8 @@ extern char callscope_return_trampoline[] HIDDEN;
  * A new frame at SP lies at or above the innermost open one.  Deeper
  * frames are gone (longjmp).  A frame at SP itself is gone too, unless
  * the new function was reached by a tail call: then no call instruction
- * wrote its return address, and the slot still leads to the trampoline,
+ * wrote its return address, and the slot still leads to the trampoline
+ * (or to a patched function's, see patch/enter.c),
  * put there for the function that jumped (or for the one that called the
  * first of a chain of jumps).  Returns nonzero for a tail call; the
  * caller stays open, and the callee's frame shares its slot.
@@ -412,7 +413,8 @@ static int __attribute__((noinline)) frame_reused(struct thread_state *t, uintpt
 {
 	close_frames_below(t, sp, now);
 	if (ret_slot && t->depth && t->stack[t->depth - 1].sp == sp &&
-	    *ret_slot == (uintptr_t)callscope_return_trampoline)
+	    (*ret_slot == (uintptr_t)callscope_return_trampoline ||
+	     patch_is_return_point(*ret_slot)))
 		return 1;
 	if (site) {
 		uint32_t live = inlined_depth(t, sp, site, hook_pc);
@@ -642,7 +644,8 @@ uintptr_t callscope_hook_return(uintptr_t slot)
 
 /*
  * Puts the real return address back into every slot that leads to the
- * trampoline; with FORGET, the frames also stop counting as redirected.
+ * trampoline (or a patched function's, see patch/enter.c); with FORGET,
+ * the frames also stop counting as redirected.
  * Returns nonzero if any slot changed.
  */
 static int give_back_returns(struct thread_state *t, int forget)
@@ -653,7 +656,8 @@ static int give_back_returns(struct thread_state *t, int forget)
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		uintptr_t *slot = (uintptr_t *)f->sp;
-		if (f->ret && *slot == (uintptr_t)callscope_return_trampoline) {
+		if (f->ret && (*slot == (uintptr_t)callscope_return_trampoline ||
+			       patch_is_return_point(*slot))) {
 			*slot = f->ret;
 			changed = 1;
 		}

@@ -14,12 +14,13 @@
 /*
  * A function that must keep its real return address was reached by a
  * tail call (`jmp setjmp@plt`): the slot is the jumping function's, and
- * holds the trampoline.  That frame gets its real address back and stops
+ * holds the trampoline (or a patched function's own).  That frame gets its real address back and stops
  * counting as redirected; it is closed as the callee enters.
  */
 static void give_back_slot(struct thread_state *t, uintptr_t *ret_slot)
 {
-	if (*ret_slot != (uintptr_t)callscope_return_trampoline)
+	if (*ret_slot != (uintptr_t)callscope_return_trampoline &&
+	    !patch_is_return_point(*ret_slot))
 		return;
 	for (uint32_t i = t->depth; i--;) {
 		struct shadow_frame *f = &t->stack[i];
@@ -86,6 +87,7 @@ HIDDEN NO_INSTRUMENT uintptr_t callscope_libcall_loaded(uintptr_t slot)
 	uintptr_t ret = trace_return(trace_current(), slot);
 	int saved = errno;
 
+	patch_loaded();
 	libcall_install();
 	process_objects_refresh();
 	errno = saved;

@@ -43,7 +43,7 @@ static const char *const ignored[] = {
  * in for; the others (the unwinder's entry points, the context switches)
  * are part of how the runtime follows the stack and stay unseen. */
 static const char *const stand_ins[] = {
-	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", NULL,
+	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", "backtrace", NULL,
 };
 
 static int listed(const char *const *list, const char *name)

@@ -2,7 +2,8 @@
  * Points the GOT slots of every object with hooks at stubs, so that its
  * calls into other objects are seen (enter.c).  An object has hooks when
  * it calls mcount, __fentry__ or __cyg_profile_func_enter: the executable
- * built with -pg, an instrumented shared library.  Its slots are the
+ * built with -pg, an instrumented shared library; or when its function
+ * entries were patched (runtime/patch/).  Its slots are the
  * JUMP_SLOT relocations of its PLT (lazy or immediate binding, .plt or
  * .plt.sec) and the GLOB_DAT relocations of functions it calls through the
  * GOT (-fno-plt).  Calls into objects with hooks are left alone: their
@@ -190,7 +191,7 @@ static int view_object(struct dl_phdr_info *info, size_t size, void *arg)
 	o->runtime = contains(o, (uintptr_t)callscope_libcall_entry);
 	if (dyn)
 		read_dynamic(o, dyn);
-	o->hooked = !o->runtime && calls_hooks(o);
+	o->hooked = !o->runtime && (calls_hooks(o) || patch_covers(o->lo));
 	lc.nobjects++;
 	return 0;
 }

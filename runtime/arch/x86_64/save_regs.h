@@ -33,7 +33,7 @@
 	movq	16(%rsp), %rdx
 	movq	8(%rsp), %rsi
 	movq	0(%rsp), %rdi
-	addq	$FRAME, %rsp
+	leaq	FRAME(%rsp), %rsp	/* lea: the flags stay as they were */
 	.cfi_adjust_cfa_offset -FRAME
 .endm
 

@@ -1,0 +1,124 @@
+/*
+ * The hooks a patched function's trampoline calls (runtime/patch/patch.h
+ * has the trampoline, runtime/patch/enter.c the C side).
+ *
+ * The compiler built the program believing the patched function would
+ * run alone: with -fipa-ra a caller may keep values in any register the
+ * function leaves alone, caller-saved or not.  So both hooks keep every
+ * integer register the C side may touch (the 9 caller-saved ones); the C
+ * side is built with -mgeneral-regs-only and its fast path makes system
+ * calls at most, so the vector and x87 registers come through untouched.
+ * A thread's first hook opens its buffer through libc, which may use any
+ * of them: that slow path saves the whole extended state with xsave.
+ * The flags need no care: no code reads them across a call or entry.
+ *
+ * Frame: save_regs.h's 8 registers and %r11, and 8 bytes of padding = 80,
+ * which keeps %rsp 16-byte aligned at the call into C (it is 16-aligned on
+ * entry: the function's return address and the trampoline's call lie
+ * above).
+ */
+	.text
+
+#include "save_regs.h"
+
+/* FRAME (save_regs.h) with %r11 in its last slot, and 8 bytes of padding */
+#define PFRAME (FRAME + 8)
+
+.macro SAVE_ALL_INT
+	SAVE_INT
+	movq	%r11, 64(%rsp)
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+.endm
+
+/* Restores them without touching the flags (lea, not add). */
+.macro RESTORE_ALL_INT
+	leaq	8(%rsp), %rsp
+	.cfi_adjust_cfa_offset -8
+	movq	64(%rsp), %r11
+	RESTORE_INT
+.endm
+
+/* xsave: x87, SSE, AVX and the AVX-512 state (bits 0-2, 5-7). */
+#define XSAVE_MASK 0xe7
+#define XSAVE_AREA 4096
+
+/*
+ * Called by the trampoline at its entry: (%rsp) is the trampoline's
+ * return address, 8(%rsp) the function's return-address slot.  Returns
+ * with ZF set when the C side redirected the return (the trampoline then
+ * calls the body), clear when the body must run in place.
+ */
+	.globl	callscope_patch_entry
+	.hidden	callscope_patch_entry
+	.type	callscope_patch_entry, @function
+	.p2align 4
+callscope_patch_entry:
+	.cfi_startproc
+	endbr64				/* reached by an indirect call */
+	SAVE_ALL_INT
+	leaq	PFRAME+8(%rsp), %rdi	/* the slot */
+	movq	PFRAME(%rsp), %rsi	/* the trampoline, past its entry */
+	call	callscope_patch_enter
+	cmpl	$2, %eax
+	je	3f
+2:	testl	%eax, %eax
+	RESTORE_ALL_INT
+	ret
+	.cfi_adjust_cfa_offset PFRAME
+3:	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$XSAVE_AREA+64, %rsp
+	andq	$-64, %rsp
+	xorl	%eax, %eax
+	movq	%rax, 512(%rsp)		/* the xsave header must start zeroed */
+	movq	%rax, 520(%rsp)
+	movq	%rax, 528(%rsp)
+	movq	%rax, 536(%rsp)
+	movq	%rax, 544(%rsp)
+	movq	%rax, 552(%rsp)
+	movq	%rax, 560(%rsp)
+	movq	%rax, 568(%rsp)
+	movl	$XSAVE_MASK, %eax
+	xorl	%edx, %edx
+	xsave	(%rsp)
+	leaq	PFRAME+16(%rbp), %rdi
+	movq	PFRAME+8(%rbp), %rsi
+	call	callscope_patch_enter_slow
+	movl	%eax, XSAVE_AREA(%rsp)
+	movl	$XSAVE_MASK, %eax
+	xorl	%edx, %edx
+	xrstor	(%rsp)
+	movl	XSAVE_AREA(%rsp), %eax
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	jmp	2b
+	.cfi_endproc
+	.size	callscope_patch_entry, .-callscope_patch_entry
+
+/*
+ * Called by the trampoline once the body returned: (%rsp) is the
+ * trampoline's return address, 8(%rsp) the function's return-address
+ * slot, which gets the real return address from the shadow stack.
+ */
+	.globl	callscope_patch_exit
+	.hidden	callscope_patch_exit
+	.type	callscope_patch_exit, @function
+	.p2align 4
+callscope_patch_exit:
+	.cfi_startproc
+	endbr64
+	SAVE_ALL_INT
+	leaq	PFRAME+8(%rsp), %rdi
+	call	callscope_hook_return
+	movq	%rax, PFRAME+8(%rsp)
+	RESTORE_ALL_INT
+	ret
+	.cfi_endproc
+	.size	callscope_patch_exit, .-callscope_patch_exit
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,189 @@
+/*
+ * The C side of a patched function's trampoline (patch.h has its layout,
+ * arch/x86_64/patch.S the hooks).  The entry enters the shadow stack as
+ * __fentry__ does, the frame being the function's return-address slot, and
+ * the function's real return address is kept in that frame.  Then the
+ * trampoline calls the relocated body, whose return comes back to the
+ * trampoline: call and ret stay balanced, and the stack holds only
+ * addresses a call wrote (return-stack predictors and shadow stacks are
+ * not misled); the exit hook takes the frame off and returns through the
+ * real address.
+ *
+ * When the entry does not redirect the return (the thread does not
+ * record, the call was dropped, or it was reached by a jump), the body is
+ * run in place of the function with the slot untouched, as if unpatched.
+ * A function reached by a tail call from a patched function finds that
+ * function's trampoline in its slot: it is entered as a tail call, and
+ * returns with its caller.  A loop whose head is the function's first
+ * instruction jumps back into the trampoline from the body: the open call
+ * of the function at that slot goes on, and no new one is counted (a
+ * function that jumps to its own entry is such a loop too: -pg's build
+ * makes it one, past the hook).
+ */
+#define _GNU_SOURCE
+#include "patch.h"
+
+#include <cpuid.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char callscope_return_trampoline[] HIDDEN;
+
+#define POOLS_MAX 256
+
+struct range {
+	uintptr_t lo, hi;
+};
+
+/* The pools made so far, and the objects patched; only ever added to
+ * (by one thread: start-up, then the loader's lock), read by any. */
+static struct range pools[POOLS_MAX], patched[POOLS_MAX];
+static uint32_t npools, npatched;
+
+static void add_range(struct range *table, uint32_t *n, uintptr_t lo, uintptr_t hi)
+{
+	uint32_t i = *n;
+
+	if (i == POOLS_MAX)
+		return;
+	table[i].lo = lo;
+	table[i].hi = hi;
+	__atomic_store_n(n, i + 1, __ATOMIC_RELEASE);
+}
+
+void patch_pools_add(uintptr_t lo, uintptr_t hi)
+{
+	add_range(pools, &npools, lo, hi);
+}
+
+void patch_objects_add(uintptr_t lo, uintptr_t hi)
+{
+	add_range(patched, &npatched, lo, hi);
+}
+
+int patch_covers(uintptr_t addr)
+{
+	uint32_t n = __atomic_load_n(&npatched, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (addr >= patched[i].lo && addr < patched[i].hi)
+			return 1;
+	return 0;
+}
+
+int patch_is_return_point(uintptr_t addr)
+{
+	uint32_t n = __atomic_load_n(&npools, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (addr - pools[i].lo - POOL_HEADER < pools[i].hi - pools[i].lo - POOL_HEADER)
+			return (addr - pools[i].lo - POOL_HEADER) % SITE_SLOT == SITE_RETURN;
+	return 0;
+}
+
+/* What the entry hook tells the trampoline (patch.S). */
+enum entry_answer {
+	ENTRY_CALL = 0,		/* the return is redirected: call the body */
+	ENTRY_IN_PLACE = 1,	/* run the body with the slot untouched */
+	ENTRY_SLOW = 2,		/* the thread's first hook: save all and retry */
+};
+
+static inline enum entry_answer enter(struct thread_state *t, uintptr_t *slot,
+				      const uint8_t *after_entry)
+{
+	const uint8_t *trampoline = after_entry - SITE_AFTER_ENTRY;
+	uint64_t function;
+	uintptr_t ret = *slot;
+
+	memcpy(&function, trampoline, sizeof(function));
+	if (UNLIKELY(patch_is_return_point(ret))) {
+		/* the function itself open at this slot: its body jumped back
+		 * to the entry (its own trampoline's return in the slot, or
+		 * that of the function that tail-called it) */
+		struct shadow_frame *top = t->depth ? &t->stack[t->depth - 1] : NULL;
+		if (top && top->addr == function && top->sp == (uintptr_t)slot)
+			return ENTRY_IN_PLACE;
+		/* a tail call: trace.c knows one by the -pg trampoline in
+		 * the slot, and the frame keeps its return address */
+		*slot = (uintptr_t)callscope_return_trampoline;
+		trace_enter(t, function, (uintptr_t)slot, slot);
+		*slot = ret;
+		return ENTRY_IN_PLACE;
+	}
+	trace_enter(t, function, (uintptr_t)slot, slot);
+	return ret != (uintptr_t)callscope_return_trampoline &&
+			       *slot == (uintptr_t)callscope_return_trampoline
+		       ? ENTRY_CALL
+		       : ENTRY_IN_PLACE;
+}
+
+HIDDEN __attribute__((no_instrument_function)) int
+callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry)
+{
+	struct thread_state *t = trace_current();
+
+	if (UNLIKELY(t->status != THREAD_RECORDING))
+		return t->status == THREAD_UNSET ? ENTRY_SLOW : ENTRY_IN_PLACE;
+	return enter(t, slot, after_entry);
+}
+
+HIDDEN __attribute__((no_instrument_function)) int
+callscope_patch_enter_slow(uintptr_t *slot, const uint8_t *after_entry)
+{
+	struct thread_state *t = trace_current();
+
+	if (!runtime_thread_ready(t))
+		return ENTRY_IN_PLACE;
+	return enter(t, slot, after_entry);
+}
+
+/*
+ * Reads the plan the launcher left in the staging directory and patches
+ * the objects loaded now.  The plan stays mapped: objects loaded later
+ * are patched from it too.  A plan that cannot be read or is damaged
+ * leaves the program running untraced, with one line saying why.
+ */
+void patch_install(void)
+{
+	static struct plan plan;
+	char path[CONTRACT_PATH_MAX + sizeof(PATCH_PLAN_FILE) + 1];
+	char *end = path + sizeof(path) - 1;
+	char *p = rt_append(path, end, runtime_config.contract.dir);
+	const char *why = NULL;
+	struct stat st;
+
+	/* the entry hook's slow path keeps the vector registers with xsave */
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) {
+		rt_warn("the processor or the kernel lacks xsave, which patched entries need; "
+			"the program runs untraced", "");
+		return;
+	}
+	p = rt_append(p, end, "/" PATCH_PLAN_FILE);
+	int fd = p ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) {
+		rt_warn("cannot read the patch plan; the program runs untraced", path);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	void *data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (data == MAP_FAILED) {
+		rt_warn("cannot map the patch plan; the program runs untraced", path);
+		return;
+	}
+	if (plan_check(data, (size_t)st.st_size, &plan, &why) != 0) {
+		char line[300], *lend = line + sizeof(line) - 1;
+		char *q = rt_append(line, lend, "the patch plan is damaged (");
+		q = rt_append(q, lend, why);
+		q = rt_append(q, lend, "); the program runs untraced");
+		rt_warn(q ? line : "the patch plan is damaged", "");
+		munmap(data, (size_t)st.st_size);
+		return;
+	}
+	patch_apply(&plan);
+}

@@ -1,0 +1,133 @@
+/*
+ * Patched function entries: the runtime's side of `record --patch`.  The
+ * launcher analysed the program and wrote a plan (common/patch_plan.h);
+ * here the plan is checked (plan.c), trampolines are built in memory
+ * within reach of each object (pool.c, site.c), and the jumps are written
+ * into the text (apply.c).  The trampolines enter the shadow stack
+ * through enter.c and arch/x86_64/patch.S.
+ */
+#ifndef CALLSCOPE_RUNTIME_PATCH_H
+#define CALLSCOPE_RUNTIME_PATCH_H
+
+#include "../runtime.h"
+#include "patch_plan.h"
+
+#include <stddef.h>
+
+/* A plan whose counts and offsets were all checked against its size.
+ * The arrays may be unaligned in the file: read them with plan_site()
+ * and the like, which copy. */
+struct plan {
+	const uint8_t *data;
+	size_t size;
+	struct patch_plan_header hdr;
+	size_t objects_at, sites_at, fixups_at, code_at, strings_at;
+};
+
+/*
+ * Checks DATA (SIZE bytes) as a plan and fills *OUT, which borrows DATA.
+ * Returns 0, or -1 with *WHY saying what is wrong.  Nothing in DATA is
+ * trusted: every count, offset and length is checked before use.
+ */
+int plan_check(const uint8_t *data, size_t size, struct plan *out, const char **why);
+void plan_object(const struct plan *p, uint32_t i, struct patch_plan_object *out);
+void plan_site(const struct plan *p, uint32_t i, struct patch_plan_site *out);
+void plan_fixup(const struct plan *p, uint32_t i, struct patch_plan_fixup *out);
+static inline const uint8_t *plan_code(const struct plan *p, uint32_t off)
+{
+	return p->data + p->code_at + off;
+}
+static inline const char *plan_string(const struct plan *p, uint32_t off)
+{
+	return (const char *)p->data + p->strings_at + off;
+}
+
+/*
+ * One trampoline per site, in a fixed-size slot of a pool:
+ *
+ *     0   the function's address (8 bytes)
+ *     8   call *entry(%rip)       the entry hook (patch.S)
+ *     14  jnz  body               the hook asks for no exit: run the body in place
+ *     20  lea  8(%rsp), %rsp      the real return address is on the shadow stack
+ *     25  call body               so the body returns here, balanced
+ *     30  lea  -8(%rsp), %rsp     the slot again, for the real return address
+ *     35  call *exit(%rip)        the exit hook puts it there
+ *     41  ret                     and returns through it, balanced too
+ *     48  body: the displaced instructions, relocated, then jmp resume
+ */
+#define SITE_SLOT 128u
+#define SITE_ENTRY 8u		/* where the text's jump lands */
+#define SITE_AFTER_ENTRY 14u	/* the entry hook's return address */
+#define SITE_RETURN 30u		/* the body's return address */
+#define SITE_BODY 48u
+#define SITE_BODY_MAX (SITE_SLOT - SITE_BODY - 5u)
+
+/* A pool starts with the hooks' addresses, read by the slots' calls. */
+#define POOL_HEADER 64u
+
+/*
+ * Trampoline memory within reach (rel32) of [LO, HI): a memfd mapped twice,
+ * RW to write the slots and RX to run them, never both at once.
+ */
+struct pool {
+	uint8_t *rw;
+	uintptr_t rx;
+	size_t size;
+};
+
+/* Maps a pool of SIZE bytes whose every byte is within 2 GiB of [LO, HI).
+ * Returns 0, or -1 with errno set and *WHY naming the step that failed. */
+int pool_map(struct pool *p, uintptr_t lo, uintptr_t hi, size_t size, const char **why);
+/* Drops the writable view once every slot is written. */
+void pool_seal(struct pool *p);
+void pool_unmap(struct pool *p);
+
+/* Makes the pool [LO, HI) known to the hooks (patch_is_return_point()),
+ * before any jump leads into it. */
+void patch_pools_add(uintptr_t lo, uintptr_t hi);
+/* Counts the object [LO, HI) as patched (patch_covers()), once its jumps
+ * are written. */
+void patch_objects_add(uintptr_t lo, uintptr_t hi);
+
+/* Why a site was not patched; counted per reason and told once. */
+enum site_refusal {
+	SITE_OK = 0,
+	SITE_OUTSIDE_TEXT,	/* its window is not in the object's code */
+	SITE_PROGRAM_ENTRY,	/* the program's entry point: nothing calls it */
+	SITE_BYTES_DIFFER,	/* the code is not what the plan was made from */
+	SITE_TOO_LONG,		/* relocated code longer than a slot holds */
+	SITE_OUT_OF_REACH,	/* a fixup or the jump does not fit in 32 bits */
+	SITE_REFUSALS
+};
+
+/* Writes the slot of site S (of an object loaded at BIAS) at SLOT_RW,
+ * which runs at SLOT_RX in the pool whose header runs at POOL.  Returns
+ * SITE_OK or why it cannot. */
+enum site_refusal site_build(const struct plan *p, const struct patch_plan_site *s,
+			     uintptr_t bias, uintptr_t pool, uint8_t *slot_rw, uintptr_t slot_rx);
+
+/* apply.c: patches the objects of the plan that are loaded now, before
+ * other threads run; P stays valid for patch_loaded(). */
+void patch_apply(const struct plan *p);
+
+/* live.c: a jump to write while other threads may run. */
+struct live_site {
+	uintptr_t at;		/* the window */
+	uintptr_t to;		/* where a thread trapped at it goes on */
+	uint8_t window;
+	uint8_t jump[PATCH_WINDOW_MAX];
+};
+/* Writes SITES (N, sorted by address) into running code; returns 0 or
+ * the errno that stopped it before anything was written. */
+int live_write_jumps(const struct live_site *sites, size_t n);
+
+/* enter.c: the C side of the entry hook (patch.S): returns what the
+ * trampoline does next (enum entry_answer). */
+int callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry);
+int callscope_patch_enter_slow(uintptr_t *slot, const uint8_t *after_entry);
+
+/* The entry and exit hooks' addresses (patch.S). */
+extern char callscope_patch_entry[] HIDDEN;
+extern char callscope_patch_exit[] HIDDEN;
+
+#endif
