@@ -11,7 +11,6 @@
  * program's --coverage data (cli/annotate_counts.c).
  */
 #include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

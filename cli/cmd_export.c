@@ -17,7 +17,7 @@
 #include "cli/recording_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/export_load.h"
-#include "cli/outfile.h"
+#include "outfile.h"
 #include "die.h"
 #include "formats/export.h"
 #include "formats/prf.h"
@@ -139,7 +139,8 @@ int cmd_export(int argc, char **argv)
 
 	struct outfile out;
 	struct export_data d;
-	outfile_open(&out, output);
+	if (outfile_open(&out, output, OUTFILE_DASH_IS_STDOUT) != 0)
+		exit(EXIT_FATAL);
 	export_data_load(&df, &filter, formats[fmt].tree, fmt == CHROME ? out.f : NULL, &d);
 	if (d.meta.samples_only && fmt == FOLDED && value == FOLDED_CALLS) {
 		outfile_abort(&out);
@@ -161,9 +162,8 @@ int cmd_export(int argc, char **argv)
 	export_data_release(&d);
 	data_file_release(&df);
 	if (rc != 0) {
-		int saved = errno;
-		outfile_abort(&out);
-		die("cannot write '%s': %s", output, strerror(saved));
+		outfile_fail(&out, errno);
+		return EXIT_FATAL;
 	}
 	if (outfile_commit(&out) != 0)
 		return EXIT_FATAL;

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/recording_arg.h"
@@ -22,6 +20,7 @@
 #include "load/static_calls.h"
 #include "die.h"
 #include "formats/cursor.h"
+#include "outfile.h"
 #include "report/html.h"
 #include "xalloc.h"
 
@@ -229,43 +228,18 @@ static uint64_t parse_count(const char *option, const char *value)
 	return v;
 }
 
-/* Writes the page under a temporary name beside PATH, then renames it
- * into place: a reader never sees half a page, and a symlink at PATH is
- * replaced, not followed. */
+/* Writes the page through an outfile (outfile.h): a reader never sees
+ * half a page, and a symlink at PATH is replaced, not followed. */
 static int write_page(const char *path, const struct html_input *in,
 		      const struct html_options *o, struct html_result *res)
 {
-	if (!strcmp(path, "-"))
-		return report_html(stdout, in, o, res) ? error("cannot write the page: %s",
-							       strerror(errno)) : 0;
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		error("cannot write '%s': %s; check the directory exists and is writable", path,
-		      strerror(errno));
-		free(tmp);
+	struct outfile out;
+
+	if (outfile_open(&out, path, OUTFILE_DASH_IS_STDOUT | OUTFILE_READABLE) != 0)
 		return -1;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		die("cannot write '%s': %s", tmp, strerror(errno));
-	int failed = report_html(f, in, o, res) != 0;
-	failed |= fflush(f) != 0 || ferror(f);
-	int saved = errno;
-	failed |= fclose(f) != 0;
-	if (!failed && rename(tmp, path) != 0) {
-		saved = errno;
-		failed = 1;
-	}
-	if (failed) {
-		unlink(tmp);
-		error("cannot write '%s': %s", path, strerror(saved ? saved : errno));
-	}
-	free(tmp);
-	return failed ? -1 : 0;
+	if (report_html(out.f, in, o, res) != 0)
+		return outfile_fail(&out, errno);
+	return outfile_commit(&out);
 }
 
 int cmd_html(int argc, char **argv)

@@ -19,7 +19,7 @@
 #include "cli/commands.h"
 #include "cli/export_load.h"
 #include "cli/merge_sum.h"
-#include "cli/outfile.h"
+#include "outfile.h"
 #include "die.h"
 #include "formats/native_merge.h"
 #include "xalloc.h"
@@ -91,8 +91,13 @@ static int merge_events(char **paths, size_t n, const char *output, int force)
 	struct outfile out;
 	struct data_merge_result res;
 	char err[256];
-	outfile_open(&out, output);
+	if (outfile_open(&out, output, OUTFILE_DASH_IS_STDOUT) != 0)
+		exit(EXIT_FATAL);
 	if (data_merge(out.f, in, n, &res, err, sizeof(err)) != 0) {
+		if (ferror(out.f)) {	/* writing failed, not the inputs */
+			outfile_fail(&out, errno);
+			exit(EXIT_FATAL);
+		}
 		outfile_abort(&out);
 		die("cannot merge into '%s': %s", output, err);
 	}
@@ -152,10 +157,11 @@ static int merge_sums(char **paths, size_t n, const char *output, int force)
 	}
 
 	struct outfile out;
-	outfile_open(&out, output);
+	if (outfile_open(&out, output, OUTFILE_DASH_IS_STDOUT) != 0)
+		exit(EXIT_FATAL);
 	if (sum_write(out.f, &m.sum, &m.origin) != 0) {
-		outfile_abort(&out);
-		die("cannot write '%s': %s", output, strerror(errno));
+		outfile_fail(&out, errno);
+		exit(EXIT_FATAL);
 	}
 	if (outfile_commit(&out) != 0)
 		exit(EXIT_FATAL);

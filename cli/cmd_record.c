@@ -278,7 +278,6 @@ static void resolve_stops(const char *prog, const char *list, struct contract *c
 	free(copy);
 }
 
-/* Prepends LIB to LD_PRELOAD, keeping what the user had. */
 /* The idle hooks' library (runtime/arch/x86_64/idle_hooks.S), which is
  * installed beside the runtime; a malloc'd path the caller frees. */
 static char *idle_hooks_library(const char *runtime)
@@ -293,6 +292,7 @@ static char *idle_hooks_library(const char *runtime)
 	return path;
 }
 
+/* Prepends LIB to LD_PRELOAD, keeping what the user had. */
 static void set_preload(const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "die.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 void gmon_put_uint(struct bytebuf *b, const struct gmon_layout *l, uint64_t v, int size)
@@ -53,33 +53,11 @@ void gmon_put_arc(struct bytebuf *b, const struct gmon_layout *l, uint64_t from,
 
 int gmon_save(const char *path, const struct bytebuf *b)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return error("cannot create '%s': %s", path, strerror(e));
-	}
-	size_t off = 0;
-	while (off < b->len) {
-		ssize_t w = write(fd, b->p + off, b->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
-	int e = errno;
-	int ok = off == b->len;
-	if (close(fd) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
-		if (ok)
-			e = errno;
-		unlink(tmp);
-		free(tmp);
-		return error("cannot write '%s': %s", path, strerror(e));
-	}
-	free(tmp);
-	return 0;
+	struct outfile out;
+
+	if (outfile_open(&out, path, 0) != 0)
+		return -1;
+	if (b->len && fwrite(b->p, b->len, 1, out.f) != 1)
+		return outfile_fail(&out, errno);
+	return outfile_commit(&out);
 }

@@ -14,6 +14,7 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/native.h"
+#include "outfile.h"
 #include "sections.h"
 #include "xalloc.h"
 
@@ -427,36 +428,22 @@ static void thread_files_trim(const char *staging_dir)
 int seal_staging(const char *staging_dir, const char *out_path,
 		 const struct seal_session *s, struct seal_result *res)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", out_path);
-	int fd = mkstemp(tmp);
-	FILE *out;
+	struct outfile out;
 
 	memset(res, 0, sizeof(*res));
-	if (fd < 0) {
-		error("cannot write '%s': %s", out_path, strerror(errno));
-		free(tmp);
+	if (outfile_open(&out, out_path, 0) != 0)
 		return -1;
-	}
-	out = fdopen(fd, "w");
-	if (!out)
-		die("cannot write '%s': %s", tmp, strerror(errno));
 	thread_files_trim(staging_dir);
-	int failed = seal_write(out, staging_dir, s, res);
+	int failed = seal_write(out.f, staging_dir, s, res) != 0 || outfile_close(&out) != 0;
 	int saved = errno;
-	if (fclose(out) != 0 && !failed) {
-		failed = 1;
-		saved = errno;
-	}
 	if (!failed) {
 		keep_earlier(out_path);
-		if (rename(tmp, out_path) == 0) {
-			free(tmp);
+		if (outfile_commit_quiet(&out) == 0)
 			return 0;
-		}
 		saved = errno;
+	} else {
+		outfile_abort(&out);
 	}
-	unlink(tmp);
-	free(tmp);
 	save_session(staging_dir, s);
 	return error("cannot write '%s': %s; the recording stays in '%s': read it there "
 		     "(callscope info -i %s) or write it where there is room "

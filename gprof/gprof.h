@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "formats/gmon.h"
+#include "symbols/symtab_entries.h"
 
 struct gprof_arc;
 
@@ -122,9 +123,7 @@ struct gprof_symtab {
 	char *path;
 	char **strings;		/* every owned string, freed with the table */
 	size_t nstrings, strings_alloc;
-	void *dwarf;		/* private: libdw handle for -l/-A */
-	void *elf;
-	int fd;
+	struct symtab_entries file;	/* private: the executable's .symtab and DWARF */
 };
 
 /*
@@ -198,7 +197,6 @@ void gprof_assign_samples(struct gprof_symtab *st, const struct gmon *g,
 /* Turns the arcs into call counts and the parent/child lists (cg_tally). */
 void gprof_tally(struct gprof_symtab *st, const struct gmon *g, const struct gprof_filters *f,
 		 const struct gprof_opts *o, struct gprof_result *res);
-/* Cycles, propagation and index numbers (cg_assemble). */
 /*
  * gprof -c (find_call): each 0xe8 byte (x86 call rel32) in a function's
  * code whose target is the start of a function becomes an arc of count
@@ -210,6 +208,7 @@ void gprof_tally(struct gprof_symtab *st, const struct gmon *g, const struct gpr
  */
 void gprof_static_calls(struct gprof_symtab *st, const struct gmon *g, int strict,
 			struct gprof_result *res);
+/* Cycles, propagation and index numbers (cg_assemble). */
 void gprof_assemble(struct gprof_symtab *st, const struct gprof_filters *f,
 		    struct gprof_result *res);
 void gprof_result_release(struct gprof_result *res);

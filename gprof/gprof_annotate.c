@@ -31,6 +31,7 @@
 
 #include "die.h"
 #include "formats/gcov_read.h"
+#include "outfile.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -375,20 +376,21 @@ int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon 
 			continue;
 		FILE *dst = out;
 		char *name = NULL;
+		struct outfile ann = { 0 };
 		if (o->separate_files) {
+			/* as gprof, a file that cannot be written is said and skipped */
 			const char *base = strrchr(src[i].path, '/');
 			name = xasprintf("%s-ann", base ? base + 1 : src[i].path);
-			dst = fopen(name, "w");
-			if (!dst) {
-				error("cannot create '%s': %s", name, strerror(errno));
+			if (outfile_open(&ann, name, OUTFILE_READABLE) != 0) {
 				free(name);
 				continue;
 			}
+			dst = ann.f;
 		}
 		annotate_file(dst, &src[i], lines, nlines, st, f, o, res->hz, bb_addr, bb_calls,
 			      &last_count, first, &first_file);
 		if (dst != out)
-			fclose(dst);
+			outfile_commit(&ann);
 		free(name);
 	}
 	free(src);

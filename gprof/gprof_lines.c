@@ -1,6 +1,6 @@
 /*
  * The source-level views of `callscope gprof`, all from DWARF line
- * tables (libdw):
+ * tables (symbols/dwarf_source.h):
  *
  *   -l  line granularity: one symbol per source line, so the flat
  *       profile charges samples to lines and the call graph names the
@@ -11,20 +11,20 @@
  *   -A  annotated source: in gprof_annotate.c, from the line symbols
  *       made here.
  *
- * gprof walks every byte of .text asking for its line; here each row of
- * the line table is taken once, which gives the same symbols far faster.
+ * gprof walks every byte of .text asking for its line; here only the
+ * addresses where the answer may change are asked
+ * (dwarf_source_changes()), which gives the same symbols far faster.
  */
 #include "gprof/gprof.h"
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <errno.h>
-#include <gelf.h>
+#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "die.h"
+#include "symbols/dwarf_source.h"
 #include "xalloc.h"
 
 /*
@@ -36,7 +36,7 @@
 struct elf_name {
 	uint64_t addr;
 	size_t order;		/* in .symtab */
-	const char *name;	/* borrowed from the ELF data */
+	const char *name;	/* borrowed from the symbol table */
 };
 
 struct elf_names {
@@ -54,32 +54,21 @@ static int cmp_elf_name(const void *l, const void *r)
 
 static void elf_names_load(const struct gprof_symtab *st, struct elf_names *en)
 {
-	Elf *elf = st->elf;
-	Elf_Scn *scn = NULL;
+	const struct symtab_entries *f = &st->file;
 
 	memset(en, 0, sizeof(*en));
-	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+	for (size_t i = 0; i < f->n; i++) {
+		const struct symtab_entry *e = &f->a[i];
+		if (e->type != STT_FUNC && e->type != STT_NOTYPE && e->type != STT_GNU_IFUNC)
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t count = data ? data->d_size / sh.sh_entsize : 0;
-		for (size_t i = 1; i < count; i++) {
-			GElf_Sym es;
-			if (!gelf_getsym(data, (int)i, &es))
-				continue;
-			int type = GELF_ST_TYPE(es.st_info);
-			if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
-				continue;
-			if (es.st_value < st->text_lo || es.st_value >= st->text_hi)
-				continue;
-			const char *name = elf_strptr(elf, sh.sh_link, es.st_name);
-			if (!name || !*name)
-				continue;
-			ALLOC_GROW(en->a, en->n + 1, en->alloc);
-			en->a[en->n++] = (struct elf_name){ es.st_value, i, name };
-		}
-		break;
+		if (e->value < st->text_lo || e->value >= st->text_hi)
+			continue;
+		/* a whole name: one the string table's end cuts off is none */
+		if (!e->name || !*e->name ||
+		    !memchr(e->name, 0, (size_t)(f->strings_end - e->name)))
+			continue;
+		ALLOC_GROW(en->a, en->n + 1, en->alloc);
+		en->a[en->n++] = (struct elf_name){ e->value, e->index, e->name };
 	}
 	if (en->n)
 		qsort(en->a, en->n, sizeof(*en->a), cmp_elf_name);
@@ -107,6 +96,7 @@ static void elf_names_release(struct elf_names *en)
 
 /* The growing table of line symbols, and the last one added. */
 struct line_table {
+	struct gprof_symtab *st;
 	struct gprof_sym *syms;
 	size_t n, alloc;
 	struct gprof_sym prev;
@@ -148,96 +138,18 @@ static void add_line_sym(struct gprof_symtab *st, struct line_table *lt, uint64_
 	lt->prev = *s;
 }
 
-struct bounds {
-	uint64_t *a;
-	size_t n, alloc;
-};
-
-/* Where the functions and inlined calls under DIE start and end. */
-static void scope_bounds(Dwarf_Die *die, struct bounds *b)
+static void add_line_change(void *ctx, uint64_t addr, const char *file, int line)
 {
-	Dwarf_Die child;
-
-	if (dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				ALLOC_GROW(b->a, b->n + 2, b->alloc);
-				b->a[b->n++] = lo;
-				b->a[b->n++] = hi;
-			}
-		}
-		scope_bounds(&child, b);
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int cmp_u64(const void *l, const void *r)
-{
-	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
-	return a < b ? -1 : a > b;
+	struct line_table *lt = ctx;
+	add_line_sym(lt->st, lt, addr, file, line);
 }
 
 struct gprof_sym *gprof_line_syms(struct gprof_symtab *st, size_t *nout)
 {
-	struct line_table lt = { 0 };
-	Dwarf *dbg = st->dwarf;
+	struct line_table lt = { .st = st };
 
 	elf_names_load(st, &lt.names);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while (dbg && dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Lines *lines;
-		size_t nlines;
-		if (!dwarf_offdie(dbg, off + hsize, &cu) ||
-		    dwarf_getsrclines(&cu, &lines, &nlines) != 0) {
-			off = next;
-			continue;
-		}
-		/* gprof asks about every byte, so a function inlined from the
-		 * middle of a row starts a symbol there: rows are split where
-		 * a function or inlined call begins or ends */
-		struct bounds b = { 0 };
-		scope_bounds(&cu, &b);
-		qsort(b.a, b.n, sizeof(*b.a), cmp_u64);
-		size_t bi = 0;
-		for (size_t i = 0; i < nlines; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, i);
-			Dwarf_Addr addr;
-			int lineno = 0;
-			bool end = false;
-			if (!l || dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &lineno) ||
-			    dwarf_lineendsequence(l, &end) || end || !lineno)
-				continue;
-			if (addr < st->text_lo || addr >= st->text_hi)
-				continue;
-			/* of several rows at one address BFD answers with the
-			 * last: the others cover no byte */
-			Dwarf_Line *nl = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
-			Dwarf_Addr naddr = addr;
-			if (nl && (dwarf_lineaddr(nl, &naddr) || naddr == addr))
-				continue;
-			const char *file = dwarf_linesrc(l, NULL, NULL);
-			if (!file)
-				continue;
-			add_line_sym(st, &lt, addr, file, lineno);
-			/* rows of one sequence ascend; a new sequence may not */
-			while (bi > 0 && b.a[bi - 1] > addr)
-				bi--;
-			while (bi < b.n && b.a[bi] <= addr)
-				bi++;
-			for (size_t k = bi; nl && k < b.n && b.a[k] < naddr; k++)
-				if (b.a[k] < st->text_hi)
-					add_line_sym(st, &lt, b.a[k], file, lineno);
-		}
-		free(b.a);
-		off = next;
-	}
+	dwarf_source_changes(st->file.dwarf, st->text_lo, st->text_hi, add_line_change, &lt);
 	ALLOC_GROW(lt.syms, lt.n + st->nfuncs + 1, lt.alloc);
 	for (size_t i = 0; i < st->nfuncs; i++) {
 		/* functions keep their end, as gprof copies them: one whose

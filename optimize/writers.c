@@ -3,70 +3,13 @@
  */
 #include "optimize/writers.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "die.h"
+#include "outfile.h"
 #include "xalloc.h"
-
-/* An output file written under a temporary name, renamed when complete. */
-struct out_file {
-	FILE *f;
-	char *tmp;
-	const char *path;
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	mode_t mask = umask(0);
-	int fd;
-
-	umask(mask);
-	o->path = path;
-	o->tmp = xasprintf("%s.XXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(o->tmp);
-		return error("cannot create '%s': %s", path, strerror(e));
-	}
-	/* Order files are not secret: the mode a plain create would give. */
-	fchmod(fd, 0666 & ~mask);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		unlink(o->tmp);
-		free(o->tmp);
-		return error("cannot write '%s': %s", path, strerror(errno));
-	}
-	return 0;
-}
-
-static int out_close(struct out_file *o)
-{
-	int bad = ferror(o->f);
-	int e = errno;
-
-	if (fclose(o->f) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (!bad && rename(o->tmp, o->path) != 0) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad)
-		unlink(o->tmp);
-	free(o->tmp);
-	if (bad)
-		return error("cannot write '%s': %s", o->path, strerror(e));
-	return 0;
-}
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -196,11 +139,11 @@ static void lor_groups(FILE *f, const struct opt_graph *g)
 int opt_write_lor(const char *path, const struct opt_graph *g, const struct opt_layout *l,
 		  const struct opt_warnings *w, const struct opt_output_info *info)
 {
-	struct out_file o;
+	struct outfile o;
 	uint64_t bytes = 0, calls = 0;
 	size_t funcs = 0;
 
-	if (out_open(&o, path))
+	if (outfile_open(&o, path, OUTFILE_READABLE))
 		return -1;
 	for (size_t i = 0; i < l->n; i++) {
 		bytes += l->clusters[i].size;
@@ -229,15 +172,15 @@ int opt_write_lor(const char *path, const struct opt_graph *g, const struct opt_
 	lor_cliques(f, g, l);
 	lor_warnings(f, g, w);
 	lor_groups(f, g);
-	return out_close(&o);
+	return outfile_commit(&o);
 }
 
 int opt_write_symbol_order(const char *path, const struct opt_graph *g,
 			   const struct opt_layout *l)
 {
-	struct out_file o;
+	struct outfile o;
 
-	if (out_open(&o, path))
+	if (outfile_open(&o, path, OUTFILE_READABLE))
 		return -1;
 	for (size_t i = 0; i < l->n; i++)
 		for (size_t k = 0; k < l->clusters[i].n; k++) {
@@ -245,7 +188,7 @@ int opt_write_symbol_order(const char *path, const struct opt_graph *g,
 			for (size_t m = 0; m < gr->nmembers; m++)
 				fprintf(o.f, "%s\n", g->funcs[gr->members[m]].name);
 		}
-	return out_close(&o);
+	return outfile_commit(&o);
 }
 
 /* qsort_r() comparators; the context is the graph. */
@@ -266,7 +209,7 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 {
 	struct opt_arc *arcs = xcalloc(g->narcs + 1, sizeof(*arcs));
 	size_t n = 0;
-	struct out_file o;
+	struct outfile o;
 
 	for (size_t i = 0; i < g->narcs; i++) {
 		const struct opt_arc *a = &g->arcs[i];
@@ -276,7 +219,7 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 		arcs[n++] = *a;
 	}
 	qsort_r(arcs, n, sizeof(*arcs), by_count, (void *)g);
-	if (out_open(&o, path)) {
+	if (outfile_open(&o, path, OUTFILE_READABLE)) {
 		free(arcs);
 		return -1;
 	}
@@ -284,7 +227,7 @@ int opt_write_call_graph(const char *path, const struct opt_graph *g)
 		fprintf(o.f, "%s %s %llu\n", g->funcs[arcs[i].caller].name,
 			g->funcs[arcs[i].callee].name, (unsigned long long)arcs[i].count);
 	free(arcs);
-	return out_close(&o);
+	return outfile_commit(&o);
 }
 
 static int by_section_name(const void *a, const void *b, void *graph)
@@ -328,10 +271,10 @@ static uint8_t *unique_sections(const struct opt_graph *g)
 int opt_write_gold_order(const char *path, const struct opt_graph *g,
 			 const struct opt_layout *l, struct opt_write_stats *stats)
 {
-	struct out_file o;
+	struct outfile o;
 
 	stats->gold_unnamed = 0;
-	if (out_open(&o, path))
+	if (outfile_open(&o, path, OUTFILE_READABLE))
 		return -1;
 	uint8_t *unique = unique_sections(g);
 	/* Matches nothing in a normal link (see writers.h). */
@@ -345,7 +288,7 @@ int opt_write_gold_order(const char *path, const struct opt_graph *g,
 				stats->gold_unnamed++;
 		}
 	free(unique);
-	return out_close(&o);
+	return outfile_commit(&o);
 }
 
 /* Writes S as a linker script token, quoted when it holds odd characters. */
@@ -387,9 +330,9 @@ static void script_file(FILE *f, const char *file)
 int opt_write_ld_script(const char *path, const struct opt_graph *g,
 			const struct opt_layout *l, const struct opt_output_info *info)
 {
-	struct out_file o;
+	struct outfile o;
 
-	if (out_open(&o, path))
+	if (outfile_open(&o, path, OUTFILE_READABLE))
 		return -1;
 	uint8_t *unique = unique_sections(g);
 	FILE *f = o.f;
@@ -423,5 +366,5 @@ int opt_write_ld_script(const char *path, const struct opt_graph *g,
 	}
 	fprintf(f, "  }\n}\nINSERT BEFORE .text;\n");
 	free(unique);
-	return out_close(&o);
+	return outfile_commit(&o);
 }

@@ -190,12 +190,6 @@ static inline __attribute__((always_inline)) void emit_exit(struct thread_state 
 	thread_commit(t);
 }
 
-/*
- * A SYNC record: the absolute time and the calls this thread is inside
- * of, after which function ids start again.  A reader can begin decoding
- * here; the flight recorder writes one every eighth of its ring, and a
- * resumed capture starts with one.
- */
 /* The frame at stack[depth] (just popped) has ended. */
 static inline __attribute__((always_inline)) void record_exit(struct thread_state *t, uint64_t now,
 								enum frame_end end)
@@ -207,6 +201,12 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 		emit_exit(t, now, end);
 }
 
+/*
+ * A SYNC record: the absolute time and the calls this thread is inside
+ * of, after which function ids start again.  A reader can begin decoding
+ * here; the flight recorder writes one every eighth of its ring, and a
+ * resumed capture starts with one.
+ */
 static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 {
 	uint32_t depth = (uint32_t)((int)t->depth + pending);
