@@ -41,7 +41,9 @@ ok $? "graph's text says its unit"
 "$CS" diff --json a.data b.data > d.json
 d=$(jq '[.functions[] | select(.name == "path_a") | .total_pct_delta] | add' d.json)
 raw=$(jq '[.functions[] | select(.name == "path_a") | .total_samples_delta] | add' d.json)
-awk -v d="$d" -v r="$raw" -v m=$m 'BEGIN { exit !(d >= -m && d <= m && r > 50) }'
+# two runs' shares each wander a few points on a busy machine; a diff of
+# raw counts would move path_a by some 80 points
+awk -v d="$d" -v r="$raw" 'BEGIN { exit !(d >= -20 && d <= 20 && r > 50) }'
 ok $? "diff normalises by each run's samples: path_a's share moved $d points ($raw more samples in the run twice as long)"
 
 # traced calls and samples: both graphs, both sets of tree columns
