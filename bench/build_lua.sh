@@ -1,8 +1,19 @@
 # Builds shared by the benchmarks (sourced): the Lua interpreter from the
 # Debian source tree, one binary per instrumentation.  Needs BIN (the
-# output folder), lua_src (the tree's src/), BASE_CFLAGS and BFLAGS (flags
+# output folder), lua_src (the tree's src/: lua_source_dir), BASE_CFLAGS and BFLAGS (flags
 # per binary name) from the caller, and optionally BCC (the compiler per
 # binary name; gcc for the others).
+
+# lua_source_dir: prints the src/ of the Lua tree that bench/setup.sh
+# unpacks under $BENCH_DIR/src, or says what to do and fails.
+lua_source_dir() {
+	local d
+	for d in "$BENCH_DIR"/src/lua5.4-*/src; do
+		[ -f "$d/lua.c" ] && { echo "$d"; return 0; }
+	done
+	echo "bench: no Lua source under '$BENCH_DIR/src'; run bench/setup.sh first" >&2
+	return 1
+}
 
 # needs_build OUT SOURCES...: true when OUT is missing or older than any
 # source or than this script (whose flags may have changed).

@@ -31,11 +31,9 @@ work=$BENCH_DIR/merge
 say() { echo "merge.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-lua_src=""
-for d in "$BENCH_DIR"/src/lua5.4-*/src; do
-	[ -f "$d/lua.c" ] && lua_src=$d && break
-done
-[ -n "$lua_src" ] || die "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh first"
+# shellcheck source=bench/build_lua.sh
+. "$here/build_lua.sh"
+lua_src=$(lua_source_dir) || exit 1
 [ -x "$CALLSCOPE" ] || die "no callscope at '$CALLSCOPE'; run make"
 [ -x /usr/bin/time ] || die "GNU time is needed (apt-get install time)"
 mkdir -p "$work/runs" "$work/lua-include"

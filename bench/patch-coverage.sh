@@ -35,13 +35,9 @@ BIN=$BENCH_DIR/bin
 RUN=$BENCH_DIR/run
 mkdir -p "$BIN" "$RUN"
 say() { printf 'bench: %s\n' "$*" >&2; }
-lua_src=""
-for d in "$BENCH_DIR"/src/lua5.4-*/src; do
-	[ -f "$d/lua.c" ] && lua_src=$d && break
-done
-[ -n "$lua_src" ] || { say "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh"; exit 1; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
+lua_src=$(lua_source_dir) || exit 1
 for b in O2 clang Os cet; do
 	build_lua "$b"
 done

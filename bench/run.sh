@@ -55,11 +55,10 @@ die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 for tool in gcc uftrace gprof python3 timeout; do
 	command -v "$tool" >/dev/null || die "'$tool' not found; run bench/setup.sh first"
 done
-lua_src=""
-for d in "$BENCH_DIR"/src/lua5.4-*/src; do
-	[ -f "$d/lua.c" ] && lua_src=$d && break
-done
-[ -n "$lua_src" ] || die "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh first"
+# lua_source_dir, needs_build and build_lua
+# shellcheck source=bench/build_lua.sh
+. "$HERE/build_lua.sh"
+lua_src=$(lua_source_dir) || exit 1
 
 WORKLOADS=(callheavy lua)
 
@@ -88,10 +87,6 @@ declare -A BLABEL=(
 )
 
 # ---------------------------------------------------------------- builds
-
-# needs_build and build_lua
-# shellcheck source=bench/build_lua.sh
-. "$HERE/build_lua.sh"
 
 build_hooks() {
 	local obj=$BIN/empty_hooks.o

@@ -59,11 +59,9 @@ die() { printf 'optimize-bench: %s\n' "$*" >&2; exit 1; }
 
 [ -x "$CALLSCOPE" ] || die "'$CALLSCOPE' not found; run 'make' at the repository root"
 command -v valgrind >/dev/null || die "valgrind is missing; run bench/setup.sh"
-lua_src=""
-for d in "$BENCH_DIR"/src/lua5.4-*/src; do
-	[ -f "$d/lua.c" ] && lua_src=$d && break
-done
-[ -n "$lua_src" ] || die "no Lua source under '$BENCH_DIR/src'; run bench/setup.sh first"
+# shellcheck source=bench/build_lua.sh
+. "$HERE/../build_lua.sh"
+lua_src=$(lua_source_dir) || exit 1
 
 # lld: version 19 from Debian's lld-19 if there, else the default ld.lld.
 # gcc's -fuse-ld=lld runs the first 'ld.lld' it finds on its -B path.
