@@ -297,7 +297,8 @@ HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t
 HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
 /* A timer sample of WEIGHT periods at PC and SP, on a thread whose stack
  * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
- * inside the runtime (a hook), whose cost it then measures. */
+ * inside the runtime (a hook, a patched entry's jump or trampoline),
+ * whose cost it then measures. */
 HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
 				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
 				 uint64_t weight);
@@ -329,6 +330,10 @@ HIDDEN void patch_loaded(void);
 /* Nonzero when ADDR is where a patched function's trampoline gets its
  * return: the frame's real return address is on the shadow stack. */
 HIDDEN int patch_is_return_point(uintptr_t addr);
+/* Nonzero when PC is the patching's own code, not the program's: a
+ * trampoline's instructions (the displaced ones it runs are the
+ * function's), or the jump a patched entry begins with. */
+HIDDEN int patch_is_own_code(uintptr_t pc);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);
