@@ -48,6 +48,7 @@ static void set_triggers(struct contract *c)
 static void process_exiting(void)
 {
 	thread_process_exiting(trace_current());
+	calibrate_at_exit();
 	process_write_end(PROCESS_END_EXIT);
 }
 

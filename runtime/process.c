@@ -218,6 +218,22 @@ void process_write_end(uint32_t reason)
 	dl_iterate_phdr(write_object, NULL);
 }
 
+void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256)
+{
+	uint8_t buf[64];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+
+	if (process_fd < 0)
+		return;
+	uint8_t *sec = sec_begin(&b, SECTION_CALIBRATION);
+	sec_put_u32(&b, (uint32_t)runtime_config.pid);
+	sec_put_u32(&b, runtime_config.image);
+	sec_put_u32(&b, inner_x256);
+	sec_put_u32(&b, outer_x256);
+	sec_end(&b, sec);
+	flush_section(&b, buf);
+}
+
 static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
 {
 	if (size >= offsetof(struct dl_phdr_info, dlpi_subs))

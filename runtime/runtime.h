@@ -315,6 +315,9 @@ HIDDEN void signals_install(void);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* The hooks' cost measured again at exit (calibrate.c), in the units of
+ * process_write_start()'s. */
+HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256);
 /* Describes the objects loaded since the last look (dlopen) and tells the
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
@@ -343,6 +346,10 @@ HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
+/* Measures the hooks' cost again as the process exits and records it,
+ * when the analyzer is the one that subtracts it (a trace, a flight
+ * recording); the sampler is held off meanwhile. */
+HIDDEN void calibrate_at_exit(void);
 
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);

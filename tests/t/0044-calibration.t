@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 11
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -19,6 +19,16 @@ for kind in PG FENTRY CYG; do
 	cost=$("$CS" info -i c.data --json | jq '.overhead_ns_per_call * 100 | floor')
 	ok $(( cost < 100 || cost > 100000 )) "$kind: the hooks' cost is measured ($cost/100 ns per call)"
 done
+
+# measured again at exit, the lower of the two subtracted; count mode
+# subtracts in the program, as calls end, with the start's figure only
+"$CS" info -i c.data --json > i.json
+is "$(jq '(.processes[0] | [.hook_ns_at_start, .hook_ns_at_exit] | min) - .overhead_ns_per_call
+	| . < 0.01 and . > -0.01' i.json)" true \
+	"a trace subtracts the lower of the costs measured at start and at exit"
+limited "$CS" record --mode=count -o n.data -- ./p_CYG 1000 >/dev/null 2>&1
+is "$("$CS" info -i n.data --json | jq '.processes[0] | has("hook_ns_at_exit")')" false \
+	"count mode: measured at start only"
 
 # the least disturbed of three runs: a busy machine can preempt the
 # program inside the leaf for milliseconds, which no estimate explains
