@@ -220,6 +220,10 @@ int cmd_info(int argc, char **argv)
 				json_kv_double(&j, "hook_ns_at_exit",
 					       calibration_ns(&df, pr->exit_inner_x256,
 							      pr->exit_outer_x256));
+			if (pr->run_cpu_ns) {
+				json_kv_u64(&j, "run_cpu_ns", pr->run_cpu_ns);
+				json_kv_u64(&j, "run_wait_ns", pr->run_wait_ns);
+			}
 			json_object_end(&j);
 		}
 		json_array_end(&j);
@@ -313,6 +317,12 @@ int cmd_info(int argc, char **argv)
 									  pr->start_outer_x256)),
 				       format_duration(d2, calibration_ns(&df, pr->exit_inner_x256,
 									  pr->exit_outer_x256)));
+			if (pr->run_cpu_ns)
+				printf("               the main thread waited for a CPU %.0f %% of its "
+				       "run (%s running): its calls' times include the waiting\n",
+				       100.0 * (double)pr->run_wait_ns /
+					       ((double)pr->run_wait_ns + (double)pr->run_cpu_ns),
+				       format_duration(d1, (double)pr->run_cpu_ns));
 		}
 		printf("threads:      %zu\n", p->nthreads);
 		for (size_t i = 0; i < p->nthreads; i++) {

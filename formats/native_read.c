@@ -124,13 +124,21 @@ static void parse_process_end(struct cursor *c, struct data_file *df)
 }
 
 /* The hooks' cost measured again at exit: the lower of it and the
- * start's is what a call costs when nothing else slows it. */
+ * start's is what a call costs when nothing else slows it.  The main
+ * thread's running and waiting times say how far the scheduler stretched
+ * the run's clock readings, which no per-call figure can take out. */
 static void parse_calibration(struct cursor *c, struct data_file *df)
 {
 	uint32_t pid = cursor_u32(c, "process id");
 	uint32_t image = cursor_u32(c, "process image");
 	uint32_t inner = cursor_u32(c, "hook overhead");
 	uint32_t outer = cursor_u32(c, "hook overhead");
+	uint64_t cpu = 0, wait = 0;
+	/* the first files of minor version 3 ended here */
+	if (cursor_left(c) >= 16) {
+		cpu = cursor_u64(c, "run times");
+		wait = cursor_u64(c, "run times");
+	}
 	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
 
 	if (c->failed)
@@ -150,6 +158,8 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 		pr->inner_x256 = inner;
 		pr->outer_x256 = outer;
 	}
+	pr->run_cpu_ns = cpu;
+	pr->run_wait_ns = wait;
 }
 
 static void parse_object(struct cursor *c, struct data_file *df)

@@ -24,6 +24,15 @@
  * nothing else slows it, in both runs of a program that the machine's
  * load treated differently.  Count mode subtracts in the program, as each
  * call ends, and keeps the figure of start-up.
+ *
+ * The fastest batch is one the scheduler did not interrupt, but the
+ * program's calls are: on a busy machine a thread waits for a CPU, and
+ * the clock runs on, for a share of its run that lands on its code and
+ * on the hooks alike, and no per-call figure can take that out.  So the
+ * exit's record also says how long the main thread ran and waited since
+ * the start's measurement (the kernel's schedstat: waiting while
+ * runnable, not sleeping), for `info` to say how much of the times is
+ * such waiting.
  */
 #include "runtime.h"
 #include "sampler.h"
@@ -33,6 +42,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define BATCHES 31
 #define CALLS_PER_BATCH 500
@@ -227,15 +237,46 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	*outer_x256 = (uint32_t)(out > UINT32_MAX ? UINT32_MAX : out);
 }
 
+/* The main thread's times when the start's figure was measured (0 for
+ * a forked child's thread, a new task), and that thread. */
+static struct sched_times sched_at_start;
+static pid_t sched_tid;
+static int sched_known;
+
+void calibrate_at_start(void)
+{
+	calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
+	sched_at_start = process_sched_times();
+	sched_tid = gettid();
+	sched_known = sched_at_start.cpu_ns != 0;
+}
+
+void calibrate_after_fork(void)
+{
+	sched_at_start = (struct sched_times){ 0, 0 };
+	sched_tid = gettid();
+	sched_known = 1;
+}
+
 void calibrate_at_exit(void)
 {
 	const struct contract *c = &runtime_config.contract;
+	struct sched_times ran = { 0, 0 };
 	uint32_t inner, outer;
 	sigset_t hold, saved;
 	int signo = sampler_signal();
 
 	if (c->sample_only || c->time_by_samples || c->count_nodes)
 		return;
+	/* before the measurement below, which is no part of the run; only
+	 * the main thread's figures cover the run from its start */
+	if (sched_known && gettid() == sched_tid) {
+		struct sched_times now = process_sched_times();
+		if (now.cpu_ns > sched_at_start.cpu_ns && now.wait_ns >= sched_at_start.wait_ns) {
+			ran.cpu_ns = now.cpu_ns - sched_at_start.cpu_ns;
+			ran.wait_ns = now.wait_ns - sched_at_start.wait_ns;
+		}
+	}
 	/* a sample would land in the scratch stream, amid the batches */
 	sigemptyset(&hold);
 	if (signo)
@@ -243,5 +284,5 @@ void calibrate_at_exit(void)
 	pthread_sigmask(SIG_BLOCK, &hold, &saved);
 	calibrate_overhead(&inner, &outer);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	process_write_calibration(inner, outer);
+	process_write_calibration(inner, outer, ran);
 }

@@ -218,7 +218,25 @@ void process_write_end(uint32_t reason)
 	dl_iterate_phdr(write_object, NULL);
 }
 
-void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256)
+struct sched_times process_sched_times(void)
+{
+	struct sched_times st = { 0, 0 };
+	char text[128];
+	size_t n = read_small_file("/proc/thread-self/schedstat", text, sizeof(text) - 1);
+	char *p = text, *end;
+
+	text[n] = '\0';
+	st.cpu_ns = strtoull(p, &end, 10);
+	if (end == p)
+		return (struct sched_times){ 0, 0 };
+	p = end;
+	st.wait_ns = strtoull(p, &end, 10);
+	if (end == p)
+		return (struct sched_times){ 0, 0 };
+	return st;
+}
+
+void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran)
 {
 	uint8_t buf[64];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
@@ -230,6 +248,8 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256)
 	sec_put_u32(&b, runtime_config.image);
 	sec_put_u32(&b, inner_x256);
 	sec_put_u32(&b, outer_x256);
+	sec_put_u64(&b, ran.cpu_ns);
+	sec_put_u64(&b, ran.wait_ns);
 	sec_end(&b, sec);
 	flush_section(&b, buf);
 }

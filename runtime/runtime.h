@@ -315,9 +315,18 @@ HIDDEN void signals_install(void);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* The calling thread's CPU time and its time waiting, runnable, for a
+ * CPU (/proc/thread-self/schedstat), in ns; both 0 when the kernel keeps
+ * no such figures. */
+struct sched_times {
+	uint64_t cpu_ns, wait_ns;
+};
+HIDDEN struct sched_times process_sched_times(void);
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
- * process_write_start()'s. */
-HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256);
+ * process_write_start()'s, and what the main thread ran and waited for a
+ * CPU since the start's measurement (0, 0: not known). */
+HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
+				      struct sched_times ran);
 /* Describes the objects loaded since the last look (dlopen) and tells the
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
@@ -346,9 +355,15 @@ HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
+/* Measures the hooks' cost at start-up into runtime_config, and notes the
+ * calling (main) thread's CPU and waiting times so far. */
+HIDDEN void calibrate_at_start(void);
+/* In a forked child, whose thread's CPU and waiting times start at 0. */
+HIDDEN void calibrate_after_fork(void);
 /* Measures the hooks' cost again as the process exits and records it,
  * when the analyzer is the one that subtracts it (a trace, a flight
- * recording); the sampler is held off meanwhile. */
+ * recording), with the main thread's CPU and waiting times since start;
+ * the sampler is held off meanwhile. */
 HIDDEN void calibrate_at_exit(void);
 
 /* util.c: async-signal-safe helpers */

@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 12
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -26,6 +26,12 @@ done
 is "$(jq '(.processes[0] | [.hook_ns_at_start, .hook_ns_at_exit] | min) - .overhead_ns_per_call
 	| . < 0.01 and . > -0.01' i.json)" true \
 	"a trace subtracts the lower of the costs measured at start and at exit"
+if [ -r /proc/thread-self/schedstat ]; then
+	is "$(jq '.processes[0] | .run_cpu_ns > 0 and .run_wait_ns >= 0' i.json)" true \
+		"the main thread's running and waiting times are recorded"
+else
+	skip "the kernel keeps no schedstat"
+fi
 limited "$CS" record --mode=count -o n.data -- ./p_CYG 1000 >/dev/null 2>&1
 is "$("$CS" info -i n.data --json | jq '.processes[0] | has("hook_ns_at_exit")')" false \
 	"count mode: measured at start only"

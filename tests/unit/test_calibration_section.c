@@ -1,7 +1,8 @@
 /*
  * The hooks' cost measured again at exit (CALIBRATION section, minor
  * version 3): the reader keeps what start-up measured, and subtracts the
- * lower of the two; a file of minor version 2, which has no such section,
+ * lower of the two, and the main thread's running and waiting times it
+ * carries; a file of minor version 2, which has no such section,
  * reads with the start's figure; a section naming no process, or a second
  * one for a process, makes the file damaged.
  */
@@ -20,6 +21,7 @@
 
 struct calibration {
 	uint32_t pid, inner, outer;
+	uint64_t cpu, wait;	/* written when CPU is not 0 */
 };
 
 static void put_section(FILE *f, enum section_type type, const uint8_t *buf,
@@ -65,6 +67,10 @@ static uint8_t *write_file(unsigned minor, const struct calibration *cal, size_t
 		sec_put_u32(&b, 0);
 		sec_put_u32(&b, cal[i].inner);
 		sec_put_u32(&b, cal[i].outer);
+		if (cal[i].cpu) {
+			sec_put_u64(&b, cal[i].cpu);
+			sec_put_u64(&b, cal[i].wait);
+		}
 		put_section(f, SECTION_CALIBRATION, buf, &b);
 	}
 	assert_int_equal(data_write_end(f), 0);
@@ -111,7 +117,7 @@ static void test_minor_2_reads_with_the_start_figure(void **state)
 static void test_lower_exit_figure_is_subtracted(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 200, 400 };
+	struct calibration cal = { 42, 200, 400, 3000, 1000 };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -123,13 +129,17 @@ static void test_lower_exit_figure_is_subtracted(void **state)
 	assert_int_equal(pr.start_outer_x256, 500);
 	assert_int_equal(pr.exit_inner_x256, 200);
 	assert_int_equal(pr.exit_outer_x256, 400);
+	/* the run's waiting is told, not taken out of the figure */
+	assert_int_equal(pr.run_cpu_ns, 3000);
+	assert_int_equal(pr.run_wait_ns, 1000);
 }
 
-/* the sum decides: a lower inner part alone is not a cheaper call */
+/* the sum decides: a lower inner part alone is not a cheaper call; and
+ * the first files of minor version 3 had no run times in the section */
 static void test_higher_exit_figure_keeps_the_start(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 100, 900 };
+	struct calibration cal = { 42, 100, 900, 0, 0 };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -138,13 +148,14 @@ static void test_higher_exit_figure_keeps_the_start(void **state)
 	assert_int_equal(pr.inner_x256, 300);
 	assert_int_equal(pr.outer_x256, 500);
 	assert_int_equal(pr.exit_inner_x256, 100);
+	assert_int_equal(pr.run_cpu_ns, 0);
 }
 
 static void test_damaged_calibration_refused(void **state)
 {
 	(void)state;
-	struct calibration stranger = { 7, 1, 1 };
-	struct calibration twice[2] = { { 42, 1, 1 }, { 42, 2, 2 } };
+	struct calibration stranger = { 7, 1, 1, 0, 0 };
+	struct calibration twice[2] = { { 42, 1, 1, 0, 0 }, { 42, 2, 2, 0, 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
