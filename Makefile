@@ -62,6 +62,8 @@ RUNTIME_SRC := \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \
+	runtime/patch/unwind_info.c \
+	runtime/patch/unwind_register.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -70,6 +72,7 @@ RUNTIME_SRC := \
 	runtime/thread.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
+	runtime/unwind_threads.c \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
 	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S
