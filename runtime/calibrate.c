@@ -246,9 +246,9 @@ static int sched_known;
 void calibrate_at_start(void)
 {
 	calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
-	sched_at_start = process_sched_times();
+	/* a thread the scheduler has not yet accounted may say 0 ns */
+	sched_known = process_sched_times(&sched_at_start) == 0;
 	sched_tid = gettid();
-	sched_known = sched_at_start.cpu_ns != 0;
 }
 
 void calibrate_after_fork(void)
@@ -270,8 +270,8 @@ void calibrate_at_exit(void)
 		return;
 	/* before the measurement below, which is no part of the run; only
 	 * the main thread's figures cover the run from its start */
-	if (sched_known && gettid() == sched_tid) {
-		struct sched_times now = process_sched_times();
+	struct sched_times now;
+	if (sched_known && gettid() == sched_tid && process_sched_times(&now) == 0) {
 		if (now.cpu_ns > sched_at_start.cpu_ns && now.wait_ns >= sched_at_start.wait_ns) {
 			ran.cpu_ns = now.cpu_ns - sched_at_start.cpu_ns;
 			ran.wait_ns = now.wait_ns - sched_at_start.wait_ns;

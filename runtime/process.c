@@ -218,22 +218,19 @@ void process_write_end(uint32_t reason)
 	dl_iterate_phdr(write_object, NULL);
 }
 
-struct sched_times process_sched_times(void)
+int process_sched_times(struct sched_times *out)
 {
-	struct sched_times st = { 0, 0 };
 	char text[128];
 	size_t n = read_small_file("/proc/thread-self/schedstat", text, sizeof(text) - 1);
 	char *p = text, *end;
 
 	text[n] = '\0';
-	st.cpu_ns = strtoull(p, &end, 10);
+	out->cpu_ns = strtoull(p, &end, 10);
 	if (end == p)
-		return (struct sched_times){ 0, 0 };
+		return -1;
 	p = end;
-	st.wait_ns = strtoull(p, &end, 10);
-	if (end == p)
-		return (struct sched_times){ 0, 0 };
-	return st;
+	out->wait_ns = strtoull(p, &end, 10);
+	return end == p ? -1 : 0;
 }
 
 void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran)

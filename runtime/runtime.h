@@ -325,12 +325,12 @@ HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
 /* The calling thread's CPU time and its time waiting, runnable, for a
- * CPU (/proc/thread-self/schedstat), in ns; both 0 when the kernel keeps
- * no such figures. */
+ * CPU (/proc/thread-self/schedstat), in ns. */
 struct sched_times {
 	uint64_t cpu_ns, wait_ns;
 };
-HIDDEN struct sched_times process_sched_times(void);
+/* Fills *OUT; -1 when the kernel keeps no such figures. */
+HIDDEN int process_sched_times(struct sched_times *out);
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
  * process_write_start()'s, and what the main thread ran and waited for a
  * CPU since the start's measurement (0, 0: not known). */

@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 13
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -29,7 +29,13 @@ is "$(jq '(.processes[0] | [.hook_ns_at_start, .hook_ns_at_exit] | min) - .overh
 if [ -r /proc/thread-self/schedstat ]; then
 	is "$(jq '.processes[0] | .run_cpu_ns > 0 and .run_wait_ns >= 0' i.json)" true \
 		"the main thread's running and waiting times are recorded"
+	"$CS" report -i c.data --json > w.json
+	waited=$(jq '.run_wait_ns * 100 / (.run_wait_ns + .run_cpu_ns) | floor' w.json)
+	said=$("$CS" report -i c.data | grep -c '^# the program waited for a CPU [0-9]* % of its run')
+	is "$said" "$([ "$waited" -ge 10 ] && echo 1 || echo 0)" \
+		"the report says how long the program waited for a CPU when a tenth or more ($waited %)"
 else
+	skip "the kernel keeps no schedstat"
 	skip "the kernel keeps no schedstat"
 fi
 limited "$CS" record --mode=count -o n.data -- ./p_CYG 1000 >/dev/null 2>&1
