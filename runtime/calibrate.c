@@ -9,7 +9,8 @@
  * (arch/x86_64/calibration_targets.S, or the -finstrument-functions pair)
  * is called through the entry point the program uses, the procedure
  * linkage, the return trampoline and the mispredicted return that follows
- * it, writing a stream that moves on through memory as the real one does.
+ * it, from callers that then return themselves (call_from_callers()),
+ * writing a stream that moves on through memory as the real one does.
  * The cost of a call is the difference from the same function without
  * its hook; the inner part is what the recording itself says those calls
  * took.  Each batch is timed alone and the fastest batch counts, so an
@@ -171,6 +172,37 @@ static void use_scratch(struct thread_state *t, uint8_t *stream)
 		aggregate_use(t, scratch_records, 32, scratch_cache, scratch_func_slots, 16);
 }
 
+/*
+ * The calls of a batch come from four callers in an order no predictor
+ * can learn, each a function that returns after FN does, as calls in a
+ * program do: a redirected return leaves the return predictions one
+ * behind, and the caller's own return then costs a misprediction too,
+ * which a loop calling FN from one place would never see.  The plain
+ * batches are made the same way, so only the hooks' part remains.
+ */
+typedef void (*calibration_fn)(void);
+#define RELAY(name)                                                      \
+	static __attribute__((noinline)) void name(calibration_fn fn) \
+	{                                                                \
+		fn();                                                    \
+		__asm__ volatile("" ::: "memory"); /* not a tail call */ \
+	}
+RELAY(relay_0)
+RELAY(relay_1)
+RELAY(relay_2)
+RELAY(relay_3)
+
+static inline void call_from_callers(calibration_fn fn, uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	switch ((*seed >> 16) & 3) {
+	case 0: relay_0(fn); break;
+	case 1: relay_1(fn); break;
+	case 2: relay_2(fn); break;
+	default: relay_3(fn); break;
+	}
+}
+
 /* The fastest of BATCHES batches of calls of FN, in clock units; with
  * INNER, the recorded time of the fastest hooked batch's calls too. */
 static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t *inner)
@@ -185,9 +217,10 @@ static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t
 			t->next_id = 1;
 		}
 		uint8_t *from = t->cur;
+		uint32_t seed = 2463534242u;	/* the same order for both kinds */
 		uint64_t start = runtime_now();
 		for (int i = 0; i < CALLS_PER_BATCH; i++)
-			fn();
+			call_from_callers(fn, &seed);
 		uint64_t took = runtime_now() - start;
 		/* the aggregate mode keeps no stream: its calls' time, the
 		 * inner part, is summed in their path instead */
