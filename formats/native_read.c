@@ -34,6 +34,7 @@ const char *section_name(uint32_t type)
 	case SECTION_SUM: return "SUM";
 	case SECTION_SUM_PCS: return "SUM_PCS";
 	case SECTION_PATCH: return "PATCH";
+	case SECTION_PAD: return "PAD";
 	case SECTION_CALIBRATION: return "CALIBRATION";
 	default: return "unknown";
 	}
@@ -133,12 +134,8 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	uint32_t image = cursor_u32(c, "process image");
 	uint32_t inner = cursor_u32(c, "hook overhead");
 	uint32_t outer = cursor_u32(c, "hook overhead");
-	uint64_t cpu = 0, wait = 0;
-	/* the first files of minor version 3 ended here */
-	if (cursor_left(c) >= 16) {
-		cpu = cursor_u64(c, "run times");
-		wait = cursor_u64(c, "run times");
-	}
+	uint64_t cpu = cursor_u64(c, "run times");
+	uint64_t wait = cursor_u64(c, "run times");
 	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
 
 	if (c->failed)
@@ -356,6 +353,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_SUM: parse_sum(&c, out); break;
 		case SECTION_SUM_PCS: parse_sum_pcs(&c, out); break;
 		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
+		case SECTION_PAD: break;	/* filler: its bytes mean nothing */
 		case SECTION_CALIBRATION: parse_calibration(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */

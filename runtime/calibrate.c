@@ -175,10 +175,11 @@ static void use_scratch(struct thread_state *t, uint8_t *stream)
 /*
  * The calls of a batch come from four callers in an order no predictor
  * can learn, each a function that returns after FN does, as calls in a
- * program do: a redirected return leaves the return predictions one
- * behind, and the caller's own return then costs a misprediction too,
- * which a loop calling FN from one place would never see.  The plain
- * batches are made the same way, so only the hooks' part remains.
+ * program do: the way back out of the return trampoline then leads to a
+ * different place from call to call, and a redirected return that put
+ * the return predictions off would show in the caller's own return,
+ * neither of which a loop calling FN from one place would see.  The
+ * plain batches are made the same way, so only the hooks' part remains.
  */
 typedef void (*calibration_fn)(void);
 #define RELAY(name)                                                      \

@@ -1,8 +1,8 @@
 /*
  * The hooks' cost measured again at exit (CALIBRATION section, minor
- * version 3): the reader keeps what start-up measured, and subtracts the
+ * version 4): the reader keeps what start-up measured, and subtracts the
  * lower of the two, and the main thread's running and waiting times it
- * carries; a file of minor version 2, which has no such section,
+ * carries; a file of minor version 3, which has no such section,
  * reads with the start's figure; a section naming no process, or a second
  * one for a process, makes the file damaged.
  */
@@ -21,7 +21,7 @@
 
 struct calibration {
 	uint32_t pid, inner, outer;
-	uint64_t cpu, wait;	/* written when CPU is not 0 */
+	uint64_t cpu, wait;
 };
 
 static void put_section(FILE *f, enum section_type type, const uint8_t *buf,
@@ -67,10 +67,8 @@ static uint8_t *write_file(unsigned minor, const struct calibration *cal, size_t
 		sec_put_u32(&b, 0);
 		sec_put_u32(&b, cal[i].inner);
 		sec_put_u32(&b, cal[i].outer);
-		if (cal[i].cpu) {
-			sec_put_u64(&b, cal[i].cpu);
-			sec_put_u64(&b, cal[i].wait);
-		}
+		sec_put_u64(&b, cal[i].cpu);
+		sec_put_u64(&b, cal[i].wait);
 		put_section(f, SECTION_CALIBRATION, buf, &b);
 	}
 	assert_int_equal(data_write_end(f), 0);
@@ -102,13 +100,13 @@ static int read_file(unsigned minor, const struct calibration *cal, size_t n,
 	return rc;
 }
 
-static void test_minor_2_reads_with_the_start_figure(void **state)
+static void test_minor_3_reads_with_the_start_figure(void **state)
 {
 	(void)state;
 	struct data_process pr;
 	char err[256] = "";
 
-	assert_int_equal(read_file(2, NULL, 0, &pr, err, sizeof(err)), 0);
+	assert_int_equal(read_file(3, NULL, 0, &pr, err, sizeof(err)), 0);
 	assert_false(pr.calibrated_at_exit);
 	assert_int_equal(pr.inner_x256, 300);
 	assert_int_equal(pr.outer_x256, 500);
@@ -134,8 +132,8 @@ static void test_lower_exit_figure_is_subtracted(void **state)
 	assert_int_equal(pr.run_wait_ns, 1000);
 }
 
-/* the sum decides: a lower inner part alone is not a cheaper call; and
- * the first files of minor version 3 had no run times in the section */
+/* the sum decides: a lower inner part alone is not a cheaper call; run
+ * times of 0 are not known */
 static void test_higher_exit_figure_keeps_the_start(void **state)
 {
 	(void)state;
@@ -169,7 +167,7 @@ static void test_damaged_calibration_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_minor_2_reads_with_the_start_figure),
+		cmocka_unit_test(test_minor_3_reads_with_the_start_figure),
 		cmocka_unit_test(test_lower_exit_figure_is_subtracted),
 		cmocka_unit_test(test_higher_exit_figure_keeps_the_start),
 		cmocka_unit_test(test_damaged_calibration_refused),
