@@ -29,8 +29,8 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CS_OPTS=${CS_OPTS---no-libcall}
 
 BASE_CFLAGS="-g"
-declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [cet]="-O2 -fcf-protection=full")
-declare -A BCC=([clang]=clang)
+declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [clang-Os]="-Os" [cet]="-O2 -fcf-protection=full")
+declare -A BCC=([clang]=clang [clang-Os]=clang)
 BIN=$BENCH_DIR/bin
 RUN=$BENCH_DIR/run
 mkdir -p "$BIN" "$RUN"
@@ -38,7 +38,7 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
 lua_src=$(lua_source_dir) || exit 1
-for b in O2 clang Os cet; do
+for b in O2 clang Os clang-Os cet; do
 	build_lua "$b"
 done
 WORK="$HERE/progs/work.lua"
@@ -49,6 +49,7 @@ TARGETS=(
 	"lua -O2 (gcc, own build)|$BIN/lua-O2 $WORK 20 2||."
 	"lua -O2 (clang)|$BIN/lua-clang $WORK 20 2||."
 	"lua -Os (gcc)|$BIN/lua-Os $WORK 20 2||."
+	"lua -Os (clang)|$BIN/lua-clang-Os $WORK 20 2||."
 	"lua -O2 -fcf-protection=full|$BIN/lua-cet $WORK 20 2||."
 	"/usr/bin/lua5.4 (Debian, stripped)|/usr/bin/lua5.4 $WORK 20 2||."
 )

@@ -389,13 +389,68 @@ static uint64_t next_start(const struct elf_functions *f, size_t i)
 	return i + 1 < f->n ? f->funcs[i + 1].start : UINT64_MAX;
 }
 
+/* Whether a window refused for WHY may still take a trap at the entry:
+ * the code is there and decodes, only no jump fits in it. */
+static int trap_may_do(enum patch_skip why)
+{
+	return why == PATCH_SKIP_BRANCH_INTO_WINDOW || why == PATCH_SKIP_TOO_SMALL ||
+	       why == PATCH_SKIP_LONG_WINDOW || why == PATCH_SKIP_UNRELOCATABLE ||
+	       why == PATCH_SKIP_CALL_IN_WINDOW;
+}
+
+/*
+ * The last resort for the function at START: an int3 over its first
+ * instruction (an endbr64 included, so that a loop head right after it
+ * stays free of the trap), that instruction relocated.  One byte fits
+ * any function; only a branch into the middle of that instruction, or an
+ * instruction that cannot move, refuses it.
+ */
+static enum patch_skip trap_window(struct analysis *a, uint64_t start, uint64_t end,
+				   struct window *w)
+{
+	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
+	cs_insn *in = patch_disasm()->malloc(a->cs);
+	const uint8_t *q = c->bytes + (start - c->addr);
+	size_t left = end - start;
+	uint64_t at = start;
+	int ok = patch_disasm()->disasm_iter(a->cs, &q, &left, &at, in);
+
+	patch_disasm()->free(in, 1);
+	if (!ok)
+		return PATCH_SKIP_UNDECODABLE;
+	w->addr = start;
+	w->len = w->code_len = (unsigned)(at - start);
+	if (w->len > PATCH_WINDOW_MAX)
+		return PATCH_SKIP_LONG_WINDOW;
+	if (branch_inside(&a->br, start, at))
+		return PATCH_SKIP_BRANCH_INTO_WINDOW;
+	return PATCH_OK;
+}
+
+/* Relocates window W of function FN and adds its site of KIND. */
+static enum patch_skip add_site(struct analysis *a, struct patch_plan *plan,
+				const struct elf_function *fn, const struct window *w,
+				enum patch_site_kind kind)
+{
+	const struct elf_code *c = elf_functions_code(a->f, w->addr, w->len);
+	const uint8_t *bytes = c->bytes + (w->addr - c->addr);
+	struct patch_reloc r;
+	enum patch_skip why = patch_relocate(a->cs, bytes, w->code_len, w->addr,
+					     w->addr + w->len, &r);
+
+	if (why == PATCH_OK) {
+		struct patch_site_at at = { fn->start, fn->name, kind, w->addr, w->len, bytes };
+		patch_plan_add_site(plan, &at, &r, r.ends ? 0 : w->addr + w->len);
+	}
+	return why;
+}
+
 static void patch_function(struct analysis *a, struct patch_plan *plan,
 			   struct patch_coverage *cov, size_t i)
 {
 	const struct elf_function *fn = &a->f->funcs[i];
 	uint64_t end = function_end(a->f, i);
 	struct window w;
-	struct patch_reloc r;
 	enum patch_skip why;
 
 	cov->found++;
@@ -407,17 +462,13 @@ static void patch_function(struct analysis *a, struct patch_plan *plan,
 		why = PATCH_SKIP_NO_CODE;
 	else
 		why = choose_window(a, fn->start, end, next_start(a->f, i), &w);
-	if (why == PATCH_OK) {
-		const struct elf_code *c = elf_functions_code(a->f, w.addr, w.len);
-		const uint8_t *bytes = c->bytes + (w.addr - c->addr);
-		why = patch_relocate(a->cs, bytes, w.code_len, w.addr, w.addr + w.len, &r);
-		if (why == PATCH_OK) {
-			patch_plan_add_site(plan, fn->start, w.addr, w.len, bytes, &r,
-					    r.ends ? 0 : w.addr + w.len);
-			return;
-		}
-	}
-	patch_coverage_skip(cov, fn->start, fn->name, why);
+	if (why == PATCH_OK)
+		why = add_site(a, plan, fn, &w, PATCH_JMP32);
+	if (trap_may_do(why) && trap_window(a, fn->start, end, &w) == PATCH_OK &&
+	    add_site(a, plan, fn, &w, PATCH_INT3) == PATCH_OK)
+		return;
+	if (why != PATCH_OK)
+		patch_coverage_skip(cov, fn->start, fn->name, why);
 }
 
 int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted_fn wanted,

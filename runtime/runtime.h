@@ -332,6 +332,11 @@ HIDDEN int patch_is_return_point(uintptr_t addr);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);
+/* sigaction() on SIGTRAP while patched entries trap: ACT becomes the
+ * action other traps go to, *OLD the one it replaces; returns 1, or 0
+ * when no trap is patched (the caller sets the action itself). */
+struct sigaction;
+HIDDEN int patch_trap_sigaction(const struct sigaction *act, struct sigaction *old);
 /* A function whose call costs what a patched call adds, for
  * calibrate.c; NULL if it cannot be made. */
 HIDDEN void (*patch_calibration_target(void))(void);

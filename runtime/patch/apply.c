@@ -16,6 +16,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -56,6 +57,9 @@ static const char *const refusal_text[SITE_REFUSALS] = {
 	[SITE_BYTES_DIFFER] = "its code differs from the planned (the binary changed since)",
 	[SITE_TOO_LONG] = "its relocated code is too long for a trampoline",
 	[SITE_OUT_OF_REACH] = "a displacement does not reach from its trampoline",
+	[SITE_NO_POOL] = "no trampoline memory within reach",
+	[SITE_NOT_WRITABLE] = "its code could not be made writable",
+	[SITE_NO_TRAP] = "the SIGTRAP handler its trap needs could not be set",
 };
 
 static long raw_mprotect(uintptr_t addr, size_t len, int prot)
@@ -127,6 +131,12 @@ static int in_text(const struct loaded *l, uintptr_t at, size_t len)
 	return 0;
 }
 
+/* Where site I's trampoline in the pool at POOL_RX is entered. */
+static uintptr_t slot_entry(uintptr_t pool_rx, uint32_t i)
+{
+	return pool_rx + POOL_HEADER + (size_t)i * SITE_SLOT + SITE_ENTRY;
+}
+
 /* Checks site S against the code loaded in L. */
 static enum site_refusal site_fits(const struct loaded *l, const struct patch_plan_site *s)
 {
@@ -149,20 +159,57 @@ static enum site_refusal jump_for(const struct loaded *l, const struct patch_pla
 	uintptr_t at = s->addr + l->bias;
 	int64_t d = (int64_t)(slot_rx + SITE_ENTRY - (at + 5));
 
+	/* the bytes after the jump are never run: int3 stops anything that
+	 * would jump into them despite the plan; a trap site is int3 alone */
+	memset(out, 0xcc, PATCH_WINDOW_MAX);
+	if (s->kind == PATCH_INT3)
+		return SITE_OK;
 	if (d < INT32_MIN || d > INT32_MAX)
 		return SITE_OUT_OF_REACH;
 	int32_t d32 = (int32_t)d;
-	/* the bytes after the jump are never run: int3 stops anything that
-	 * would jump into them despite the plan */
-	memset(out, 0xcc, PATCH_WINDOW_MAX);
 	out[0] = 0xe9;
 	memcpy(out + 1, &d32, 4);
 	return SITE_OK;
 }
 
-static void tell_refusals(const char *path, const uint32_t count[SITE_REFUSALS])
+static size_t flush_notes(int fd, const struct patch_refusal *note, size_t n, const char *file)
 {
-	for (int r = 1; r < SITE_REFUSALS; r++) {
+	if (n && (fd < 0 || write(fd, note, n * sizeof(*note)) != (ssize_t)(n * sizeof(*note))))
+		rt_warn("cannot note the unpatched functions for 'callscope info'", file);
+	return 0;
+}
+
+/*
+ * Tells once per reason how many sites of object O (at PATH; NULL: told
+ * already) WHY refused, and notes each in the staging directory for the
+ * recording.
+ */
+static void tell_refusals(const struct patch_plan_object *o, const char *path,
+			  const uint8_t *why)
+{
+	uint32_t count[SITE_REFUSALS] = { 0 };
+	struct patch_refusal note[64];
+	size_t n = 0;
+	char file[CONTRACT_PATH_MAX + sizeof(PATCH_REFUSED_FILE) + 1];
+	char *fend = file + sizeof(file) - 1;
+	char *f = rt_append(file, fend, runtime_config.contract.dir);
+	int fd = -1;
+
+	f = rt_append(f, fend, "/" PATCH_REFUSED_FILE);
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		if (why[i] == SITE_OK)
+			continue;
+		count[why[i]]++;
+		if (fd < 0 && f)
+			fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		note[n++] = (struct patch_refusal){ o->first_site + i, why[i] };
+		if (n == sizeof(note) / sizeof(*note))
+			n = flush_notes(fd, note, n, file);
+	}
+	flush_notes(fd, note, n, file);
+	if (fd >= 0)
+		close(fd);
+	for (int r = 1; path && r < SITE_REFUSALS; r++) {
 		char line[256], *end = line + sizeof(line) - 1;
 		if (!count[r])
 			continue;
@@ -192,12 +239,13 @@ static void tell_write_refused(const char *path, int err)
 }
 
 /*
- * Writes JUMPS[i] over the windows of the sites marked in OK, a run of
- * neighbouring pages at a time.  Returns 0, or an errno when the pages
- * cannot be made writable (nothing of that run is written then).
+ * Writes JUMPS[i] over the windows of the sites WHY leaves SITE_OK, a run
+ * of neighbouring pages at a time.  Returns 0, or an errno when pages
+ * cannot be made writable: nothing of that run and the ones after is
+ * written then, and WHY says so of their sites.
  */
 static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
-		       const struct loaded *l, const uint8_t *ok,
+		       const struct loaded *l, uint8_t *why,
 		       const uint8_t (*jumps)[PATCH_WINDOW_MAX])
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -205,7 +253,7 @@ static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
 
 	while (i < o->nsites) {
 		struct patch_plan_site s;
-		if (!ok[i]) {
+		if (why[i] != SITE_OK) {
 			i++;
 			continue;
 		}
@@ -224,10 +272,14 @@ static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
 				hi = nhi;
 		}
 		long r = raw_mprotect(lo, hi - lo, PROT_READ | PROT_WRITE);
-		if (r != 0)
+		if (r != 0) {
+			for (uint32_t k = i; k < o->nsites; k++)
+				if (why[k] == SITE_OK)
+					why[k] = SITE_NOT_WRITABLE;
 			return (int)-r;
+		}
 		for (uint32_t k = i; k < j; k++) {
-			if (!ok[k])
+			if (why[k] != SITE_OK)
 				continue;
 			plan_site(p, o->first_site + k, &s);
 			memcpy((void *)(s.addr + l->bias), jumps[k], s.window);
@@ -255,10 +307,11 @@ static void tell_live_refused(const char *path, int err)
 	rt_warn(p ? line : "cannot patch a loaded object", "");
 }
 
-/* Writes the jumps of the sites marked in OK while other threads may run.
- * Returns 0, or an errno when nothing could be written. */
+/* Writes the jumps of the sites WHY leaves SITE_OK while other threads
+ * may run.  Returns 0, or an errno when nothing could be written (WHY
+ * then says so). */
 static int write_jumps_live(const struct plan *p, const struct patch_plan_object *o,
-			    const struct loaded *l, const uint8_t *ok,
+			    const struct loaded *l, uint8_t *why,
 			    const uint8_t (*jumps)[PATCH_WINDOW_MAX], uintptr_t pool_rx)
 {
 	struct live_site *sites = calloc(o->nsites, sizeof(*sites));
@@ -268,42 +321,74 @@ static int write_jumps_live(const struct plan *p, const struct patch_plan_object
 		return ENOMEM;
 	for (uint32_t i = 0; i < o->nsites; i++) {
 		struct patch_plan_site s;
-		if (!ok[i])
+		if (why[i] != SITE_OK)
 			continue;
 		plan_site(p, o->first_site + i, &s);
-		sites[n].at = s.addr + l->bias;
-		sites[n].to = pool_rx + POOL_HEADER + (size_t)i * SITE_SLOT + SITE_ENTRY;
+		sites[n].trap.at = s.addr + l->bias;
+		sites[n].trap.to = slot_entry(pool_rx, i);
 		sites[n].window = s.window;
 		memcpy(sites[n].jump, jumps[i], PATCH_WINDOW_MAX);
 		n++;
 	}
 	int err = n ? live_write_jumps(sites, n) : 0;
 	free(sites);
+	for (uint32_t i = 0; err && i < o->nsites; i++)
+		if (why[i] == SITE_OK)
+			why[i] = SITE_NOT_WRITABLE;
 	return err;
+}
+
+/*
+ * Makes the trap handler know the trap sites WHY leaves SITE_OK, before
+ * their int3 is written (the live writing knows every site already);
+ * WHY refuses them all when it cannot.
+ */
+static void add_traps(const struct plan *p, const struct patch_plan_object *o,
+		      const struct loaded *l, uint8_t *why, uintptr_t pool_rx)
+{
+	struct trap_site *traps = calloc(o->nsites ? o->nsites : 1, sizeof(*traps));
+	size_t n = 0;
+
+	for (uint32_t i = 0; traps && i < o->nsites; i++) {
+		struct patch_plan_site s;
+		plan_site(p, o->first_site + i, &s);
+		if (why[i] == SITE_OK && s.kind == PATCH_INT3)
+			traps[n++] = (struct trap_site){ s.addr + l->bias, slot_entry(pool_rx, i) };
+	}
+	int err = !traps ? ENOMEM : n ? trap_sites_add(traps, n) : 0;
+	free(traps);
+	for (uint32_t i = 0; err && i < o->nsites; i++) {
+		struct patch_plan_site s;
+		plan_site(p, o->first_site + i, &s);
+		if (why[i] == SITE_OK && s.kind == PATCH_INT3)
+			why[i] = SITE_NO_TRAP;
+	}
 }
 
 /* Patches plan object O, loaded as L; LIVE: other threads may run. */
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
 			 const struct loaded *l, const char *path, int live)
 {
-	uint32_t refused[SITE_REFUSALS] = { 0 };
 	struct pool pool;
-	const char *why = NULL;
-	uint8_t *ok = calloc(o->nsites, 1);
+	const char *why_not = NULL;
+	uint8_t *why = calloc(o->nsites, 1);
 	uint8_t (*jumps)[PATCH_WINDOW_MAX] = calloc(o->nsites, PATCH_WINDOW_MAX);
 
-	if (!ok || !jumps)
+	if (!why || !jumps)
 		goto out;
-	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT, &why) != 0) {
+	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT,
+		     &why_not) != 0) {
 		char line[300], *end = line + sizeof(line) - 1;
 		char *q = rt_append(line, end, "cannot place trampolines for '");
 		q = rt_append(q, end, path);
 		q = rt_append(q, end, "' (");
-		q = rt_append(q, end, why);
+		q = rt_append(q, end, why_not);
 		q = rt_append(q, end, ": ");
 		q = rt_append(q, end, strerror(errno));
 		q = rt_append(q, end, "); it runs untraced");
 		rt_warn(q ? line : "cannot place trampolines", "");
+		memset(why, SITE_NO_POOL, o->nsites);
+		tell_refusals(o, NULL, why);
 		goto out;
 	}
 	uintptr_t hooks[2] = { (uintptr_t)callscope_patch_entry, (uintptr_t)callscope_patch_exit };
@@ -317,23 +402,25 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 			r = site_build(p, &s, l->bias, pool.rx, pool.rw + off, pool.rx + off);
 		if (r == SITE_OK)
 			r = jump_for(l, &s, pool.rx + off, jumps[i]);
-		ok[i] = r == SITE_OK;
-		refused[r]++;
+		why[i] = (uint8_t)r;
 	}
 	pool_seal(&pool);
 	patch_pools_add(pool.rx, pool.rx + pool.size);
-	tell_refusals(path, refused);
-	int err = live ? write_jumps_live(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps,
+	if (!live)
+		add_traps(p, o, l, why, pool.rx);
+	int err = live ? write_jumps_live(p, o, l, why, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps,
 					  pool.rx)
-		       : write_jumps(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
+		       : write_jumps(p, o, l, why, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
 	if (err && live)
 		tell_live_refused(path, err);
 	else if (err)
 		tell_write_refused(path, err);
 	else
 		patch_objects_add(l->lo, l->hi);
+	/* the whole object's refusal was told above */
+	tell_refusals(o, err ? NULL : path, why);
 out:
-	free(ok);
+	free(why);
 	free(jumps);
 }
 

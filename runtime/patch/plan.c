@@ -35,12 +35,12 @@ static int check_site(const struct plan *p, const struct patch_plan_site *s, con
 {
 	const struct patch_plan_header *h = &p->hdr;
 
-	if (s->kind != PATCH_JMP32) {
+	if (s->kind != PATCH_JMP32 && s->kind != PATCH_INT3) {
 		*why = "a site of an unknown kind";
 		return -1;
 	}
-	if (s->window < 5 || s->window > PATCH_WINDOW_MAX) {
-		*why = "a site's window is not 5 to 16 bytes";
+	if (s->window < (s->kind == PATCH_INT3 ? 1 : 5) || s->window > PATCH_WINDOW_MAX) {
+		*why = "a site's window is not 5 (a trap's: 1) to 16 bytes";
 		return -1;
 	}
 	if (!span_ok(s->code, s->code_len, h->code_bytes)) {

@@ -10,7 +10,8 @@
  *     operand, a branch's target, a call's return address);
  *   - the code resumes at the window's end, or ends in a jump or return.
  *
- * It prints one line per site ("site ADDR WINDOW FUNCTION") and per
+ * It prints one line per site ("site ADDR WINDOW FUNCTION KIND", KIND
+ * jmp32 or int3: a trap site's window is its first instruction) and per
  * skipped function ("skip ADDR REASON-CODE NAME"), then "found N patched M
  * fragments F", and exits 1 after "bad ..." lines if any check fails.
  */
@@ -220,8 +221,8 @@ int main(int argc, char **argv)
 			memcpy(relocated, code + s->code, s->code_len);
 			apply_fixups(s, fx, relocated, s->addr + TRAMPOLINE_DISTANCE);
 			check_site(cs, s, file_bytes, relocated);
-			printf("site %#llx %u %#llx\n", (unsigned long long)s->addr, s->window,
-			       (unsigned long long)s->function);
+			printf("site %#llx %u %#llx %s\n", (unsigned long long)s->addr, s->window,
+			       (unsigned long long)s->function, s->kind == PATCH_INT3 ? "int3" : "jmp32");
 			free(file_bytes);
 		}
 		code_file_close(cf);
