@@ -76,7 +76,8 @@ void patch_coverage_parse(struct cursor *c, struct data_file *df)
 		df->npatch = i + 1;
 		parse_object(c, &df->patch[i]);
 	}
-	for (uint32_t i = 0; i < n && !c->failed && cursor_left(c); i++)
+	/* the trapped functions: all objects' or none */
+	for (uint32_t i = 0; i < n && !c->failed && (i > 0 || cursor_left(c)); i++)
 		parse_trapped(c, &df->patch[i]);
 }
 
