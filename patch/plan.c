@@ -86,7 +86,7 @@ void patch_plan_add_site(struct patch_plan *plan, const struct patch_site_at *at
 			 const struct patch_reloc *r, uint64_t resume)
 {
 	struct patch_plan_site s;
-	unsigned least = at->kind == PATCH_INT3 ? 1 : 5;
+	unsigned least = at->kind == PATCH_INT3 ? 1 : at->kind == PATCH_JMP8 ? 2 : 5;
 
 	if (!plan->nobjects || at->window < least || at->window > PATCH_WINDOW_MAX)
 		BUG("a site without its object, or of %u bytes", at->window);
@@ -101,6 +101,10 @@ void patch_plan_add_site(struct patch_plan *plan, const struct patch_site_at *at
 	s.kind = (uint8_t)at->kind;
 	s.window = (uint8_t)at->window;
 	memcpy(s.original, at->original, at->window);
+	if (at->kind == PATCH_JMP8) {
+		s.island = at->island;
+		memcpy(s.island_original, at->island_original, PATCH_ISLAND);
+	}
 	ALLOC_GROW(plan->code, plan->code_len + r->len, plan->code_alloc);
 	memcpy(plan->code + plan->code_len, r->code, r->len);
 	plan->code_len += r->len;

@@ -55,7 +55,8 @@ struct patch_coverage *patch_plan_add_object(struct patch_plan *plan, const char
 
 /* A site to add: the function NAME (NULL: none) entering at FUNCTION,
  * entered by KIND written at ADDR over WINDOW bytes whose contents are
- * ORIGINAL. */
+ * ORIGINAL; a PATCH_JMP8's jump goes to ISLAND, whose PATCH_ISLAND bytes
+ * are ISLAND_ORIGINAL. */
 struct patch_site_at {
 	uint64_t function;
 	const char *name;
@@ -63,6 +64,8 @@ struct patch_site_at {
 	uint64_t addr;
 	unsigned window;
 	const uint8_t *original;
+	uint64_t island;
+	const uint8_t *island_original;
 };
 
 /* Adds site S to the current object, running the relocated R and then

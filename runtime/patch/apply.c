@@ -152,24 +152,107 @@ static enum site_refusal site_fits(const struct loaded *l, const struct patch_pl
 	return SITE_OK;
 }
 
-/* The jump over site S's window, to its trampoline at SLOT_RX. */
-static enum site_refusal jump_for(const struct loaded *l, const struct patch_plan_site *s,
-				  uintptr_t slot_rx, uint8_t out[PATCH_WINDOW_MAX])
-{
-	uintptr_t at = s->addr + l->bias;
-	int64_t d = (int64_t)(slot_rx + SITE_ENTRY - (at + 5));
+/* How a site's entry is written. */
+struct entry {
+	uint8_t jump[PATCH_WINDOW_MAX];	/* over its window */
+	uint8_t island[PATCH_ISLAND];	/* a short jump's: the jump to the trampoline */
+	uint8_t trap;		/* an int3: the SIGTRAP handler must know it */
+	uint8_t own_island;	/* the island is in padding, written on its own */
+};
 
-	/* the bytes after the jump are never run: int3 stops anything that
-	 * would jump into them despite the plan; a trap site is int3 alone */
-	memset(out, 0xcc, PATCH_WINDOW_MAX);
-	if (s->kind == PATCH_INT3)
-		return SITE_OK;
+/* `jmp rel32` at AT (running address) to TO, into OUT. */
+static enum site_refusal jmp32(uintptr_t at, uintptr_t to, uint8_t *out)
+{
+	int64_t d = (int64_t)(to - (at + 5));
+
 	if (d < INT32_MIN || d > INT32_MAX)
 		return SITE_OUT_OF_REACH;
 	int32_t d32 = (int32_t)d;
 	out[0] = 0xe9;
 	memcpy(out + 1, &d32, 4);
 	return SITE_OK;
+}
+
+/* The entry of site S, to its trampoline at SLOT_RX. */
+static enum site_refusal entry_for(const struct loaded *l, const struct patch_plan_site *s,
+				   uintptr_t slot_rx, struct entry *e)
+{
+	uintptr_t at = s->addr + l->bias;
+
+	/* the bytes after the jump are never run: int3 stops anything that
+	 * would jump into them despite the plan; a trap site is int3 alone */
+	memset(e->jump, 0xcc, PATCH_WINDOW_MAX);
+	e->trap = s->kind == PATCH_INT3;
+	if (s->kind == PATCH_INT3)
+		return SITE_OK;
+	if (s->kind == PATCH_JMP32)
+		return jmp32(at, slot_rx + SITE_ENTRY, e->jump);
+	e->jump[0] = 0xeb;
+	e->jump[1] = (uint8_t)(int8_t)(int64_t)(s->island - (s->addr + 2));
+	return jmp32(s->island + l->bias, slot_rx + SITE_ENTRY, e->island);
+}
+
+/* A short jump whose island cannot be written enters by a trap instead:
+ * its trampoline runs the same window. */
+static void enter_by_trap(struct entry *e)
+{
+	memset(e->jump, 0xcc, PATCH_WINDOW_MAX);
+	e->trap = 1;
+	e->own_island = 0;
+}
+
+/* The site of object O whose window holds ADDR, or -1. */
+static int64_t site_holding(const struct plan *p, const struct patch_plan_object *o, uint64_t addr)
+{
+	uint32_t lo = 0, hi = o->nsites;
+	struct patch_plan_site s;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		plan_site(p, o->first_site + mid, &s);
+		if (s.addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	plan_site(p, o->first_site + lo - 1, &s);
+	return addr < s.addr + s.window ? (int64_t)lo - 1 : -1;
+}
+
+/*
+ * Places the islands of the short jumps of O that WHY leaves SITE_OK:
+ * into the jump of the site whose window holds it, past that jump, when
+ * that site is patched by a 5-byte jump; else into padding still as the
+ * plan saw it.  A short jump whose island cannot be placed enters by a
+ * trap, through the same trampoline.
+ */
+static void place_islands(const struct plan *p, const struct patch_plan_object *o,
+			  const struct loaded *l, const uint8_t *why, struct entry *e)
+{
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		struct patch_plan_site s, h;
+		plan_site(p, o->first_site + i, &s);
+		if (why[i] != SITE_OK || s.kind != PATCH_JMP8)
+			continue;
+		int64_t k = site_holding(p, o, s.island);
+		if (k >= 0) {
+			plan_site(p, o->first_site + (uint32_t)k, &h);
+			if (why[k] == SITE_OK && h.kind == PATCH_JMP32 && s.island >= h.addr + 5 &&
+			    s.island + PATCH_ISLAND <= h.addr + h.window)
+				memcpy(e[k].jump + (s.island - h.addr), e[i].island, PATCH_ISLAND);
+			else
+				enter_by_trap(&e[i]);
+		} else if (site_holding(p, o, s.island + PATCH_ISLAND - 1) < 0 &&
+			   in_text(l, s.island + l->bias, PATCH_ISLAND) &&
+			   !memcmp((const void *)(s.island + l->bias), s.island_original,
+				   PATCH_ISLAND)) {
+			e[i].own_island = 1;
+		} else {
+			enter_by_trap(&e[i]);
+		}
+	}
 }
 
 static size_t flush_notes(int fd, const struct patch_refusal *note, size_t n, const char *file)
@@ -238,38 +321,54 @@ static void tell_write_refused(const char *path, int err)
 	rt_warn(p ? line : "cannot patch code", "");
 }
 
+/* The pages site S's entry (of L, with its island when written on its
+ * own) lies on: [*LO, *HI). */
+static void entry_pages(const struct loaded *l, const struct patch_plan_site *s,
+			const struct entry *e, uintptr_t page, uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t from = s->addr + l->bias, to = from + s->window;
+
+	if (e->own_island) {
+		uintptr_t at = s->island + l->bias;
+		from = at < from ? at : from;
+		to = at + PATCH_ISLAND > to ? at + PATCH_ISLAND : to;
+	}
+	*lo = from & ~(page - 1);
+	*hi = (to + page - 1) & ~(page - 1);
+}
+
 /*
- * Writes JUMPS[i] over the windows of the sites WHY leaves SITE_OK, a run
- * of neighbouring pages at a time.  Returns 0, or an errno when pages
- * cannot be made writable: nothing of that run and the ones after is
- * written then, and WHY says so of their sites.
+ * Writes the entries E of the sites WHY leaves SITE_OK, a run of
+ * neighbouring pages at a time (a short jump's island in the same run as
+ * its jump).  Returns 0, or an errno when pages cannot be made writable:
+ * nothing of that run and the ones after is written then, and WHY says so
+ * of their sites.
  */
 static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
-		       const struct loaded *l, uint8_t *why,
-		       const uint8_t (*jumps)[PATCH_WINDOW_MAX])
+		       const struct loaded *l, uint8_t *why, const struct entry *e)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uint32_t i = 0;
 
 	while (i < o->nsites) {
 		struct patch_plan_site s;
+		uintptr_t lo, hi;
 		if (why[i] != SITE_OK) {
 			i++;
 			continue;
 		}
 		plan_site(p, o->first_site + i, &s);
-		uintptr_t lo = (s.addr + l->bias) & ~(page - 1);
-		uintptr_t hi = (s.addr + l->bias + s.window + page - 1) & ~(page - 1);
+		entry_pages(l, &s, &e[i], page, &lo, &hi);
 		uint32_t j = i + 1;
 		for (; j < o->nsites; j++) {
 			struct patch_plan_site n;
+			uintptr_t nlo, nhi;
 			plan_site(p, o->first_site + j, &n);
-			uintptr_t nlo = (n.addr + l->bias) & ~(page - 1);
+			entry_pages(l, &n, &e[j], page, &nlo, &nhi);
 			if (nlo > hi)
 				break;
-			uintptr_t nhi = (n.addr + l->bias + n.window + page - 1) & ~(page - 1);
-			if (nhi > hi)
-				hi = nhi;
+			lo = nlo < lo ? nlo : lo;
+			hi = nhi > hi ? nhi : hi;
 		}
 		long r = raw_mprotect(lo, hi - lo, PROT_READ | PROT_WRITE);
 		if (r != 0) {
@@ -282,7 +381,12 @@ static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
 			if (why[k] != SITE_OK)
 				continue;
 			plan_site(p, o->first_site + k, &s);
-			memcpy((void *)(s.addr + l->bias), jumps[k], s.window);
+			memcpy((void *)(s.addr + l->bias), e[k].jump, s.window);
+		}
+		for (uint32_t k = i; k < j; k++) {
+			plan_site(p, o->first_site + k, &s);
+			if (why[k] == SITE_OK && e[k].own_island)
+				memcpy((void *)(s.island + l->bias), e[k].island, PATCH_ISLAND);
 		}
 		r = raw_mprotect(lo, hi - lo, PROT_READ | PROT_EXEC);
 		if (r != 0) {
@@ -311,8 +415,8 @@ static void tell_live_refused(const char *path, int err)
  * may run.  Returns 0, or an errno when nothing could be written (WHY
  * then says so). */
 static int write_jumps_live(const struct plan *p, const struct patch_plan_object *o,
-			    const struct loaded *l, uint8_t *why,
-			    const uint8_t (*jumps)[PATCH_WINDOW_MAX], uintptr_t pool_rx)
+			    const struct loaded *l, uint8_t *why, const struct entry *e,
+			    uintptr_t pool_rx)
 {
 	struct live_site *sites = calloc(o->nsites, sizeof(*sites));
 	size_t n = 0;
@@ -327,7 +431,11 @@ static int write_jumps_live(const struct plan *p, const struct patch_plan_object
 		sites[n].trap.at = s.addr + l->bias;
 		sites[n].trap.to = slot_entry(pool_rx, i);
 		sites[n].window = s.window;
-		memcpy(sites[n].jump, jumps[i], PATCH_WINDOW_MAX);
+		memcpy(sites[n].jump, e[i].jump, PATCH_WINDOW_MAX);
+		if (e[i].own_island) {
+			sites[n].island = s.island + l->bias;
+			memcpy(sites[n].island_jump, e[i].island, PATCH_ISLAND);
+		}
 		n++;
 	}
 	int err = n ? live_write_jumps(sites, n) : 0;
@@ -344,7 +452,8 @@ static int write_jumps_live(const struct plan *p, const struct patch_plan_object
  * WHY refuses them all when it cannot.
  */
 static void add_traps(const struct plan *p, const struct patch_plan_object *o,
-		      const struct loaded *l, uint8_t *why, uintptr_t pool_rx)
+		      const struct loaded *l, uint8_t *why, const struct entry *e,
+		      uintptr_t pool_rx)
 {
 	struct trap_site *traps = calloc(o->nsites ? o->nsites : 1, sizeof(*traps));
 	size_t n = 0;
@@ -352,17 +461,14 @@ static void add_traps(const struct plan *p, const struct patch_plan_object *o,
 	for (uint32_t i = 0; traps && i < o->nsites; i++) {
 		struct patch_plan_site s;
 		plan_site(p, o->first_site + i, &s);
-		if (why[i] == SITE_OK && s.kind == PATCH_INT3)
+		if (why[i] == SITE_OK && e[i].trap)
 			traps[n++] = (struct trap_site){ s.addr + l->bias, slot_entry(pool_rx, i) };
 	}
 	int err = !traps ? ENOMEM : n ? trap_sites_add(traps, n) : 0;
 	free(traps);
-	for (uint32_t i = 0; err && i < o->nsites; i++) {
-		struct patch_plan_site s;
-		plan_site(p, o->first_site + i, &s);
-		if (why[i] == SITE_OK && s.kind == PATCH_INT3)
+	for (uint32_t i = 0; err && i < o->nsites; i++)
+		if (why[i] == SITE_OK && e[i].trap)
 			why[i] = SITE_NO_TRAP;
-	}
 }
 
 /* Patches plan object O, loaded as L; LIVE: other threads may run. */
@@ -372,9 +478,9 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 	struct pool pool;
 	const char *why_not = NULL;
 	uint8_t *why = calloc(o->nsites, 1);
-	uint8_t (*jumps)[PATCH_WINDOW_MAX] = calloc(o->nsites, PATCH_WINDOW_MAX);
+	struct entry *e = calloc(o->nsites ? o->nsites : 1, sizeof(*e));
 
-	if (!why || !jumps)
+	if (!why || !e)
 		goto out;
 	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT,
 		     &why_not) != 0) {
@@ -401,16 +507,15 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		if (r == SITE_OK)
 			r = site_build(p, &s, l->bias, pool.rx, pool.rw + off, pool.rx + off);
 		if (r == SITE_OK)
-			r = jump_for(l, &s, pool.rx + off, jumps[i]);
+			r = entry_for(l, &s, pool.rx + off, &e[i]);
 		why[i] = (uint8_t)r;
 	}
 	pool_seal(&pool);
 	patch_pools_add(pool.rx, pool.rx + pool.size);
+	place_islands(p, o, l, why, e);
 	if (!live)
-		add_traps(p, o, l, why, pool.rx);
-	int err = live ? write_jumps_live(p, o, l, why, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps,
-					  pool.rx)
-		       : write_jumps(p, o, l, why, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
+		add_traps(p, o, l, why, e, pool.rx);
+	int err = live ? write_jumps_live(p, o, l, why, e, pool.rx) : write_jumps(p, o, l, why, e);
 	if (err && live)
 		tell_live_refused(path, err);
 	else if (err)
@@ -421,7 +526,7 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 	tell_refusals(o, err ? NULL : path, why);
 out:
 	free(why);
-	free(jumps);
+	free(e);
 }
 
 /* The plan applied at start-up, and which of its objects were met. */

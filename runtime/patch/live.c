@@ -10,7 +10,9 @@
  *   1. an int3 over each window's first byte; a thread that reaches it
  *      traps, and the SIGTRAP handler sends it to the trampoline;
  *   2. every core serialized (membarrier SYNC_CORE), then the window's
- *      other bytes (the jump's displacement and the int3 fill);
+ *      other bytes (the jump's displacement and the int3 fill) and a
+ *      short jump's island in padding (an island in another window is
+ *      among that window's bytes);
  *   3. serialized again, then the first byte becomes the jmp opcode, and
  *      serialized once more.
  *
@@ -89,8 +91,11 @@ int live_write_jumps(const struct live_site *sites, size_t n)
 		}
 	}
 	sync_cores();
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		poke(fd, sites[i].trap.at + 1, sites[i].jump + 1, sites[i].window - 1);
+		if (sites[i].island)
+			poke(fd, sites[i].island, sites[i].island_jump, PATCH_ISLAND);
+	}
 	sync_cores();
 	for (size_t i = 0; i < n; i++)
 		poke(fd, sites[i].trap.at, sites[i].jump, 1);

@@ -113,6 +113,8 @@ int trap_sites_add(const struct trap_site *sites, size_t n);
 /* live.c: a jump to write while other threads may run. */
 struct live_site {
 	struct trap_site trap;	/* the window, and where a thread trapped at it goes on */
+	uintptr_t island;	/* a short jump's island in padding, or 0 */
+	uint8_t island_jump[PATCH_ISLAND];
 	uint8_t window;
 	uint8_t jump[PATCH_WINDOW_MAX];
 };

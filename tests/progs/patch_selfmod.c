@@ -3,8 +3,11 @@
  * rewrites the immediate of selfmod_answer()'s first instruction (5 ->
  * 6), as a hot-patching or self-decrypting library would.  The code then
  * differs from the file a patch plan was made from, and the runtime must
- * refuse that entry rather than patch it.  selfmod_plain() stays as in
- * the file.
+ * refuse that entry rather than patch it.  The others stay as in the
+ * file: selfmod_plain(), and two entries no 5-byte jump fits while
+ * threads may run (the library comes by dlopen): selfmod_loop (a loop
+ * head after 2 bytes) and selfmod_tiny (a `ret` packed against the next
+ * function).
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -15,7 +18,26 @@ __asm__(".text\n"
 	"selfmod_answer:\n"
 	"	mov $5, %eax\n"
 	"	ret\n"
-	".size selfmod_answer, .-selfmod_answer\n");
+	".size selfmod_answer, .-selfmod_answer\n"
+	".p2align 4\n"
+	".globl selfmod_loop\n.type selfmod_loop,@function\n"
+	"selfmod_loop:\n"
+	"	xor %eax, %eax\n"
+	"1:	inc %eax\n"
+	"	cmp %edi, %eax\n"
+	"	jl 1b\n"
+	"	ret\n"
+	".size selfmod_loop, .-selfmod_loop\n"
+	".p2align 4\n"
+	".globl selfmod_tiny\n.type selfmod_tiny,@function\n"
+	"selfmod_tiny:\n"
+	"	ret\n"
+	".size selfmod_tiny, .-selfmod_tiny\n"
+	".globl selfmod_after\n.type selfmod_after,@function\n"
+	"selfmod_after:\n"
+	"	mov $1, %eax\n"
+	"	ret\n"
+	".size selfmod_after, .-selfmod_after\n");
 
 int selfmod_answer(void);
 

@@ -11,11 +11,12 @@
 
 CHECK="$BUILD/tests/plan_check"
 VARIANTS="gcc:-O2 gcc:-O2:-no-pie gcc:-Os gcc:-O2:-fcf-protection=full clang:-O2 clang:-Os clang:-O2:-fcf-protection=full"
-plan $((7 * 5 + 2 + 4))
+plan $((7 * 5 + 2 + 2 + 4))
 
 # branches_into PROG SITES: the sites (lines "site ADDR WINDOW FUNCTION")
 # whose window holds, past its first byte, the target of a direct branch
-# objdump finds anywhere in PROG: none may.
+# objdump finds anywhere in PROG, and the islands of short jumps (lines
+# "island ADDR 5 FUNCTION") that hold one anywhere: none may.
 branches_into() {
 	objdump -d --no-show-raw-insn "$1" | perl -e '
 		my %t;
@@ -23,9 +24,10 @@ branches_into() {
 		open(my $s, "<", $ARGV[0]) or die;
 		while (<$s>) {
 			my ($kind, $a, $w) = split;
-			next unless $kind eq "site";
+			next unless $kind eq "site" || $kind eq "island";
 			$a = hex $a;
-			for my $x ($a + 1 .. $a + $w - 1) { print if $t{$x} }
+			my $from = $kind eq "site" ? $a + 1 : $a;
+			for my $x ($from .. $a + $w - 1) { print if $t{$x} }
 		}' "$2"
 }
 
@@ -65,20 +67,25 @@ for v in $VARIANTS; do
 		echo "$trapped" | tr ' ' '\n' | grep -v '^$' |
 			grep -qv '^\(asm_into\|asm_no_room\|tiny_void\|tiny_zero\|tail_jump\|gcd\)$'
 		ok $(( ! $? )) "$cc $flags: only packed tiny bodies and early loop heads trapped ($trapped)"
+		# most of those take a 2-byte jump to an island instead
+		short=$(awk '$1 == "site" && $5 == "jmp8"' "$name.out" | wc -l)
+		islands=$(grep -c '^island' "$name.out")
+		[ "$short" -ge 16 ] && [ "$islands" -eq "$short" ]
+		ok $? "$cc $flags: $short entries take a short jump to an island"
 		;;
 	*)
-		is "$trapped" "asm_into asm_no_room " "$cc $flags: only the two shapes no jump fits trapped"
+		is "$trapped" "asm_no_room " "$cc $flags: only the one-byte body packed against the next trapped"
 		;;
 	esac
 	# the shapes that need the relocation's every trick are patched
-	for f in asm_loop0 asm_cetbug asm_jrcxz asm_call_first asm_one_byte; do
+	for f in asm_loop0 asm_cetbug asm_jrcxz asm_call_first asm_one_byte asm_into; do
 		nm "$name" | awk -v f="$f" '$3 == f { print "0x" $1 }'
 	done > want.txt
 	missing=0
 	while read -r addr; do
 		site_of "$name.out" "$addr" || missing=$((missing + 1))
 	done < want.txt
-	is "$missing" 0 "$cc $flags: loop at entry, endbr64 before a loop head, jrcxz, call, one-byte body: patched"
+	is "$missing" 0 "$cc $flags: loop at entry, endbr64 before a loop head, jrcxz, call, one-byte body, loop head at 2: patched"
 done
 
 # stripped: functions from the FDEs alone
