@@ -4,8 +4,8 @@
 # dynamic tracing (`uftrace record -P .`) on the same binaries, and the
 # skipped ones counted per reason.  Prints Markdown.
 #
-# Programs: Lua 5.4 from the Debian source built -O2 with gcc and clang,
-# -Os, and -O2 -fcf-protection=full (endbr64); Debian's /usr/bin/lua5.4
+# Programs: Lua 5.4 from the Debian source built -O2 and -Os with gcc and
+# clang, -O2 -fcf-protection=full (endbr64) and -O2 -no-pie; Debian's /usr/bin/lua5.4
 # (stripped); libz.so.1 (planned whole, as dlopen would load it); and
 # python3 when it is installed.  Each is run once with a short workload,
 # so the recording also says the program ran.
@@ -29,7 +29,8 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CS_OPTS=${CS_OPTS---no-libcall}
 
 BASE_CFLAGS="-g"
-declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [clang-Os]="-Os" [cet]="-O2 -fcf-protection=full")
+declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [clang-Os]="-Os" [cet]="-O2 -fcf-protection=full"
+	[nopie]="-O2 -fno-pie -no-pie")
 declare -A BCC=([clang]=clang [clang-Os]=clang)
 BIN=$BENCH_DIR/bin
 RUN=$BENCH_DIR/run
@@ -38,7 +39,7 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
 lua_src=$(lua_source_dir) || exit 1
-for b in O2 clang Os clang-Os cet; do
+for b in O2 clang Os clang-Os cet nopie; do
 	build_lua "$b"
 done
 WORK="$HERE/progs/work.lua"
@@ -51,6 +52,7 @@ TARGETS=(
 	"lua -Os (gcc)|$BIN/lua-Os $WORK 20 2||."
 	"lua -Os (clang)|$BIN/lua-clang-Os $WORK 20 2||."
 	"lua -O2 -fcf-protection=full|$BIN/lua-cet $WORK 20 2||."
+	"lua -O2 -no-pie (gcc)|$BIN/lua-nopie $WORK 20 2||."
 	"/usr/bin/lua5.4 (Debian, stripped)|/usr/bin/lua5.4 $WORK 20 2||."
 )
 [ -n "$LIBZ" ] && TARGETS+=("libz.so.1 (Debian, stripped)|$BIN/lua-O2 $WORK 20 2|$LIBZ|.@libz.so.1")
@@ -86,8 +88,8 @@ echo
 echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC'); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'),"
 echo "$(uftrace --version 2>/dev/null | head -1 || echo 'uftrace: not installed'); $(gcc --version | head -1); $(clang --version | head -1)."
 echo
-echo "| program | callscope: patched / functions | fragments left out | skipped, by reason | ran patched | uftrace -P: patched / its functions |"
-echo "| --- | ---: | ---: | --- | --- | ---: |"
+echo "| program | callscope: patched / functions | of those, by a trap (int3) | fragments left out | skipped, by reason | ran patched | uftrace -P: patched / its functions |"
+echo "| --- | ---: | ---: | ---: | --- | --- | ---: |"
 for t in "${TARGETS[@]}"; do
 	IFS='|' read -r label cmd spec pattern <<< "$t"
 	read -r -a argv <<< "$cmd"
@@ -102,9 +104,10 @@ for t in "${TARGETS[@]}"; do
 	"$CALLSCOPE" info --json "$RUN/p.data" > "$RUN/info.json"
 	cells=$(jq -r '.patch | [.patched, .functions, .fragments] | @tsv' "$RUN/info.json")
 	read -r patched found fragments <<< "$cells"
+	trapped=$(jq '.patch.objects[-1].trapped | length' "$RUN/info.json")
 	reasons=$(jq -r '[.patch.objects[-1].skipped | group_by(.reason)[] | "\(length) \(.[0].reason)"] | join("; ")' "$RUN/info.json")
 	[ "$spec" ] && { patched=$(jq '.patch.objects[-1].patched' "$RUN/info.json"); found=$(jq '.patch.objects[-1].functions' "$RUN/info.json"); fragments=$(jq '.patch.objects[-1].fragments' "$RUN/info.json"); }
 	share=$(awk -v p="$patched" -v n="$found" 'BEGIN { printf "%.1f", n ? 100 * p / n : 0 }')
 	uf=$(uftrace_cell "$pattern" "${argv[@]}")
-	echo "| $label | $patched / $found ($share %) | $fragments | ${reasons:-none} | $ran | $uf |"
+	echo "| $label | $patched / $found ($share %) | $trapped | $fragments | ${reasons:-none} | $ran | $uf |"
 done
