@@ -8,7 +8,8 @@
 # clang, -O2 -fcf-protection=full (endbr64) and -O2 -no-pie; Debian's /usr/bin/lua5.4
 # (stripped); libz.so.1 (planned whole, as dlopen would load it); and
 # python3 when it is installed.  Each is run once with a short workload,
-# so the recording also says the program ran.
+# so the recording also says the program ran.  Then the counts of every
+# function against the -pg build's, for the four Lua builds.
 #
 # uftrace's figures come from its own debug lines ("patched", "failed",
 # "skipped" under --debug-domain dynamic:3), over the functions of its own
@@ -32,6 +33,15 @@ BASE_CFLAGS="-g"
 declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [clang-Os]="-Os" [cet]="-O2 -fcf-protection=full"
 	[nopie]="-O2 -fno-pie -no-pie")
 declare -A BCC=([clang]=clang [clang-Os]=clang)
+# the same with Lua's string-hash seed fixed (it mixes in the time and
+# addresses), plain and -pg, whose counts the patched runs must equal
+SEED="-Dluai_makeseed(L)=0"
+for b in O2 clang Os clang-Os; do
+	BFLAGS[$b-seed]="${BFLAGS[$b]} $SEED"
+	BFLAGS[$b-seed-pg]="${BFLAGS[$b]} $SEED -pg"
+	BCC[$b-seed]=${BCC[$b]:-gcc}
+	BCC[$b-seed-pg]=${BCC[$b]:-gcc}
+done
 BIN=$BENCH_DIR/bin
 RUN=$BENCH_DIR/run
 mkdir -p "$BIN" "$RUN"
@@ -41,6 +51,10 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 lua_src=$(lua_source_dir) || exit 1
 for b in O2 clang Os clang-Os cet nopie; do
 	build_lua "$b"
+done
+for b in O2 clang Os clang-Os; do
+	build_lua "$b-seed"
+	build_lua "$b-seed-pg"
 done
 WORK="$HERE/progs/work.lua"
 LIBZ=$(ls /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1 || true)
@@ -110,4 +124,35 @@ for t in "${TARGETS[@]}"; do
 	share=$(awk -v p="$patched" -v n="$found" 'BEGIN { printf "%.1f", n ? 100 * p / n : 0 }')
 	uf=$(uftrace_cell "$pattern" "${argv[@]}")
 	echo "| $label | $patched / $found ($share %) | $trapped | $fragments | ${reasons:-none} | $ran | $uf |"
+done
+
+# Counts against the -pg build of the same source and flags: each run as
+# ./lua in a folder of its own, so that both see the same argv (Lua's
+# collector paces itself by the bytes allocated, the strings of argv too).
+counts() {
+	"$CALLSCOPE" report -i "$1" --json |
+		jq -r '.functions[] | select(.name | test("^(_init|_fini|_start|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$|[.]part[.]|[.]cold") | not) | "\(.name) \(.calls)"' |
+		sort
+}
+echo
+echo "### Counts against the -pg build (string-hash seed fixed)"
+echo
+echo "| build | functions -pg counts | calls -pg counts | functions whose patched count differs | output |"
+echo "| --- | ---: | ---: | ---: | --- |"
+declare -A CLABEL=([O2]="gcc -O2" [clang]="clang -O2" [Os]="gcc -Os" [clang-Os]="clang -Os")
+for b in O2 clang Os clang-Os; do
+	mkdir -p "$RUN/patched" "$RUN/pg"
+	cp "$BIN/lua-$b-seed" "$RUN/patched/lua"
+	cp "$BIN/lua-$b-seed-pg" "$RUN/pg/lua"
+	# shellcheck disable=SC2086
+	(cd "$RUN/patched" && "$CALLSCOPE" record $CS_OPTS --patch -o p.data -- ./lua "$WORK" 20 2 > out 2> err)
+	# shellcheck disable=SC2086
+	(cd "$RUN/pg" && "$CALLSCOPE" record $CS_OPTS -o p.data -- ./lua "$WORK" 20 2 > out 2> err)
+	counts "$RUN/pg/p.data" > "$RUN/pg.txt"
+	counts "$RUN/patched/p.data" > "$RUN/patched.txt"
+	differ=$(join "$RUN/pg.txt" "$RUN/patched.txt" | awk '$2 != $3' | wc -l)
+	missing=$(join -v1 "$RUN/pg.txt" "$RUN/patched.txt" | wc -l)
+	out="same"
+	cmp -s "$RUN/pg/out" "$RUN/patched/out" || out="differs"
+	echo "| ${CLABEL[$b]} | $(wc -l < "$RUN/pg.txt") | $(awk '{ s += $2 } END { print s }' "$RUN/pg.txt") | $differ (missing: $missing) | $out |"
 done
