@@ -63,6 +63,8 @@ RUNTIME_SRC := \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \
 	runtime/patch/trap.c \
+	runtime/patch/unwind_info.c \
+	runtime/patch/unwind_register.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -71,6 +73,7 @@ RUNTIME_SRC := \
 	runtime/thread.c \
 	runtime/thread_buffer.c \
 	runtime/trace.c \
+	runtime/unwind_threads.c \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
 	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S
@@ -111,18 +114,20 @@ COMPILE_FLAGS := $(filter-out -Werror,$(CC) $(RUNTIME_CFLAGS) | $(TOOL_CFLAGS))
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '$(COMPILE_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(COMPILE_FLAGS)' >$@
+# what every compiled target depends on besides its sources
+COMPILE_DEPS := $(BANNED_H) $(FLAGS_STAMP)
 
-$(O)/rt/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
+$(O)/rt/%.o: %.c $(COMPILE_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(RUNTIME_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/rt/%.o: %.S
+$(O)/rt/%.o: %.S $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $@"
 	$(Q)$(CC) -c -o $@ $<
 
-$(O)/tool/%.o: %.c $(BANNED_H) $(FLAGS_STAMP)
+$(O)/tool/%.o: %.c $(COMPILE_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -c -o $@ $<
@@ -131,21 +136,21 @@ $(O)/callscope: $(O)/tool/cli/main.o $(TOOL_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SANFLAGS) -o $@ $^ $(TOOL_LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ) $(BANNED_H)
+$(O)/tests/%: tests/unit/%.c $(TOOL_OBJ) $(COMPILE_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcmocka
 
 # Fuzz harnesses: libFuzzer with clang when asked (make fuzz), otherwise a
 # plain driver that replays the seed corpus (make fuzz-smoke, run in CI).
-$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(BANNED_H)
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(TOOL_OBJ) $(COMPILE_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(TOOL_OBJ) $(TOOL_LIBS)
 
 # checks the relocated code of a patch plan against the binary (tests/patch/)
 PLAN_CHECK := $(O)/tests/plan_check
-$(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ)
+$(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ) $(COMPILE_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone

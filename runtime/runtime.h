@@ -246,6 +246,15 @@ static inline struct thread_state *trace_current(void)
 	return &runtime_thread;
 }
 
+/* unwind_threads.c: the threads an unwinder searches for the real return
+ * address of a redirected frame (see patch/unwind_info.c); a thread is
+ * listed while it has a shadow stack. */
+#define UNWIND_THREADS_MAX 1024u
+extern struct thread_state *unwind_threads[UNWIND_THREADS_MAX] HIDDEN;
+extern struct thread_state **unwind_threads_end HIDDEN;
+HIDDEN void unwind_threads_add(struct thread_state *t);
+HIDDEN void unwind_threads_remove(struct thread_state *t);
+
 /* thread_buffer.c: staging file of one thread (slow path only) */
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);

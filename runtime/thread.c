@@ -36,6 +36,7 @@ static int thread_state_alloc(struct thread_state *t)
 			return -1;
 		t->capacity = STACK_CAPACITY;
 		t->depth = 0;
+		unwind_threads_add(t);
 	}
 	if (!t->slots) {
 		t->slots = map_anon(FUNC_SLOTS * sizeof(*t->slots));
@@ -51,8 +52,10 @@ static int thread_state_alloc(struct thread_state *t)
 
 static void thread_state_free(struct thread_state *t)
 {
-	if (t->stack)
+	if (t->stack) {
+		unwind_threads_remove(t);
 		munmap(t->stack, STACK_CAPACITY * sizeof(*t->stack));
+	}
 	if (t->slots)
 		munmap(t->slots, FUNC_SLOTS * sizeof(*t->slots));
 	t->stack = NULL;

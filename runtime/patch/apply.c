@@ -29,6 +29,9 @@
 
 #define SEGMENTS_MAX 8
 
+extern char callscope_return_trampoline[] HIDDEN;
+extern char callscope_libcall_load_return[] HIDDEN;
+
 /* A loaded object as dl_iterate_phdr shows it. */
 struct loaded {
 	uintptr_t bias;
@@ -471,6 +474,42 @@ static void add_traps(const struct plan *p, const struct patch_plan_object *o,
 			why[i] = SITE_NO_TRAP;
 }
 
+/* Gives the unwinders the unwind information of the slots WHY leaves
+ * SITE_OK, before any jump leads into them. */
+static void describe_slots(const struct plan *p, const struct patch_plan_object *o,
+			   const uint8_t *why, const struct pool *pool)
+{
+	struct eh_frame f;
+
+	eh_frame_begin(&f);
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		struct patch_plan_site s;
+		size_t off = POOL_HEADER + (size_t)i * SITE_SLOT;
+		if (why[i] != SITE_OK)
+			continue;
+		plan_site(p, o->first_site + i, &s);
+		eh_frame_slot(&f, pool->rx + off, pool->rw + off + SITE_BODY, s.code_len,
+			      s.resume != 0);
+	}
+	eh_frame_end(&f);
+	unwind_register(&f, pool->rx, pool->size, pool->rx + POOL_HEADER, SITE_SLOT, o->nsites);
+	eh_frame_release(&f);
+}
+
+/* The return points the runtime writes into return-address slots, for
+ * unwinders that meet them on the stack. */
+static void describe_return_points(void)
+{
+	struct eh_frame f;
+
+	eh_frame_begin(&f);
+	eh_frame_return_point(&f, (uintptr_t)callscope_return_trampoline);
+	eh_frame_return_point(&f, (uintptr_t)callscope_libcall_load_return);
+	eh_frame_end(&f);
+	unwind_register(&f, 0, 0, 0, 0, 0);
+	eh_frame_release(&f);
+}
+
 /* Patches plan object O, loaded as L; LIVE: other threads may run. */
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
 			 const struct loaded *l, const char *path, int live)
@@ -510,6 +549,7 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 			r = entry_for(l, &s, pool.rx + off, &e[i]);
 		why[i] = (uint8_t)r;
 	}
+	describe_slots(p, o, why, &pool);
 	pool_seal(&pool);
 	patch_pools_add(pool.rx, pool.rx + pool.size);
 	place_islands(p, o, l, why, e);
@@ -564,6 +604,7 @@ void patch_apply(const struct plan *p)
 	if (!met)
 		return;
 	installed = p;
+	describe_return_points();
 	apply_loaded(p, 0);
 	/* objects loaded later are met when dlopen returns, which only
 	 * library-call tracing sees */
@@ -581,6 +622,7 @@ void patch_loaded(void)
 	if (!installed)
 		return;
 	pthread_mutex_lock(&loading);
+	unwind_register_pending();
 	apply_loaded(installed, 1);
 	pthread_mutex_unlock(&loading);
 }

@@ -98,6 +98,37 @@ void patch_objects_add(uintptr_t lo, uintptr_t hi);
 enum site_refusal site_build(const struct plan *p, const struct patch_plan_site *s,
 			     uintptr_t bias, uintptr_t pool, uint8_t *slot_rw, uintptr_t slot_rx);
 
+/* unwind_info.c: .eh_frame for the trampolines and the runtime's return
+ * points, which unwind_register.c hands to the unwinders.  A builder
+ * that ran out of memory says so in FAILED and holds nothing usable. */
+struct eh_frame {
+	uint8_t *data;
+	size_t len, cap;
+	int failed;
+};
+/* Starts F with its CIE. */
+void eh_frame_begin(struct eh_frame *f);
+/* The FDE of the slot running at SLOT whose body (BODY_LEN bytes, read
+ * from BODY) jumps back into the function when RESUMES. */
+void eh_frame_slot(struct eh_frame *f, uintptr_t slot, const uint8_t *body, size_t body_len,
+		   int resumes);
+/* The FDE of a return point at AT, a nop before it: the real return
+ * address is the shadow stack's. */
+void eh_frame_return_point(struct eh_frame *f, uintptr_t at);
+/* Ends F with the terminator the unwinders expect. */
+void eh_frame_end(struct eh_frame *f);
+void eh_frame_release(struct eh_frame *f);
+
+/* unwind_register.c: makes F (ended) known to libgcc's unwinder and to
+ * gdb, with a symbol for each of NSLOTS slots of SLOT_SIZE bytes from
+ * FIRST_SLOT in the code [TEXT, TEXT + TEXT_LEN) (no code, no symbols:
+ * 0).  F is copied; the copy stays for the process's life. */
+void unwind_register(const struct eh_frame *f, uintptr_t text, size_t text_len,
+		     uintptr_t first_slot, size_t slot_size, uint32_t nslots);
+/* Registers with libgcc what was made before it was loaded (a C program
+ * loads it only for backtrace() or thread cancellation). */
+void unwind_register_pending(void);
+
 /* apply.c: patches the objects of the plan that are loaded now, before
  * other threads run; P stays valid for patch_loaded(). */
 void patch_apply(const struct plan *p);

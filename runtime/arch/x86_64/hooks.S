@@ -75,6 +75,7 @@
 	.hidden	callscope_return_trampoline
 	.type	callscope_return_trampoline, @function
 	.p2align 4
+	nop	/* where an unwinder looks up this return point, less one (patch/unwind_info.c) */
 callscope_return_trampoline:
 	subq	$8, %rsp		/* becomes the real return address */
 	pushq	%rax

@@ -53,6 +53,7 @@ callscope_libcall_entry:
 	.hidden	callscope_libcall_load_return
 	.type	callscope_libcall_load_return, @function
 	.p2align 4
+	nop	/* where an unwinder looks up this return point, less one (patch/unwind_info.c) */
 callscope_libcall_load_return:
 	subq	$8, %rsp		/* becomes the real return address */
 	pushq	%rax
