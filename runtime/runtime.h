@@ -318,6 +318,9 @@ HIDDEN void counters_read(struct thread_state *t);
 
 /* signals.c */
 HIDDEN void signals_install(void);
+/* Finds libc's sigprocmask and pthread_sigmask, which the runtime stands
+ * in for (sigaction.c), before any handler may call them. */
+HIDDEN void signal_masks_resolve(void);
 
 /* process.c: process and object sections */
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,

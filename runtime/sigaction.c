@@ -123,7 +123,17 @@ static int set_action(int sig, const struct sigaction *act, struct sigaction *ol
 
 typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
 
-static int set_mask(const char *name, sigmask_fn *real, int how, const sigset_t *set,
+/* libc's, found at start-up: a handler may change its mask, and dlsym()
+ * is no call for a handler */
+static sigmask_fn real_sigprocmask, real_pthread_sigmask;
+
+void signal_masks_resolve(void)
+{
+	real_sigprocmask = (sigmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+	real_pthread_sigmask = (sigmask_fn)dlsym(RTLD_NEXT, "pthread_sigmask");
+}
+
+static int set_mask(sigmask_fn *real, const char *name, int how, const sigset_t *set,
 		    sigset_t *old)
 {
 	sigset_t copy;
@@ -139,14 +149,12 @@ static int set_mask(const char *name, sigmask_fn *real, int how, const sigset_t 
 
 EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	static sigmask_fn real;
-	return set_mask("sigprocmask", &real, how, set, old);
+	return set_mask(&real_sigprocmask, "sigprocmask", how, set, old);
 }
 
 EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	static sigmask_fn real;
-	return set_mask("pthread_sigmask", &real, how, set, old);
+	return set_mask(&real_pthread_sigmask, "pthread_sigmask", how, set, old);
 }
 
 static int has_handler(const struct sigaction *a)
