@@ -118,6 +118,8 @@ struct data_patch_object {
 	uint32_t found, patched, fragments;
 	struct data_patch_skip *skipped;	/* owned */
 	size_t nskipped;
+	struct data_patch_skip *trapped;	/* owned; patched with a trap (why: 0) */
+	size_t ntrapped;
 };
 
 struct data_file {

@@ -104,6 +104,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	pthread_atfork(NULL, NULL, after_fork_child);
 	atexit(process_exiting);
 	signals_install();
+	signal_masks_resolve();
 	runtime_config.active = 1;
 	/* before main and before the runtime starts threads of its own */
 	if (contract->patch)

@@ -319,6 +319,9 @@ HIDDEN void counters_read(struct thread_state *t);
 
 /* signals.c */
 HIDDEN void signals_install(void);
+/* Finds libc's sigprocmask and pthread_sigmask, which the runtime stands
+ * in for (sigaction.c), before any handler may call them. */
+HIDDEN void signal_masks_resolve(void);
 
 /* process.c: process and object sections */
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
@@ -358,6 +361,11 @@ HIDDEN int patch_is_own_code(uintptr_t pc);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);
+/* sigaction() on SIGTRAP while patched entries trap: ACT becomes the
+ * action other traps go to, *OLD the one it replaces; returns 1, or 0
+ * when no trap is patched (the caller sets the action itself). */
+struct sigaction;
+HIDDEN int patch_trap_sigaction(const struct sigaction *act, struct sigaction *old);
 /* A function whose call costs what a patched call adds, for
  * calibrate.c; NULL if it cannot be made. */
 HIDDEN void (*patch_calibration_target(void))(void);
