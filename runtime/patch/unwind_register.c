@@ -73,10 +73,11 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* libgcc's, once found loaded */
+static void (*register_frame)(void *);
+
 static void give_to_libgcc(struct unwind_object *o)
 {
-	void (*register_frame)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "__register_frame");
-
 	if (!register_frame || o->given_to_libgcc)
 		return;
 	register_frame(o->eh_frame);
@@ -85,7 +86,12 @@ static void give_to_libgcc(struct unwind_object *o)
 
 void unwind_register_pending(void)
 {
+	/* dlsym takes the loader's lock: never under ours */
+	void *found = register_frame ? NULL : dlsym(RTLD_DEFAULT, "__register_frame");
+
 	pthread_mutex_lock(&lock);
+	if (found && !register_frame)
+		register_frame = (void (*)(void *))found;
 	for (struct unwind_object *o = objects; o; o = o->next)
 		give_to_libgcc(o);
 	pthread_mutex_unlock(&lock);
