@@ -28,8 +28,6 @@
 
 #define SEGMENTS_MAX 8
 
-extern char callscope_return_trampoline[] HIDDEN;
-extern char callscope_libcall_load_return[] HIDDEN;
 
 /* A loaded object as dl_iterate_phdr shows it. */
 struct loaded {
@@ -307,20 +305,6 @@ static void describe_slots(const struct plan *p, const struct patch_plan_object 
 	eh_frame_release(&f);
 }
 
-/* The return points the runtime writes into return-address slots, for
- * unwinders that meet them on the stack. */
-static void describe_return_points(void)
-{
-	struct eh_frame f;
-
-	eh_frame_begin(&f);
-	eh_frame_return_point(&f, (uintptr_t)callscope_return_trampoline);
-	eh_frame_return_point(&f, (uintptr_t)callscope_libcall_load_return);
-	eh_frame_end(&f);
-	unwind_register(&f, 0, 0, 0, 0, 0);
-	eh_frame_release(&f);
-}
-
 /* Patches plan object O, loaded as L; LIVE: other threads may run. */
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
 			 const struct loaded *l, const char *path, int live)
@@ -423,7 +407,6 @@ void patch_apply(const struct plan *p)
 		return;
 	installed = p;
 	unwind_register_pending();
-	describe_return_points();
 	apply_loaded(p, 0);
 	uint32_t later = 0;
 	for (uint32_t i = 0; i < p->hdr.nobjects; i++)

@@ -181,3 +181,21 @@ void unwind_register(const struct eh_frame *f, uintptr_t text, size_t text_len,
 	__jit_debug_descriptor.action_flag = JIT_NOACTION;
 	pthread_mutex_unlock(&lock);
 }
+
+/* The return points the runtime writes into return-address slots (-pg's
+ * redirected returns, library calls, dlopen's), for unwinders that meet
+ * them on the stack. */
+void unwind_describe_return_points(void)
+{
+	extern char callscope_return_trampoline[] HIDDEN;
+	extern char callscope_libcall_load_return[] HIDDEN;
+	struct eh_frame f;
+
+	unwind_register_pending();
+	eh_frame_begin(&f);
+	eh_frame_return_point(&f, (uintptr_t)callscope_return_trampoline);
+	eh_frame_return_point(&f, (uintptr_t)callscope_libcall_load_return);
+	eh_frame_end(&f);
+	unwind_register(&f, 0, 0, 0, 0, 0);
+	eh_frame_release(&f);
+}
