@@ -28,7 +28,6 @@
 
 #define SEGMENTS_MAX 8
 
-
 /* A loaded object as dl_iterate_phdr shows it. */
 struct loaded {
 	uintptr_t bias;
@@ -419,15 +418,18 @@ void patch_apply(const struct plan *p)
 	if (!secure_getenv(NO_LOADER_HOOK_ENV) && loader_hook_install(loader_changed, &why) == 0)
 		return;
 	const char *libcall = secure_getenv(LIBCALL_ENV);
-	if (libcall && *libcall)
-		return;
+	int seen = libcall && *libcall;
 	char line[400], *end = line + sizeof(line) - 1;
-	char *q = rt_append(line, end, "objects planned for dlopen will run untraced: cannot follow "
-				       "the dynamic loader (");
+	char *q = rt_append(line, end, seen ? "objects planned for dlopen are patched when it "
+					       "returns, if traced code calls it: cannot follow "
+					       "the dynamic loader ("
+					     : "objects planned for dlopen will run untraced: cannot "
+					       "follow the dynamic loader (");
 	q = rt_append(q, end, why);
-	q = rt_append(q, end, "), and library-call tracing, which sees dlopen return, is off "
-			      "(--no-libcall)");
-	rt_warn(q ? line : "objects planned for dlopen will run untraced", "");
+	q = rt_append(q, end, seen ? ")"
+				   : "), and library-call tracing, which sees dlopen return, is off "
+				     "(--no-libcall)");
+	rt_warn(q ? line : "objects planned for dlopen may run untraced", "");
 }
 
 void patch_loaded(void)
