@@ -19,7 +19,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 2
+#define DATA_VERSION_MINOR 3
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -35,6 +35,8 @@ enum section_type {
 	SECTION_SUM = 8,	/* callscope merge: the runs a summed profile adds up */
 	SECTION_SUM_PCS = 9,	/* callscope merge: a sum's samples by path and PC */
 	SECTION_PATCH = 10,	/* record --patch: the functions patched and skipped */
+	SECTION_PAD = 11,	/* filler, skipped (minor version >= 3): puts the
+				 * next section where the seal needs it */
 };
 
 enum process_end_reason {

@@ -159,6 +159,10 @@ const struct data_process *data_file_process(const struct data_file *df,
 
 /* Writing: the header, then whole sections.  Return 0 or -1 (errno set). */
 int data_write_header(FILE *out);
+/* The file header's and a section header's bytes, for a writer that
+ * places them itself (the seal, writing a staging file's head in place). */
+void data_header_build(uint8_t h[DATA_HEADER_SIZE]);
+void section_header_build(uint8_t h[SECTION_HEADER_SIZE], enum section_type type, uint64_t len);
 int data_write_section(FILE *out, enum section_type type, const void *payload,
 		       size_t len);
 /* Writes a section whose payload is the N PARTS one after the other. */
@@ -171,6 +175,10 @@ int data_write_section_parts(FILE *out, enum section_type type,
 /* Writes the END section: the last thing a writer does, after every
  * other section, so a reader can tell a whole file from a cut one. */
 int data_write_end(FILE *out);
+/* The END section with the checksum C of every byte before it, taken by
+ * the caller (NULL: none), for a file whose bytes are not all in OUT yet. */
+struct data_checksum;
+int data_write_end_summed(FILE *out, const struct data_checksum *c);
 
 /* Human name of a section type, for messages. */
 const char *section_name(uint32_t type);

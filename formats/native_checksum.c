@@ -7,6 +7,11 @@
 struct data_checksum data_checksum(const uint8_t *p, size_t n)
 {
 	struct data_checksum c = { 0, 0 };
+	return data_checksum_more(c, p, n);
+}
+
+struct data_checksum data_checksum_more(struct data_checksum c, const uint8_t *p, size_t n)
+{
 	uint8_t last[8] = { 0 };
 	uint64_t w;
 

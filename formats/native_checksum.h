@@ -23,4 +23,8 @@ struct data_checksum {
 /* The checksum of the N bytes at P; a last partial word is zero-padded. */
 struct data_checksum data_checksum(const uint8_t *p, size_t n);
 
+/* C, the checksum of bytes before P whose count is a multiple of 8,
+ * extended over the N bytes at P: a file's checksum taken in pieces. */
+struct data_checksum data_checksum_more(struct data_checksum c, const uint8_t *p, size_t n);
+
 #endif

@@ -34,6 +34,7 @@ const char *section_name(uint32_t type)
 	case SECTION_SUM: return "SUM";
 	case SECTION_SUM_PCS: return "SUM_PCS";
 	case SECTION_PATCH: return "PATCH";
+	case SECTION_PAD: return "PAD";
 	default: return "unknown";
 	}
 }
@@ -314,6 +315,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_SUM: parse_sum(&c, out); break;
 		case SECTION_SUM_PCS: parse_sum_pcs(&c, out); break;
 		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
+		case SECTION_PAD: break;	/* filler: its bytes mean nothing */
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)

@@ -7,16 +7,31 @@
 
 #include "formats/native_checksum.h"
 
-int data_write_header(FILE *out)
+void data_header_build(uint8_t h[DATA_HEADER_SIZE])
 {
-	uint8_t h[DATA_HEADER_SIZE];
-	struct sec_builder b = { h, h + sizeof(h), 0 };
+	struct sec_builder b = { h, h + DATA_HEADER_SIZE, 0 };
 
 	sec_put_bytes(&b, DATA_MAGIC, DATA_MAGIC_LEN);
 	sec_put_u32(&b, DATA_VERSION_MAJOR | (uint32_t)DATA_VERSION_MINOR << 16);
 	sec_put_u32(&b, DATA_HEADER_SIZE);
 	sec_put_u64(&b, 0);	/* feature bits: none yet */
 	sec_put_u64(&b, 0);
+}
+
+void section_header_build(uint8_t h[SECTION_HEADER_SIZE], enum section_type type, uint64_t len)
+{
+	struct sec_builder b = { h, h + SECTION_HEADER_SIZE, 0 };
+
+	sec_put_u32(&b, (uint32_t)type);
+	sec_put_u32(&b, 0);
+	sec_put_u64(&b, len);
+}
+
+int data_write_header(FILE *out)
+{
+	uint8_t h[DATA_HEADER_SIZE];
+
+	data_header_build(h);
 	return fwrite(h, 1, sizeof(h), out) == sizeof(h) ? 0 : -1;
 }
 
@@ -24,14 +39,11 @@ int data_write_section_parts(FILE *out, enum section_type type,
 			     const struct data_part *parts, size_t n)
 {
 	uint8_t h[SECTION_HEADER_SIZE];
-	struct sec_builder b = { h, h + sizeof(h), 0 };
 	uint64_t len = 0;
 
 	for (size_t i = 0; i < n; i++)
 		len += parts[i].len;
-	sec_put_u32(&b, (uint32_t)type);
-	sec_put_u32(&b, 0);
-	sec_put_u64(&b, len);
+	section_header_build(h, type, len);
 	if (fwrite(h, 1, sizeof(h), out) != sizeof(h))
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -56,8 +68,6 @@ int data_write_section(FILE *out, enum section_type type, const void *payload,
  */
 int data_write_end(FILE *out)
 {
-	uint8_t payload[16];
-	struct sec_builder b = { payload, payload + sizeof(payload), 0 };
 	struct stat st;
 	int fd = fileno(out);
 
@@ -70,9 +80,20 @@ int data_write_end(FILE *out)
 		if (bytes != MAP_FAILED) {
 			struct data_checksum c = data_checksum(bytes, size);
 			munmap(bytes, size);
-			sec_put_u64(&b, c.sum);
-			sec_put_u64(&b, c.weighted);
+			return data_write_end_summed(out, &c);
 		}
+	}
+	return data_write_end_summed(out, NULL);
+}
+
+int data_write_end_summed(FILE *out, const struct data_checksum *c)
+{
+	uint8_t payload[16];
+	struct sec_builder b = { payload, payload + sizeof(payload), 0 };
+
+	if (c) {
+		sec_put_u64(&b, c->sum);
+		sec_put_u64(&b, c->weighted);
 	}
 	return data_write_section(out, SECTION_END, payload, (size_t)(b.p - payload));
 }

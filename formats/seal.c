@@ -14,7 +14,9 @@
 #include "die.h"
 #include "formats/cursor.h"
 #include "formats/native.h"
+#include "formats/native_checksum.h"
 #include "outfile.h"
+#include "readfile.h"
 #include "sections.h"
 #include "xalloc.h"
 
@@ -174,12 +176,34 @@ static int ring_span(const struct mapped *m, const struct thread_file_header *h,
 	return 0;
 }
 
+/* The THREAD section's fields before the stream, from the staging
+ * header H, counted into RES. */
+#define THREAD_HEAD_SIZE 48
+static void thread_head(const struct thread_file_header *h, uint8_t head[THREAD_HEAD_SIZE],
+			struct seal_result *res)
+{
+	struct sec_builder b = { head, head + THREAD_HEAD_SIZE, 0 };
+
+	sec_put_u32(&b, h->pid);
+	sec_put_u32(&b, h->image);
+	sec_put_u32(&b, h->tid);
+	sec_put_u32(&b, h->flags);
+	sec_put_u32(&b, h->clock);
+	sec_put_u32(&b, h->counter_info);
+	sec_put_u64(&b, h->start_time);
+	sec_put_u64(&b, h->lost_events);
+	sec_put_u64(&b, h->events_written);
+	if (b.overflow || b.p != head + THREAD_HEAD_SIZE)
+		BUG("thread head size");
+	res->threads++;
+	res->lost_events += h->lost_events;
+}
+
 static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 			    struct seal_result *res)
 {
 	const struct thread_file_header *h = (const void *)m->bytes;
-	uint8_t head[48];
-	struct sec_builder b = { head, head + sizeof(head), 0 };
+	uint8_t head[THREAD_HEAD_SIZE];
 	struct stream_span span = { { NULL, NULL }, { 0, 0 } };
 
 	if (m->size < THREAD_FILE_DATA_OFFSET || memcmp(h->magic, THREAD_FILE_MAGIC, 8) ||
@@ -199,20 +223,10 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 		span.part[0] = m->bytes + THREAD_FILE_DATA_OFFSET;
 		span.len[0] = (size_t)(end - THREAD_FILE_DATA_OFFSET);
 	}
-	sec_put_u32(&b, h->pid);
-	sec_put_u32(&b, h->image);
-	sec_put_u32(&b, h->tid);
-	sec_put_u32(&b, h->flags);
-	sec_put_u32(&b, h->clock);
-	sec_put_u32(&b, h->counter_info);
-	sec_put_u64(&b, h->start_time);
-	sec_put_u64(&b, h->lost_events);
-	sec_put_u64(&b, h->events_written);
-	res->threads++;
-	res->lost_events += h->lost_events;
+	thread_head(h, head, res);
 
 	const struct data_part parts[3] = {
-		{ head, (size_t)(b.p - head) },
+		{ head, THREAD_HEAD_SIZE },
 		{ span.part[0], span.len[0] },
 		{ span.part[1], span.len[1] },
 	};
@@ -226,6 +240,17 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
  * gone: a live one would fault (SIGBUS) on its next write into the part
  * cut off.  A ring is whole; it is left as it is.
  */
+/*
+ * Whether H is the header of a whole-stream thread file (not a ring)
+ * whose process is gone, so that nothing writes into it any more.
+ */
+static int thread_file_finished(const struct thread_file_header *h)
+{
+	return !memcmp(h->magic, THREAD_FILE_MAGIC, 8) && h->version == THREAD_FILE_VERSION &&
+	       !(h->flags & THREAD_RING) && h->committed_end >= THREAD_FILE_DATA_OFFSET &&
+	       kill((pid_t)h->pid, 0) != 0 && errno == ESRCH;
+}
+
 static void trim_thread_file(const char *path)
 {
 	struct thread_file_header h;
@@ -233,10 +258,7 @@ static void trim_thread_file(const char *path)
 
 	if (fd < 0)
 		return;
-	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-	    !memcmp(h.magic, THREAD_FILE_MAGIC, 8) && h.version == THREAD_FILE_VERSION &&
-	    !(h.flags & THREAD_RING) && h.committed_end >= THREAD_FILE_DATA_OFFSET &&
-	    kill((pid_t)h.pid, 0) != 0 && errno == ESRCH) {
+	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && thread_file_finished(&h)) {
 		struct stat st;
 		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > h.committed_end &&
 		    ftruncate(fd, (off_t)h.committed_end) != 0)
@@ -360,25 +382,41 @@ static int copy_session(FILE *out, const char *staging_dir, char **threads, size
 	return write_session(out, &s);
 }
 
-/* Writes the data file of STAGING_DIR to OUT; S NULL: the saved session.
- * Returns 0, or -1 with errno set by the failed write. */
-static int seal_write(FILE *out, const char *staging_dir, const struct seal_session *s,
-		      struct seal_result *res)
-{
+/* The staging files, each kind in name order. */
+struct staging_files {
+	char **procs, **threads;
 	size_t nproc, nthread;
-	char **procs = list_files(staging_dir, "p-", &nproc);
-	char **threads = list_files(staging_dir, "t-", &nthread);
+};
+
+static void staging_list(const char *staging_dir, struct staging_files *f)
+{
+	f->procs = list_files(staging_dir, "p-", &f->nproc);
+	f->threads = list_files(staging_dir, "t-", &f->nthread);
+}
+
+static void staging_release(struct staging_files *f)
+{
+	free_list(f->procs, f->nproc);
+	free_list(f->threads, f->nthread);
+}
+
+/*
+ * Writes to OUT the sections that describe the run: the session (S NULL:
+ * the saved one), then the processes' sections.  Returns 0, or -1 with
+ * errno set by the failed write.
+ */
+static int seal_front(FILE *out, const char *staging_dir, const struct staging_files *f,
+		      const struct seal_session *s, struct seal_result *res)
+{
 	struct data_file seen;
 	int rc = -1;
 
-	memset(res, 0, sizeof(*res));
 	memset(&seen, 0, sizeof(seen));
-	if (data_write_header(out))
+	if (s ? write_session(out, s)
+	      : copy_session(out, staging_dir, f->threads, f->nthread, &seen, res))
 		goto done;
-	if (s ? write_session(out, s) : copy_session(out, staging_dir, threads, nthread, &seen, res))
-		goto done;
-	for (size_t i = 0; i < nproc; i++) {
-		char *path = xasprintf("%s/%s", staging_dir, procs[i]);
+	for (size_t i = 0; i < f->nproc; i++) {
+		char *path = xasprintf("%s/%s", staging_dir, f->procs[i]);
 		struct mapped m;
 		int failed = 0;
 		if (map_file(path, &m) == 0) {
@@ -389,26 +427,242 @@ static int seal_write(FILE *out, const char *staging_dir, const struct seal_sess
 		if (failed)
 			goto done;
 	}
-	for (size_t i = 0; i < nthread; i++) {
-		char *path = xasprintf("%s/%s", staging_dir, threads[i]);
+	rc = 0;
+done:
+	data_file_release(&seen);
+	return rc;
+}
+
+/* Writes to OUT the THREAD section of every thread file but the one
+ * numbered SKIP (SIZE_MAX: none).  0, or -1 with errno set. */
+static int seal_threads(FILE *out, const char *staging_dir, const struct staging_files *f,
+			size_t skip, struct seal_result *res)
+{
+	for (size_t i = 0; i < f->nthread; i++) {
+		if (i == skip)
+			continue;
+		char *path = xasprintf("%s/%s", staging_dir, f->threads[i]);
 		struct mapped m;
 		int failed = 0;
 		if (map_file(path, &m) == 0) {
-			failed = copy_thread_file(out, &m, threads[i], res);
+			failed = copy_thread_file(out, &m, f->threads[i], res);
 			unmap_file(&m);
 		}
 		free(path);
 		if (failed)
-			goto done;
+			return -1;
 	}
-	if (data_write_end(out) || fflush(out) != 0 || ferror(out))
+	return 0;
+}
+
+/* Writes the data file of STAGING_DIR to OUT; S NULL: the saved session.
+ * Returns 0, or -1 with errno set by the failed write. */
+static int seal_write(FILE *out, const char *staging_dir, const struct seal_session *s,
+		      struct seal_result *res)
+{
+	struct staging_files f;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	staging_list(staging_dir, &f);
+	if (data_write_header(out) || seal_front(out, staging_dir, &f, s, res) ||
+	    seal_threads(out, staging_dir, &f, SIZE_MAX, res) || data_write_end(out) ||
+	    fflush(out) != 0 || ferror(out))
 		goto done;
 	res->bytes = (uint64_t)ftell(out);
 	rc = 0;
 done:
-	data_file_release(&seen);
-	free_list(procs, nproc);
-	free_list(threads, nthread);
+	staging_release(&f);
+	return rc;
+}
+
+/*
+ * Sealing in place: the first thread file becomes the data file, so its
+ * stream, usually nearly all of the recording, is neither copied nor
+ * deleted.  Its 4096-byte staging header is replaced by a page that holds
+ * the file header, the session and process sections when they fit (else
+ * they follow the stream), a PAD section filling the rest, and the head of
+ * the THREAD section that runs over the stream where it lies; the other
+ * threads' sections and END follow the stream.  The order keeps the
+ * staging directory readable at every instant: sections are appended past
+ * the committed stream, which the staging header does not cover, and the
+ * page is written last, in one write, turning the whole file into a data
+ * file at once; only then is it renamed into place.  A staging directory
+ * whose first thread file is a data file already is read as that file
+ * (seal_to_memory).
+ */
+enum in_place { IN_PLACE_SEALED, IN_PLACE_FAILED, IN_PLACE_NOT_HERE };
+
+/* The file's layout around the first thread's stream. */
+struct in_place_layout {
+	uint8_t page[THREAD_FILE_DATA_OFFSET];	/* replaces the staging header */
+	const char *after;	/* the front sections when they did not fit */
+	size_t after_len;
+};
+
+/* Room in the page between the file header and the THREAD section's own
+ * header and head: for the front sections and a PAD section. */
+#define PAGE_ROOM (THREAD_FILE_DATA_OFFSET - DATA_HEADER_SIZE - SECTION_HEADER_SIZE - \
+		   THREAD_HEAD_SIZE)
+
+/* Lays out L for the staging header H, whose stream is STREAM_LEN bytes,
+ * and the FRONT sections (FRONT_LEN bytes). */
+static void in_place_layout(struct in_place_layout *l, const struct thread_file_header *h,
+			    uint64_t stream_len, const char *front, size_t front_len,
+			    struct seal_result *res)
+{
+	uint8_t *p = l->page;
+	int fits = front_len == PAGE_ROOM || front_len + SECTION_HEADER_SIZE <= PAGE_ROOM;
+
+	memset(l->page, 0, sizeof(l->page));
+	data_header_build(p);
+	p += DATA_HEADER_SIZE;
+	l->after = fits ? NULL : front;
+	l->after_len = fits ? 0 : front_len;
+	if (fits) {
+		memcpy(p, front, front_len);
+		p += front_len;
+	}
+	size_t pad = PAGE_ROOM - (size_t)(p - l->page - DATA_HEADER_SIZE);
+	if (pad) {
+		section_header_build(p, SECTION_PAD, pad - SECTION_HEADER_SIZE);
+		p += pad;
+	}
+	section_header_build(p, SECTION_THREAD, THREAD_HEAD_SIZE + stream_len);
+	p += SECTION_HEADER_SIZE;
+	thread_head(h, p, res);
+}
+
+/* The checksum of the file of descriptor FD, SIZE bytes, with its first
+ * page read as PAGE; -1 when it cannot be read back. */
+static int in_place_checksum(int fd, uint64_t size, const uint8_t *page,
+			     struct data_checksum *c)
+{
+	void *bytes = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (bytes == MAP_FAILED)
+		return -1;
+	*c = data_checksum(page, THREAD_FILE_DATA_OFFSET);
+	*c = data_checksum_more(*c, (const uint8_t *)bytes + THREAD_FILE_DATA_OFFSET,
+				(size_t)size - THREAD_FILE_DATA_OFFSET);
+	munmap(bytes, (size_t)size);
+	return 0;
+}
+
+/* Appends to FD, at END, what follows the first thread's stream in L's
+ * layout, END last; *SIZE the file's size then.  0, or -1 with errno. */
+static int in_place_tail(int fd, uint64_t end, const char *staging_dir,
+			 const struct staging_files *f, const struct in_place_layout *l,
+			 struct seal_result *res, uint64_t *size)
+{
+	int dup_fd = dup(fd);
+	FILE *out = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
+	struct data_checksum c;
+	int rc = -1;
+
+	if (!out) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return -1;
+	}
+	if (fseeko(out, (off_t)end, SEEK_SET) == 0 &&
+	    (!l->after_len || fwrite(l->after, 1, l->after_len, out) == l->after_len) &&
+	    seal_threads(out, staging_dir, f, 0, res) == 0 && fflush(out) == 0) {
+		uint64_t at = (uint64_t)ftello(out);
+		int summed = in_place_checksum(fd, at, l->page, &c) == 0;
+		if (data_write_end_summed(out, summed ? &c : NULL) == 0 && fflush(out) == 0 &&
+		    !ferror(out)) {
+			*size = (uint64_t)ftello(out);
+			rc = 0;
+		}
+	}
+	int saved = errno;
+	if (fclose(out) != 0 && rc == 0) {
+		saved = errno;
+		rc = -1;
+	}
+	errno = saved;
+	return rc;
+}
+
+/* The front sections of the data file, in memory: 0 with *FRONT a
+ * malloc'd buffer, or -1. */
+static int front_in_memory(const char *staging_dir, const struct staging_files *f,
+			   const struct seal_session *s, struct seal_result *res,
+			   char **front, size_t *len)
+{
+	FILE *mem = open_memstream(front, len);
+
+	if (!mem)
+		return -1;
+	int failed = seal_front(mem, staging_dir, f, s, res) != 0;
+	if (fclose(mem) != 0 || failed) {
+		free(*front);
+		*front = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static enum in_place seal_in_place(const char *staging_dir, const char *out_path,
+				   const struct seal_session *s, struct seal_result *res)
+{
+	struct staging_files f;
+	struct stat st;
+	enum in_place rc = IN_PLACE_NOT_HERE;
+	uint8_t old[THREAD_FILE_DATA_OFFSET];
+	struct in_place_layout *l = NULL;
+	struct thread_file_header h;
+	char *path = NULL, *front = NULL;
+	size_t front_len = 0;
+	int fd = -1;
+
+	memset(res, 0, sizeof(*res));
+	/* a rename onto anything but a regular file is refused as the copying
+	 * seal refuses it, with its message */
+	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode))
+		return IN_PLACE_NOT_HERE;
+	staging_list(staging_dir, &f);
+	if (!f.nthread)
+		goto done;
+	path = xasprintf("%s/%s", staging_dir, f.threads[0]);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || pread(fd, old, sizeof(old), 0) != (ssize_t)sizeof(old) ||
+	    fstat(fd, &st) != 0)
+		goto done;
+	memcpy(&h, old, sizeof(h));
+	/* trimmed already (thread_files_trim): the stream ends the file */
+	if (!thread_file_finished(&h) || (uint64_t)st.st_size != h.committed_end)
+		goto done;
+
+	rc = IN_PLACE_FAILED;
+	if (front_in_memory(staging_dir, &f, s, res, &front, &front_len) != 0)
+		goto done;
+	uint64_t size = 0;
+	l = xmalloc(sizeof(*l));
+	in_place_layout(l, &h, h.committed_end - THREAD_FILE_DATA_OFFSET, front, front_len, res);
+	int tail_failed = in_place_tail(fd, h.committed_end, staging_dir, &f, l, res, &size) != 0;
+	if (tail_failed || pwrite(fd, l->page, sizeof(l->page), 0) != (ssize_t)sizeof(l->page)) {
+		int saved = errno;
+		/* the staging file as it was: its header, its stream alone */
+		if ((!tail_failed && pwrite(fd, old, sizeof(old), 0) != (ssize_t)sizeof(old)) ||
+		    ftruncate(fd, (off_t)h.committed_end) != 0)
+			warning("cannot restore '%s' after a failed seal: %s", path,
+				strerror(errno));
+		errno = saved;
+		goto done;
+	}
+	res->bytes = size;
+	keep_earlier(out_path);
+	if (rename(path, out_path) == 0)
+		rc = IN_PLACE_SEALED;
+done:
+	if (fd >= 0)
+		close(fd);
+	free(l);
+	free(front);
+	free(path);
+	staging_release(&f);
 	return rc;
 }
 
@@ -431,18 +685,25 @@ int seal_staging(const char *staging_dir, const char *out_path,
 	struct outfile out;
 
 	memset(res, 0, sizeof(*res));
-	if (outfile_open(&out, out_path, 0) != 0)
-		return -1;
 	thread_files_trim(staging_dir);
-	int failed = seal_write(out.f, staging_dir, s, res) != 0 || outfile_close(&out) != 0;
+	enum in_place in_place = seal_in_place(staging_dir, out_path, s, res);
+	if (in_place == IN_PLACE_SEALED)
+		return 0;
 	int saved = errno;
-	if (!failed) {
-		keep_earlier(out_path);
-		if (outfile_commit_quiet(&out) == 0)
-			return 0;
+	if (in_place == IN_PLACE_NOT_HERE) {
+		if (outfile_open(&out, out_path, 0) != 0)
+			return -1;
+		int failed = seal_write(out.f, staging_dir, s, res) != 0 ||
+			     outfile_close(&out) != 0;
 		saved = errno;
-	} else {
-		outfile_abort(&out);
+		if (!failed) {
+			keep_earlier(out_path);
+			if (outfile_commit_quiet(&out) == 0)
+				return 0;
+			saved = errno;
+		} else {
+			outfile_abort(&out);
+		}
 	}
 	save_session(staging_dir, s);
 	return error("cannot write '%s': %s; the recording stays in '%s': read it there "
@@ -462,13 +723,45 @@ int seal_is_staging(const char *dir)
 	return np + nt > 0;
 }
 
+/* The first thread file of STAGING_DIR when a seal in place made it the
+ * data file but could not rename it: a malloc'd path, or NULL. */
+static char *sealed_in_place(const char *staging_dir)
+{
+	struct staging_files f;
+	char magic[DATA_MAGIC_LEN], *path = NULL;
+
+	staging_list(staging_dir, &f);
+	if (f.nthread) {
+		path = xasprintf("%s/%s", staging_dir, f.threads[0]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		int sealed = fd >= 0 && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+			     !memcmp(magic, DATA_MAGIC, DATA_MAGIC_LEN);
+		if (fd >= 0)
+			close(fd);
+		if (!sealed) {
+			free(path);
+			path = NULL;
+		}
+	}
+	staging_release(&f);
+	return path;
+}
+
 int seal_to_memory(const char *staging_dir, uint8_t **bytes, size_t *size)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
+	char *sealed = sealed_in_place(staging_dir);
 	struct seal_result res;
 
+	if (sealed) {
+		int rc = read_file(sealed, 0, &buf, &len);
+		free(sealed);
+		*bytes = (uint8_t *)buf;
+		*size = len;
+		return rc;
+	}
+	FILE *out = open_memstream(&buf, &len);
 	if (!out)
 		return -1;
 	int failed = seal_write(out, staging_dir, NULL, &res);

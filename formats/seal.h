@@ -3,8 +3,11 @@
  * The process files' sections are copied as they are (whole sections
  * only: a crash mid-write leaves a partial last one, which is dropped);
  * each thread file becomes a THREAD section holding the committed prefix
- * of its stream.  The file is written under a temporary name and renamed
- * into place, so OUT_PATH never holds half a file.
+ * of its stream.  The first thread file of a finished process becomes the
+ * data file itself, its stream left in place (docs/FORMAT.md, staging
+ * files); otherwise the file is written under a temporary name.  Either
+ * way it is renamed into place, so OUT_PATH never holds half a file, and
+ * the staging directory reads as the recording until then.
  */
 #ifndef CALLSCOPE_FORMATS_SEAL_H
 #define CALLSCOPE_FORMATS_SEAL_H

@@ -119,6 +119,26 @@ const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len)
 	return NULL;
 }
 
+static int write_object(struct dl_phdr_info *info, size_t size, void *unused);
+
+/* The loader's count of objects loaded so far (dlopen adds to it). */
+static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs))
+		*(unsigned long long *)data = info->dlpi_adds;
+	return 1;	/* every entry carries the same counter */
+}
+
+/* That count when the loaded objects were last described. */
+static unsigned long long described_loads;
+
+/* Describes every loaded object (OBJECT sections). */
+static void write_objects(void)
+{
+	dl_iterate_phdr(count_loads, &described_loads);
+	dl_iterate_phdr(write_object, NULL);
+}
+
 static int write_object(struct dl_phdr_info *info, size_t size, void *unused)
 {
 	uint8_t buf[8192];
@@ -193,7 +213,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	sec_end(&b, sec);
 	if (flush_section(&b, buf) != 0)
 		return -1;
-	dl_iterate_phdr(write_object, NULL);
+	write_objects();
 	return 0;
 }
 
@@ -213,30 +233,25 @@ void process_write_end(uint32_t reason)
 	sec_put_u64(&b, clock_mono_ns());
 	sec_end(&b, sec);
 	flush_section(&b, buf);
-	/* objects loaded since start (dlopen) are described again; the
-	 * reader keeps one description per load address */
-	dl_iterate_phdr(write_object, NULL);
-}
-
-static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
-{
-	if (size >= offsetof(struct dl_phdr_info, dlpi_subs))
-		*(unsigned long long *)data = info->dlpi_adds;
-	return 1;	/* every entry carries the same counter */
+	/* when objects were loaded since they were last described (dlopen),
+	 * all are described again; the reader keeps one description per
+	 * load address */
+	unsigned long long loads = 0;
+	dl_iterate_phdr(count_loads, &loads);
+	if (loads != described_loads)
+		write_objects();
 }
 
 void process_objects_refresh(void)
 {
-	static unsigned long long seen;
 	unsigned long long loads = 0;
 
 	if (process_fd < 0)
 		return;
 	dl_iterate_phdr(count_loads, &loads);
-	if (loads == seen)
+	if (loads == described_loads)
 		return;
-	seen = loads;
-	dl_iterate_phdr(write_object, NULL);
+	write_objects();
 	sampler_objects_loaded();
 }
 
@@ -258,7 +273,7 @@ EXPORT int dlclose(void *handle)
 	}
 	if (runtime_config.active && process_fd >= 0) {
 		int saved = errno;
-		dl_iterate_phdr(write_object, NULL);
+		write_objects();
 		errno = saved;
 	}
 	return real(handle);

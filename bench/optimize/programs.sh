@@ -32,6 +32,15 @@
 #   lld-cdsort   lld's cache-directed sort (cdsort), the same graph
 #   callscope    'callscope optimize --cache-size=32K' from a callscope
 #                recording of the training input (PROFILE below)
+#   shuffled-N   a control: callscope's order with the functions that made
+#                99 % of the training calls in their places and the others
+#                shuffled among theirs (seed N): the same hot code, another
+#                arrangement of the lukewarm code around it.  How far
+#                it lies from callscope is what the arrangement alone moves
+#                the misses; a difference between two orders smaller than
+#                that says nothing about their designs, whatever the sign
+#                test over the offsets says (the offsets move all the code
+#                at once, never one function against another)
 #
 # and measured on a held-out input by 'callscope optimize --measure': I1
 # misses simulated by cachegrind for a 32 KiB 8-way 64-byte cache, mean and
@@ -69,6 +78,7 @@
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
 #   CALLGRIND_GRAPH  callgrind's call graph as "caller callee count"
 #               (default <repo>/../shared/tools/callgrind-graph)
+#   SHUFFLES    seeds of the shuffled-N controls (default "1"; "" for none)
 #   JOBS        cachegrind runs at once (default: CPUs)
 set -euo pipefail
 
@@ -81,6 +91,7 @@ PROFILE=${PROFILE:-trace}
 FREQ=${FREQ:-20000}
 OPTIONS=${OPTIONS:-}
 VARIANTS=${VARIANTS:-}
+SHUFFLES=${SHUFFLES-1}
 OFFSETS=${OFFSETS:-$(seq -s, 0 112 3472)}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CALLGRIND_GRAPH=${CALLGRIND_GRAPH:-$ROOT/../shared/tools/callgrind-graph}
@@ -331,6 +342,21 @@ lld_order() {	# SORT GRAPH ORDER_FILE
 	rm -f "lld-$1.tmp"
 }
 
+# PREFIX's order (PREFIX.order, with the calls of each function from
+# PREFIX.lor) with the functions that made 99 % of the calls in their
+# places and the others shuffled among their places in the order that
+# SEED gives, into OUT_FILE.
+shuffle_lukewarm() {	# PREFIX SEED OUT_FILE
+	awk '/^ +[0-9]+ / { print $2, $4 }' "$1.lor" | sort -k2,2nr -k1,1 |
+		awk '{ name[NR] = $1; calls[NR] = $2; total += $2 }
+			END { for (i = 1; i <= NR && kept < 0.99 * total; i++) { print name[i]; kept += calls[i] } }' \
+		>hot-functions.txt
+	grep -vxF -f hot-functions.txt "$1.order" | shuf --random-source=<(yes "$2") >lukewarm.txt || true
+	awk 'NR == FNR { hot[$1] = 1; next } FILENAME == "lukewarm.txt" { moved[++n] = $1; next }
+		{ print $1 in hot ? $1 : moved[++k] }' hot-functions.txt lukewarm.txt "$1.order" >"$3"
+	rm -f hot-functions.txt lukewarm.txt
+}
+
 run_program() {	# NAME
 	local p=$1
 	W=$OUT/$p
@@ -357,6 +383,7 @@ run_program() {	# NAME
 	"$CALLGRIND_GRAPH" callgrind.out --arcs --object "/$p-default" >callgrind.cg
 
 	local layouts=(default executed lld-c3 lld-cdsort callscope) v opts
+	for v in $SHUFFLES; do layouts+=("shuffled-$v"); done
 	declare -A variant=([executed]=--algorithm=executed [callscope]="$OPTIONS")
 	for v in $VARIANTS; do
 		layouts+=("callscope-${v%%=*}")
@@ -367,6 +394,7 @@ run_program() {	# NAME
 		default) continue ;;
 		lld-c3) lld_order hfsort callgrind.cg "$l.order" ;;
 		lld-cdsort) lld_order cdsort callgrind.cg "$l.order" ;;
+		shuffled-*) shuffle_lukewarm callscope "${l#shuffled-}" "$l.order" ;;
 		*)
 			IFS=, read -r -a opts <<<"${variant[$l]}"
 			"$CALLSCOPE" optimize -i train.data --binary "$p-default" --map "$p-default.map" \
@@ -429,7 +457,7 @@ done
 {
 	echo "## Run: link orders on real programs — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`bench/setup.sh && make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\")."
+	echo "Command: \`bench/setup.sh && make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\" SHUFFLES=\"$SHUFFLES\")."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $(ld.lld-19 --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "I1 misses: cachegrind 32K/8/64 on the held-out input, mean over the offsets [min–max];"

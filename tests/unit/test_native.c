@@ -191,6 +191,11 @@ static void test_checksum_definition(void **state)
 	struct data_checksum c = data_checksum(bytes, sizeof(bytes));
 	assert_true(c.sum == sum);
 	assert_true(c.weighted == weighted);
+	/* taken in pieces, each but the last a multiple of 8 bytes long */
+	struct data_checksum part = data_checksum(bytes, 16);
+	part = data_checksum_more(part, bytes + 16, sizeof(bytes) - 16);
+	assert_true(part.sum == sum);
+	assert_true(part.weighted == weighted);
 }
 
 int main(void)
