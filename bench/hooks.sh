@@ -24,6 +24,9 @@
 #   SHARE_ARGS  work.lua arguments of those runs (default "27 100": longer,
 #               for enough samples that their own error stays well under
 #               the budget)
+#   BASELINE    another build's CLI (say, of the commit before a change):
+#               its runs of each callscope mode join every round, so the
+#               table compares the two builds side by side (default: none)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +39,7 @@ SHARE_FREQ=${SHARE_FREQ:-4999}
 SHARE_RUNS=${SHARE_RUNS:-3}
 CS_OPTS=${CS_OPTS---no-libcall}
 SHARE_ARGS=${SHARE_ARGS:-27 100}
+BASELINE=${BASELINE:-}
 
 BUDGET_SAMPLES_NS=12	# --time-by=samples over gmon, ns per call
 BUDGET_SHARE=3		# points, each of perf's top-10 self shares
@@ -64,15 +68,22 @@ declare -A VLABEL=(
 	[flight]="callscope --mode=flight"
 	[trace]="callscope record (trace)"
 )
+if [ -n "$BASELINE" ]; then
+	for v in samples count flight trace; do
+		VARIANTS+=("base_$v")
+		VLABEL[base_$v]="${VLABEL[$v]}, baseline"
+	done
+fi
 cmd_of() {
-	local v=$1 d=$RUN/$1
+	local v=$1 d=$RUN/$1 cs=$CALLSCOPE
+	case $v in base_*) cs=$BASELINE v=${v#base_} ;; esac
 	case $v in
 	plain) echo "$BIN/lua-plain $WORK $LUA_ARGS" ;;
 	gmon) echo "$BIN/lua-pg $WORK $LUA_ARGS" ;;
-	samples) echo "$CALLSCOPE record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	count) echo "$CALLSCOPE record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	flight) echo "$CALLSCOPE record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
-	trace) echo "$CALLSCOPE record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	samples) echo "$cs record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	count) echo "$cs record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	flight) echo "$cs record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	trace) echo "$cs record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	esac
 }
 
@@ -182,6 +193,7 @@ git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	echo "## Hooks per call on Lua, beside gmon — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+	[ -z "$BASELINE" ] || echo "Baseline: \`$BASELINE\`, its runs interleaved with the others in every round."
 	echo "callscope $git_rev; \`lua work.lua $LUA_ARGS\`, $calls calls; callscope options \`$CS_OPTS\`; medians of $REPEAT interleaved rounds; CPU = task-clock of the whole command (perf stat), launcher included."
 	echo
 	echo "| run | CPU (s), median | CPU range | wall (s), median | ns/call over plain (CPU) | ns/call over gmon (CPU) |"
