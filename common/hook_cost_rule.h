@@ -18,4 +18,17 @@ static inline uint64_t hook_cost_less(uint64_t raw, uint64_t hooks_q)
 	return raw_q > hooks_q ? (raw_q - hooks_q + 128) / 256 : 0;
 }
 
+/*
+ * The same rule as a whole number of units to take off: hook_cost_less(
+ * RAW, HOOKS_Q) is RAW less this, never below 0, for every RAW (the
+ * rounding of (256 RAW - Q + 128) / 256 depends on Q alone).  The
+ * runtime uses this form: the amount is known before the clock read that
+ * ends the interval comes in, so only a compare and a subtraction wait
+ * for the clock.
+ */
+static inline uint64_t hook_cost_units(uint64_t hooks_q)
+{
+	return (hooks_q + 127) / 256;
+}
+
 #endif

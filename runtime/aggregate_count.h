@@ -46,8 +46,12 @@ static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint
 static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
 {
 	t->hooks_q += (uint64_t)runtime_config.hook_inner_x256 + runtime_config.hook_outer_x256;
+	/* hook_cost_less(now - last_start, hooks between), in the form
+	 * whose only steps after the clock read are a compare and a
+	 * subtraction (the clock is what the hooks wait for) */
+	uint64_t from = fr->last_start + hook_cost_units(t->hooks_q - fr->last_hooks_q);
 	if (fr->last_start != UINT64_MAX && now >= fr->last_start) {
-		uint64_t period = hook_cost_less(now - fr->last_start, t->hooks_q - fr->last_hooks_q);
+		uint64_t period = now > from ? now - from : 0;
 
 		fr->periods++;
 		fr->period_sum += period;
@@ -60,11 +64,14 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
 	fr->last_hooks_q = t->hooks_q;
 }
 
-/* A call that took RAW clock units, HOOKS_Q of it the hooks of the calls
- * beneath it, ended. */
-static inline void count_note_call(struct cct_func_record *fr, uint64_t raw, uint64_t hooks_q)
+/* A call from START to NOW ended, HOOKS_Q of it the hooks of the calls
+ * beneath it: its time is hook_cost_less(NOW - START, HOOKS_Q + its own
+ * hooks' inner cost), in count_note_start()'s form (0 if NOW < START). */
+static inline void count_note_call(struct cct_func_record *fr, uint64_t start, uint64_t now,
+				   uint64_t hooks_q)
 {
-	uint64_t d = hook_cost_less(raw, hooks_q + runtime_config.hook_inner_x256);
+	uint64_t from = start + hook_cost_units(hooks_q + runtime_config.hook_inner_x256);
+	uint64_t d = now > from ? now - from : 0;
 	unsigned bucket = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
 
 	fr->calls++;
@@ -119,7 +126,8 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 	f->counted = 0;
 	/* a part of a call is not a call's duration */
 	if (!f->inherited && f->func_record)
-		count_note_call(count_func_record(t, f->func_record), d, t->hooks_q - f->hooks_at);
+		count_note_call(count_func_record(t, f->func_record), f->start, now,
+				t->hooks_q - f->hooks_at);
 	n->calls += !f->inherited;
 	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "common/hook_cost_rule.h"
 #include "model/profile.h"
 
 static struct thread_builder *begin(struct profile *p, double inner, double outer)
@@ -358,6 +359,30 @@ static void test_call_observer(void **state)
 	profile_free(p);
 }
 
+/*
+ * The runtime takes the hooks' cost off a call as a whole number of
+ * units found before the clock read (hook_cost_units()); it must be the
+ * analyzer's rule for every interval, rounding and the floor at 0
+ * included.
+ */
+static void test_hook_cost_units(void **state)
+{
+	(void)state;
+	static const uint64_t big[] = { 1ull << 20, (1ull << 32) + 77, 1ull << 50 };
+
+	for (uint64_t q = 0; q < 4 * 256 + 3; q++)
+		for (uint64_t raw = 0; raw < 8; raw++) {
+			uint64_t c = hook_cost_units(q);
+			assert_int_equal(hook_cost_less(raw, q), raw > c ? raw - c : 0);
+		}
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		for (uint64_t q = big[i] * 256 - 300; q < big[i] * 256 + 300; q += 7) {
+			uint64_t c = hook_cost_units(q);
+			for (uint64_t raw = big[i] - 3; raw < big[i] + 3; raw++)
+				assert_int_equal(hook_cost_less(raw, q), raw > c ? raw - c : 0);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_periods),
 		cmocka_unit_test(test_period_overhead),
 		cmocka_unit_test(test_call_observer),
+		cmocka_unit_test(test_hook_cost_units),
 	};
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
 }
