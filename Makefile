@@ -62,6 +62,7 @@ RUNTIME_SRC := \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \
+	runtime/patch/trap.c \
 	runtime/patch/unwind_info.c \
 	runtime/patch/unwind_register.c \
 	runtime/process.c \

@@ -4,11 +4,12 @@
 # dynamic tracing (`uftrace record -P .`) on the same binaries, and the
 # skipped ones counted per reason.  Prints Markdown.
 #
-# Programs: Lua 5.4 from the Debian source built -O2 with gcc and clang,
-# -Os, and -O2 -fcf-protection=full (endbr64); Debian's /usr/bin/lua5.4
+# Programs: Lua 5.4 from the Debian source built -O2 and -Os with gcc and
+# clang, -O2 -fcf-protection=full (endbr64) and -O2 -no-pie; Debian's /usr/bin/lua5.4
 # (stripped); libz.so.1 (planned whole, as dlopen would load it); and
 # python3 when it is installed.  Each is run once with a short workload,
-# so the recording also says the program ran.
+# so the recording also says the program ran.  Then the counts of every
+# function against the -pg build's, for the four Lua builds.
 #
 # uftrace's figures come from its own debug lines ("patched", "failed",
 # "skipped" under --debug-domain dynamic:3), over the functions of its own
@@ -29,8 +30,18 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CS_OPTS=${CS_OPTS---no-libcall}
 
 BASE_CFLAGS="-g"
-declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [cet]="-O2 -fcf-protection=full")
-declare -A BCC=([clang]=clang)
+declare -A BFLAGS=([O2]="-O2" [clang]="-O2" [Os]="-Os" [clang-Os]="-Os" [cet]="-O2 -fcf-protection=full"
+	[nopie]="-O2 -fno-pie -no-pie")
+declare -A BCC=([clang]=clang [clang-Os]=clang)
+# the same with Lua's string-hash seed fixed (it mixes in the time and
+# addresses), plain and -pg, whose counts the patched runs must equal
+SEED="-Dluai_makeseed(L)=0"
+for b in O2 clang Os clang-Os; do
+	BFLAGS[$b-seed]="${BFLAGS[$b]} $SEED"
+	BFLAGS[$b-seed-pg]="${BFLAGS[$b]} $SEED -pg"
+	BCC[$b-seed]=${BCC[$b]:-gcc}
+	BCC[$b-seed-pg]=${BCC[$b]:-gcc}
+done
 BIN=$BENCH_DIR/bin
 RUN=$BENCH_DIR/run
 mkdir -p "$BIN" "$RUN"
@@ -38,8 +49,12 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
 lua_src=$(lua_source_dir) || exit 1
-for b in O2 clang Os cet; do
+for b in O2 clang Os clang-Os cet nopie; do
 	build_lua "$b"
+done
+for b in O2 clang Os clang-Os; do
+	build_lua "$b-seed"
+	build_lua "$b-seed-pg"
 done
 WORK="$HERE/progs/work.lua"
 LIBZ=$(ls /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1 || true)
@@ -49,7 +64,9 @@ TARGETS=(
 	"lua -O2 (gcc, own build)|$BIN/lua-O2 $WORK 20 2||."
 	"lua -O2 (clang)|$BIN/lua-clang $WORK 20 2||."
 	"lua -Os (gcc)|$BIN/lua-Os $WORK 20 2||."
+	"lua -Os (clang)|$BIN/lua-clang-Os $WORK 20 2||."
 	"lua -O2 -fcf-protection=full|$BIN/lua-cet $WORK 20 2||."
+	"lua -O2 -no-pie (gcc)|$BIN/lua-nopie $WORK 20 2||."
 	"/usr/bin/lua5.4 (Debian, stripped)|/usr/bin/lua5.4 $WORK 20 2||."
 )
 [ -n "$LIBZ" ] && TARGETS+=("libz.so.1 (Debian, stripped)|$BIN/lua-O2 $WORK 20 2|$LIBZ|.@libz.so.1")
@@ -85,8 +102,8 @@ echo
 echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC'); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'),"
 echo "$(uftrace --version 2>/dev/null | head -1 || echo 'uftrace: not installed'); $(gcc --version | head -1); $(clang --version | head -1)."
 echo
-echo "| program | callscope: patched / functions | fragments left out | skipped, by reason | ran patched | uftrace -P: patched / its functions |"
-echo "| --- | ---: | ---: | --- | --- | ---: |"
+echo "| program | callscope: patched / functions | of those, by a trap (int3) | fragments left out | skipped, by reason | ran patched | uftrace -P: patched / its functions |"
+echo "| --- | ---: | ---: | ---: | --- | --- | ---: |"
 for t in "${TARGETS[@]}"; do
 	IFS='|' read -r label cmd spec pattern <<< "$t"
 	read -r -a argv <<< "$cmd"
@@ -101,9 +118,41 @@ for t in "${TARGETS[@]}"; do
 	"$CALLSCOPE" info --json "$RUN/p.data" > "$RUN/info.json"
 	cells=$(jq -r '.patch | [.patched, .functions, .fragments] | @tsv' "$RUN/info.json")
 	read -r patched found fragments <<< "$cells"
+	trapped=$(jq '.patch.objects[-1].trapped | length' "$RUN/info.json")
 	reasons=$(jq -r '[.patch.objects[-1].skipped | group_by(.reason)[] | "\(length) \(.[0].reason)"] | join("; ")' "$RUN/info.json")
 	[ "$spec" ] && { patched=$(jq '.patch.objects[-1].patched' "$RUN/info.json"); found=$(jq '.patch.objects[-1].functions' "$RUN/info.json"); fragments=$(jq '.patch.objects[-1].fragments' "$RUN/info.json"); }
 	share=$(awk -v p="$patched" -v n="$found" 'BEGIN { printf "%.1f", n ? 100 * p / n : 0 }')
 	uf=$(uftrace_cell "$pattern" "${argv[@]}")
-	echo "| $label | $patched / $found ($share %) | $fragments | ${reasons:-none} | $ran | $uf |"
+	echo "| $label | $patched / $found ($share %) | $trapped | $fragments | ${reasons:-none} | $ran | $uf |"
+done
+
+# Counts against the -pg build of the same source and flags: each run as
+# ./lua in a folder of its own, so that both see the same argv (Lua's
+# collector paces itself by the bytes allocated, the strings of argv too).
+counts() {
+	"$CALLSCOPE" report -i "$1" --json |
+		jq -r '.functions[] | select(.name | test("^(_init|_fini|_start|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$|[.]part[.]|[.]cold") | not) | "\(.name) \(.calls)"' |
+		sort
+}
+echo
+echo "### Counts against the -pg build (string-hash seed fixed)"
+echo
+echo "| build | functions -pg counts | calls -pg counts | functions whose patched count differs | output |"
+echo "| --- | ---: | ---: | ---: | --- |"
+declare -A CLABEL=([O2]="gcc -O2" [clang]="clang -O2" [Os]="gcc -Os" [clang-Os]="clang -Os")
+for b in O2 clang Os clang-Os; do
+	mkdir -p "$RUN/patched" "$RUN/pg"
+	cp "$BIN/lua-$b-seed" "$RUN/patched/lua"
+	cp "$BIN/lua-$b-seed-pg" "$RUN/pg/lua"
+	# shellcheck disable=SC2086
+	(cd "$RUN/patched" && "$CALLSCOPE" record $CS_OPTS --patch -o p.data -- ./lua "$WORK" 20 2 > out 2> err)
+	# shellcheck disable=SC2086
+	(cd "$RUN/pg" && "$CALLSCOPE" record $CS_OPTS -o p.data -- ./lua "$WORK" 20 2 > out 2> err)
+	counts "$RUN/pg/p.data" > "$RUN/pg.txt"
+	counts "$RUN/patched/p.data" > "$RUN/patched.txt"
+	differ=$(join "$RUN/pg.txt" "$RUN/patched.txt" | awk '$2 != $3' | wc -l)
+	missing=$(join -v1 "$RUN/pg.txt" "$RUN/patched.txt" | wc -l)
+	out="same"
+	cmp -s "$RUN/pg/out" "$RUN/patched/out" || out="differs"
+	echo "| ${CLABEL[$b]} | $(wc -l < "$RUN/pg.txt") | $(awk '{ s += $2 } END { print s }' "$RUN/pg.txt") | $differ (missing: $missing) | $out |"
 done

@@ -475,9 +475,7 @@ int cmd_record(int argc, char **argv)
 	if (strlen(staging) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
 	memcpy(contract.dir, staging, strlen(staging) + 1);
-	if (patch)
-		session.patch_coverage = record_patch_plan(prog, patch_spec, staging,
-							   &session.patch_coverage_len);
+	struct patch_plan *patch_plan = patch ? record_patch_plan(prog, patch_spec, staging) : NULL;
 	int tsc = tsc_usable();
 	if (force_clock >= 0)
 		contract.clock = (enum contract_clock)force_clock;
@@ -543,6 +541,9 @@ int cmd_record(int argc, char **argv)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 
+	if (patch_plan)
+		session.patch_coverage = record_patch_coverage(patch_plan, staging,
+							       &session.patch_coverage_len);
 	struct seal_result res;
 	if (seal_staging(staging, out_path, &session, &res) != 0)
 		exit(EXIT_FATAL);

@@ -26,7 +26,7 @@ static char *skip_name(const struct data_patch_object *o, const struct data_patc
 }
 
 struct totals {
-	uint64_t found, patched, fragments;
+	uint64_t found, patched, fragments, trapped;
 	uint64_t per_reason[PATCH_SKIP_COUNT + 1];	/* the last: unknown codes */
 };
 
@@ -40,6 +40,7 @@ static struct totals totals(const struct data_file *df)
 		t.found += o->found;
 		t.patched += o->patched;
 		t.fragments += o->fragments;
+		t.trapped += o->ntrapped;
 		for (size_t k = 0; k < o->nskipped; k++)
 			t.per_reason[o->skipped[k].why < PATCH_SKIP_COUNT ? o->skipped[k].why
 									 : PATCH_SKIP_COUNT]++;
@@ -57,6 +58,17 @@ void patch_info_text(FILE *out, const struct data_file *df, const char *prefix, 
 		"functions (.cold, .part) left out\n", prefix, (unsigned long long)t.patched,
 		(unsigned long long)t.found, t.found ? 100.0 * (double)t.patched / (double)t.found : 0,
 		df->npatch, df->npatch == 1 ? "" : "s", (unsigned long long)t.fragments);
+	if (t.trapped)
+		fprintf(out, "  %llu of them by a trap (int3, where no jump fits: a signal per call, "
+			"some microseconds)\n", (unsigned long long)t.trapped);
+	for (size_t i = 0; verbose && i < df->npatch; i++) {
+		const struct data_patch_object *o = &df->patch[i];
+		for (size_t k = 0; k < o->ntrapped; k++) {
+			char *name = skip_name(o, &o->trapped[k]);
+			fprintf(out, "    %s\n", name);
+			free(name);
+		}
+	}
 	for (unsigned r = 1; r <= PATCH_SKIP_COUNT; r++) {
 		if (!t.per_reason[r])
 			continue;
@@ -90,6 +102,7 @@ void patch_info_json(struct json *j, const struct data_file *df)
 	json_kv_u64(j, "functions", t.found);
 	json_kv_u64(j, "patched", t.patched);
 	json_kv_u64(j, "fragments", t.fragments);
+	json_kv_u64(j, "trapped", t.trapped);
 	json_key(j, "objects");
 	json_array_begin(j);
 	for (size_t i = 0; i < df->npatch; i++) {
@@ -99,6 +112,17 @@ void patch_info_json(struct json *j, const struct data_file *df)
 		json_kv_u64(j, "functions", o->found);
 		json_kv_u64(j, "patched", o->patched);
 		json_kv_u64(j, "fragments", o->fragments);
+		json_key(j, "trapped");
+		json_array_begin(j);
+		for (size_t k = 0; k < o->ntrapped; k++) {
+			char *name = skip_name(o, &o->trapped[k]);
+			json_object_begin(j);
+			json_kv_string(j, "name", name);
+			json_kv_u64(j, "address", o->trapped[k].addr);
+			json_object_end(j);
+			free(name);
+		}
+		json_array_end(j);
 		json_key(j, "skipped");
 		json_array_begin(j);
 		for (size_t k = 0; k < o->nskipped; k++) {

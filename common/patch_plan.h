@@ -34,7 +34,7 @@
 
 #define PATCH_PLAN_FILE "patch.plan"
 #define PATCH_PLAN_MAGIC "CSPATCH"	/* 7 bytes and the NUL: 8 */
-#define PATCH_PLAN_VERSION 1
+#define PATCH_PLAN_VERSION 2
 
 /* The longest window a site displaces, and its original bytes kept. */
 #define PATCH_WINDOW_MAX 16
@@ -62,10 +62,18 @@ struct patch_plan_object {
 	uint32_t nsites;
 };
 
-/* How the jump reaches the trampoline. */
+/* How the entry reaches the trampoline. */
 enum patch_site_kind {
 	PATCH_JMP32 = 1,	/* `jmp rel32` over the first window bytes at addr */
+	PATCH_INT3 = 2,		/* `int3` over the first instruction, whose trap the
+				 * runtime's SIGTRAP handler turns into the jump (a
+				 * microsecond or so a call: only where no jump fits) */
+	PATCH_JMP8 = 3,		/* `jmp rel8` over the first window bytes, to a
+				 * `jmp rel32` written at `island` */
 };
+
+/* The bytes of the jump a PATCH_JMP8 site's island holds. */
+#define PATCH_ISLAND 5
 
 /*
  * One function entry.  `function` names the function in the recording (the
@@ -74,6 +82,12 @@ enum patch_site_kind {
  * endbr64.  The trampoline runs the entry hook, then `code` (the window's
  * instructions, relocated), then jumps to `resume` unless the code ends in
  * an unconditional jump or return (resume = 0).
+ *
+ * A PATCH_JMP8 site's island lies within a rel8 of its jump: in the
+ * alignment padding between two functions (its bytes then in
+ * island_original), or in the window of another site of the object past
+ * that site's own 5-byte jump (bytes never run once that site is
+ * patched); nothing branches into it.
  */
 struct patch_plan_site {
 	uint64_t function;
@@ -84,9 +98,13 @@ struct patch_plan_site {
 	uint32_t first_fixup;	/* its fixups: [first_fixup, first_fixup + nfixups) */
 	uint32_t nfixups;
 	uint8_t kind;		/* enum patch_site_kind */
-	uint8_t window;		/* bytes replaced at addr, 5..PATCH_WINDOW_MAX */
+	uint8_t window;		/* bytes replaced at addr, 5..PATCH_WINDOW_MAX;
+				 * 1.. for PATCH_INT3 (its first instruction),
+				 * 2.. for PATCH_JMP8 */
 	uint8_t original[PATCH_WINDOW_MAX];	/* what must be there before */
-	uint8_t pad[6];
+	uint8_t island_original[PATCH_ISLAND];	/* PATCH_JMP8 in padding */
+	uint8_t pad[1];
+	uint64_t island;	/* PATCH_JMP8: where its jmp rel32 goes */
 };
 
 /*
@@ -100,6 +118,32 @@ struct patch_plan_fixup {
 	uint64_t target;
 	uint32_t at;		/* offset of the field within the site's code */
 	uint32_t insn_end;	/* offset where that instruction ends */
+};
+
+/*
+ * What the runtime refused to patch, which the launcher adds to the
+ * recording's list of skipped functions: the file PATCH_REFUSED_FILE in
+ * the staging directory, struct patch_refusal records appended (by each
+ * process that applied the plan).
+ */
+#define PATCH_REFUSED_FILE "patch.refused"
+
+enum site_refusal {
+	SITE_OK = 0,
+	SITE_OUTSIDE_TEXT,	/* its window is not in the object's code */
+	SITE_PROGRAM_ENTRY,	/* the program's entry point: nothing calls it */
+	SITE_BYTES_DIFFER,	/* the code is not what the plan was made from */
+	SITE_TOO_LONG,		/* relocated code longer than a slot holds */
+	SITE_OUT_OF_REACH,	/* a fixup or the jump does not fit in 32 bits */
+	SITE_NO_POOL,		/* no trampoline memory within reach of its object */
+	SITE_NOT_WRITABLE,	/* its object's code could not be changed */
+	SITE_NO_TRAP,		/* the SIGTRAP handler a trap site needs could not be set */
+	SITE_REFUSALS
+};
+
+struct patch_refusal {
+	uint32_t site;		/* index in the plan's site table */
+	uint32_t why;		/* enum site_refusal */
 };
 
 #endif

@@ -8,6 +8,7 @@
 /* The fewest bytes an object and a skipped function take. */
 #define OBJECT_MIN 20
 #define SKIP_MIN 16
+#define TRAP_MIN 12
 
 static void parse_object(struct cursor *c, struct data_patch_object *o)
 {
@@ -37,6 +38,27 @@ static void parse_object(struct cursor *c, struct data_patch_object *o)
 	}
 }
 
+/* The functions an object's entries trap for, after every object (a
+ * writer that had none, or an earlier one, writes nothing there). */
+static void parse_trapped(struct cursor *c, struct data_patch_object *o)
+{
+	uint32_t n = cursor_u32(c, "trapped function count");
+	if (c->failed)
+		return;
+	if (n > cursor_left(c) / TRAP_MIN || n > o->patched) {
+		cursor_fail(c, "more functions trapped than patched");
+		return;
+	}
+	o->trapped = xcalloc(n ? n : 1, sizeof(*o->trapped));
+	for (uint32_t k = 0; k < n && !c->failed; k++) {
+		struct data_patch_skip *s = &o->trapped[k];
+		s->addr = cursor_u64(c, "trapped function");
+		s->name = (const char *)cursor_blob(c, &s->name_len, "trapped function name");
+		if (!c->failed)
+			o->ntrapped = k + 1;
+	}
+}
+
 void patch_coverage_parse(struct cursor *c, struct data_file *df)
 {
 	if (df->patched) {
@@ -54,6 +76,9 @@ void patch_coverage_parse(struct cursor *c, struct data_file *df)
 		df->npatch = i + 1;
 		parse_object(c, &df->patch[i]);
 	}
+	/* the trapped functions: all objects' or none */
+	for (uint32_t i = 0; i < n && !c->failed && (i > 0 || cursor_left(c)); i++)
+		parse_trapped(c, &df->patch[i]);
 }
 
 void patch_coverage_release(struct data_file *df)
@@ -61,6 +86,7 @@ void patch_coverage_release(struct data_file *df)
 	for (size_t i = 0; i < df->npatch; i++) {
 		free(df->patch[i].path);
 		free(df->patch[i].skipped);
+		free(df->patch[i].trapped);
 	}
 	free(df->patch);
 	df->patch = NULL;

@@ -3,48 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/functions.h"
+#include "patch/analysis.h"
 #include "xalloc.h"
 
-enum branch_kind {
-	BRANCH_CALL,
-	BRANCH_JUMP,		/* jmp, jcc, loop, a jump table's entry */
-	BRANCH_ADDRESS,		/* lea of a code address: a computed goto, a pointer */
-};
-
-struct branch {
-	uint64_t target;
-	uint64_t from;		/* start of the function holding the branch */
-	enum branch_kind kind;
-};
-
-struct branches {
-	struct branch *v;
-	size_t n, alloc;
-};
-
-/* What the jump-table matcher remembers of the instructions before a
- * `jmp reg`. */
-struct recent {
-	unsigned id;
-	x86_reg dst;		/* first operand, when a register */
-	x86_reg base, index;	/* second operand, when memory */
-	int scale;
-	int64_t disp;
-	int64_t imm;		/* second operand, when an immediate */
-	int has_imm;
-};
-
-#define RECENT 16
 #define TABLE_MAX 4096
-
-struct analysis {
-	const struct elf_functions *f;
-	csh cs;
-	struct branches br;
-	struct recent recent[RECENT];
-	size_t nrecent;
-};
 
 static void add_branch(struct analysis *a, uint64_t target, uint64_t from, enum branch_kind kind)
 {
@@ -178,14 +140,22 @@ static int is_relative_branch(csh cs, const cs_insn *in)
 	       (patch_disasm()->insn_group(cs, in, X86_GRP_JUMP) || in->id == X86_INS_CALL);
 }
 
-/* Collects the branches of the function at [START, END). */
-static void scan_function(struct analysis *a, uint64_t start, uint64_t end)
+/* Whether the flow never goes on past IN (padding after it is never run). */
+static int stops_flow(const cs_insn *in)
+{
+	return in->id == X86_INS_JMP || in->id == X86_INS_RET || in->id == X86_INS_UD2 ||
+	       in->id == X86_INS_HLT;
+}
+
+int analysis_scan(struct analysis *a, uint64_t start, uint64_t end)
 {
 	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
 	cs_insn *in;
 
+	int stops = 0;
+
 	if (!c || !c->exec)
-		return;
+		return 0;
 	in = patch_disasm()->malloc(a->cs);
 	const uint8_t *p = c->bytes + (start - c->addr);
 	size_t left = end - start;
@@ -196,8 +166,10 @@ static void scan_function(struct analysis *a, uint64_t start, uint64_t end)
 			/* data or an unknown instruction: resynchronise */
 			p++, left--, at++;
 			a->nrecent = 0;
+			stops = 0;
 			continue;
 		}
+		stops = stops_flow(in);
 		const cs_x86 *x = &in->detail->x86;
 		if (is_relative_branch(a->cs, in)) {
 			add_branch(a, (uint64_t)x->operands[0].imm, start,
@@ -212,9 +184,10 @@ static void scan_function(struct analysis *a, uint64_t start, uint64_t end)
 		remember(a, in);
 	}
 	patch_disasm()->free(in, 1);
+	return stops;
 }
 
-static int by_target(const void *x, const void *y)
+int analysis_by_target(const void *x, const void *y)
 {
 	const struct branch *p = x, *q = y;
 	return p->target < q->target ? -1 : p->target > q->target;
@@ -234,16 +207,13 @@ static size_t first_branch(const struct branches *br, uint64_t addr)
 	return lo;
 }
 
-/* Whether a known branch lands in the open range (LO, HI). */
-static int branch_inside(const struct branches *br, uint64_t lo, uint64_t hi)
+int analysis_branch_inside(const struct branches *br, uint64_t lo, uint64_t hi)
 {
 	size_t i = first_branch(br, lo + 1);
 	return i < br->n && br->v[i].target < hi;
 }
 
-/* A part of another function, not one of its own: split off by name, or
- * a nameless FDE that code only jumps to from elsewhere. */
-static int is_fragment(const struct analysis *a, const struct elf_function *fn)
+int analysis_is_fragment(const struct analysis *a, const struct elf_function *fn)
 {
 	if (fn->name)
 		return strstr(fn->name, ".cold") || strstr(fn->name, ".part.");
@@ -257,7 +227,7 @@ static int is_fragment(const struct analysis *a, const struct elf_function *fn)
 	return jumped;
 }
 
-static int is_hook(const char *name)
+int analysis_is_hook(const char *name)
 {
 	static const char *const hooks[] = {
 		"mcount", "_mcount", "__fentry__", "__cyg_profile_func_enter",
@@ -271,155 +241,6 @@ static int is_hook(const char *name)
 	return !strncmp(name, "callscope_", 10);
 }
 
-static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
-
-/* Whether [FROM, TO) holds only alignment padding: nops and int3. */
-static int padding(struct analysis *a, const struct elf_code *c, uint64_t from, uint64_t to)
-{
-	cs_insn *in = patch_disasm()->malloc(a->cs);
-	const uint8_t *p = c->bytes + (from - c->addr);
-	size_t left = c->size - (from - c->addr);
-	uint64_t at = from;
-	int ok = 1;
-
-	while (ok && at < to) {
-		ok = patch_disasm()->disasm_iter(a->cs, &p, &left, &at, in) &&
-		     (in->id == X86_INS_NOP || in->id == X86_INS_INT3);
-	}
-	patch_disasm()->free(in, 1);
-	return ok;
-}
-
-struct window {
-	uint64_t addr;		/* where the jump goes */
-	unsigned len;		/* bytes it replaces */
-	unsigned code_len;	/* of those, the function's own instructions */
-};
-
-/*
- * The window at P of the function [START, END) whose neighbour starts at
- * NEXT: whole instructions up to 5 bytes or more; or, when the function
- * ends (a jump or return) before that, its instructions and the padding
- * after them.
- */
-static enum patch_skip window_at(struct analysis *a, const struct elf_code *c, uint64_t p,
-				 uint64_t end, uint64_t next, struct window *w)
-{
-	cs_insn *in = patch_disasm()->malloc(a->cs);
-	const uint8_t *q = c->bytes + (p - c->addr);
-	size_t left = end - p;
-	uint64_t at = p;
-	int last_ends = 0;
-	enum patch_skip why = PATCH_OK;
-
-	while (at - p < 5 && left && !last_ends) {
-		if (!patch_disasm()->disasm_iter(a->cs, &q, &left, &at, in)) {
-			why = PATCH_SKIP_UNDECODABLE;
-			break;
-		}
-		last_ends = in->id == X86_INS_JMP || in->id == X86_INS_RET;
-	}
-	patch_disasm()->free(in, 1);
-	if (why)
-		return why;
-	w->addr = p;
-	w->code_len = (unsigned)(at - p);
-	w->len = w->code_len;
-	if (w->len < 5) {
-		/* the code ran out: the jump needs padding behind it */
-		uint64_t need = p + 5;
-		if (!last_ends || need > next || need > c->addr + c->size ||
-		    !padding(a, c, at, need))
-			return PATCH_SKIP_TOO_SMALL;
-		w->len = 5;
-	}
-	if (w->len > PATCH_WINDOW_MAX)
-		return PATCH_SKIP_LONG_WINDOW;
-	if (p + w->len > next)
-		return PATCH_SKIP_TOO_SMALL;
-	if (branch_inside(&a->br, p, p + w->len))
-		return PATCH_SKIP_BRANCH_INTO_WINDOW;
-	return PATCH_OK;
-}
-
-/*
- * The window of the function [START, END): after its endbr64 when it has
- * one, else, when that one is refused, over the endbr64 too.  The jump
- * then takes the endbr64's place, which only indirect branch tracking
- * would notice, and Linux does not enforce it for user programs; it
- * gives room before a loop head that follows the endbr64 closely.
- */
-static enum patch_skip choose_window(struct analysis *a, uint64_t start, uint64_t end,
-				     uint64_t next, struct window *w)
-{
-	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
-
-	if (!c || !c->exec)
-		return PATCH_SKIP_NO_CODE;
-	if (end - start < 4 || memcmp(c->bytes + (start - c->addr), endbr64, 4))
-		return window_at(a, c, start, end, next, w);
-	enum patch_skip why = window_at(a, c, start + 4, end, next, w);
-	if (why == PATCH_SKIP_BRANCH_INTO_WINDOW || why == PATCH_SKIP_TOO_SMALL) {
-		struct window over;
-		if (window_at(a, c, start, end, next, &over) == PATCH_OK) {
-			*w = over;
-			return PATCH_OK;
-		}
-	}
-	return why;
-}
-
-/* The end of function I: its size, else the next function or its section's end. */
-static uint64_t function_end(const struct elf_functions *f, size_t i)
-{
-	const struct elf_function *fn = &f->funcs[i];
-	uint64_t next = i + 1 < f->n ? f->funcs[i + 1].start : UINT64_MAX;
-	const struct elf_code *c = elf_functions_code(f, fn->start, 1);
-	uint64_t end = fn->size ? fn->start + fn->size : next;
-
-	if (c && end > c->addr + c->size)
-		end = c->addr + c->size;
-	return end;
-}
-
-/* The next function start above function I's that is another function
- * (aliases share starts; the list is unique by start already). */
-static uint64_t next_start(const struct elf_functions *f, size_t i)
-{
-	return i + 1 < f->n ? f->funcs[i + 1].start : UINT64_MAX;
-}
-
-static void patch_function(struct analysis *a, struct patch_plan *plan,
-			   struct patch_coverage *cov, size_t i)
-{
-	const struct elf_function *fn = &a->f->funcs[i];
-	uint64_t end = function_end(a->f, i);
-	struct window w;
-	struct patch_reloc r;
-	enum patch_skip why;
-
-	cov->found++;
-	if (is_hook(fn->name))
-		why = PATCH_SKIP_HOOK;
-	else if (fn->flags & ELF_FUNCTION_NO_CALLER)
-		why = PATCH_SKIP_NOT_CALLED;
-	else if (end <= fn->start)
-		why = PATCH_SKIP_NO_CODE;
-	else
-		why = choose_window(a, fn->start, end, next_start(a->f, i), &w);
-	if (why == PATCH_OK) {
-		const struct elf_code *c = elf_functions_code(a->f, w.addr, w.len);
-		const uint8_t *bytes = c->bytes + (w.addr - c->addr);
-		why = patch_relocate(a->cs, bytes, w.code_len, w.addr, w.addr + w.len, &r);
-		if (why == PATCH_OK) {
-			patch_plan_add_site(plan, fn->start, w.addr, w.len, bytes, &r,
-					    r.ends ? 0 : w.addr + w.len);
-			return;
-		}
-	}
-	patch_coverage_skip(cov, fn->start, fn->name, why);
-}
-
 int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted_fn wanted,
 			 void *ctx)
 {
@@ -431,15 +252,18 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 	memset(&a, 0, sizeof(a));
 	a.f = &f;
 	a.cs = patch_capstone_open();
+	a.stops = xcalloc(f.n ? f.n : 1, 1);
 	for (size_t i = 0; i < f.n; i++) {
 		const struct elf_code *c = elf_functions_code(&f, f.funcs[i].start, 1);
 		if (c && !c->plt)
-			scan_function(&a, f.funcs[i].start, function_end(&f, i));
+			a.stops[i] = (uint8_t)analysis_scan(&a, f.funcs[i].start, function_end(&f, i));
 	}
-	qsort(a.br.v, a.br.n, sizeof(*a.br.v), by_target);
+	qsort(a.br.v, a.br.n, sizeof(*a.br.v), analysis_by_target);
 
 	struct patch_coverage *cov = patch_plan_add_object(plan, path, f.build_id,
 							   f.build_id_len);
+	struct choice *ch = xcalloc(f.n ? f.n : 1, sizeof(*ch));
+	size_t n = 0;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct elf_function *fn = &f.funcs[i];
 		const struct elf_code *c = elf_functions_code(&f, fn->start, 1);
@@ -452,12 +276,15 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 			want |= wanted(ctx, alias[k].name);
 		if (!want)
 			continue;
-		if (is_fragment(&a, fn)) {
+		if (analysis_is_fragment(&a, fn)) {
 			cov->fragments++;
 			continue;
 		}
-		patch_function(&a, plan, cov, i);
+		choice_decide(&a, i, &ch[n++]);
 	}
+	patch_functions(&a, plan, cov, ch, n);
+	free(ch);
+	free(a.stops);
 	free(a.br.v);
 	patch_capstone_close(a.cs);
 	elf_functions_release(&f);

@@ -8,6 +8,8 @@
  * back to the entry, which runs the jump again (the runtime tells such an
  * iteration from a call).  A function shorter than the jump may spill
  * into the alignment padding after it when nothing reaches that padding.
+ * Where no jump fits, the entry's first instruction gets an int3 instead
+ * (PATCH_INT3), which the runtime's SIGTRAP handler turns into the jump.
  * Parts that are no functions (.cold/.part, PLT stubs, FDEs only ever
  * jumped to) are left out and counted.
  */

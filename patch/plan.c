@@ -20,9 +20,15 @@ void patch_plan_release(struct patch_plan *plan)
 		struct patch_coverage *cov = &plan->coverage[i];
 		for (size_t k = 0; k < cov->nskipped; k++)
 			free(cov->skipped[k].name);
+		for (size_t k = 0; k < cov->ntrapped; k++)
+			free(cov->trapped[k].name);
 		free(cov->skipped);
+		free(cov->trapped);
 		free(cov->path);
 	}
+	for (size_t i = 0; i < plan->nsites; i++)
+		free(plan->site_names[i]);
+	free(plan->site_names);
 	free(plan->coverage);
 	free(plan->objects);
 	free(plan->sites);
@@ -69,25 +75,36 @@ struct patch_coverage *patch_plan_add_object(struct patch_plan *plan, const char
 	return cov;
 }
 
-void patch_plan_add_site(struct patch_plan *plan, uint64_t function, uint64_t addr,
-			 unsigned window, const uint8_t *original, const struct patch_reloc *r,
-			 uint64_t resume)
+static void note(struct patch_skipped **v, size_t *n, size_t *alloc, uint64_t function,
+		 const char *name, unsigned why)
+{
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = (struct patch_skipped){ function, name ? xstrdup(name) : NULL, why };
+}
+
+void patch_plan_add_site(struct patch_plan *plan, const struct patch_site_at *at,
+			 const struct patch_reloc *r, uint64_t resume)
 {
 	struct patch_plan_site s;
+	unsigned least = at->kind == PATCH_INT3 ? 1 : at->kind == PATCH_JMP8 ? 2 : 5;
 
-	if (!plan->nobjects || window < 5 || window > PATCH_WINDOW_MAX)
-		BUG("a site without its object, or of %u bytes", window);
+	if (!plan->nobjects || at->window < least || at->window > PATCH_WINDOW_MAX)
+		BUG("a site without its object, or of %u bytes", at->window);
 	memset(&s, 0, sizeof(s));
-	s.function = function;
-	s.addr = addr;
+	s.function = at->function;
+	s.addr = at->addr;
 	s.resume = resume;
 	s.code = (uint32_t)plan->code_len;
 	s.code_len = (uint32_t)r->len;
 	s.first_fixup = (uint32_t)plan->nfixups;
 	s.nfixups = (uint32_t)r->nfixups;
-	s.kind = PATCH_JMP32;
-	s.window = (uint8_t)window;
-	memcpy(s.original, original, window);
+	s.kind = (uint8_t)at->kind;
+	s.window = (uint8_t)at->window;
+	memcpy(s.original, at->original, at->window);
+	if (at->kind == PATCH_JMP8) {
+		s.island = at->island;
+		memcpy(s.island_original, at->island_original, PATCH_ISLAND);
+	}
 	ALLOC_GROW(plan->code, plan->code_len + r->len, plan->code_alloc);
 	memcpy(plan->code + plan->code_len, r->code, r->len);
 	plan->code_len += r->len;
@@ -96,19 +113,50 @@ void patch_plan_add_site(struct patch_plan *plan, uint64_t function, uint64_t ad
 		memcpy(plan->fixups + plan->nfixups, r->fixups, r->nfixups * sizeof(*r->fixups));
 		plan->nfixups += r->nfixups;
 	}
+	size_t alloc = plan->sites_alloc;
 	ALLOC_GROW(plan->sites, plan->nsites + 1, plan->sites_alloc);
+	/* the names grow with the sites */
+	if (plan->sites_alloc != alloc || !plan->site_names)
+		plan->site_names = xrealloc(plan->site_names,
+					    plan->sites_alloc * sizeof(*plan->site_names));
+	plan->site_names[plan->nsites] = at->name ? xstrdup(at->name) : NULL;
 	plan->sites[plan->nsites++] = s;
 	plan->objects[plan->nobjects - 1].nsites++;
-	plan->coverage[plan->nobjects - 1].patched++;
+	struct patch_coverage *cov = &plan->coverage[plan->nobjects - 1];
+	cov->patched++;
+	if (at->kind == PATCH_INT3)
+		note(&cov->trapped, &cov->ntrapped, &cov->trapped_alloc, at->function, at->name, 0);
 }
 
 void patch_coverage_skip(struct patch_coverage *cov, uint64_t function, const char *name,
 			 unsigned why)
 {
-	ALLOC_GROW(cov->skipped, cov->nskipped + 1, cov->skipped_alloc);
-	cov->skipped[cov->nskipped++] = (struct patch_skipped){
-		function, name ? xstrdup(name) : NULL, why
-	};
+	note(&cov->skipped, &cov->nskipped, &cov->skipped_alloc, function, name, why);
+}
+
+int patch_coverage_refuse(struct patch_plan *plan, uint32_t i, unsigned why)
+{
+	for (size_t k = 0; k < plan->nobjects; k++) {
+		const struct patch_plan_object *o = &plan->objects[k];
+		struct patch_coverage *cov = &plan->coverage[k];
+		if (i < o->first_site || i - o->first_site >= o->nsites)
+			continue;
+		const struct patch_plan_site *s = &plan->sites[i];
+		if (!cov->patched)
+			return -1;
+		cov->patched--;
+		patch_coverage_skip(cov, s->function, plan->site_names[i], why);
+		/* no longer patched, by a trap or otherwise */
+		for (size_t t = 0; t < cov->ntrapped; t++) {
+			if (cov->trapped[t].addr != s->function)
+				continue;
+			free(cov->trapped[t].name);
+			cov->trapped[t] = cov->trapped[--cov->ntrapped];
+			break;
+		}
+		return 0;
+	}
+	return -1;
 }
 
 int patch_plan_write(const struct patch_plan *plan, const char *path)
@@ -150,6 +198,9 @@ uint8_t *patch_coverage_section(const struct patch_plan *plan, size_t *len)
 		cap += 4 + strlen(cov->path) + 16;
 		for (size_t k = 0; k < cov->nskipped; k++)
 			cap += 20 + (cov->skipped[k].name ? strlen(cov->skipped[k].name) : 0);
+		cap += 4;
+		for (size_t k = 0; k < cov->ntrapped; k++)
+			cap += 16 + (cov->trapped[k].name ? strlen(cov->trapped[k].name) : 0);
 	}
 	uint8_t *buf = xmalloc(cap);
 	struct sec_builder b = { buf, buf + cap, 0 };
@@ -164,6 +215,17 @@ uint8_t *patch_coverage_section(const struct patch_plan *plan, size_t *len)
 		for (size_t k = 0; k < cov->nskipped; k++) {
 			const struct patch_skipped *s = &cov->skipped[k];
 			sec_put_u32(&b, s->why);
+			sec_put_u64(&b, s->addr);
+			sec_put_blob(&b, s->name ? s->name : "", s->name ? strlen(s->name) : 0);
+		}
+	}
+	/* after the objects, so that earlier readers stop before it: the
+	 * functions patched with a trap, per object */
+	for (size_t i = 0; i < plan->nobjects; i++) {
+		const struct patch_coverage *cov = &plan->coverage[i];
+		sec_put_u32(&b, (uint32_t)cov->ntrapped);
+		for (size_t k = 0; k < cov->ntrapped; k++) {
+			const struct patch_skipped *s = &cov->trapped[k];
 			sec_put_u64(&b, s->addr);
 			sec_put_blob(&b, s->name ? s->name : "", s->name ? strlen(s->name) : 0);
 		}

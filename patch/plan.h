@@ -26,6 +26,8 @@ struct patch_coverage {
 	uint32_t fragments;	/* .cold/.part parts and jump-only FDEs, not functions */
 	struct patch_skipped *skipped;
 	size_t nskipped, skipped_alloc;
+	struct patch_skipped *trapped;	/* patched with an int3 (why: 0) */
+	size_t ntrapped, trapped_alloc;
 };
 
 struct patch_plan {
@@ -39,6 +41,7 @@ struct patch_plan {
 	size_t code_len, code_alloc;
 	char *strings;
 	size_t string_len, strings_alloc;
+	char **site_names;	/* owned, one per site (NULL: no name) */
 	struct patch_coverage *coverage;	/* one per object, same order */
 };
 
@@ -50,14 +53,25 @@ void patch_plan_release(struct patch_plan *plan);
 struct patch_coverage *patch_plan_add_object(struct patch_plan *plan, const char *path,
 					     const uint8_t *build_id, size_t build_id_len);
 
-/*
- * Adds a site of the current object: the function entering at FUNCTION,
- * the jump written at ADDR over WINDOW bytes whose contents are ORIGINAL,
- * running the relocated R and then RESUME (0: R ends in a jump).
- */
-void patch_plan_add_site(struct patch_plan *plan, uint64_t function, uint64_t addr,
-			 unsigned window, const uint8_t *original, const struct patch_reloc *r,
-			 uint64_t resume);
+/* A site to add: the function NAME (NULL: none) entering at FUNCTION,
+ * entered by KIND written at ADDR over WINDOW bytes whose contents are
+ * ORIGINAL; a PATCH_JMP8's jump goes to ISLAND, whose PATCH_ISLAND bytes
+ * are ISLAND_ORIGINAL. */
+struct patch_site_at {
+	uint64_t function;
+	const char *name;
+	enum patch_site_kind kind;
+	uint64_t addr;
+	unsigned window;
+	const uint8_t *original;
+	uint64_t island;
+	const uint8_t *island_original;
+};
+
+/* Adds site S to the current object, running the relocated R and then
+ * RESUME (0: R ends in a jump). */
+void patch_plan_add_site(struct patch_plan *plan, const struct patch_site_at *s,
+			 const struct patch_reloc *r, uint64_t resume);
 
 /* Notes that the current object skips FUNCTION (NAME may be NULL). */
 void patch_coverage_skip(struct patch_coverage *cov, uint64_t function, const char *name,
@@ -69,6 +83,13 @@ int patch_plan_write(const struct patch_plan *plan, const char *path);
 /* The recording's PATCH section payload (docs/FORMAT.md); a malloc'd
  * buffer the caller frees, its length in *LEN. */
 uint8_t *patch_coverage_section(const struct patch_plan *plan, size_t *len);
+
+/*
+ * Takes site I (a plan-wide index) out of its object's patched functions
+ * and lists it as skipped for WHY: the runtime refused it.  Returns 0, or
+ * -1 when the plan has no site I.
+ */
+int patch_coverage_refuse(struct patch_plan *plan, uint32_t i, unsigned why);
 
 /* Sites and functions considered over every object. */
 void patch_plan_totals(const struct patch_plan *plan, uint64_t *found, uint64_t *patched);

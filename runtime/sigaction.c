@@ -90,6 +90,73 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 	errno = saved;
 }
 
+/*
+ * While patched entries trap (patch/trap.c), SIGTRAP must reach their
+ * handler everywhere: the kernel kills a thread whose int3 traps with the
+ * signal blocked.  So no handler's mask nor thread's mask blocks it then.
+ */
+static const sigset_t *without_trap(const sigset_t *set, sigset_t *copy)
+{
+	if (!set || !sigismember(set, SIGTRAP) || !patch_trap_sigaction(NULL, NULL))
+		return set;
+	*copy = *set;
+	sigdelset(copy, SIGTRAP);
+	return copy;
+}
+
+/* Sets the kernel's action for SIG; SIGTRAP's goes behind the handler of
+ * patched entries' traps while one is in. */
+static int set_action(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction copy;
+
+	if (sig == SIGTRAP && patch_trap_sigaction(act, old))
+		return 0;
+	if (act && without_trap(&act->sa_mask, &copy.sa_mask) != &act->sa_mask) {
+		sigset_t mask = copy.sa_mask;
+		copy = *act;
+		copy.sa_mask = mask;
+		act = &copy;
+	}
+	return runtime_real_sigaction(sig, act, old);
+}
+
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+/* libc's, found at start-up: a handler may change its mask, and dlsym()
+ * is no call for a handler */
+static sigmask_fn real_sigprocmask, real_pthread_sigmask;
+
+void signal_masks_resolve(void)
+{
+	real_sigprocmask = (sigmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+	real_pthread_sigmask = (sigmask_fn)dlsym(RTLD_NEXT, "pthread_sigmask");
+}
+
+static int set_mask(sigmask_fn *real, const char *name, int how, const sigset_t *set,
+		    sigset_t *old)
+{
+	sigset_t copy;
+
+	if (!*real)
+		*real = (sigmask_fn)dlsym(RTLD_NEXT, name);
+	if (!*real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return (*real)(how, how == SIG_UNBLOCK ? set : without_trap(set, &copy), old);
+}
+
+EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	return set_mask(&real_sigprocmask, "sigprocmask", how, set, old);
+}
+
+EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	return set_mask(&real_pthread_sigmask, "pthread_sigmask", how, set, old);
+}
+
 static int has_handler(const struct sigaction *a)
 {
 	return (a->sa_flags & SA_SIGINFO) ||
@@ -112,13 +179,13 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 		mine.sa_sigaction = run_wrapped;
 		mine.sa_flags |= SA_SIGINFO;
 		program_action[sig] = *act;
-		rc = runtime_real_sigaction(sig, &mine, old);
+		rc = set_action(sig, &mine, old);
 		if (rc == 0)
 			wrapped[sig] = 1;
 		else
 			program_action[sig] = previous;
 	} else {
-		rc = runtime_real_sigaction(sig, act, old);
+		rc = set_action(sig, act, old);
 		if (rc == 0 && act)
 			wrapped[sig] = 0;
 	}

@@ -16,6 +16,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -59,6 +60,9 @@ static const char *const refusal_text[SITE_REFUSALS] = {
 	[SITE_BYTES_DIFFER] = "its code differs from the planned (the binary changed since)",
 	[SITE_TOO_LONG] = "its relocated code is too long for a trampoline",
 	[SITE_OUT_OF_REACH] = "a displacement does not reach from its trampoline",
+	[SITE_NO_POOL] = "no trampoline memory within reach",
+	[SITE_NOT_WRITABLE] = "its code could not be made writable",
+	[SITE_NO_TRAP] = "the SIGTRAP handler its trap needs could not be set",
 };
 
 static long raw_mprotect(uintptr_t addr, size_t len, int prot)
@@ -130,6 +134,12 @@ static int in_text(const struct loaded *l, uintptr_t at, size_t len)
 	return 0;
 }
 
+/* Where site I's trampoline in the pool at POOL_RX is entered. */
+static uintptr_t slot_entry(uintptr_t pool_rx, uint32_t i)
+{
+	return pool_rx + POOL_HEADER + (size_t)i * SITE_SLOT + SITE_ENTRY;
+}
+
 /* Checks site S against the code loaded in L. */
 static enum site_refusal site_fits(const struct loaded *l, const struct patch_plan_site *s)
 {
@@ -145,27 +155,147 @@ static enum site_refusal site_fits(const struct loaded *l, const struct patch_pl
 	return SITE_OK;
 }
 
-/* The jump over site S's window, to its trampoline at SLOT_RX. */
-static enum site_refusal jump_for(const struct loaded *l, const struct patch_plan_site *s,
-				  uintptr_t slot_rx, uint8_t out[PATCH_WINDOW_MAX])
+/* How a site's entry is written. */
+struct entry {
+	uint8_t jump[PATCH_WINDOW_MAX];	/* over its window */
+	uint8_t island[PATCH_ISLAND];	/* a short jump's: the jump to the trampoline */
+	uint8_t trap;		/* an int3: the SIGTRAP handler must know it */
+	uint8_t own_island;	/* the island is in padding, written on its own */
+};
+
+/* `jmp rel32` at AT (running address) to TO, into OUT. */
+static enum site_refusal jmp32(uintptr_t at, uintptr_t to, uint8_t *out)
 {
-	uintptr_t at = s->addr + l->bias;
-	int64_t d = (int64_t)(slot_rx + SITE_ENTRY - (at + 5));
+	int64_t d = (int64_t)(to - (at + 5));
 
 	if (d < INT32_MIN || d > INT32_MAX)
 		return SITE_OUT_OF_REACH;
 	int32_t d32 = (int32_t)d;
-	/* the bytes after the jump are never run: int3 stops anything that
-	 * would jump into them despite the plan */
-	memset(out, 0xcc, PATCH_WINDOW_MAX);
 	out[0] = 0xe9;
 	memcpy(out + 1, &d32, 4);
 	return SITE_OK;
 }
 
-static void tell_refusals(const char *path, const uint32_t count[SITE_REFUSALS])
+/* The entry of site S, to its trampoline at SLOT_RX. */
+static enum site_refusal entry_for(const struct loaded *l, const struct patch_plan_site *s,
+				   uintptr_t slot_rx, struct entry *e)
 {
-	for (int r = 1; r < SITE_REFUSALS; r++) {
+	uintptr_t at = s->addr + l->bias;
+
+	/* the bytes after the jump are never run: int3 stops anything that
+	 * would jump into them despite the plan; a trap site is int3 alone */
+	memset(e->jump, 0xcc, PATCH_WINDOW_MAX);
+	e->trap = s->kind == PATCH_INT3;
+	if (s->kind == PATCH_INT3)
+		return SITE_OK;
+	if (s->kind == PATCH_JMP32)
+		return jmp32(at, slot_rx + SITE_ENTRY, e->jump);
+	e->jump[0] = 0xeb;
+	e->jump[1] = (uint8_t)(int8_t)(int64_t)(s->island - (s->addr + 2));
+	return jmp32(s->island + l->bias, slot_rx + SITE_ENTRY, e->island);
+}
+
+/* A short jump whose island cannot be written enters by a trap instead:
+ * its trampoline runs the same window. */
+static void enter_by_trap(struct entry *e)
+{
+	memset(e->jump, 0xcc, PATCH_WINDOW_MAX);
+	e->trap = 1;
+	e->own_island = 0;
+}
+
+/* The site of object O whose window holds ADDR, or -1. */
+static int64_t site_holding(const struct plan *p, const struct patch_plan_object *o, uint64_t addr)
+{
+	uint32_t lo = 0, hi = o->nsites;
+	struct patch_plan_site s;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		plan_site(p, o->first_site + mid, &s);
+		if (s.addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	plan_site(p, o->first_site + lo - 1, &s);
+	return addr < s.addr + s.window ? (int64_t)lo - 1 : -1;
+}
+
+/*
+ * Places the islands of the short jumps of O that WHY leaves SITE_OK:
+ * into the jump of the site whose window holds it, past that jump, when
+ * that site is patched by a 5-byte jump; else into padding still as the
+ * plan saw it.  A short jump whose island cannot be placed enters by a
+ * trap, through the same trampoline.
+ */
+static void place_islands(const struct plan *p, const struct patch_plan_object *o,
+			  const struct loaded *l, const uint8_t *why, struct entry *e)
+{
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		struct patch_plan_site s, h;
+		plan_site(p, o->first_site + i, &s);
+		if (why[i] != SITE_OK || s.kind != PATCH_JMP8)
+			continue;
+		int64_t k = site_holding(p, o, s.island);
+		if (k >= 0) {
+			plan_site(p, o->first_site + (uint32_t)k, &h);
+			if (why[k] == SITE_OK && h.kind == PATCH_JMP32 && s.island >= h.addr + 5 &&
+			    s.island + PATCH_ISLAND <= h.addr + h.window)
+				memcpy(e[k].jump + (s.island - h.addr), e[i].island, PATCH_ISLAND);
+			else
+				enter_by_trap(&e[i]);
+		} else if (site_holding(p, o, s.island + PATCH_ISLAND - 1) < 0 &&
+			   in_text(l, s.island + l->bias, PATCH_ISLAND) &&
+			   !memcmp((const void *)(s.island + l->bias), s.island_original,
+				   PATCH_ISLAND)) {
+			e[i].own_island = 1;
+		} else {
+			enter_by_trap(&e[i]);
+		}
+	}
+}
+
+static size_t flush_notes(int fd, const struct patch_refusal *note, size_t n, const char *file)
+{
+	if (n && (fd < 0 || write(fd, note, n * sizeof(*note)) != (ssize_t)(n * sizeof(*note))))
+		rt_warn("cannot note the unpatched functions for 'callscope info'", file);
+	return 0;
+}
+
+/*
+ * Tells once per reason how many sites of object O (at PATH; NULL: told
+ * already) WHY refused, and notes each in the staging directory for the
+ * recording.
+ */
+static void tell_refusals(const struct patch_plan_object *o, const char *path,
+			  const uint8_t *why)
+{
+	uint32_t count[SITE_REFUSALS] = { 0 };
+	struct patch_refusal note[64];
+	size_t n = 0;
+	char file[CONTRACT_PATH_MAX + sizeof(PATCH_REFUSED_FILE) + 1];
+	char *fend = file + sizeof(file) - 1;
+	char *f = rt_append(file, fend, runtime_config.contract.dir);
+	int fd = -1;
+
+	f = rt_append(f, fend, "/" PATCH_REFUSED_FILE);
+	for (uint32_t i = 0; i < o->nsites; i++) {
+		if (why[i] == SITE_OK)
+			continue;
+		count[why[i]]++;
+		if (fd < 0 && f)
+			fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		note[n++] = (struct patch_refusal){ o->first_site + i, why[i] };
+		if (n == sizeof(note) / sizeof(*note))
+			n = flush_notes(fd, note, n, file);
+	}
+	flush_notes(fd, note, n, file);
+	if (fd >= 0)
+		close(fd);
+	for (int r = 1; path && r < SITE_REFUSALS; r++) {
 		char line[256], *end = line + sizeof(line) - 1;
 		if (!count[r])
 			continue;
@@ -194,46 +324,72 @@ static void tell_write_refused(const char *path, int err)
 	rt_warn(p ? line : "cannot patch code", "");
 }
 
+/* The pages site S's entry (of L, with its island when written on its
+ * own) lies on: [*LO, *HI). */
+static void entry_pages(const struct loaded *l, const struct patch_plan_site *s,
+			const struct entry *e, uintptr_t page, uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t from = s->addr + l->bias, to = from + s->window;
+
+	if (e->own_island) {
+		uintptr_t at = s->island + l->bias;
+		from = at < from ? at : from;
+		to = at + PATCH_ISLAND > to ? at + PATCH_ISLAND : to;
+	}
+	*lo = from & ~(page - 1);
+	*hi = (to + page - 1) & ~(page - 1);
+}
+
 /*
- * Writes JUMPS[i] over the windows of the sites marked in OK, a run of
- * neighbouring pages at a time.  Returns 0, or an errno when the pages
- * cannot be made writable (nothing of that run is written then).
+ * Writes the entries E of the sites WHY leaves SITE_OK, a run of
+ * neighbouring pages at a time (a short jump's island in the same run as
+ * its jump).  Returns 0, or an errno when pages cannot be made writable:
+ * nothing of that run and the ones after is written then, and WHY says so
+ * of their sites.
  */
 static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
-		       const struct loaded *l, const uint8_t *ok,
-		       const uint8_t (*jumps)[PATCH_WINDOW_MAX])
+		       const struct loaded *l, uint8_t *why, const struct entry *e)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uint32_t i = 0;
 
 	while (i < o->nsites) {
 		struct patch_plan_site s;
-		if (!ok[i]) {
+		uintptr_t lo, hi;
+		if (why[i] != SITE_OK) {
 			i++;
 			continue;
 		}
 		plan_site(p, o->first_site + i, &s);
-		uintptr_t lo = (s.addr + l->bias) & ~(page - 1);
-		uintptr_t hi = (s.addr + l->bias + s.window + page - 1) & ~(page - 1);
+		entry_pages(l, &s, &e[i], page, &lo, &hi);
 		uint32_t j = i + 1;
 		for (; j < o->nsites; j++) {
 			struct patch_plan_site n;
+			uintptr_t nlo, nhi;
 			plan_site(p, o->first_site + j, &n);
-			uintptr_t nlo = (n.addr + l->bias) & ~(page - 1);
+			entry_pages(l, &n, &e[j], page, &nlo, &nhi);
 			if (nlo > hi)
 				break;
-			uintptr_t nhi = (n.addr + l->bias + n.window + page - 1) & ~(page - 1);
-			if (nhi > hi)
-				hi = nhi;
+			lo = nlo < lo ? nlo : lo;
+			hi = nhi > hi ? nhi : hi;
 		}
 		long r = raw_mprotect(lo, hi - lo, PROT_READ | PROT_WRITE);
-		if (r != 0)
+		if (r != 0) {
+			for (uint32_t k = i; k < o->nsites; k++)
+				if (why[k] == SITE_OK)
+					why[k] = SITE_NOT_WRITABLE;
 			return (int)-r;
+		}
 		for (uint32_t k = i; k < j; k++) {
-			if (!ok[k])
+			if (why[k] != SITE_OK)
 				continue;
 			plan_site(p, o->first_site + k, &s);
-			memcpy((void *)(s.addr + l->bias), jumps[k], s.window);
+			memcpy((void *)(s.addr + l->bias), e[k].jump, s.window);
+		}
+		for (uint32_t k = i; k < j; k++) {
+			plan_site(p, o->first_site + k, &s);
+			if (why[k] == SITE_OK && e[k].own_island)
+				memcpy((void *)(s.island + l->bias), e[k].island, PATCH_ISLAND);
 		}
 		r = raw_mprotect(lo, hi - lo, PROT_READ | PROT_EXEC);
 		if (r != 0) {
@@ -258,11 +414,12 @@ static void tell_live_refused(const char *path, int err)
 	rt_warn(p ? line : "cannot patch a loaded object", "");
 }
 
-/* Writes the jumps of the sites marked in OK while other threads may run.
- * Returns 0, or an errno when nothing could be written. */
+/* Writes the jumps of the sites WHY leaves SITE_OK while other threads
+ * may run.  Returns 0, or an errno when nothing could be written (WHY
+ * then says so). */
 static int write_jumps_live(const struct plan *p, const struct patch_plan_object *o,
-			    const struct loaded *l, const uint8_t *ok,
-			    const uint8_t (*jumps)[PATCH_WINDOW_MAX], uintptr_t pool_rx)
+			    const struct loaded *l, uint8_t *why, const struct entry *e,
+			    uintptr_t pool_rx)
 {
 	struct live_site *sites = calloc(o->nsites, sizeof(*sites));
 	size_t n = 0;
@@ -271,24 +428,56 @@ static int write_jumps_live(const struct plan *p, const struct patch_plan_object
 		return ENOMEM;
 	for (uint32_t i = 0; i < o->nsites; i++) {
 		struct patch_plan_site s;
-		if (!ok[i])
+		if (why[i] != SITE_OK)
 			continue;
 		plan_site(p, o->first_site + i, &s);
-		sites[n].at = s.addr + l->bias;
-		sites[n].to = pool_rx + POOL_HEADER + (size_t)i * SITE_SLOT + SITE_ENTRY;
+		sites[n].trap.at = s.addr + l->bias;
+		sites[n].trap.to = slot_entry(pool_rx, i);
 		sites[n].window = s.window;
-		memcpy(sites[n].jump, jumps[i], PATCH_WINDOW_MAX);
+		memcpy(sites[n].jump, e[i].jump, PATCH_WINDOW_MAX);
+		if (e[i].own_island) {
+			sites[n].island = s.island + l->bias;
+			memcpy(sites[n].island_jump, e[i].island, PATCH_ISLAND);
+		}
 		n++;
 	}
 	int err = n ? live_write_jumps(sites, n) : 0;
 	free(sites);
+	for (uint32_t i = 0; err && i < o->nsites; i++)
+		if (why[i] == SITE_OK)
+			why[i] = SITE_NOT_WRITABLE;
 	return err;
 }
 
-/* Gives the unwinders the unwind information of the slots marked in OK,
- * before any jump leads into them. */
+/*
+ * Makes the trap handler know the trap sites WHY leaves SITE_OK, before
+ * their int3 is written (the live writing knows every site already);
+ * WHY refuses them all when it cannot.
+ */
+static void add_traps(const struct plan *p, const struct patch_plan_object *o,
+		      const struct loaded *l, uint8_t *why, const struct entry *e,
+		      uintptr_t pool_rx)
+{
+	struct trap_site *traps = calloc(o->nsites ? o->nsites : 1, sizeof(*traps));
+	size_t n = 0;
+
+	for (uint32_t i = 0; traps && i < o->nsites; i++) {
+		struct patch_plan_site s;
+		plan_site(p, o->first_site + i, &s);
+		if (why[i] == SITE_OK && e[i].trap)
+			traps[n++] = (struct trap_site){ s.addr + l->bias, slot_entry(pool_rx, i) };
+	}
+	int err = !traps ? ENOMEM : n ? trap_sites_add(traps, n) : 0;
+	free(traps);
+	for (uint32_t i = 0; err && i < o->nsites; i++)
+		if (why[i] == SITE_OK && e[i].trap)
+			why[i] = SITE_NO_TRAP;
+}
+
+/* Gives the unwinders the unwind information of the slots WHY leaves
+ * SITE_OK, before any jump leads into them. */
 static void describe_slots(const struct plan *p, const struct patch_plan_object *o,
-			   const uint8_t *ok, const struct pool *pool)
+			   const uint8_t *why, const struct pool *pool)
 {
 	struct eh_frame f;
 
@@ -296,7 +485,7 @@ static void describe_slots(const struct plan *p, const struct patch_plan_object 
 	for (uint32_t i = 0; i < o->nsites; i++) {
 		struct patch_plan_site s;
 		size_t off = POOL_HEADER + (size_t)i * SITE_SLOT;
-		if (!ok[i])
+		if (why[i] != SITE_OK)
 			continue;
 		plan_site(p, o->first_site + i, &s);
 		eh_frame_slot(&f, pool->rx + off, pool->rw + off + SITE_BODY, s.code_len,
@@ -325,24 +514,26 @@ static void describe_return_points(void)
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
 			 const struct loaded *l, const char *path, int live)
 {
-	uint32_t refused[SITE_REFUSALS] = { 0 };
 	struct pool pool;
-	const char *why = NULL;
-	uint8_t *ok = calloc(o->nsites, 1);
-	uint8_t (*jumps)[PATCH_WINDOW_MAX] = calloc(o->nsites, PATCH_WINDOW_MAX);
+	const char *why_not = NULL;
+	uint8_t *why = calloc(o->nsites, 1);
+	struct entry *e = calloc(o->nsites ? o->nsites : 1, sizeof(*e));
 
-	if (!ok || !jumps)
+	if (!why || !e)
 		goto out;
-	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT, &why) != 0) {
+	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT,
+		     &why_not) != 0) {
 		char line[300], *end = line + sizeof(line) - 1;
 		char *q = rt_append(line, end, "cannot place trampolines for '");
 		q = rt_append(q, end, path);
 		q = rt_append(q, end, "' (");
-		q = rt_append(q, end, why);
+		q = rt_append(q, end, why_not);
 		q = rt_append(q, end, ": ");
 		q = rt_append(q, end, strerror(errno));
 		q = rt_append(q, end, "); it runs untraced");
 		rt_warn(q ? line : "cannot place trampolines", "");
+		memset(why, SITE_NO_POOL, o->nsites);
+		tell_refusals(o, NULL, why);
 		goto out;
 	}
 	uintptr_t hooks[2] = { (uintptr_t)callscope_patch_entry, (uintptr_t)callscope_patch_exit };
@@ -355,26 +546,27 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		if (r == SITE_OK)
 			r = site_build(p, &s, l->bias, pool.rx, pool.rw + off, pool.rx + off);
 		if (r == SITE_OK)
-			r = jump_for(l, &s, pool.rx + off, jumps[i]);
-		ok[i] = r == SITE_OK;
-		refused[r]++;
+			r = entry_for(l, &s, pool.rx + off, &e[i]);
+		why[i] = (uint8_t)r;
 	}
-	describe_slots(p, o, ok, &pool);
+	describe_slots(p, o, why, &pool);
 	pool_seal(&pool);
 	patch_pools_add(pool.rx, pool.rx + pool.size);
-	tell_refusals(path, refused);
-	int err = live ? write_jumps_live(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps,
-					  pool.rx)
-		       : write_jumps(p, o, l, ok, (const uint8_t (*)[PATCH_WINDOW_MAX])jumps);
+	place_islands(p, o, l, why, e);
+	if (!live)
+		add_traps(p, o, l, why, e, pool.rx);
+	int err = live ? write_jumps_live(p, o, l, why, e, pool.rx) : write_jumps(p, o, l, why, e);
 	if (err && live)
 		tell_live_refused(path, err);
 	else if (err)
 		tell_write_refused(path, err);
 	else
 		patch_objects_add(l->lo, l->hi);
+	/* the whole object's refusal was told above */
+	tell_refusals(o, err ? NULL : path, why);
 out:
-	free(ok);
-	free(jumps);
+	free(why);
+	free(e);
 }
 
 /* The plan applied at start-up, and which of its objects were met. */

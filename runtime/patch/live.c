@@ -10,15 +10,17 @@
  *   1. an int3 over each window's first byte; a thread that reaches it
  *      traps, and the SIGTRAP handler sends it to the trampoline;
  *   2. every core serialized (membarrier SYNC_CORE), then the window's
- *      other bytes (the jump's displacement and the int3 fill);
+ *      other bytes (the jump's displacement and the int3 fill) and a
+ *      short jump's island in padding (an island in another window is
+ *      among that window's bytes);
  *   3. serialized again, then the first byte becomes the jmp opcode, and
  *      serialized once more.
  *
  * A thread is never inside a window the plan accepted except at its first
  * byte (no branch lands inside, and a call in a window is its last
  * instruction and returns past it), so stopping threads is not needed.
- * The handler stays installed: it knows the sites by address and hands
- * any other trap (the sampler's among them) to the action it replaced.
+ * The handler (trap.c) stays installed: it knows the sites by address
+ * and hands any other trap to the program's action.
  */
 #define _GNU_SOURCE
 #include "patch.h"
@@ -26,80 +28,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/membarrier.h>
-#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
-#include <ucontext.h>
 #include <unistd.h>
-
-/* One batch of sites the handler knows: sorted by address. */
-struct trap_batch {
-	struct trap_batch *next;
-	size_t n;
-	struct trap_site {
-		uintptr_t at, to;
-	} site[];
-};
-
-static struct trap_batch *batches;
-static struct sigaction previous;	/* what handled SIGTRAP before on_trap() */
-static int handler_installed;
-
-static void on_trap(int sig, siginfo_t *info, void *ctx)
-{
-	ucontext_t *uc = ctx;
-	uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
-
-	/* an int3 says SI_KERNEL; the sampler's task-clock events, kill()
-	 * and raise() say otherwise, whatever the PC */
-	for (struct trap_batch *b = info->si_code == SI_KERNEL
-					    ? __atomic_load_n(&batches, __ATOMIC_ACQUIRE)
-					    : NULL;
-	     b; b = b->next) {
-		size_t lo = 0, hi = b->n;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (b->site[mid].at < at)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < b->n && b->site[lo].at == at) {
-			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)b->site[lo].to;
-			return;
-		}
-	}
-	/* not ours: what the program asked for */
-	if (previous.sa_flags & SA_SIGINFO) {
-		previous.sa_sigaction(sig, info, ctx);
-	} else if (previous.sa_handler != SIG_IGN && previous.sa_handler != SIG_DFL) {
-		previous.sa_handler(sig);
-	} else {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-/* Puts on_trap() in front of whatever handles SIGTRAP now (the sampler
- * may have taken it since the last time), which gets the other traps. */
-static int install_handler(void)
-{
-	struct sigaction sa, now;
-
-	if (runtime_real_sigaction(SIGTRAP, NULL, &now) != 0)
-		return -1;
-	if (handler_installed && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_trap)
-		return 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	if (runtime_real_sigaction(SIGTRAP, &sa, &previous) != 0)
-		return -1;
-	handler_installed = 1;
-	return 0;
-}
 
 /* Makes every core of the process see the code written so far. */
 static void sync_cores(void)
@@ -127,33 +59,27 @@ static int poke(int fd, uintptr_t at, const void *bytes, size_t n)
 int live_write_jumps(const struct live_site *sites, size_t n)
 {
 	static const uint8_t int3 = 0xcc;
-	size_t bytes = sizeof(struct trap_batch) + n * sizeof(struct trap_site);
 	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0)
 		return errno;
-	struct trap_batch *b = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (b == MAP_FAILED || install_handler() != 0) {
-		int err = errno;
-		if (b != MAP_FAILED)
-			munmap(b, bytes);
+	struct trap_site *traps = calloc(n ? n : 1, sizeof(*traps));
+	int err = traps ? 0 : ENOMEM;
+	for (size_t i = 0; traps && i < n; i++)
+		traps[i] = sites[i].trap;
+	if (!err)
+		err = trap_sites_add(traps, n);
+	free(traps);
+	if (err) {
 		close(fd);
 		return err;
 	}
-	b->n = n;
-	for (size_t i = 0; i < n; i++) {
-		b->site[i].at = sites[i].at;
-		b->site[i].to = sites[i].to;
-	}
-	b->next = batches;
-	__atomic_store_n(&batches, b, __ATOMIC_RELEASE);
 
 	/* the first write tells whether /proc/self/mem may change code here;
 	 * if it may not, nothing was changed */
 	for (size_t i = 0; i < n; i++) {
-		if (poke(fd, sites[i].at, &int3, 1) != 0) {
-			int err = errno;
+		if (poke(fd, sites[i].trap.at, &int3, 1) != 0) {
+			err = errno;
 			if (i == 0) {
 				close(fd);
 				return err ? err : EIO;
@@ -165,11 +91,14 @@ int live_write_jumps(const struct live_site *sites, size_t n)
 		}
 	}
 	sync_cores();
-	for (size_t i = 0; i < n; i++)
-		poke(fd, sites[i].at + 1, sites[i].jump + 1, sites[i].window - 1);
+	for (size_t i = 0; i < n; i++) {
+		poke(fd, sites[i].trap.at + 1, sites[i].jump + 1, sites[i].window - 1);
+		if (sites[i].island)
+			poke(fd, sites[i].island, sites[i].island_jump, PATCH_ISLAND);
+	}
 	sync_cores();
 	for (size_t i = 0; i < n; i++)
-		poke(fd, sites[i].at, sites[i].jump, 1);
+		poke(fd, sites[i].trap.at, sites[i].jump, 1);
 	sync_cores();
 	close(fd);
 	return 0;

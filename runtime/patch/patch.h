@@ -89,16 +89,8 @@ void patch_pools_add(uintptr_t lo, uintptr_t hi);
  * are written. */
 void patch_objects_add(uintptr_t lo, uintptr_t hi);
 
-/* Why a site was not patched; counted per reason and told once. */
-enum site_refusal {
-	SITE_OK = 0,
-	SITE_OUTSIDE_TEXT,	/* its window is not in the object's code */
-	SITE_PROGRAM_ENTRY,	/* the program's entry point: nothing calls it */
-	SITE_BYTES_DIFFER,	/* the code is not what the plan was made from */
-	SITE_TOO_LONG,		/* relocated code longer than a slot holds */
-	SITE_OUT_OF_REACH,	/* a fixup or the jump does not fit in 32 bits */
-	SITE_REFUSALS
-};
+/* Why a site was not patched (enum site_refusal, common/patch_plan.h):
+ * counted per reason, told once, and noted in the recording. */
 
 /* Writes the slot of site S (of an object loaded at BIAS) at SLOT_RW,
  * which runs at SLOT_RX in the pool whose header runs at POOL.  Returns
@@ -141,10 +133,19 @@ void unwind_register_pending(void);
  * other threads run; P stays valid for patch_loaded(). */
 void patch_apply(const struct plan *p);
 
+/* trap.c: an int3 at AT that sends the thread on to TO. */
+struct trap_site {
+	uintptr_t at, to;
+};
+/* Makes the SIGTRAP handler know SITES (N, sorted by address), for good;
+ * returns 0 or the errno that kept it from it. */
+int trap_sites_add(const struct trap_site *sites, size_t n);
+
 /* live.c: a jump to write while other threads may run. */
 struct live_site {
-	uintptr_t at;		/* the window */
-	uintptr_t to;		/* where a thread trapped at it goes on */
+	struct trap_site trap;	/* the window, and where a thread trapped at it goes on */
+	uintptr_t island;	/* a short jump's island in padding, or 0 */
+	uint8_t island_jump[PATCH_ISLAND];
 	uint8_t window;
 	uint8_t jump[PATCH_WINDOW_MAX];
 };

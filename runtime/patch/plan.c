@@ -35,12 +35,21 @@ static int check_site(const struct plan *p, const struct patch_plan_site *s, con
 {
 	const struct patch_plan_header *h = &p->hdr;
 
-	if (s->kind != PATCH_JMP32) {
+	if (s->kind != PATCH_JMP32 && s->kind != PATCH_INT3 && s->kind != PATCH_JMP8) {
 		*why = "a site of an unknown kind";
 		return -1;
 	}
-	if (s->window < 5 || s->window > PATCH_WINDOW_MAX) {
-		*why = "a site's window is not 5 to 16 bytes";
+	unsigned least = s->kind == PATCH_INT3 ? 1 : s->kind == PATCH_JMP8 ? 2 : 5;
+	if (s->window < least || s->window > PATCH_WINDOW_MAX) {
+		*why = "a site's window is not 5 (a trap's: 1, a short jump's: 2) to 16 bytes";
+		return -1;
+	}
+	/* the short jump reaches its island, which lies outside its window */
+	if (s->kind == PATCH_JMP8 &&
+	    (s->island > UINT64_MAX - PATCH_ISLAND || s->island + 128 < s->addr + 2 ||
+	     s->island > s->addr + 2 + 127 ||
+	     (s->island < s->addr + s->window && s->addr < s->island + PATCH_ISLAND))) {
+		*why = "a short jump's island is out of its reach or in its window";
 		return -1;
 	}
 	if (!span_ok(s->code, s->code_len, h->code_bytes)) {

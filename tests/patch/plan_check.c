@@ -10,7 +10,8 @@
  *     operand, a branch's target, a call's return address);
  *   - the code resumes at the window's end, or ends in a jump or return.
  *
- * It prints one line per site ("site ADDR WINDOW FUNCTION") and per
+ * It prints one line per site ("site ADDR WINDOW FUNCTION KIND", KIND
+ * jmp32 or int3: a trap site's window is its first instruction) and per
  * skipped function ("skip ADDR REASON-CODE NAME"), then "found N patched M
  * fragments F", and exits 1 after "bad ..." lines if any check fails.
  */
@@ -140,6 +141,43 @@ static void check_site(csh cs, const struct patch_plan_site *s, const uint8_t *f
 	cs_free(r, 1);
 }
 
+/*
+ * A short jump's island: within its reach, and either padding (nop, int3)
+ * between functions as the file has it, or inside the window of another
+ * site patched by a 5-byte jump, past that jump.  Printed as "island ADDR
+ * FUNCTION" (the test checks no branch lands in it).
+ */
+static void check_island(struct code_file *cf, const struct patch_plan_site *sites,
+			 uint32_t first, uint32_t n, const struct patch_plan_site *s)
+{
+	uint64_t x = s->island;
+	int64_t rel = (int64_t)(x - (s->addr + 2));
+	const struct patch_plan_site *host = NULL;
+
+	if (rel < -128 || rel > 127)
+		BAD("%#llx: island %#llx out of the short jump's reach", (unsigned long long)s->addr,
+		    (unsigned long long)x);
+	for (uint32_t k = first; k < first + n; k++)
+		if (x < sites[k].addr + sites[k].window && sites[k].addr < x + PATCH_ISLAND)
+			host = &sites[k];
+	if (host && (host->kind != PATCH_JMP32 || x < host->addr + 5 ||
+		     x + PATCH_ISLAND > host->addr + host->window))
+		BAD("%#llx: island %#llx overlaps the window at %#llx, not past its jump",
+		    (unsigned long long)s->addr, (unsigned long long)x, (unsigned long long)host->addr);
+	uint8_t *b = code_file_read(cf, x, PATCH_ISLAND);
+	if (!b || memcmp(b, s->island_original, PATCH_ISLAND))
+		BAD("%#llx: island %#llx bytes differ from the file", (unsigned long long)s->addr,
+		    (unsigned long long)x);
+	for (unsigned k = 0; !host && b && k < PATCH_ISLAND; k++)
+		if (b[k] != 0x90 && b[k] != 0xcc && b[k] != 0x66 && b[k] != 0x0f && b[k] != 0x1f &&
+		    b[k] != 0x00 && b[k] != 0x40 && b[k] != 0x44 && b[k] != 0x80 && b[k] != 0x84 &&
+		    b[k] != 0x2e)
+			BAD("%#llx: island %#llx in padding that is no nop", (unsigned long long)s->addr,
+			    (unsigned long long)x);
+	free(b);
+	printf("island %#llx 5 %#llx\n", (unsigned long long)x, (unsigned long long)s->function);
+}
+
 /* Applies the site's fixups as the runtime would, for TRAMP. */
 static void apply_fixups(const struct patch_plan_site *s, const struct patch_plan_fixup *fx,
 			 uint8_t *code, uint64_t tramp)
@@ -220,8 +258,10 @@ int main(int argc, char **argv)
 			memcpy(relocated, code + s->code, s->code_len);
 			apply_fixups(s, fx, relocated, s->addr + TRAMPOLINE_DISTANCE);
 			check_site(cs, s, file_bytes, relocated);
-			printf("site %#llx %u %#llx\n", (unsigned long long)s->addr, s->window,
-			       (unsigned long long)s->function);
+			printf("site %#llx %u %#llx %s\n", (unsigned long long)s->addr, s->window,
+			       (unsigned long long)s->function, s->kind == PATCH_INT3 ? "int3" : s->kind == PATCH_JMP8 ? "jmp8" : "jmp32");
+			if (s->kind == PATCH_JMP8)
+				check_island(cf, sites, objs[i].first_site, objs[i].nsites, s);
 			free(file_bytes);
 		}
 		code_file_close(cf);

@@ -19,22 +19,20 @@ counts() {
 limited "$CS" record --patch -o p.data -- ./corpus 3 > out.txt 2> err.txt
 rc=$?
 is "$rc $(cat out.txt)" "0 $(./corpus 3)" "--patch: exit status and output unchanged"
-grep -q "patching the entries of 190 of 193 functions in 1 object" err.txt
+grep -q "patching the entries of 192 of 193 functions in 1 object" err.txt
 ok $? "--patch says how many entries it patches"
 "$CS" info p.data > info.txt
-grep -q '^patched: *190 of 193 functions (98.4%) in 1 object' info.txt &&
+grep -q '^patched: *192 of 193 functions (99.5%) in 1 object' info.txt &&
+	grep -q '^  1 of them by a trap (int3, where no jump fits' info.txt &&
 	grep -q '^  1 skipped: entered without a call (an entry point, a signal return)' info.txt &&
-	grep -q '^  1 skipped: a branch lands in the bytes the jump replaces' info.txt &&
-	grep -q '^  1 skipped: shorter than a jump, with no free padding after it' info.txt &&
 	! grep -q 'asm_into' info.txt
-ok $? "info: patched, and the skipped counted per reason"
+ok $? "info: patched, trapped, and the skipped counted per reason"
 "$CS" info --verbose p.data > verbose.txt
-grep -A1 'a branch lands in' verbose.txt | grep -q '^    asm_into$' &&
-	grep -A1 'no free padding' verbose.txt | grep -q '^    asm_no_room$' &&
+grep -A1 'by a trap' verbose.txt | grep -q '^    asm_no_room$' &&
 	grep -A1 'entered without a call' verbose.txt | grep -q '^    _start$'
-ok $? "info --verbose: the skipped named under their reason"
-is "$("$CS" info --json p.data | jq -r '[.patch.patched, .patch.functions, (.patch.objects[0].skipped | map(.name) | sort | join(","))] | join(" ")')" \
-	"190 193 _start,asm_into,asm_no_room" "info --json: the coverage and the skipped"
+ok $? "info --verbose: the trapped and the skipped named"
+is "$("$CS" info --json p.data | jq -r '[.patch.patched, .patch.functions, .patch.trapped, (.patch.objects[0].trapped | map(.name) | sort | join(",")), (.patch.objects[0].skipped | map(.name) | sort | join(","))] | join(" ")')" \
+	"192 193 1 asm_no_room _start" "info --json: the coverage, the trapped and the skipped"
 
 # SPEC
 limited "$CS" record --patch='jump_table_*,asm_loop0' -o s.data -- ./corpus > /dev/null 2> err.txt

@@ -16,14 +16,23 @@
 #include "patch/plan.h"
 #include "patch/skip.h"
 
-/* The section (header and payload) of a plan with two objects. */
+/* The bytes after the objects: the first one's trapped "tiny" (4 + 8 + 4
+ * + 4) and the second's count of none (4). */
+#define TRAILER 24
+
+/* The section (header and payload) of a plan with two objects; the first
+ * has a trap site. */
 static uint8_t *coverage_section(size_t *size)
 {
 	struct patch_plan plan;
 	static const uint8_t id[20] = { 1, 2, 3 };
+	static const uint8_t ret = 0xc3;
+	struct patch_reloc r = { .code = { 0xc3 }, .len = 1, .ends = 1 };
+	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL };
 
 	patch_plan_init(&plan);
 	struct patch_coverage *cov = patch_plan_add_object(&plan, "/bin/prog", id, sizeof(id));
+	patch_plan_add_site(&plan, &trap, &r, 0);
 	cov->found = 10;
 	cov->patched = 8;
 	cov->fragments = 3;
@@ -75,6 +84,55 @@ static void test_round_trip(void **state)
 	assert_int_equal(df.patch[0].skipped[1].name_len, 0);
 	assert_int_equal(df.patch[1].nskipped, 0);
 	assert_string_equal(df.patch[1].path, "/lib/libz.so.1");
+	assert_int_equal(df.patch[0].ntrapped, 1);
+	assert_int_equal(df.patch[0].trapped[0].addr, 0x1010);
+	assert_memory_equal(df.patch[0].trapped[0].name, "tiny", 4);
+	assert_int_equal(df.patch[1].ntrapped, 0);
+	data_file_release(&df);
+	free(sec);
+}
+
+/* A site the runtime refused moves from the patched to the skipped, and
+ * is a trap site no more. */
+static void test_refused(void **state)
+{
+	struct patch_plan plan;
+	static const uint8_t ret = 0xc3;
+	struct patch_reloc r = { .code = { 0xc3 }, .len = 1, .ends = 1 };
+	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL };
+
+	(void)state;
+	patch_plan_init(&plan);
+	struct patch_coverage *cov = patch_plan_add_object(&plan, "/bin/prog", NULL, 0);
+	cov->found = 1;
+	patch_plan_add_site(&plan, &trap, &r, 0);
+	assert_int_equal(cov->patched, 1);
+	assert_int_equal(cov->ntrapped, 1);
+	assert_int_equal(patch_coverage_refuse(&plan, 1, PATCH_SKIP_CODE_CHANGED), -1);
+	assert_int_equal(patch_coverage_refuse(&plan, 0, patch_skip_refused(SITE_BYTES_DIFFER)), 0);
+	assert_int_equal(cov->patched, 0);
+	assert_int_equal(cov->ntrapped, 0);
+	assert_int_equal(cov->nskipped, 1);
+	assert_int_equal(cov->skipped[0].why, PATCH_SKIP_CODE_CHANGED);
+	assert_string_equal(cov->skipped[0].name, "tiny");
+	assert_int_equal(cov->skipped[0].addr, 0x1010);
+	patch_plan_release(&plan);
+}
+
+/* A section cut just before the trapped functions reads as one from a
+ * writer without them; cut inside them, it is damaged. */
+static void test_without_trailer(void **state)
+{
+	struct data_file df;
+	size_t size;
+	uint8_t *sec = coverage_section(&size);
+	uint64_t len = size - SECTION_HEADER_SIZE - TRAILER;
+
+	(void)state;
+	memcpy(sec + 8, &len, 8);
+	assert_int_equal(parse(sec, size - TRAILER, &df), 0);
+	assert_int_equal(df.patch[0].ntrapped, 0);
+	assert_int_equal(df.patch[0].nskipped, 2);
 	data_file_release(&df);
 	free(sec);
 }
@@ -87,8 +145,11 @@ static void test_damage_refused(void **state)
 	uint8_t *two = malloc(2 * size);
 
 	(void)state;
-	/* cut anywhere inside: never read past the end */
+	/* cut anywhere inside: never read past the end (a cut right before
+	 * the trapped functions is test_without_trailer's) */
 	for (size_t cut = SECTION_HEADER_SIZE; cut < size; cut++) {
+		if (cut == size - TRAILER)
+			continue;
 		uint8_t *copy = malloc(cut);
 		memcpy(copy, sec, cut);
 		/* the header still says the whole length: shorten it too */
@@ -121,6 +182,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damage_refused),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_without_trailer),
 	};
 	return cmocka_run_group_tests_name("patch_coverage", tests, NULL, NULL);
 }
