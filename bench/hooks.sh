@@ -2,7 +2,9 @@
 # bench/hooks.sh — what callscope's hooks cost per call on the Lua
 # benchmark, mode by mode, beside glibc's gmon (the same -pg binary run
 # without callscope); and how the self shares of `--mode=count
-# --time-by=samples` agree with perf's on the uninstrumented build.
+# --time-by=samples` agree with perf's on the uninstrumented build, both
+# on the -pg build and with `--patch` on the uninstrumented build itself
+# (the very code perf measures: -pg's own distortion of the code is gone).
 # Prints Markdown.
 #
 # The machine may be shared: every round runs each variant once, in turn
@@ -58,12 +60,13 @@ build_lua plain
 build_lua pg
 WORK="$HERE/progs/work.lua"
 
-# The variants, each a command; all but plain run the -pg binary.
-VARIANTS=(plain gmon samples count flight trace)
+# The variants, each a command; all but plain and patched run the -pg binary.
+VARIANTS=(plain gmon samples patched count flight trace)
 declare -A VLABEL=(
 	[plain]="plain (no -pg)"
 	[gmon]="glibc gmon (-pg, no callscope)"
 	[samples]="callscope --mode=count --time-by=samples"
+	[patched]="callscope --patch --mode=count --time-by=samples (plain build)"
 	[count]="callscope --mode=count"
 	[flight]="callscope --mode=flight"
 	[trace]="callscope record (trace)"
@@ -81,6 +84,7 @@ cmd_of() {
 	plain) echo "$BIN/lua-plain $WORK $LUA_ARGS" ;;
 	gmon) echo "$BIN/lua-pg $WORK $LUA_ARGS" ;;
 	samples) echo "$cs record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	patched) echo "$cs record $CS_OPTS --patch --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-plain $WORK $LUA_ARGS" ;;
 	count) echo "$cs record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	flight) echo "$cs record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	trace) echo "$cs record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
@@ -112,8 +116,12 @@ done
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f–%.3f", lo, hi }'; }
 
-calls=$("$CALLSCOPE" report -i "$RUN/count/cs.data" --json | jq '[.functions[].calls] | add')
-per_call() { awk -v a="$1" -v b="$2" -v n="$calls" 'BEGIN { printf "%.1f", (a - b) * 1e9 / n }'; }
+calls_of() { "$CALLSCOPE" report -i "$RUN/$1/cs.data" --json | jq '[.functions[].calls] | add'; }
+calls=$(calls_of count)
+# the plain build inlines a little differently: its own count per call
+calls_patched=$(calls_of patched)
+# per_call CPU BASE [CALLS]: the difference in ns per call
+per_call() { awk -v a="$1" -v b="$2" -v n="${3:-$calls}" 'BEGIN { printf "%.1f", (a - b) * 1e9 / n }'; }
 verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <= l : x >= l) }' && echo PASS || echo FAIL; }
 
 # ------------------------------------------------------------ shares
@@ -123,7 +131,9 @@ verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <=
 # puts it (time in libc and the kernel goes to the program's function that
 # called it).  Beside it, perf on the -pg build run with glibc's gmon,
 # mcount's samples left out: how far -pg's instrumentation by itself
-# moves the shares, which no attribution of samples can undo.
+# moves the shares, which no attribution of samples can undo -- and which
+# `--patch` on the plain build avoids: its column is the same code perf
+# samples, only the entries' jumps and trampolines added.
 say "shares: perf at $SHARE_FREQ Hz on the plain and -pg builds, callscope --time-by=samples on -pg, $SHARE_RUNS runs each"
 : > "$RUN/perf-pg.txt"
 for ((r = 0; r < SHARE_RUNS; r++)); do
@@ -136,6 +146,9 @@ for ((r = 0; r < SHARE_RUNS; r++)); do
 	# shellcheck disable=SC2086
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
 		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
+	# shellcheck disable=SC2086
+	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --patch --mode=count --time-by=samples \
+		--freq="$SHARE_FREQ" -o "csp$r.data" -- "$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 done > "$RUN/perf.txt"
 python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
 import json, subprocess, sys
@@ -161,33 +174,48 @@ def shares(path, binary):
 
 perf, total = shares(run + "/perf.txt", "lua-plain")
 perfpg, totalpg = shares(run + "/perf-pg.txt", "lua-pg")
-csn, cst = {}, 0
-for r in range(nruns):
-    d = json.loads(subprocess.run([cs, "report", "-i", "%s/cs%d.data" % (run, r), "--json"],
-                                  capture_output=True, text=True).stdout)
-    for f in d["functions"]:
-        csn[f["name"]] = csn.get(f["name"], 0) + f["self_ns"]
-        cst += f["self_ns"]
+def callscope_self(prefix):
+    """Self time per function summed over the runs' recordings PREFIX<r>.data."""
+    got, all_ns = {}, 0
+    for r in range(nruns):
+        d = json.loads(subprocess.run([cs, "report", "-i", "%s/%s%d.data" % (run, prefix, r), "--json"],
+                                      capture_output=True, text=True).stdout)
+        for f in d["functions"]:
+            got[f["name"]] = got.get(f["name"], 0) + f["self_ns"]
+            all_ns += f["self_ns"]
+    return got, all_ns
+
+csn, cst = callscope_self("cs")
+csp, cspt = callscope_self("csp")
 top = sorted(perf, key=perf.get, reverse=True)[:10]
-worst = worst_pg = 0
-print("| function | perf self % (plain) | callscope self % (--time-by=samples) | difference | perf self % (-pg with gmon, mcount left out) | callscope against it |")
-print("| --- | ---: | ---: | ---: | ---: | ---: |")
+worst = worst_pg = worst_patch = 0
+print("| function | perf self % (plain) | callscope self % (--time-by=samples, -pg) | difference | perf self % (-pg with gmon, mcount left out) | callscope against it | callscope self % (--patch --time-by=samples, plain) | difference from perf (plain) |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for s in top:
     p = 100.0 * perf[s] / total
     c = 100.0 * csn.get(s, 0) / cst if cst else 0
     g = 100.0 * perfpg.get(s, 0) / totalpg if totalpg else 0
+    q = 100.0 * csp.get(s, 0) / cspt if cspt else 0
     worst = max(worst, abs(p - c))
     worst_pg = max(worst_pg, abs(g - c))
-    print("| %s | %.1f | %.1f | %+.1f | %.1f | %+.1f |" % (s, p, c, c - p, g, c - g))
+    worst_patch = max(worst_patch, abs(p - q))
+    print("| %s | %.1f | %.1f | %+.1f | %.1f | %+.1f | %.1f | %+.1f |" % (s, p, c, c - p, g, c - g, q, q - p))
 print()
 print("perf: %d samples in the program (plain), %d (-pg); largest difference: %.1f points "
-      "against the plain build, %.1f against the -pg build" % (total, totalpg, worst, worst_pg))
+      "against the plain build, %.1f against the -pg build; with --patch on the plain build, "
+      "%.1f against the plain build" % (total, totalpg, worst, worst_pg, worst_patch))
 print("WORST %.2f" % worst)
+print("WORST_PATCH %.2f" % worst_patch)
 EOF
-worst=$(awk '/^WORST/ { print $2 }' "$RUN/shares.md")
+worst=$(awk '$1 == "WORST" { print $2 }' "$RUN/shares.md")
+worst_patch=$(awk '$1 == "WORST_PATCH" { print $2 }' "$RUN/shares.md")
 
-hook_share=$("$CALLSCOPE" report -i "$RUN/cs0.data" --json |
-	jq '.time_hook_samples * 100 / (.time_samples + .time_hook_samples) | . * 10 | floor / 10')
+hook_share_of() {
+	"$CALLSCOPE" report -i "$RUN/$1" --json |
+		jq '.time_hook_samples * 100 / (.time_samples + .time_hook_samples) | . * 10 | floor / 10'
+}
+hook_share=$(hook_share_of cs0.data)
+hook_share_patch=$(hook_share_of csp0.data)
 git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
 	echo "## Hooks per call on Lua, beside gmon — $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -202,8 +230,10 @@ git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 		c=$(median "${CPU[$v]}")
 		over_plain="—"
 		over_gmon="—"
-		[ "$v" = plain ] || over_plain=$(per_call "$c" "$(median "${CPU[plain]}")")
-		case $v in plain | gmon) ;; *) over_gmon=$(per_call "$c" "$(median "${CPU[gmon]}")") ;; esac
+		n=$calls
+		[ "$v" = patched ] && n=$calls_patched
+		[ "$v" = plain ] || over_plain=$(per_call "$c" "$(median "${CPU[plain]}")" "$n")
+		case $v in plain | gmon | patched) ;; *) over_gmon=$(per_call "$c" "$(median "${CPU[gmon]}")") ;; esac
 		echo "| ${VLABEL[$v]} | $c | $(spread "${CPU[$v]}") | $(median "${WALL[$v]}") | $over_plain | $over_gmon |"
 	done
 	echo
@@ -213,11 +243,12 @@ git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	echo "| --- | ---: | ---: | --- |"
 	echo "| --time-by=samples, ns/call over gmon | $s_ns | ≤ $BUDGET_SAMPLES_NS | $(verdict "$s_ns" "<=" "$BUDGET_SAMPLES_NS") |"
 	echo "| top-10 self shares against perf, largest difference (points) | $worst | ≤ $BUDGET_SHARE | $(verdict "$worst" "<=" "$BUDGET_SHARE") |"
+	echo "| the same with --patch on the plain build (points) | $worst_patch | ≤ $BUDGET_SHARE | $(verdict "$worst_patch" "<=" "$BUDGET_SHARE") |"
 	echo "| trace, ns/call over plain | $t_ns | ≤ $BUDGET_TRACE_NS | $(verdict "$t_ns" "<=" "$BUDGET_TRACE_NS") |"
 	c_over=$(awk -v c="$(median "${CPU[count]}")" -v t="$(median "${CPU[trace]}")" -v f="$(median "${CPU[flight]}")" 'BEGIN { print (c < t && c < f) ? "PASS" : "FAIL" }')
 	echo "| count (clock) cheaper than trace and flight | count $(median "${CPU[count]}") s, trace $(median "${CPU[trace]}") s, flight $(median "${CPU[flight]}") s | count < both | $c_over |"
 	echo
-	echo "Samples in the hooks (--time-by=samples, counted apart): $hook_share % of the run's samples."
+	echo "Samples in the hooks (--time-by=samples, counted apart): $hook_share % of the run's samples on the -pg build, $hook_share_patch % with --patch (entry jumps and trampolines included)."
 	echo
 	echo "### Self shares, top 10 of perf (\`work.lua $SHARE_ARGS\`, $SHARE_RUNS runs each at $SHARE_FREQ Hz)"
 	echo

@@ -98,6 +98,13 @@ static struct count_memory count_memory(const struct data_file *df, const struct
 	return m;
 }
 
+/* A call's cost in the hooks, measured as INNER + OUTER (clock units
+ * times 256), in ns. */
+static double calibration_ns(const struct data_file *df, uint32_t inner_x256, uint32_t outer_x256)
+{
+	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
+}
+
 /* What reading the counters cost a call, as the runtime measured it at
  * start-up (the largest of the threads'), in ns; 0 if not known. */
 static double counter_cost_ns(const struct data_file *df)
@@ -207,6 +214,16 @@ int cmd_info(int argc, char **argv)
 			json_kv_string(&j, "exe", pr->exe);
 			json_key(&j, "exited_normally");
 			json_bool(&j, pr->ended);
+			json_kv_double(&j, "hook_ns_at_start",
+				       calibration_ns(&df, pr->start_inner_x256, pr->start_outer_x256));
+			if (pr->calibrated_at_exit)
+				json_kv_double(&j, "hook_ns_at_exit",
+					       calibration_ns(&df, pr->exit_inner_x256,
+							      pr->exit_outer_x256));
+			if (pr->run_cpu_ns) {
+				json_kv_u64(&j, "run_cpu_ns", pr->run_cpu_ns);
+				json_kv_u64(&j, "run_wait_ns", pr->run_wait_ns);
+			}
 			json_object_end(&j);
 		}
 		json_array_end(&j);
@@ -293,6 +310,19 @@ int cmd_info(int argc, char **argv)
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
 			       pr->ended ? "" : " (did not exit normally)");
+			if (pr->calibrated_at_exit)
+				printf("               hooks measured at %s a call at start, %s at "
+				       "exit: the lower is subtracted\n",
+				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
+									  pr->start_outer_x256)),
+				       format_duration(d2, calibration_ns(&df, pr->exit_inner_x256,
+									  pr->exit_outer_x256)));
+			if (pr->run_cpu_ns)
+				printf("               the main thread waited for a CPU %.0f %% of its "
+				       "run (%s running): its calls' times include the waiting\n",
+				       100.0 * (double)pr->run_wait_ns /
+					       ((double)pr->run_wait_ns + (double)pr->run_cpu_ns),
+				       format_duration(d1, (double)pr->run_cpu_ns));
 		}
 		printf("threads:      %zu\n", p->nthreads);
 		for (size_t i = 0; i < p->nthreads; i++) {

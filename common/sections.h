@@ -19,7 +19,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 3
+#define DATA_VERSION_MINOR 4
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -37,6 +37,8 @@ enum section_type {
 	SECTION_PATCH = 10,	/* record --patch: the functions patched and skipped */
 	SECTION_PAD = 11,	/* filler, skipped (minor version >= 3): puts the
 				 * next section where the seal needs it */
+	SECTION_CALIBRATION = 12,	/* the hooks' cost measured again at exit
+					 * (minor version >= 4) */
 };
 
 enum process_end_reason {

@@ -47,7 +47,15 @@ struct data_object {
 struct data_process {
 	uint32_t pid, image, ppid, clock;
 	uint64_t start_time, start_mono;
+	/* the hooks' cost per call the analyzer subtracts, in clock units
+	 * times 256: the lower of the figures measured at start and at exit */
 	uint32_t inner_x256, outer_x256;
+	uint32_t start_inner_x256, start_outer_x256;	/* measured at start */
+	int calibrated_at_exit;		/* a CALIBRATION section was read: */
+	uint32_t exit_inner_x256, exit_outer_x256;	/* measured at exit */
+	/* between the two measurements the main thread ran RUN_CPU_NS and
+	 * waited, runnable, RUN_WAIT_NS for a CPU (0, 0: not known) */
+	uint64_t run_cpu_ns, run_wait_ns;
 	char *exe;		/* owned */
 	const uint8_t *cmdline;	/* borrowed: NUL-separated arguments */
 	size_t cmdline_len;

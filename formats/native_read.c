@@ -35,6 +35,7 @@ const char *section_name(uint32_t type)
 	case SECTION_SUM_PCS: return "SUM_PCS";
 	case SECTION_PATCH: return "PATCH";
 	case SECTION_PAD: return "PAD";
+	case SECTION_CALIBRATION: return "CALIBRATION";
 	default: return "unknown";
 	}
 }
@@ -84,6 +85,8 @@ static void parse_process(struct cursor *c, struct data_file *df)
 	pr.start_mono = cursor_u64(c, "start time");
 	pr.inner_x256 = cursor_u32(c, "hook overhead");
 	pr.outer_x256 = cursor_u32(c, "hook overhead");
+	pr.start_inner_x256 = pr.inner_x256;
+	pr.start_outer_x256 = pr.outer_x256;
 	exe = cursor_blob(c, &len, "executable path");
 	pr.cmdline = cursor_blob(c, &pr.cmdline_len, "command line");
 	if (pr.clock > CONTRACT_CLOCK_MONO)
@@ -119,6 +122,41 @@ static void parse_process_end(struct cursor *c, struct data_file *df)
 	pr->end_reason = reason;
 	pr->end_time = end_time;
 	pr->end_mono = end_mono;
+}
+
+/* The hooks' cost measured again at exit: the lower of it and the
+ * start's is what a call costs when nothing else slows it.  The main
+ * thread's running and waiting times say how far the scheduler stretched
+ * the run's clock readings, which no per-call figure can take out. */
+static void parse_calibration(struct cursor *c, struct data_file *df)
+{
+	uint32_t pid = cursor_u32(c, "process id");
+	uint32_t image = cursor_u32(c, "process image");
+	uint32_t inner = cursor_u32(c, "hook overhead");
+	uint32_t outer = cursor_u32(c, "hook overhead");
+	uint64_t cpu = cursor_u64(c, "run times");
+	uint64_t wait = cursor_u64(c, "run times");
+	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
+
+	if (c->failed)
+		return;
+	if (!pr) {
+		cursor_fail(c, "calibration of a process that was never described");
+		return;
+	}
+	if (pr->calibrated_at_exit) {
+		cursor_fail(c, "process calibrated twice at exit");
+		return;
+	}
+	pr->calibrated_at_exit = 1;
+	pr->exit_inner_x256 = inner;
+	pr->exit_outer_x256 = outer;
+	if ((uint64_t)inner + outer < (uint64_t)pr->start_inner_x256 + pr->start_outer_x256) {
+		pr->inner_x256 = inner;
+		pr->outer_x256 = outer;
+	}
+	pr->run_cpu_ns = cpu;
+	pr->run_wait_ns = wait;
 }
 
 static void parse_object(struct cursor *c, struct data_file *df)
@@ -316,6 +354,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_SUM_PCS: parse_sum_pcs(&c, out); break;
 		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
 		case SECTION_PAD: break;	/* filler: its bytes mean nothing */
+		case SECTION_CALIBRATION: parse_calibration(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -604,6 +605,18 @@ static int front_in_memory(const char *staging_dir, const struct staging_files *
 	return 0;
 }
 
+/* Whether OUT_PATH's directory is on STAGING_DIR's file system. */
+static int same_file_system(const char *staging_dir, const char *out_path)
+{
+	char *copy = xstrdup(out_path);
+	struct stat a, b;
+	int same = stat(staging_dir, &a) == 0 && stat(dirname(copy), &b) == 0 &&
+		   a.st_dev == b.st_dev;
+
+	free(copy);
+	return same;
+}
+
 static enum in_place seal_in_place(const char *staging_dir, const char *out_path,
 				   const struct seal_session *s, struct seal_result *res)
 {
@@ -619,8 +632,10 @@ static enum in_place seal_in_place(const char *staging_dir, const char *out_path
 
 	memset(res, 0, sizeof(*res));
 	/* a rename onto anything but a regular file is refused as the copying
-	 * seal refuses it, with its message */
-	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode))
+	 * seal refuses it, with its message; and a file cannot be renamed
+	 * onto another file system (live snapshot -o elsewhere) */
+	if ((stat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+	    !same_file_system(staging_dir, out_path))
 		return IN_PLACE_NOT_HERE;
 	staging_list(staging_dir, &f);
 	if (!f.nthread)

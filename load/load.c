@@ -921,6 +921,10 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
 		state.p->counter_names[i] = xstrdup(df->counters[i].name);
+	for (size_t i = 0; i < df->nprocesses; i++) {
+		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
+		state.p->run_wait_ns += df->processes[i].run_wait_ns;
+	}
 	load_replay(df, f, state.p, &v, stats);
 	struct load_stats more;
 	memset(&more, 0, sizeof(more));

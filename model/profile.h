@@ -176,6 +176,10 @@ struct profile {
 	uint64_t time_sample_period_ns;
 	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
+	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
+	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
+	 * (0, 0: not known) */
+	uint64_t run_cpu_ns, run_wait_ns;
 	uint64_t wall_ns;	/* longest thread's span */
 
 	/* Optional: called at the end of every counted activation with its

@@ -129,6 +129,20 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 	}
 }
 
+/* From this share of a run spent waiting for a CPU on, the headers say so. */
+#define WAIT_SHARE_NOTED 0.1
+
+void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
+{
+	double all = (double)p->run_cpu_ns + (double)p->run_wait_ns;
+	double share = all > 0 ? (double)p->run_wait_ns / all : 0;
+
+	if (share >= WAIT_SHARE_NOTED)
+		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run (other work on "
+			     "the machine): the clock ran on, so the waiting is in the times, "
+			     "most in short, often-called functions'\n", prefix, 100 * share);
+}
+
 void report_hooks_json(struct json *j, const struct profile *p)
 {
 	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
@@ -138,6 +152,10 @@ void report_hooks_json(struct json *j, const struct profile *p)
 		json_kv_u64(j, "time_sample_period_ns", p->time_sample_period_ns);
 		json_kv_u64(j, "time_samples", p->time_samples);
 		json_kv_u64(j, "time_hook_samples", p->time_hook_samples);
+	}
+	if (p->run_cpu_ns) {
+		json_kv_u64(j, "run_cpu_ns", p->run_cpu_ns);
+		json_kv_u64(j, "run_wait_ns", p->run_wait_ns);
 	}
 }
 
@@ -165,6 +183,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	if (hooks_share >= HOOKS_SHARE_NOTED)
 		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
 			     "times depend on that estimate\n", 100 * hooks_share);
+	report_waiting_line(out, p, "# ");
 	report_unhooked(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");

@@ -38,6 +38,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 struct json;
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix);
 void report_hooks_json(struct json *j, const struct profile *p);
+/* A header line saying how much of a trace's run its main threads waited
+ * for a CPU, when that is a tenth or more. */
+void report_waiting_line(FILE *out, const struct profile *p, const char *prefix);
 
 /* The functions as a JSON array value (the caller has written the key). */
 void report_flat_json_functions(struct json *j, const struct profile *p,

@@ -293,6 +293,7 @@ static void print_text(FILE *out, struct walk *w)
 			(unsigned long long)p->overwritten_events);
 	fputc('\n', out);
 	report_hooks_line(out, p, "# ");
+	report_waiting_line(out, p, "# ");
 	if (w->o->focus)
 		fprintf(out, "# focus: %s (its outermost calls; calls of it inside them are "
 			     "nested nodes)\n", w->o->focus);

@@ -9,19 +9,41 @@
  * (arch/x86_64/calibration_targets.S, or the -finstrument-functions pair)
  * is called through the entry point the program uses, the procedure
  * linkage, the return trampoline and the mispredicted return that follows
- * it, writing a stream that moves on through memory as the real one does.
+ * it, from callers that then return themselves (call_from_callers()),
+ * writing a stream that moves on through memory as the real one does.
  * The cost of a call is the difference from the same function without
  * its hook; the inner part is what the recording itself says those calls
  * took.  Each batch is timed alone and the fastest batch counts, so an
  * interrupt or a busy neighbour during start-up does not inflate what is
  * subtracted; many short batches make that fastest one a stable figure.
  * The result is in clock units times 256.
+ *
+ * A neighbour that keeps the core's other half busy through all of
+ * start-up still doubles the figure (the batches take a few milliseconds
+ * together), so a trace measures it again as the process exits, and the
+ * analyzer subtracts the lower of the two: the cost a call has when
+ * nothing else slows it, in both runs of a program that the machine's
+ * load treated differently.  Count mode subtracts in the program, as each
+ * call ends, and keeps the figure of start-up.
+ *
+ * The fastest batch is one the scheduler did not interrupt, but the
+ * program's calls are: on a busy machine a thread waits for a CPU, and
+ * the clock runs on, for a share of its run that lands on its code and
+ * on the hooks alike, and no per-call figure can take that out.  So the
+ * exit's record also says how long the main thread ran and waited since
+ * the start's measurement (the kernel's schedstat: waiting while
+ * runnable, not sleeping), for `info` to say how much of the times is
+ * such waiting.
  */
 #include "runtime.h"
+#include "sampler.h"
 #include "stream.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define BATCHES 31
 #define CALLS_PER_BATCH 500
@@ -150,6 +172,38 @@ static void use_scratch(struct thread_state *t, uint8_t *stream)
 		aggregate_use(t, scratch_records, 32, scratch_cache, scratch_func_slots, 16);
 }
 
+/*
+ * The calls of a batch come from four callers in an order no predictor
+ * can learn, each a function that returns after FN does, as calls in a
+ * program do: the way back out of the return trampoline then leads to a
+ * different place from call to call, and a redirected return that put
+ * the return predictions off would show in the caller's own return,
+ * neither of which a loop calling FN from one place would see.  The
+ * plain batches are made the same way, so only the hooks' part remains.
+ */
+typedef void (*calibration_fn)(void);
+#define RELAY(name)                                                      \
+	static __attribute__((noinline)) void name(calibration_fn fn) \
+	{                                                                \
+		fn();                                                    \
+		__asm__ volatile("" ::: "memory"); /* not a tail call */ \
+	}
+RELAY(relay_0)
+RELAY(relay_1)
+RELAY(relay_2)
+RELAY(relay_3)
+
+static inline void call_from_callers(calibration_fn fn, uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	switch ((*seed >> 16) & 3) {
+	case 0: relay_0(fn); break;
+	case 1: relay_1(fn); break;
+	case 2: relay_2(fn); break;
+	default: relay_3(fn); break;
+	}
+}
+
 /* The fastest of BATCHES batches of calls of FN, in clock units; with
  * INNER, the recorded time of the fastest hooked batch's calls too. */
 static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t *inner)
@@ -164,9 +218,10 @@ static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t
 			t->next_id = 1;
 		}
 		uint8_t *from = t->cur;
+		uint32_t seed = 2463534242u;	/* the same order for both kinds */
 		uint64_t start = runtime_now();
 		for (int i = 0; i < CALLS_PER_BATCH; i++)
-			fn();
+			call_from_callers(fn, &seed);
 		uint64_t took = runtime_now() - start;
 		/* the aggregate mode keeps no stream: its calls' time, the
 		 * inner part, is summed in their path instead */
@@ -214,4 +269,54 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	*inner_x256 = (uint32_t)(in_x256 > UINT32_MAX ? UINT32_MAX : in_x256);
 	uint64_t out = total_x256 - in_x256;
 	*outer_x256 = (uint32_t)(out > UINT32_MAX ? UINT32_MAX : out);
+}
+
+/* The main thread's times when the start's figure was measured (0 for
+ * a forked child's thread, a new task), and that thread. */
+static struct sched_times sched_at_start;
+static pid_t sched_tid;
+static int sched_known;
+
+void calibrate_at_start(void)
+{
+	calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
+	/* a thread the scheduler has not yet accounted may say 0 ns */
+	sched_known = process_sched_times(&sched_at_start) == 0;
+	sched_tid = gettid();
+}
+
+void calibrate_after_fork(void)
+{
+	sched_at_start = (struct sched_times){ 0, 0 };
+	sched_tid = gettid();
+	sched_known = 1;
+}
+
+void calibrate_at_exit(void)
+{
+	const struct contract *c = &runtime_config.contract;
+	struct sched_times ran = { 0, 0 };
+	uint32_t inner, outer;
+	sigset_t hold, saved;
+	int signo = sampler_signal();
+
+	if (c->sample_only || c->time_by_samples || c->count_nodes)
+		return;
+	/* before the measurement below, which is no part of the run; only
+	 * the main thread's figures cover the run from its start */
+	struct sched_times now;
+	if (sched_known && gettid() == sched_tid && process_sched_times(&now) == 0) {
+		if (now.cpu_ns > sched_at_start.cpu_ns && now.wait_ns >= sched_at_start.wait_ns) {
+			ran.cpu_ns = now.cpu_ns - sched_at_start.cpu_ns;
+			ran.wait_ns = now.wait_ns - sched_at_start.wait_ns;
+		}
+	}
+	/* a sample would land in the scratch stream, amid the batches */
+	sigemptyset(&hold);
+	if (signo)
+		sigaddset(&hold, signo);
+	pthread_sigmask(SIG_BLOCK, &hold, &saved);
+	calibrate_overhead(&inner, &outer);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	process_write_calibration(inner, outer, ran);
 }

@@ -48,6 +48,7 @@ static void set_triggers(struct contract *c)
 static void process_exiting(void)
 {
 	thread_process_exiting(trace_current());
+	calibrate_at_exit();
 	process_write_end(PROCESS_END_EXIT);
 }
 
@@ -59,6 +60,7 @@ static void after_fork_child(void)
 	pid_t parent = runtime_config.pid;
 
 	runtime_config.pid = getpid();
+	calibrate_after_fork();
 	if (process_write_start(parent, runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0) {
 		runtime_config.active = 0;
@@ -93,7 +95,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
 	if (!contract->sample_only && !contract->time_by_samples)
-		calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
+		calibrate_at_start();
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
 		return;

@@ -242,6 +242,39 @@ void process_write_end(uint32_t reason)
 		write_objects();
 }
 
+int process_sched_times(struct sched_times *out)
+{
+	char text[128];
+	size_t n = read_small_file("/proc/thread-self/schedstat", text, sizeof(text) - 1);
+	char *p = text, *end;
+
+	text[n] = '\0';
+	out->cpu_ns = strtoull(p, &end, 10);
+	if (end == p)
+		return -1;
+	p = end;
+	out->wait_ns = strtoull(p, &end, 10);
+	return end == p ? -1 : 0;
+}
+
+void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran)
+{
+	uint8_t buf[64];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+
+	if (process_fd < 0)
+		return;
+	uint8_t *sec = sec_begin(&b, SECTION_CALIBRATION);
+	sec_put_u32(&b, (uint32_t)runtime_config.pid);
+	sec_put_u32(&b, runtime_config.image);
+	sec_put_u32(&b, inner_x256);
+	sec_put_u32(&b, outer_x256);
+	sec_put_u64(&b, ran.cpu_ns);
+	sec_put_u64(&b, ran.wait_ns);
+	sec_end(&b, sec);
+	flush_section(&b, buf);
+}
+
 void process_objects_refresh(void)
 {
 	unsigned long long loads = 0;

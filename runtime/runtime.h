@@ -306,7 +306,8 @@ HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t
 HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
 /* A timer sample of WEIGHT periods at PC and SP, on a thread whose stack
  * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
- * inside the runtime (a hook), whose cost it then measures. */
+ * inside the runtime (a hook, a patched entry's jump or trampoline),
+ * whose cost it then measures. */
 HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
 				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
 				 uint64_t weight);
@@ -326,6 +327,18 @@ HIDDEN void signal_masks_resolve(void);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* The calling thread's CPU time and its time waiting, runnable, for a
+ * CPU (/proc/thread-self/schedstat), in ns. */
+struct sched_times {
+	uint64_t cpu_ns, wait_ns;
+};
+/* Fills *OUT; -1 when the kernel keeps no such figures. */
+HIDDEN int process_sched_times(struct sched_times *out);
+/* The hooks' cost measured again at exit (calibrate.c), in the units of
+ * process_write_start()'s, and what the main thread ran and waited for a
+ * CPU since the start's measurement (0, 0: not known). */
+HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
+				      struct sched_times ran);
 /* Describes the objects loaded since the last look (dlopen) and tells the
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
@@ -341,6 +354,10 @@ HIDDEN void patch_loaded(void);
 /* Nonzero when ADDR is where a patched function's trampoline gets its
  * return: the frame's real return address is on the shadow stack. */
 HIDDEN int patch_is_return_point(uintptr_t addr);
+/* Nonzero when PC is the patching's own code, not the program's: a
+ * trampoline's instructions (the displaced ones it runs are the
+ * function's), or the jump a patched entry begins with. */
+HIDDEN int patch_is_own_code(uintptr_t pc);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);
@@ -355,6 +372,16 @@ HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
+/* Measures the hooks' cost at start-up into runtime_config, and notes the
+ * calling (main) thread's CPU and waiting times so far. */
+HIDDEN void calibrate_at_start(void);
+/* In a forked child, whose thread's CPU and waiting times start at 0. */
+HIDDEN void calibrate_after_fork(void);
+/* Measures the hooks' cost again as the process exits and records it,
+ * when the analyzer is the one that subtracts it (a trace, a flight
+ * recording), with the main thread's CPU and waiting times since start;
+ * the sampler is held off meanwhile. */
+HIDDEN void calibrate_at_exit(void);
 
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);

@@ -14,8 +14,12 @@
  * of a function inlined into another run at that one's stack pointer, and
  * nest in it (inlined_depth()).
  *
- * A sample whose PC lies in the runtime (hooks, their C side) is the
- * hooks' cost, not the program's time: it is counted apart in the root.
+ * A sample whose PC lies in the runtime (hooks, their C side, and under
+ * --patch a patched entry's jump and its trampoline's own instructions)
+ * is the hooks' cost, not the program's time: it is counted apart in the
+ * root.  A patched function's displaced first instructions, which its
+ * trampoline runs after the entry hook, are the function's own: their
+ * samples go to its path, as perf gives them to the function.
  * Calls count as they begin, so a call still running at the end is
  * already counted.
  *
@@ -46,6 +50,46 @@ static inline void sampled_check_capture(struct thread_state *t)
 	t->capturing = __atomic_load_n(&capture_state.on, __ATOMIC_ACQUIRE);
 }
 
+/* Whether the open frame F has returned, seen at SP (a sample's, or an entry's): the stack
+ * pointer has left its return slot, or a later call from the same place
+ * has put another return address in it.  The slot is read only inside the
+ * thread's stack [LO, HI). */
+static int frame_gone(const struct shadow_frame *f, uintptr_t sp, uintptr_t lo, uintptr_t hi)
+{
+	if (f->sp < sp)
+		return 1;
+	if (f->sp < lo || f->sp + 8 > hi)
+		return 0;
+	uintptr_t now = *(const uintptr_t *)f->sp;
+	return now != f->ret && now != (uintptr_t)callscope_return_trampoline;
+}
+
+/* How far above an entry's stack pointer the return slots of the open
+ * frames are read: beyond it a frame may lie on another stack (a
+ * coroutine's) that need not be there any more. */
+#define SLOT_REACH (64u << 10)
+
+/*
+ * Open frames whose return slot holds another address by now have
+ * returned, though the stack pointer of an entry is still below them: code
+ * built without -pg moves its stack pointer between calls (a push after
+ * an early call, a frame set up after a first call), so a sibling may
+ * begin below the slot of the one that returned; and a handler that exit()
+ * runs begins below main's.  A frame known only by its hook's call
+ * (-finstrument-functions, no slot) is left to its exit hook.
+ */
+static inline void drop_returned_frames(struct thread_state *t, uintptr_t sp)
+{
+	uint32_t d = t->depth;
+
+	while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, sp, sp + SLOT_REACH))
+		d--;
+	if (d != t->depth) {
+		t->depth = d;
+		t->cur_node = d ? t->stack[d - 1].node : 0;
+	}
+}
+
 /* Open frames at or below SP are gone, but for those a -finstrument-functions
  * entry at SITE shows it was inlined into; the path is the innermost left. */
 static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t site,
@@ -74,6 +118,8 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	sampled_check_capture(t);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
 		drop_dead_frames(t, sp, site, hook_pc);
+	else
+		drop_returned_frames(t, sp);
 	if (UNLIKELY(t->depth == t->capacity)) {
 		/* too deep to follow: the exit hook must skip its exit too */
 		if (!ret_slot)
@@ -181,20 +227,6 @@ static uintptr_t before_hook(uintptr_t pc)
 		return 0;
 	}
 	return target == (uintptr_t)mcount || target == (uintptr_t)__fentry__ ? after : 0;
-}
-
-/* Whether the open frame F has returned, seen by a sample at SP: the stack
- * pointer has left its return slot, or a later call from the same place
- * has put another return address in it.  The slot is read only inside the
- * thread's stack [LO, HI). */
-static int frame_gone(const struct shadow_frame *f, uintptr_t sp, uintptr_t lo, uintptr_t hi)
-{
-	if (f->sp < sp)
-		return 1;
-	if (f->sp < lo || f->sp + 8 > hi)
-		return 0;
-	uintptr_t now = *(const uintptr_t *)f->sp;
-	return now != f->ret && now != (uintptr_t)callscope_return_trampoline;
 }
 
 void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, uintptr_t stack_lo,

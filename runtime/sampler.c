@@ -340,7 +340,8 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
 				     s->stack_hi,
-				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo,
+				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo ||
+					     patch_is_own_code(pc),
 				     weight + s->missed);
 		s->missed = 0;
 		goto out;

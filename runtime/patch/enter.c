@@ -74,14 +74,35 @@ int patch_covers(uintptr_t addr)
 	return 0;
 }
 
-int patch_is_return_point(uintptr_t addr)
+/* The offset of ADDR in a trampoline slot of a pool, or -1 outside. */
+static long slot_offset(uintptr_t addr)
 {
 	uint32_t n = __atomic_load_n(&npools, __ATOMIC_ACQUIRE);
 
 	for (uint32_t i = 0; i < n; i++)
 		if (addr - pools[i].lo - POOL_HEADER < pools[i].hi - pools[i].lo - POOL_HEADER)
-			return (addr - pools[i].lo - POOL_HEADER) % SITE_SLOT == SITE_RETURN;
-	return 0;
+			return (long)((addr - pools[i].lo - POOL_HEADER) % SITE_SLOT);
+	return -1;
+}
+
+int patch_is_return_point(uintptr_t addr)
+{
+	return slot_offset(addr) == SITE_RETURN;
+}
+
+int patch_is_own_code(uintptr_t pc)
+{
+	long off = slot_offset(pc);
+	int32_t rel;
+
+	if (off >= 0)
+		return off < SITE_BODY;
+	/* the `jmp rel32` apply.c wrote over the entry leads to a slot's
+	 * SITE_ENTRY; the bytes at PC are code the thread was running */
+	if (!patch_covers(pc) || *(const uint8_t *)pc != 0xe9)
+		return 0;
+	__builtin_memcpy(&rel, (const uint8_t *)pc + 1, sizeof(rel));
+	return slot_offset(pc + 5 + (intptr_t)rel) == SITE_ENTRY;
 }
 
 /* What the entry hook tells the trampoline (patch.S). */

@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 13
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -19,6 +19,28 @@ for kind in PG FENTRY CYG; do
 	cost=$("$CS" info -i c.data --json | jq '.overhead_ns_per_call * 100 | floor')
 	ok $(( cost < 100 || cost > 100000 )) "$kind: the hooks' cost is measured ($cost/100 ns per call)"
 done
+
+# measured again at exit, the lower of the two subtracted; count mode
+# subtracts in the program, as calls end, with the start's figure only
+"$CS" info -i c.data --json > i.json
+is "$(jq '(.processes[0] | [.hook_ns_at_start, .hook_ns_at_exit] | min) - .overhead_ns_per_call
+	| . < 0.01 and . > -0.01' i.json)" true \
+	"a trace subtracts the lower of the costs measured at start and at exit"
+if [ -r /proc/thread-self/schedstat ]; then
+	is "$(jq '.processes[0] | .run_cpu_ns > 0 and .run_wait_ns >= 0' i.json)" true \
+		"the main thread's running and waiting times are recorded"
+	"$CS" report -i c.data --json > w.json
+	waited=$(jq '.run_wait_ns * 100 / (.run_wait_ns + .run_cpu_ns) | floor' w.json)
+	said=$("$CS" report -i c.data | grep -c '^# the program waited for a CPU [0-9]* % of its run')
+	is "$said" "$([ "$waited" -ge 10 ] && echo 1 || echo 0)" \
+		"the report says how long the program waited for a CPU when a tenth or more ($waited %)"
+else
+	skip "the kernel keeps no schedstat"
+	skip "the kernel keeps no schedstat"
+fi
+limited "$CS" record --mode=count -o n.data -- ./p_CYG 1000 >/dev/null 2>&1
+is "$("$CS" info -i n.data --json | jq '.processes[0] | has("hook_ns_at_exit")')" false \
+	"count mode: measured at start only"
 
 # the least disturbed of three runs: a busy machine can preempt the
 # program inside the leaf for milliseconds, which no estimate explains

@@ -23,11 +23,7 @@ for kind in PG CYG; do
 	ok $? "$kind: the trace's call paths and counts, exactly"
 	# spin is called 200 times from each path, with 80 % of the work
 	# under path_a
-	share=$("$CS" tree -i s.data --json | jq '
-		[.. | objects | select(.name == "path_a" or .name == "path_b") | .total_ns] as $t
-		| ($t[0] + $t[1]) as $all | if $all > 0 then
-		  ([.. | objects | select(.name == "path_a") | .total_ns] | add) * 100 / $all | floor
-		  else -1 end')
+	share=$(path_a_share s.data)
 	ok $(( share < 68 || share > 92 )) "$kind: path_a's share of spin's time is ${share} % (80 expected)"
 	"$CS" report -i s.data --json > s.json
 	is "$(jq -r '.time_by' s.json)" samples "$kind: the report says the times are samples'"

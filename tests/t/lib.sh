@@ -81,6 +81,16 @@ call_paths() {
 		.tree.children[] | walk("")' | sort
 }
 
+# path_a_share FILE: the percentage of tests/progs/sample_hot's path_a and
+# path_b total time that is path_a's (80 by construction), -1 with none
+path_a_share() {
+	"$CS" tree -i "$1" --json | jq '
+		[.. | objects | select(.name == "path_a" or .name == "path_b") | .total_ns] as $t
+		| ($t[0] + $t[1]) as $all | if $all > 0 then
+		  ([.. | objects | select(.name == "path_a") | .total_ns] | add) * 100 / $all | floor
+		  else -1 end'
+}
+
 # same_file WANT GOT NAME: a test that the two files are byte for byte
 # the same; the start of their difference is shown when they are not.
 same_file() {

@@ -17,29 +17,13 @@
 
 #include "formats/native.h"
 #include "formats/native_checksum.h"
+#include "session_payload.h"
 
 struct file {
 	uint8_t *bytes;
 	size_t size;
 	size_t end_at;		/* offset of the END section's header */
 };
-
-/* The smallest valid SESSION payload: times, mode, clock, no arguments. */
-static size_t session_payload(uint8_t *buf, size_t cap)
-{
-	struct sec_builder b = { buf, buf + cap, 0 };
-
-	for (int i = 0; i < 5; i++)
-		sec_put_u64(&b, 1000u * (uint64_t)(i + 1));
-	sec_put_u32(&b, 1);	/* trace */
-	sec_put_u32(&b, 1);	/* CLOCK_MONOTONIC */
-	sec_put_u32(&b, 0);
-	sec_put_u32(&b, 0);
-	sec_put_blob(&b, "/tmp", 4);
-	sec_put_u32(&b, 0);
-	assert_false(b.overflow);
-	return (size_t)(b.p - buf);
-}
 
 /* Header, SESSION and an unknown section; then END unless NO_END. */
 static struct file write_file(int no_end)

@@ -276,6 +276,30 @@ static void test_live_process_copied(void **state)
 	remove_fixture(&fx);
 }
 
+/* An output on another file system (a tmpfs) takes the copy: a file
+ * cannot be renamed there. */
+static void test_other_file_system_copied(void **state)
+{
+	struct fixture fx;
+	struct seal_result res;
+	struct stat a, b;
+	char name[64], out[64];
+
+	(void)state;
+	make_staging(&fx, 10, gone_pid());
+	if (stat("/dev/shm", &b) != 0 || stat(fx.dir, &a) != 0 || a.st_dev == b.st_dev) {
+		remove_fixture(&fx);
+		skip();
+	}
+	snprintf(out, sizeof(out), "/dev/shm/callscope-seal-%d.data", (int)getpid());
+	assert_int_equal(seal_staging(fx.staging, out, &fx.s, &res), 0);
+	snprintf(name, sizeof(name), "t-%u-0-%u-0.buf", fx.pid, fx.pid);
+	assert_true(file_exists(fx.staging, name));
+	assert_int_equal(res.threads, 2);
+	unlink(out);
+	remove_fixture(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_in_place_front_after_stream),
 		cmocka_unit_test(test_failed_rename_keeps_recording),
 		cmocka_unit_test(test_live_process_copied),
+		cmocka_unit_test(test_other_file_system_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
