@@ -59,6 +59,7 @@ RUNTIME_SRC := \
 	runtime/patch/calibration.c \
 	runtime/patch/enter.c \
 	runtime/patch/live.c \
+	runtime/patch/loader_hook.c \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \

@@ -14,8 +14,9 @@
  * pthread_exit unwinds the thread too (a forced unwind that runs C++
  * destructors), but glibc reaches libgcc through dlopen, past any
  * stand-in: the runtime stands in for pthread_exit itself.  Thread
- * cancellation, which starts that unwind inside libc, still meets the
- * trampoline: destructors above a redirected frame are then skipped.
+ * cancellation, which starts that unwind inside libc, meets the
+ * trampolines: their unwind information (patch/unwind_info.c) leads the
+ * unwinder on to the real return addresses.
  */
 #include "runtime.h"
 

@@ -106,6 +106,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	signals_install();
 	signal_masks_resolve();
 	runtime_config.active = 1;
+	if (!contract->sample_only)
+		unwind_describe_return_points();
 	/* before main and before the runtime starts threads of its own */
 	if (contract->patch)
 		patch_install();

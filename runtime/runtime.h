@@ -347,6 +347,11 @@ HIDDEN void process_objects_refresh(void);
 struct dl_phdr_info;
 HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len);
 
+/* patch/unwind_register.c: gives libgcc's unwinder and gdb the unwind
+ * information of the places the runtime makes redirected calls return
+ * to, so that they walk on through them (once, at start, when tracing). */
+HIDDEN void unwind_describe_return_points(void);
+
 /* patch/: patched function entries (record --patch) */
 HIDDEN void patch_install(void);
 /* Patches the planned objects dlopen loaded since; threads may run. */

@@ -380,7 +380,11 @@ run_program() {	# NAME
 		>log/train.out 2>&1 || die "recording $p failed; see $W/log/train.out"
 	valgrind --tool=callgrind --callgrind-out-file=callgrind.out "./$p-default" "${TRAIN[@]}" \
 		>log/callgrind.out 2>&1 || die "callgrind on $p failed; see $W/log/callgrind.out"
-	"$CALLGRIND_GRAPH" callgrind.out --arcs --object "/$p-default" >callgrind.cg
+	# callgrind lists functions in no fixed order, arcs of equal count keep
+	# it, and lld's clustering breaks ties by the file's order: sorted, lld
+	# reads the same file from run to run.
+	"$CALLGRIND_GRAPH" callgrind.out --arcs --object "/$p-default" |
+		LC_ALL=C sort -k3,3nr -k1,1 -k2,2 >callgrind.cg
 
 	local layouts=(default executed lld-c3 lld-cdsort callscope) v opts
 	for v in $SHUFFLES; do layouts+=("shuffled-$v"); done

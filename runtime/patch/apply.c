@@ -29,9 +29,6 @@
 
 #define SEGMENTS_MAX 8
 
-extern char callscope_return_trampoline[] HIDDEN;
-extern char callscope_libcall_load_return[] HIDDEN;
-
 /* A loaded object as dl_iterate_phdr shows it. */
 struct loaded {
 	uintptr_t bias;
@@ -496,20 +493,6 @@ static void describe_slots(const struct plan *p, const struct patch_plan_object 
 	eh_frame_release(&f);
 }
 
-/* The return points the runtime writes into return-address slots, for
- * unwinders that meet them on the stack. */
-static void describe_return_points(void)
-{
-	struct eh_frame f;
-
-	eh_frame_begin(&f);
-	eh_frame_return_point(&f, (uintptr_t)callscope_return_trampoline);
-	eh_frame_return_point(&f, (uintptr_t)callscope_libcall_load_return);
-	eh_frame_end(&f);
-	unwind_register(&f, 0, 0, 0, 0, 0);
-	eh_frame_release(&f);
-}
-
 /* Patches plan object O, loaded as L; LIVE: other threads may run. */
 static void patch_object(const struct plan *p, const struct patch_plan_object *o,
 			 const struct loaded *l, const char *path, int live)
@@ -598,31 +581,55 @@ static void apply_loaded(const struct plan *p, int live)
 	}
 }
 
+/* The loader's list changed (loader_hook.c): new objects are mapped, and
+ * nothing runs in them yet. */
+static void loader_changed(void)
+{
+	unwind_register_pending();
+	pthread_mutex_lock(&loading);
+	apply_loaded(installed, 0);
+	pthread_mutex_unlock(&loading);
+}
+
 void patch_apply(const struct plan *p)
 {
 	met = calloc(p->hdr.nobjects ? p->hdr.nobjects : 1, 1);
 	if (!met)
 		return;
 	installed = p;
-	describe_return_points();
+	unwind_register_pending();
 	apply_loaded(p, 0);
-	/* objects loaded later are met when dlopen returns, which only
-	 * library-call tracing sees */
-	const char *libcall = secure_getenv(LIBCALL_ENV);
 	uint32_t later = 0;
 	for (uint32_t i = 0; i < p->hdr.nobjects; i++)
 		later += !met[i];
-	if (later && (!libcall || !*libcall))
-		rt_warn("objects planned for dlopen will not be patched when they load: library-call "
-			"tracing is off (--no-libcall); they run untraced", "");
+	if (!later)
+		return;
+	/* objects loaded later are patched as the loader maps them, else
+	 * when dlopen returns, which library-call tracing sees */
+	const char *why = "CALLSCOPE_NO_LOADER_HOOK is set";
+	if (!secure_getenv(NO_LOADER_HOOK_ENV) && loader_hook_install(loader_changed, &why) == 0)
+		return;
+	const char *libcall = secure_getenv(LIBCALL_ENV);
+	int seen = libcall && *libcall;
+	char line[400], *end = line + sizeof(line) - 1;
+	char *q = rt_append(line, end, seen ? "objects planned for dlopen are patched when it "
+					       "returns, if traced code calls it: cannot follow "
+					       "the dynamic loader ("
+					     : "objects planned for dlopen will run untraced: cannot "
+					       "follow the dynamic loader (");
+	q = rt_append(q, end, why);
+	q = rt_append(q, end, seen ? ")"
+				   : "), and library-call tracing, which sees dlopen return, is off "
+				     "(--no-libcall)");
+	rt_warn(q ? line : "objects planned for dlopen may run untraced", "");
 }
 
 void patch_loaded(void)
 {
 	if (!installed)
 		return;
-	pthread_mutex_lock(&loading);
 	unwind_register_pending();
+	pthread_mutex_lock(&loading);
 	apply_loaded(installed, 1);
 	pthread_mutex_unlock(&loading);
 }

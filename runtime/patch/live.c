@@ -1,6 +1,7 @@
 /*
- * Writing the jumps while other threads may run (objects loaded by
- * dlopen).  A thread may be executing the very bytes being replaced, and
+ * Writing the jumps while other threads may run: objects loaded by
+ * dlopen, patched as it returns where the loader's changes cannot be
+ * followed (loader_hook.c), and the loader's rendezvous itself.  A thread may be executing the very bytes being replaced, and
  * no page may be made writable (it would stop being executable under the
  * other threads' feet) nor writable and executable at once.  So the code
  * is changed through /proc/self/mem, which writes a private copy of the
@@ -38,11 +39,17 @@ static void sync_cores(void)
 {
 	static int registered;
 
-	if (!registered)
+	if (!registered) {
 		registered = syscall(SYS_membarrier,
 				     MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0
 				     ? 1
 				     : -1;
+		if (registered < 0)
+			rt_warn("membarrier cannot serialize the other processors here (Linux 4.16 "
+				"or later has MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE); code "
+				"changed while threads run waits 10 ms between steps instead",
+				strerror(errno));
+	}
 	if (registered > 0)
 		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 	else
@@ -54,6 +61,21 @@ static void sync_cores(void)
 static int poke(int fd, uintptr_t at, const void *bytes, size_t n)
 {
 	return pwrite(fd, bytes, n, (off_t)at) == (ssize_t)n ? 0 : -1;
+}
+
+int live_write_code(uintptr_t at, const uint8_t *bytes, size_t n)
+{
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	/* the first byte last: a thread running there sees the old
+	 * instruction or the new one whole */
+	if ((n > 1 && poke(fd, at + 1, bytes + 1, n - 1) != 0) || poke(fd, at, bytes, 1) != 0)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
 }
 
 int live_write_jumps(const struct live_site *sites, size_t n)

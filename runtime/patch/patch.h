@@ -125,8 +125,10 @@ void eh_frame_release(struct eh_frame *f);
  * 0).  F is copied; the copy stays for the process's life. */
 void unwind_register(const struct eh_frame *f, uintptr_t text, size_t text_len,
 		     uintptr_t first_slot, size_t slot_size, uint32_t nslots);
-/* Registers with libgcc what was made before it was loaded (a C program
- * loads it only for backtrace() or thread cancellation). */
+/* Looks for libgcc's unwinder again and registers with it what was made
+ * before it was loaded (a C program loads it only for backtrace() or
+ * thread cancellation).  It asks the dynamic loader (dlsym): never call it
+ * holding a lock that a thread inside the loader may wait for. */
 void unwind_register_pending(void);
 
 /* apply.c: patches the objects of the plan that are loaded now, before
@@ -152,6 +154,20 @@ struct live_site {
 /* Writes SITES (N, sorted by address) into running code; returns 0 or
  * the errno that stopped it before anything was written. */
 int live_write_jumps(const struct live_site *sites, size_t n);
+
+/* Writes N bytes of running code at AT through /proc/self/mem, the first
+ * byte last, for code whose later bytes no thread runs until the first
+ * changes; returns 0 or an errno. */
+int live_write_code(uintptr_t at, const uint8_t *bytes, size_t n);
+
+/* loader_hook.c: has CHANGED called each time the dynamic loader's list
+ * of objects changes, new objects mapped but not yet relocated or
+ * initialized.  Returns 0, or -1 with *WHY (and errno where one applies)
+ * saying why it cannot. */
+int loader_hook_install(void (*changed)(void), const char **why);
+/* Set, it keeps the hook out: later objects are then patched as dlopen
+ * returns, while their threads may run (tests and benchmarks of that way). */
+#define NO_LOADER_HOOK_ENV "CALLSCOPE_NO_LOADER_HOOK"
 
 /* enter.c: the C side of the entry hook (patch.S): returns what the
  * trampoline does next (enum entry_answer). */

@@ -73,10 +73,11 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* libgcc's, once found loaded */
+static void (*register_frame)(void *);
+
 static void give_to_libgcc(struct unwind_object *o)
 {
-	void (*register_frame)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "__register_frame");
-
 	if (!register_frame || o->given_to_libgcc)
 		return;
 	register_frame(o->eh_frame);
@@ -85,7 +86,12 @@ static void give_to_libgcc(struct unwind_object *o)
 
 void unwind_register_pending(void)
 {
+	/* dlsym takes the loader's lock: never under ours */
+	void *found = register_frame ? NULL : dlsym(RTLD_DEFAULT, "__register_frame");
+
 	pthread_mutex_lock(&lock);
+	if (found && !register_frame)
+		register_frame = (void (*)(void *))found;
 	for (struct unwind_object *o = objects; o; o = o->next)
 		give_to_libgcc(o);
 	pthread_mutex_unlock(&lock);
@@ -174,4 +180,22 @@ void unwind_register(const struct eh_frame *f, uintptr_t text, size_t text_len,
 	__jit_debug_register_code();
 	__jit_debug_descriptor.action_flag = JIT_NOACTION;
 	pthread_mutex_unlock(&lock);
+}
+
+/* The return points the runtime writes into return-address slots (-pg's
+ * redirected returns, library calls, dlopen's), for unwinders that meet
+ * them on the stack. */
+void unwind_describe_return_points(void)
+{
+	extern char callscope_return_trampoline[] HIDDEN;
+	extern char callscope_libcall_load_return[] HIDDEN;
+	struct eh_frame f;
+
+	unwind_register_pending();
+	eh_frame_begin(&f);
+	eh_frame_return_point(&f, (uintptr_t)callscope_return_trampoline);
+	eh_frame_return_point(&f, (uintptr_t)callscope_libcall_load_return);
+	eh_frame_end(&f);
+	unwind_register(&f, 0, 0, 0, 0, 0);
+	eh_frame_release(&f);
 }

@@ -29,11 +29,21 @@ __attribute__((noinline)) long plugin_once(long n)
 	return plugin_work(n) + 1;
 }
 
+static volatile long rounds;
+
 static void *spin(void *arg)
 {
-	while (!stop)
+	while (!stop) {
 		spun += plugin_work(50);
+		rounds++;
+	}
 	return arg;
+}
+
+/* How many rounds the library's thread has made. */
+long plugin_rounds(void)
+{
+	return rounds;
 }
 
 __attribute__((constructor)) static void plugin_start(void)

@@ -2,11 +2,11 @@
 # Unwinders walk through patched functions' trampolines: the unwind
 # information the runtime makes for them and for its return points takes
 # libgcc's unwinder (_Unwind_Backtrace called by the program, backtrace(),
-# C++ exceptions) and gdb's (through its JIT interface) from a frame
+# C++ exceptions, thread cancellation, under --patch and -pg) and gdb's (through its JIT interface) from a frame
 # stopped inside a patched call, or inside a trampoline, on to main.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 13
 
 # The program's own walks, with and without library-call tracing (whose
 # return trampoline the walk meets too): the same frames as unpatched.
@@ -20,20 +20,31 @@ for libcall in "" --no-libcall; do
 done
 is "$(calls_of walks.data walk_leaf)" 4 "the walks' calls are traced"
 
+# A cancelled thread's destructors run through redirected frames.
+g++ -O2 -g -o cancel "$PROGS/cancel_unwind.cc" -lpthread
+g++ -O2 -g -pg -o cancel-pg "$PROGS/cancel_unwind.cc" -lpthread
+want=$(./cancel)
+is "$want" "$(printf 'unwound cancel_mid\nunwound cancel_top\ncanceled')" \
+	"unpatched: the cancellation runs both destructors"
+is "$(limited "$CS" record --patch -o cancel.data -- ./cancel 2> /dev/null)" "$want" \
+	"patched: the cancellation passes the trampolines, destructors run"
+is "$(limited "$CS" record -o cancel-pg.data -- ./cancel-pg 2> /dev/null)" "$want" \
+	"-pg: the cancellation passes the return trampoline, destructors run"
+
 if ! command -v gdb > /dev/null; then
-	for i in 1 2 3 4 5; do skip "gdb not installed"; done
+	for i in 1 2 3 4 5 6; do skip "gdb not installed"; done
 	done_testing
 	exit
 fi
 
 # gdb attaches to the recorded program once its entries are patched.
 cc -O2 -g -o wait "$PROGS/patch_gdb_wait.c"
-# in_gdb COMMANDS...: runs the program under record --patch and gdb's
-# COMMANDS once attached; gdb's output in gdb.txt
+# in_gdb COMMANDS...: runs $prog under record $how and gdb's COMMANDS
+# once attached; gdb's output in gdb.txt
+prog=./wait how=--patch=outer,middle,leaf
 in_gdb() {
 	rm -f pid
-	limited "$CS" record --patch=outer,middle,leaf -o gdb.data -- ./wait "$WORK/pid" \
-		> wait.out 2> wait.err &
+	limited "$CS" record $how -o gdb.data -- $prog "$WORK/pid" > wait.out 2> wait.err &
 	rec=$!
 	for i in $(seq 100); do [ -s pid ] && break; sleep 0.1; done
 	set -- -ex 'set var attached=1' "$@"
@@ -47,7 +58,7 @@ frames() {
 
 in_gdb -ex 'break stop_here' -ex continue -ex bt
 if grep -q 'ptrace: Operation not permitted' gdb.txt; then
-	for i in 1 2 3 4 5; do skip "gdb may not attach here (ptrace)"; done
+	for i in 1 2 3 4 5 6; do skip "gdb may not attach here (ptrace)"; done
 	done_testing
 	exit
 fi
@@ -67,4 +78,12 @@ ok "$(grep -q '^callscope_trampoline outer callscope_trampoline main callscope_p
 ok "$(grep -Eq 'callscope_patch_enter callscope_patch_entry callscope_trampoline (middle callscope_trampoline )?outer callscope_trampoline main ' all.txt; echo $?)" \
 	"gdb: bt from the runtime's C side of a patched entry reaches main"
 is "$(cat wait.out)" 12 "gdb: stepping through a trampoline leaves the program's result alone"
+
+# -pg's redirected returns too
+cc -O2 -g -pg -o wait-pg "$PROGS/patch_gdb_wait.c"
+prog=./wait-pg how=
+in_gdb -ex 'break stop_here' -ex continue -ex bt
+is "$(frames gdb.txt)" \
+	"stop_here leaf callscope_redirected_return middle callscope_redirected_return outer callscope_redirected_return main " \
+	"gdb, -pg: bt passes each redirected return to main"
 done_testing

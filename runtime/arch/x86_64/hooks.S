@@ -83,7 +83,11 @@
 	.hidden	callscope_return_trampoline
 	.type	callscope_return_trampoline, @function
 	.p2align 4
-	nop	/* where an unwinder looks up this return point, less one (patch/unwind_info.c) */
+/* where an unwinder looks up this return point, less one
+ * (patch/unwind_info.c): a frame returning here is named by this */
+	.type	callscope_redirected_return, @function
+callscope_redirected_return:
+	nop
 callscope_return_trampoline:
 	subq	$8, %rsp		/* back over the slot */
 	pushq	%rax
@@ -98,5 +102,6 @@ callscope_return_trampoline:
 	addq	$8, %rsp
 	jmp	*%r11
 	.size	callscope_return_trampoline, .-callscope_return_trampoline
+	.size	callscope_redirected_return, .-callscope_redirected_return
 
 	.section .note.GNU-stack,"",@progbits

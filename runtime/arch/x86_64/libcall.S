@@ -53,7 +53,11 @@ callscope_libcall_entry:
 	.hidden	callscope_libcall_load_return
 	.type	callscope_libcall_load_return, @function
 	.p2align 4
-	nop	/* where an unwinder looks up this return point, less one (patch/unwind_info.c) */
+/* where an unwinder looks up this return point, less one
+ * (patch/unwind_info.c): a frame returning here is named by this */
+	.type	callscope_dlopen_return, @function
+callscope_dlopen_return:
+	nop
 callscope_libcall_load_return:
 	subq	$8, %rsp		/* becomes the real return address */
 	pushq	%rax
@@ -67,5 +71,6 @@ callscope_libcall_load_return:
 	popq	%rax
 	ret
 	.size	callscope_libcall_load_return, .-callscope_libcall_load_return
+	.size	callscope_dlopen_return, .-callscope_dlopen_return
 
 	.section .note.GNU-stack,"",@progbits
