@@ -319,10 +319,12 @@ int cmd_info(int argc, char **argv)
 									  pr->exit_outer_x256)));
 			if (pr->run_cpu_ns)
 				printf("               the main thread waited for a CPU %.0f %% of its "
-				       "run (%s running): its calls' times include the waiting\n",
-				       100.0 * (double)pr->run_wait_ns /
-					       ((double)pr->run_wait_ns + (double)pr->run_cpu_ns),
-				       format_duration(d1, (double)pr->run_cpu_ns));
+				       "run (%s running)%s\n",
+				       100 * report_wait_share(pr->run_cpu_ns, pr->run_wait_ns),
+				       format_duration(d1, (double)pr->run_cpu_ns),
+				       report_wait_noted(pr->run_cpu_ns, pr->run_wait_ns)
+					       ? ": its calls' times include the waiting"
+					       : "");
 		}
 		printf("threads:      %zu\n", p->nthreads);
 		for (size_t i = 0; i < p->nthreads; i++) {

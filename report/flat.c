@@ -132,15 +132,25 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 /* From this share of a run spent waiting for a CPU on, the headers say so. */
 #define WAIT_SHARE_NOTED 0.1
 
+double report_wait_share(uint64_t cpu_ns, uint64_t wait_ns)
+{
+	double all = (double)cpu_ns + (double)wait_ns;
+
+	return all > 0 ? (double)wait_ns / all : 0;
+}
+
+int report_wait_noted(uint64_t cpu_ns, uint64_t wait_ns)
+{
+	return report_wait_share(cpu_ns, wait_ns) >= WAIT_SHARE_NOTED;
+}
+
 void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
 {
-	double all = (double)p->run_cpu_ns + (double)p->run_wait_ns;
-	double share = all > 0 ? (double)p->run_wait_ns / all : 0;
-
-	if (share >= WAIT_SHARE_NOTED)
+	if (report_wait_noted(p->run_cpu_ns, p->run_wait_ns))
 		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run (other work on "
 			     "the machine): the clock ran on, so the waiting is in the times, "
-			     "most in short, often-called functions'\n", prefix, 100 * share);
+			     "most in short, often-called functions'\n", prefix,
+			100 * report_wait_share(p->run_cpu_ns, p->run_wait_ns));
 }
 
 void report_hooks_json(struct json *j, const struct profile *p)

@@ -40,6 +40,10 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix);
 void report_hooks_json(struct json *j, const struct profile *p);
 /* A header line saying how much of a trace's run its main threads waited
  * for a CPU, when that is a tenth or more. */
+/* The share of a run spent waiting for a CPU, and whether it is large
+ * enough for the headers to warn that the clock's times include it. */
+double report_wait_share(uint64_t cpu_ns, uint64_t wait_ns);
+int report_wait_noted(uint64_t cpu_ns, uint64_t wait_ns);
 void report_waiting_line(FILE *out, const struct profile *p, const char *prefix);
 
 /* The functions as a JSON array value (the caller has written the key). */

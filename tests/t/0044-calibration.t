@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 13
+plan 14
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -34,7 +34,11 @@ if [ -r /proc/thread-self/schedstat ]; then
 	said=$("$CS" report -i c.data | grep -c '^# the program waited for a CPU [0-9]* % of its run')
 	is "$said" "$([ "$waited" -ge 10 ] && echo 1 || echo 0)" \
 		"the report says how long the program waited for a CPU when a tenth or more ($waited %)"
+	said=$("$CS" info -i c.data | grep -c "waited for a CPU [0-9]* % of its run (.* running): its calls' times include the waiting")
+	is "$said" "$([ "$waited" -ge 10 ] && echo 1 || echo 0)" \
+		"info warns that the times include the waiting when a tenth or more ($waited %)"
 else
+	skip "the kernel keeps no schedstat"
 	skip "the kernel keeps no schedstat"
 	skip "the kernel keeps no schedstat"
 fi
