@@ -113,7 +113,8 @@ for ((r = 0; r < REPEAT; r++)); do
 		WALL[$v]="${WALL[$v]:-} $w"
 	done
 done
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# shellcheck source=bench/median.sh
+. "$HERE/median.sh"
 spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f–%.3f", lo, hi }'; }
 
 calls_of() { "$CALLSCOPE" report -i "$RUN/$1/cs.data" --json | jq '[.functions[].calls] | add'; }

@@ -60,7 +60,8 @@ for ((r = 0; r < REPEAT; r++)); do
 		done
 	done
 done
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# shellcheck source=bench/median.sh
+. "$HERE/median.sh"
 echo "## Per-call cost by kind of patched entry (\`bench/patch-sites.sh\`) — $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."

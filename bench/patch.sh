@@ -89,7 +89,8 @@ for ((r = 0; r < REPEAT; r++)); do
 	done
 done
 cmp -s "$RUN/plain/out" "$RUN/patch/out" || { say "--patch changed the program's output"; exit 1; }
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# shellcheck source=bench/median.sh
+. "$HERE/median.sh"
 spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f–%.3f", lo, hi }'; }
 # slope V CALLS_SMALL CALLS_LARGE: ns per call of V over the plain build
 slope() {
