@@ -37,7 +37,10 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
 TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-TOOL_LIBS := -ldw -lelf -lm -lz -liberty -ljansson
+# elfutils and jansson are loaded when first called, not linked
+# (lib/lazy_library.h): record, whose start is part of the time it adds to
+# the program it measures, needs neither
+TOOL_LIBS := -lm -lz -liberty
 
 RUNTIME_SRC := \
 	common/contract.c \
