@@ -52,14 +52,9 @@ struct search {
 };
 
 static const char *const refusal_text[SITE_REFUSALS] = {
-	[SITE_OUTSIDE_TEXT] = "its window is not in the object's code",
-	[SITE_PROGRAM_ENTRY] = "it is the program's entry point, which no call enters",
-	[SITE_BYTES_DIFFER] = "its code differs from the planned (the binary changed since)",
-	[SITE_TOO_LONG] = "its relocated code is too long for a trampoline",
-	[SITE_OUT_OF_REACH] = "a displacement does not reach from its trampoline",
-	[SITE_NO_POOL] = "no trampoline memory within reach",
-	[SITE_NOT_WRITABLE] = "its code could not be made writable",
-	[SITE_NO_TRAP] = "the SIGTRAP handler its trap needs could not be set",
+#define SITE_REFUSAL_TEXT(name, code, phrase) [name] = phrase,
+	SITE_REFUSAL_LIST(SITE_REFUSAL_TEXT)
+#undef SITE_REFUSAL_TEXT
 };
 
 static long raw_mprotect(uintptr_t addr, size_t len, int prot)
