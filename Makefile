@@ -36,11 +36,12 @@ RUNTIME_LDFLAGS := -shared -Wl,--no-undefined -Wl,--version-script=runtime/expor
 	-Wl,-z,now -Wl,-z,noexecstack
 
 SANFLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
-TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
-# elfutils and jansson are loaded when first called, not linked
-# (lib/lazy_library.h): record, whose start is part of the time it adds to
-# the program it measures, needs neither
-TOOL_LIBS := -lm -lz -liberty
+TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -fno-math-errno $(SANFLAGS) -I include -I common -I lib -I . $(WARN) $(BANNED) -MMD -MP
+# elfutils, jansson and zlib are loaded when first called, not linked
+# (lib/lazy_library.h), and libm is not needed: -fno-math-errno makes sqrt
+# an instruction.  record, whose start is part of the time it adds to the
+# program it measures, then starts with libc alone.
+TOOL_LIBS := -liberty
 
 RUNTIME_SRC := \
 	common/contract.c \

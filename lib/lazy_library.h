@@ -1,15 +1,16 @@
 /*
  * A shared library loaded when one of its functions is first called, not
- * when callscope starts.  Every command pays for the libraries the
- * executable names (elfutils with its compressors, jansson: 0.4 ms of each
- * start), though `record` calls none of them; its start and end are part
- * of the time it adds to the program it measures.
+ * when callscope starts.  Every command paid for the libraries the
+ * executable named (elfutils with its compressors, jansson, zlib, libm:
+ * 0.5 ms of each start), though `record` needs only libelf, to read the
+ * program's symbols; its start and end are part of the time it adds to
+ * the program it measures.
  *
  * A file of wrappers defines each function the tools call with the
  * library's own prototype (the header's declaration checks it), and
  * forwards to the library's definition, looked up on the first call:
  *
- *     static struct lazy_library libfoo = { "libfoo.so.1", "libfoo-dev" };
+ *     static struct lazy_library libfoo = { "libfoo.so.1", "libfoo1" };
  *     LAZY_FUNCTION(libfoo, int, foo_open, (const char *path), (path))
  *     LAZY_VOID(libfoo, foo_close, (struct foo *f), (f))
  *

@@ -1,7 +1,7 @@
 /*
  * elfutils (libdw, libdwfl, libdwelf, libelf), loaded on first use: see
  * lib/lazy_library.h.  Symbols, source lines and DWARF unwinding need it;
- * `record` does not, and starts without it.  One line per function the
+ * `record` reads only the program's symbol tables, with libelf alone.  One line per function the
  * tools call; a new call into elfutils that has no line here fails to link.
  */
 #include <elfutils/libdw.h>
