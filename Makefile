@@ -191,7 +191,7 @@ fuzz: $(FUZZ_LONG)
 
 $(O)/fuzz-long/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out cli/%,$(TOOL_SRC))
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fno-math-errno -fsanitize=fuzzer,address,undefined \
 		-I include -I common -I lib -I . $(BANNED) -o $@ $^ $(TOOL_LIBS)
 
 check: all unit fuzz-smoke e2e
