@@ -510,7 +510,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = thread_now(t);
+	uint64_t now = thread_clock(t);
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
@@ -596,7 +596,9 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 								uintptr_t slot)
 {
 	int was_guarded = t->guard;
-	uint64_t now = thread_now(t);
+	/* a return inside a hook (a signal handler's) leaves the waits to
+	 * the hook it interrupted */
+	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
 
 	t->guard = 1;
 	read_counters(t);
@@ -749,7 +751,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = thread_now(t);
+	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
 
 	read_counters(t);

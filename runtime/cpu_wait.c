@@ -1,0 +1,159 @@
+/*
+ * The time a thread waited, preempted, for a CPU, left out of its clock.
+ *
+ * A call's time is the difference of two clock readings, so on a busy
+ * machine it includes whatever the scheduler gave to other threads while
+ * the call's thread was runnable but not running; a sampling profiler
+ * counting CPU time (perf's cpu-clock) has none of that.  Each recording
+ * thread opens a software perf event that only reports its context
+ * switches (PERF_RECORD_SWITCH, no hardware counter needed).  A switch
+ * out that the kernel marks as a preemption and the switch back in bound
+ * a wait; the hooks look at the ring's head (one load) and, when records
+ * arrived, add the waits to the thread's pauses, which every later clock
+ * reading leaves out, as it leaves out the runtime's own pauses.  A thread
+ * that blocks (I/O, a lock, sleep) is switched out without that mark: its
+ * calls keep that time, as a wall clock profile should.
+ *
+ * Where the kernel refuses the event (a container's seccomp filter, a
+ * strict perf_event_paranoid) the thread's times include the waits, as
+ * before; the main thread's CPU and wait times in the CALIBRATION section
+ * then tell how much.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* pages of records after the control page: 2048 switches of 16 bytes */
+#define WAIT_RING_PAGES 8u
+
+static size_t page_bytes(void)
+{
+	return (size_t)getpagesize();
+}
+
+static int open_switch_event(void)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.context_switch = 1;
+	/* each switch record then ends with its time */
+	attr.sample_id_all = 1;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void cpu_wait_close(struct thread_state *t)
+{
+	if (t->wait_page)
+		munmap(t->wait_page, (1 + WAIT_RING_PAGES) * page_bytes());
+	t->wait_page = NULL;
+	t->wait_head = NULL;
+}
+
+/* The event clock and CLOCK_MONOTONIC when the process started: with the
+ * TSC, the ticks per ns since then turn a wait (CLOCK_MONOTONIC ns, as the
+ * switch records give it) into the clock's units, as the analyzer turns
+ * ticks into ns from the session's start and end (a VM's kernel may offer
+ * no conversion of its own: cap_user_time unset). */
+static uint64_t clock_at_start, mono_at_start;
+
+void cpu_wait_start(void)
+{
+	clock_at_start = runtime_now();
+	mono_at_start = clock_mono_ns();
+}
+
+/* Opens the calling thread's switch records; when the kernel refuses,
+ * nothing is left out. */
+void cpu_wait_open(struct thread_state *t)
+{
+	t->wait_page = NULL;
+	t->wait_head = NULL;
+	t->wait_out = 0;
+	t->waited_ns = 0;
+	int fd = open_switch_event();
+	if (fd < 0)
+		return;
+	void *map = mmap(NULL, (1 + WAIT_RING_PAGES) * page_bytes(), PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
+	/* the mapping keeps the event alive: no descriptor is left open */
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	struct perf_event_mmap_page *pc = map;
+	t->wait_page = pc;
+	t->wait_tail = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	t->wait_head = (const volatile uint64_t *)&pc->data_head;
+}
+
+/* LEN bytes of the ring at stream offset AT, which may wrap its end. */
+static void ring_copy(void *out, const uint8_t *ring, uint64_t ring_len, uint64_t at, size_t len)
+{
+	uint64_t off = at % ring_len;
+	size_t first = ring_len - off < len ? (size_t)(ring_len - off) : len;
+
+	memcpy(out, ring + off, first);
+	memcpy((uint8_t *)out + first, ring, len - first);
+}
+
+static uint64_t ns_to_clock(uint64_t ns)
+{
+	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
+		return ns;
+	uint64_t ticks = runtime_now() - clock_at_start, mono = clock_mono_ns() - mono_at_start;
+	if (!mono)
+		return 0;
+	return (uint64_t)((unsigned __int128)ns * ticks / mono);
+}
+
+void cpu_wait_take(struct thread_state *t)
+{
+	struct perf_event_mmap_page *pc = t->wait_page;
+	const uint8_t *ring = (const uint8_t *)pc + page_bytes();
+	uint64_t ring_len = (uint64_t)WAIT_RING_PAGES * page_bytes();
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = t->wait_tail, waited = 0;
+
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		ring_copy(&h, ring, ring_len, tail, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof(h) + sizeof(uint64_t)) {
+			uint64_t when;
+			ring_copy(&when, ring, ring_len, tail + h.size - sizeof(when), sizeof(when));
+			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+				t->wait_out = h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? when : 0;
+			else if (t->wait_out) {
+				waited += when > t->wait_out ? when - t->wait_out : 0;
+				t->wait_out = 0;
+			}
+		} else if (h.type == PERF_RECORD_LOST) {
+			/* the switch that would close an open wait may be gone */
+			t->wait_out = 0;
+		}
+		tail += h.size;
+	}
+	/* the records are read: the kernel may write over them */
+	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+	t->wait_tail = head;
+	if (!waited)
+		return;
+	t->waited_ns += waited;
+	t->paused += ns_to_clock(waited);
+	if (t->nodes)
+		t->nodes[0].paused = t->paused;
+}
