@@ -28,8 +28,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* pages of records after the control page: 2048 switches of 16 bytes */
-#define WAIT_RING_PAGES 8u
+/* pages of records after the control page: 512 switches of 16 bytes,
+ * read at the next hook; small, as the kernel counts every thread's ring
+ * against the user's perf_event_mlock_kb (beyond it, a thread's waits
+ * stay in its times).  A ring that fills while its thread runs no hook
+ * loses switches (PERF_RECORD_LOST): those waits stay in the times. */
+#define WAIT_RING_PAGES 2u
 
 static size_t page_bytes(void)
 {
