@@ -28,12 +28,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* pages of records after the control page: 512 switches of 16 bytes,
- * read at the next hook; small, as the kernel counts every thread's ring
- * against the user's perf_event_mlock_kb (beyond it, a thread's waits
- * stay in its times).  A ring that fills while its thread runs no hook
- * loses switches (PERF_RECORD_LOST): those waits stay in the times. */
-#define WAIT_RING_PAGES 2u
+/* Pages of records after the control page, at most: 8192 switches of
+ * 16 bytes, read at the next hook.  A long stretch of the program with no
+ * hook on a busy machine is switched out every millisecond or so, and a
+ * ring that fills loses the switches after (PERF_RECORD_LOST): those
+ * waits stay in the times.  The kernel counts every thread's ring against
+ * the user's perf_event_mlock_kb, so past it a thread gets a smaller one,
+ * down to one page. */
+#define WAIT_RING_PAGES_MAX 32u
 
 static size_t page_bytes(void)
 {
@@ -62,7 +64,7 @@ static int open_switch_event(void)
 void cpu_wait_close(struct thread_state *t)
 {
 	if (t->wait_page)
-		munmap(t->wait_page, (1 + WAIT_RING_PAGES) * page_bytes());
+		munmap(t->wait_page, (1 + t->wait_pages) * page_bytes());
 	t->wait_page = NULL;
 	t->wait_head = NULL;
 }
@@ -91,15 +93,20 @@ void cpu_wait_open(struct thread_state *t)
 	int fd = open_switch_event();
 	if (fd < 0)
 		return;
-	void *map = mmap(NULL, (1 + WAIT_RING_PAGES) * page_bytes(), PROT_READ | PROT_WRITE,
-			 MAP_SHARED, fd, 0);
+	void *map = MAP_FAILED;
+	uint32_t pages = WAIT_RING_PAGES_MAX;
+	for (; pages && map == MAP_FAILED; pages /= 2)
+		map = mmap(NULL, (1 + pages) * page_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, 0);
 	/* the mapping keeps the event alive: no descriptor is left open */
 	close(fd);
 	if (map == MAP_FAILED)
 		return;
+	t->wait_pages = pages * 2;
 	struct perf_event_mmap_page *pc = map;
 	t->wait_page = pc;
 	t->wait_tail = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	t->clock_last = runtime_now();
 	t->wait_head = (const volatile uint64_t *)&pc->data_head;
 }
 
@@ -113,23 +120,47 @@ static void ring_copy(void *out, const uint8_t *ring, uint64_t ring_len, uint64_
 	memcpy((uint8_t *)out + first, ring, len - first);
 }
 
-static uint64_t ns_to_clock(uint64_t ns)
+/* The event clock's ticks and CLOCK_MONOTONIC's ns since the start, for
+ * converting between the two (equal with the monotonic clock). */
+struct clock_rate {
+	uint64_t ticks, ns;
+};
+
+static struct clock_rate clock_rate_now(void)
 {
 	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
-		return ns;
-	uint64_t ticks = runtime_now() - clock_at_start, mono = clock_mono_ns() - mono_at_start;
-	if (!mono)
-		return 0;
-	return (uint64_t)((unsigned __int128)ns * ticks / mono);
+		return (struct clock_rate){ 1, 1 };
+	return (struct clock_rate){ runtime_now() - clock_at_start, clock_mono_ns() - mono_at_start };
+}
+
+static uint64_t ns_to_clock(struct clock_rate r, uint64_t ns)
+{
+	return r.ns ? (uint64_t)((unsigned __int128)ns * r.ticks / r.ns) : 0;
+}
+
+/* CLOCK_MONOTONIC's reading at event clock reading RAW. */
+static uint64_t clock_to_mono(struct clock_rate r, uint64_t raw)
+{
+	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
+		return raw;
+	if (!r.ticks || raw < clock_at_start)
+		return mono_at_start;
+	return mono_at_start + (uint64_t)((unsigned __int128)(raw - clock_at_start) * r.ns / r.ticks);
 }
 
 void cpu_wait_take(struct thread_state *t)
 {
 	struct perf_event_mmap_page *pc = t->wait_page;
 	const uint8_t *ring = (const uint8_t *)pc + page_bytes();
-	uint64_t ring_len = (uint64_t)WAIT_RING_PAGES * page_bytes();
+	uint64_t ring_len = (uint64_t)t->wait_pages * page_bytes();
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = t->wait_tail, waited = 0;
+	struct clock_rate rate = clock_rate_now();
+	/* A wait before the thread's last clock reading is in the stamps
+	 * already (it fell between a hook's look at the ring and its clock
+	 * read): taking it off now would run the clock backwards, and the
+	 * next stretch of the program's time would be lost instead. */
+	uint64_t seen = clock_to_mono(rate, t->clock_last);
 
 	while (head - tail >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;
@@ -142,7 +173,8 @@ void cpu_wait_take(struct thread_state *t)
 			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
 				t->wait_out = h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? when : 0;
 			else if (t->wait_out) {
-				waited += when > t->wait_out ? when - t->wait_out : 0;
+				uint64_t from = t->wait_out > seen ? t->wait_out : seen;
+				waited += when > from ? when - from : 0;
 				t->wait_out = 0;
 			}
 		} else if (h.type == PERF_RECORD_LOST) {
@@ -157,7 +189,7 @@ void cpu_wait_take(struct thread_state *t)
 	if (!waited)
 		return;
 	t->waited_ns += waited;
-	t->paused += ns_to_clock(waited);
+	t->paused += ns_to_clock(rate, waited);
 	if (t->nodes)
 		t->nodes[0].paused = t->paused;
 }

@@ -145,11 +145,14 @@ struct thread_state {
 	/* the thread's context switches (cpu_wait.c): the ring's control
 	 * page, its head (NULL: waits are not left out), how far it is read,
 	 * the kernel's time of a preemption not yet followed by the switch
-	 * back in (0: none), and the waits left out so far */
+	 * back in (0: none), the event clock's reading (before pauses) at
+	 * the last hook, and the waits left out so far */
 	struct perf_event_mmap_page *wait_page;
+	uint32_t wait_pages;	/* of records, after that page */
 	const volatile uint64_t *wait_head;
 	uint64_t wait_tail;
 	uint64_t wait_out;
+	uint64_t clock_last;
 	uint64_t waited_ns;
 };
 
@@ -463,7 +466,9 @@ static inline uint64_t thread_clock(struct thread_state *t)
 {
 	if (UNLIKELY(t->wait_head && *t->wait_head != t->wait_tail))
 		cpu_wait_take(t);
-	return thread_now(t);
+	uint64_t now = runtime_now();
+	t->clock_last = now;
+	return now - t->paused;
 }
 
 #endif

@@ -1,9 +1,12 @@
 #!/bin/sh
 # A call's time leaves out the time its thread waited, preempted, for a
-# CPU: burn() spins for 10 ms of CPU time ten times while a second thread
-# spins beside it on the same CPU, so each call takes about twice as long
-# by the clock.  Its recorded time must come out near the CPU time, as
-# perf's cpu-clock would give it, not near the wall time.
+# CPU: burn() spins through a loop that calls nothing (no hook runs in
+# it) ten times while a second thread spins beside it on the same CPU, so
+# each call takes about twice as long by the clock or more.  Its recorded
+# time must come out near the CPU time, as perf's cpu-clock would give
+# it, not near the wall time; a trace's background samples, taken in the
+# middle of the loop, must not stamp it with the clock before the waits
+# are taken off.
 . "$(dirname "$0")/lib.sh"
 
 plan 8
@@ -13,7 +16,7 @@ build_prog cpu_share p_cyg -O2 -finstrument-functions
 # check NAME MODE PROGRAM: records PROGRAM in MODE and compares burn's
 # time with the CPU time the program measured for it
 check() {
-	limited "$CS" record --mode="$2" -o "$1.data" -- "./$3" 10 10 > "$1.out" 2>/dev/null
+	limited "$CS" record --mode="$2" -o "$1.data" -- "./$3" 10 40 > "$1.out" 2>/dev/null
 	read -r cpu wall < "$1.out"
 	ok $(( wall * 10 < cpu * 15 )) "$1: the rival thread made burn wait (CPU $cpu ns, wall $wall ns)"
 	# a trace says whether the runtime saw the thread's context switches
@@ -24,8 +27,8 @@ check() {
 		return
 	fi
 	total=$("$CS" report -i "$1.data" --json | jq '[.functions[] | select(.name == "burn") | .total_ns] | add')
-	ok $(( total * 100 < cpu * 80 || total * 100 > cpu * 125 )) \
-		"$1: burn's time is its CPU time within -20/+25 % ($total ns against $cpu ns)"
+	ok $(( total * 100 < cpu * 90 || total * 100 > cpu * 115 )) \
+		"$1: burn's time is its CPU time within -10/+15 % ($total ns against $cpu ns)"
 }
 check pg-trace trace p_pg
 check cyg-trace trace p_cyg
