@@ -20,11 +20,9 @@ static void addf(struct html_buf *b, const char *fmt, ...) __attribute__((format
 static void addf(struct html_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	html_buf_addstr(b, s);
 	free(s);
