@@ -160,21 +160,13 @@ static void v_note(void *ctx, const struct replay_note *n)
 
 /*
  * A timer sample: counted in the profile and, when a tree is built, added
- * to the node of its stack (outermost first) so the tree's writers see
- * the samples' paths: in a samples-only recording the tree's time metric
- * counts samples (see export_load.h).
+ * to the node of its stack so the tree's writers see the samples' paths:
+ * in a samples-only recording the tree's time metric counts samples (see
+ * export_load.h).
  */
 static uint32_t tree_add_sample(struct cct *t, const struct replay_sample *smp)
 {
-	uint32_t node = CCT_ROOT;
-
-	t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
-	for (size_t i = smp->n; i-- > 0;) {
-		node = cct_child(t, node, smp->funcs[i]);
-		t->nodes[node].total[CCT_TIME] += smp->weight;
-	}
-	t->nodes[node].self[CCT_TIME] += smp->weight;
-	return node;
+	return cct_add_path(t, smp->funcs, smp->n, CCT_TIME, smp->weight);
 }
 
 static void v_sample(void *ctx, const struct replay_sample *smp)
