@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/recording_arg.h"
+#include "cli/threshold_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
@@ -171,16 +172,6 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 	return 0;
 }
 
-static double parse_pct(const char *value)
-{
-	char *end;
-	double v = strtod(value, &end);
-
-	if (end == value || *end || !(v >= 0 && v <= 100))
-		usage_die("--threshold wants a percentage from 0 to 100, not '%s'", value);
-	return v;
-}
-
 static long parse_depth(const char *value)
 {
 	char *end;
@@ -218,7 +209,7 @@ int cmd_tree(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "i:t:f:d:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': input = optarg; break;
-		case 't': o.threshold_pct = parse_pct(optarg); break;
+		case 't': o.threshold_pct = threshold_arg(optarg); break;
 		case 'f': o.focus = optarg; break;
 		case 'd': o.depth = parse_depth(optarg); break;
 		case 's':
