@@ -392,6 +392,9 @@ HIDDEN void calibrate_at_exit(void);
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
+/* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
+ * fit a line. */
+HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);
 HIDDEN uint64_t rt_file_room(uint64_t offset, uint64_t want);
 /* The next definition of NAME after the runtime's own stand-in (libc's,
  * libgcc's, libstdc++'s); aborts with one line when there is none, as
