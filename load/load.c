@@ -961,6 +961,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	for (size_t i = 0; i < df->nprocesses; i++) {
 		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 		state.p->run_wait_ns += df->processes[i].run_wait_ns;
+		state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
 	}
 	load_replay(df, f, state.p, &v, stats);
 	struct load_stats more;
