@@ -48,6 +48,7 @@ RUNTIME_SRC := \
 	runtime/context.c \
 	runtime/control.c \
 	runtime/counters.c \
+	runtime/cpu_wait.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \
 	runtime/hooks.c \

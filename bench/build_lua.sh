@@ -1,8 +1,20 @@
 # Builds shared by the benchmarks (sourced): the Lua interpreter from the
 # Debian source tree, one binary per instrumentation.  Needs BIN (the
-# output folder), lua_src (the tree's src/: lua_source_dir), BASE_CFLAGS and BFLAGS (flags
+# output folder) and lua_src (the tree's src/), as lua_bench_setup sets
+# them, BASE_CFLAGS and BFLAGS (flags
 # per binary name) from the caller, and optionally BCC (the compiler per
 # binary name; gcc for the others).
+
+# lua_bench_setup: the start every Lua benchmark shares: BIN and RUN under
+# BENCH_DIR (made), say(), and lua_src; fails, having said what to do,
+# when the Lua source is missing.
+lua_bench_setup() {
+	BIN=$BENCH_DIR/bin
+	RUN=$BENCH_DIR/run
+	mkdir -p "$BIN" "$RUN"
+	say() { printf 'bench: %s\n' "$*" >&2; }
+	lua_src=$(lua_source_dir) || return 1
+}
 
 # lua_source_dir: prints the src/ of the Lua tree that bench/setup.sh
 # unpacks under $BENCH_DIR/src, or says what to do and fails.

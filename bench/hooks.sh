@@ -49,13 +49,9 @@ BUDGET_TRACE_NS=30	# trace mode over the plain run, ns per call
 
 BASE_CFLAGS="-O2 -g"
 declare -A BFLAGS=([plain]="" [pg]="-pg")
-BIN=$BENCH_DIR/bin
-RUN=$BENCH_DIR/run
-mkdir -p "$BIN" "$RUN"
-say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_src=$(lua_source_dir) || exit 1
+lua_bench_setup || exit 1
 build_lua plain
 build_lua pg
 WORK="$HERE/progs/work.lua"

@@ -42,13 +42,9 @@ for b in O2 clang Os clang-Os; do
 	BCC[$b-seed]=${BCC[$b]:-gcc}
 	BCC[$b-seed-pg]=${BCC[$b]:-gcc}
 done
-BIN=$BENCH_DIR/bin
-RUN=$BENCH_DIR/run
-mkdir -p "$BIN" "$RUN"
-say() { printf 'bench: %s\n' "$*" >&2; }
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_src=$(lua_source_dir) || exit 1
+lua_bench_setup || exit 1
 for b in O2 clang Os clang-Os cet nopie; do
 	build_lua "$b"
 done

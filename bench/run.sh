@@ -44,21 +44,18 @@ BUDGET_REPORT=10      # uftrace report time / callscope report time, at least
 # binaries of a workload is the instrumentation.
 BASE_CFLAGS="-O2 -g"
 
-BIN=$BENCH_DIR/bin
-RUN=$BENCH_DIR/run
 LOG=$BENCH_DIR/log
-mkdir -p "$BIN" "$RUN" "$LOG"
+mkdir -p "$LOG"
 
-say() { printf 'bench: %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 for tool in gcc uftrace gprof python3 timeout; do
 	command -v "$tool" >/dev/null || die "'$tool' not found; run bench/setup.sh first"
 done
-# lua_source_dir, needs_build and build_lua
+# lua_bench_setup (BIN, RUN, say, lua_src), needs_build and build_lua
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_src=$(lua_source_dir) || exit 1
+lua_bench_setup || exit 1
 
 WORKLOADS=(callheavy lua)
 

@@ -67,21 +67,6 @@ static void on_begin(void *ctx, const struct thread_info *info, double a, double
 	s->image = info->image;
 }
 
-static void nop_func(void *ctx, uint32_t fn, uint64_t t)
-{
-	(void)ctx, (void)fn, (void)t;
-}
-
-static void nop_exit(void *ctx, uint64_t t, int kind)
-{
-	(void)ctx, (void)t, (void)kind;
-}
-
-static void nop_end(void *ctx, uint64_t t)
-{
-	(void)ctx, (void)t;
-}
-
 /* The load bias of the function's object in the current process image. */
 static int object_bias(const struct annotate_state *s, uint64_t pc, uint64_t *bias)
 {
@@ -311,8 +296,7 @@ int cmd_annotate(int argc, char **argv)
 	if (!p->funcs[s.func].self_samples)
 		die("'%s' has no samples of its own in '%s'; 'callscope report' lists the "
 		    "sampled functions", argv[optind], input);
-	const struct replay_visitor v = { &s, on_begin, nop_func, nop_func, nop_exit, nop_end,
-					  NULL, NULL, on_sample, 0 };
+	const struct replay_visitor v = { .ctx = &s, .thread_begin = on_begin, .sample = on_sample };
 	struct load_stats more;
 	load_replay(&df, &filter, p, &v, &more);
 	stats.salvaged |= more.salvaged;

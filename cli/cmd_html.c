@@ -109,16 +109,6 @@ static void sum_line_sample(void *ctx, const struct replay_sample *s)
 	html_lines_add(l->lines, s->file, s->line, s->funcs[0], s->weight);
 }
 
-static void nop_begin(void *ctx, const struct thread_info *info, double a, double b)
-{
-	(void)ctx, (void)info, (void)a, (void)b;
-}
-
-static void nop_end(void *ctx, uint64_t t)
-{
-	(void)ctx, (void)t;
-}
-
 /* The recorded command line, or the file's name when it has none. */
 static char *session_title(const struct data_file *df, const char *path)
 {
@@ -179,8 +169,7 @@ static int load(const char *path, const struct load_filter *f, size_t max_calls,
 	v.sample_lines = l->prof->samples > 0;
 	load_replay(&l->df, f, l->prof, &v, &stats);
 	load_aggregates(&l->df, f, l->prof, tree_aggregate, l->tree, &stats);
-	const struct replay_visitor lines = { l, nop_begin, NULL, NULL, NULL, nop_end,
-					      NULL, NULL, sum_line_sample, 1 };
+	const struct replay_visitor lines = { .ctx = l, .sample = sum_line_sample, .sample_lines = 1 };
 	load_sum_samples(&l->df, f, l->prof, &lines, &stats);
 	l->salvaged |= stats.salvaged;
 	html_tree_finish(l->tree);

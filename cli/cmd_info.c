@@ -119,6 +119,23 @@ static double counter_cost_ns(const struct data_file *df)
 	return units * load_ns_per_unit(df);
 }
 
+/* What the main thread's waiting for a CPU did to its calls' times: the
+ * clock left it out where the runtime saw the thread's context switches,
+ * else it is in them (said when a tenth of the run or more). */
+static const char *waiting_said(const struct data_process *pr, char dur[DURATION_BUF])
+{
+	static char text[160];
+	uint64_t in_times = pr->run_wait_ns - pr->run_wait_left_out_ns;
+	int noted = report_wait_noted(pr->run_cpu_ns, in_times);
+
+	if (!pr->waits_left_out)
+		return noted ? ": its calls' times include the waiting" : "";
+	snprintf(text, sizeof(text), ": %s of it left out of its calls' times%s",
+		 format_duration(dur, (double)pr->run_wait_left_out_ns),
+		 noted ? ", the rest is in them" : "");
+	return text;
+}
+
 static void describe_exit(int status, char *buf, size_t size)
 {
 	if (WIFSIGNALED(status))
@@ -223,6 +240,9 @@ int cmd_info(int argc, char **argv)
 			if (pr->run_cpu_ns) {
 				json_kv_u64(&j, "run_cpu_ns", pr->run_cpu_ns);
 				json_kv_u64(&j, "run_wait_ns", pr->run_wait_ns);
+				json_kv_u64(&j, "run_wait_left_out_ns", pr->run_wait_left_out_ns);
+				json_key(&j, "waits_left_out");
+				json_bool(&j, pr->waits_left_out);
 			}
 			json_object_end(&j);
 		}
@@ -322,9 +342,7 @@ int cmd_info(int argc, char **argv)
 				       "run (%s running)%s\n",
 				       100 * report_wait_share(pr->run_cpu_ns, pr->run_wait_ns),
 				       format_duration(d1, (double)pr->run_cpu_ns),
-				       report_wait_noted(pr->run_cpu_ns, pr->run_wait_ns)
-					       ? ": its calls' times include the waiting"
-					       : "");
+				       waiting_said(pr, d2));
 		}
 		printf("threads:      %zu\n", p->nthreads);
 		for (size_t i = 0; i < p->nthreads; i++) {

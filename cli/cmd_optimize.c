@@ -168,26 +168,6 @@ struct stack_arcs {
 	struct profile *p;
 };
 
-static void arcs_begin(void *ctx, const struct thread_info *info, double inner, double outer)
-{
-	(void)ctx, (void)info, (void)inner, (void)outer;
-}
-
-static void arcs_frame(void *ctx, uint32_t func, uint64_t time_ns)
-{
-	(void)ctx, (void)func, (void)time_ns;
-}
-
-static void arcs_exit(void *ctx, uint64_t time_ns, int kind)
-{
-	(void)ctx, (void)time_ns, (void)kind;
-}
-
-static void arcs_end(void *ctx, uint64_t end_ns)
-{
-	(void)ctx, (void)end_ns;
-}
-
 static void arcs_sample(void *ctx, const struct replay_sample *s)
 {
 	struct profile *p = ((struct stack_arcs *)ctx)->p;
@@ -205,8 +185,7 @@ static void add_stack_arcs(const struct data_file *df, const struct load_filter 
 			   struct profile *p)
 {
 	struct stack_arcs ctx = { p };
-	const struct replay_visitor v = { &ctx, arcs_begin, arcs_frame, arcs_frame, arcs_exit,
-					  arcs_end, NULL, NULL, arcs_sample, 0 };
+	const struct replay_visitor v = { .ctx = &ctx, .sample = arcs_sample };
 	struct load_stats stats;
 
 	memset(&stats, 0, sizeof(stats));

@@ -75,26 +75,6 @@ static void table_add(struct line_table *t, const char *file, int line, uint32_t
 	t->slots[h] = ++t->n;
 }
 
-static void nop_begin(void *ctx, const struct thread_info *info, double a, double b)
-{
-	(void)ctx, (void)info, (void)a, (void)b;
-}
-
-static void nop_func(void *ctx, uint32_t fn, uint64_t t)
-{
-	(void)ctx, (void)fn, (void)t;
-}
-
-static void nop_exit(void *ctx, uint64_t t, int kind)
-{
-	(void)ctx, (void)t, (void)kind;
-}
-
-static void nop_end(void *ctx, uint64_t t)
-{
-	(void)ctx, (void)t;
-}
-
 static void on_sample(void *ctx, const struct replay_sample *s)
 {
 	struct line_table *t = ctx;
@@ -119,8 +99,7 @@ int sample_lines_report(const struct data_file *df, const struct load_filter *f,
 
 	memset(&t, 0, sizeof(t));
 	t.p = profile_new();
-	const struct replay_visitor v = { &t, nop_begin, nop_func, nop_func, nop_exit, nop_end,
-					  NULL, NULL, on_sample, 1 };
+	const struct replay_visitor v = { .ctx = &t, .sample = on_sample, .sample_lines = 1 };
 	load_replay(df, f, t.p, &v, &stats);
 	struct load_stats more;
 	memset(&more, 0, sizeof(more));

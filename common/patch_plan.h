@@ -128,17 +128,29 @@ struct patch_plan_fixup {
  */
 #define PATCH_REFUSED_FILE "patch.refused"
 
+/*
+ * Why the runtime refused a site: its enum name, its code (stored by the
+ * launcher as PATCH_SKIP_REFUSED + code, patch/skip.h: never renumber one,
+ * only add), and the phrase both the runtime's warning ("N function(s) of
+ * 'PATH' left unpatched, untraced: PHRASE") and `callscope info` ("refused
+ * at run time: PHRASE") show.
+ */
+#define SITE_REFUSAL_LIST(X) \
+	X(SITE_OUTSIDE_TEXT, 1, "its bytes are not in the loaded code") \
+	X(SITE_PROGRAM_ENTRY, 2, "the program's entry point") \
+	X(SITE_BYTES_DIFFER, 3, "the loaded code differs from the file's") \
+	X(SITE_TOO_LONG, 4, "relocated code too long for a trampoline") \
+	X(SITE_OUT_OF_REACH, 5, "out of reach of its trampoline") \
+	X(SITE_NO_POOL, 6, "no trampoline memory within reach") \
+	X(SITE_NOT_WRITABLE, 7, "its code could not be made writable") \
+	X(SITE_NO_TRAP, 8, "no SIGTRAP handler for its trap")
+
 enum site_refusal {
 	SITE_OK = 0,
-	SITE_OUTSIDE_TEXT,	/* its window is not in the object's code */
-	SITE_PROGRAM_ENTRY,	/* the program's entry point: nothing calls it */
-	SITE_BYTES_DIFFER,	/* the code is not what the plan was made from */
-	SITE_TOO_LONG,		/* relocated code longer than a slot holds */
-	SITE_OUT_OF_REACH,	/* a fixup or the jump does not fit in 32 bits */
-	SITE_NO_POOL,		/* no trampoline memory within reach of its object */
-	SITE_NOT_WRITABLE,	/* its object's code could not be changed */
-	SITE_NO_TRAP,		/* the SIGTRAP handler a trap site needs could not be set */
-	SITE_REFUSALS
+#define SITE_REFUSAL_ENUM(name, code, phrase) name = code,
+	SITE_REFUSAL_LIST(SITE_REFUSAL_ENUM)
+#undef SITE_REFUSAL_ENUM
+	SITE_REFUSALS		/* one past the last code */
 };
 
 struct patch_refusal {

@@ -41,6 +41,10 @@ enum section_type {
 					 * (minor version >= 4) */
 };
 
+/* CALIBRATION's flags (offset 32): the main thread's clock left out its
+ * waits for a CPU, as many ns as offset 40 says */
+#define CALIBRATION_WAITS_LEFT_OUT 1u
+
 enum process_end_reason {
 	PROCESS_END_EXIT = 0,	/* exit() or return from main */
 	PROCESS_END_EXEC = 1,	/* replaced by exec */

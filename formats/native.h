@@ -56,6 +56,10 @@ struct data_process {
 	/* between the two measurements the main thread ran RUN_CPU_NS and
 	 * waited, runnable, RUN_WAIT_NS for a CPU (0, 0: not known) */
 	uint64_t run_cpu_ns, run_wait_ns;
+	/* of that waiting, RUN_WAIT_LEFT_OUT_NS was left out of the main
+	 * thread's clock; WAITS_LEFT_OUT: it could see its context switches */
+	uint64_t run_wait_left_out_ns;
+	int waits_left_out;
 	char *exe;		/* owned */
 	const uint8_t *cmdline;	/* borrowed: NUL-separated arguments */
 	size_t cmdline_len;

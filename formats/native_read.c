@@ -136,6 +136,14 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	uint32_t outer = cursor_u32(c, "hook overhead");
 	uint64_t cpu = cursor_u64(c, "run times");
 	uint64_t wait = cursor_u64(c, "run times");
+	/* from 2026-11: how much of the waiting the clock left out */
+	uint32_t flags = 0;
+	uint64_t left_out = 0;
+	if (cursor_left(c) >= 16) {
+		flags = cursor_u32(c, "calibration flags");
+		cursor_u32(c, "calibration flags");
+		left_out = cursor_u64(c, "run times");
+	}
 	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
 
 	if (c->failed)
@@ -157,6 +165,8 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	}
 	pr->run_cpu_ns = cpu;
 	pr->run_wait_ns = wait;
+	pr->waits_left_out = (flags & CALIBRATION_WAITS_LEFT_OUT) != 0;
+	pr->run_wait_left_out_ns = left_out < wait ? left_out : wait;
 }
 
 static void parse_object(struct cursor *c, struct data_file *df)

@@ -589,9 +589,45 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	v->thread_end(v->ctx, end_ns - tr.shift);
 }
 
-void load_replay(const struct data_file *df, const struct load_filter *f,
-		 struct profile *names, const struct replay_visitor *v, struct load_stats *stats)
+static void ignore_begin(void *ctx, const struct thread_info *info, double inner_ns,
+			 double outer_ns)
 {
+	(void)ctx, (void)info, (void)inner_ns, (void)outer_ns;
+}
+
+static void ignore_call(void *ctx, uint32_t func, uint64_t time_ns)
+{
+	(void)ctx, (void)func, (void)time_ns;
+}
+
+static void ignore_exit(void *ctx, uint64_t time_ns, int kind)
+{
+	(void)ctx, (void)time_ns, (void)kind;
+}
+
+static void ignore_end(void *ctx, uint64_t end_ns)
+{
+	(void)ctx, (void)end_ns;
+}
+
+/* V, its thread and call callbacks left NULL doing nothing: the replay
+ * then calls each without testing it on every event. */
+static struct replay_visitor visitor_complete(const struct replay_visitor *v)
+{
+	struct replay_visitor full = *v;
+
+	full.thread_begin = full.thread_begin ? full.thread_begin : ignore_begin;
+	full.enter = full.enter ? full.enter : ignore_call;
+	full.open_frame = full.open_frame ? full.open_frame : ignore_call;
+	full.exit = full.exit ? full.exit : ignore_exit;
+	full.thread_end = full.thread_end ? full.thread_end : ignore_end;
+	return full;
+}
+
+void load_replay(const struct data_file *df, const struct load_filter *f,
+		 struct profile *names, const struct replay_visitor *given, struct load_stats *stats)
+{
+	const struct replay_visitor full = visitor_complete(given), *v = &full;
 	struct image_symbols *images = NULL;
 	size_t nimages = 0, images_alloc = 0;
 
@@ -775,14 +811,15 @@ static void sum_thread_samples(void *ctx, const struct thread_info *info,
 }
 
 void load_sum_samples(const struct data_file *df, const struct load_filter *f,
-		      struct profile *names, const struct replay_visitor *v,
+		      struct profile *names, const struct replay_visitor *given,
 		      struct load_stats *stats)
 {
+	const struct replay_visitor v = visitor_complete(given);
 	/* the records number the paths as written: none filtered out */
 	struct load_filter paths = *f;
-	struct sum_samples ss = { df, v, names, NULL, 0, 0, stats };
+	struct sum_samples ss = { df, &v, names, NULL, 0, 0, stats };
 
-	if (!df->sum.have_pcs || !v->sample)
+	if (!df->sum.have_pcs || !v.sample)
 		return;
 	paths.signals = SIGNAL_SEPARATE;
 	load_aggregates(df, &paths, names, sum_thread_samples, &ss, stats);
@@ -924,6 +961,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	for (size_t i = 0; i < df->nprocesses; i++) {
 		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 		state.p->run_wait_ns += df->processes[i].run_wait_ns;
+		state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
 	}
 	load_replay(df, f, state.p, &v, stats);
 	struct load_stats more;

@@ -90,6 +90,7 @@ struct replay_sample {
 	int line;
 };
 
+/* What a replay hands each event to; a callback left NULL is not wanted. */
 struct replay_visitor {
 	void *ctx;
 	void (*thread_begin)(void *ctx, const struct thread_info *info, double inner_ns,

@@ -178,8 +178,8 @@ struct profile {
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
-	 * (0, 0: not known) */
-	uint64_t run_cpu_ns, run_wait_ns;
+	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out */
+	uint64_t run_cpu_ns, run_wait_ns, run_wait_left_out_ns;
 	uint64_t wall_ns;	/* longest thread's span */
 
 	/* Optional: called at the end of every counted activation with its

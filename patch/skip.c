@@ -15,22 +15,15 @@ const char *patch_skip_name(unsigned code)
 		[PATCH_SKIP_HOOK] = "a profiling hook",
 		[PATCH_SKIP_NO_CODE] = "no code in the file",
 		[PATCH_SKIP_NOT_CALLED] = "entered without a call (an entry point, a signal return)",
-		[PATCH_SKIP_LOADED_ELSEWHERE] = "refused at run time: its bytes are not in the loaded code",
-		[PATCH_SKIP_PROGRAM_ENTRY] = "refused at run time: the program's entry point",
-		[PATCH_SKIP_CODE_CHANGED] = "refused at run time: the loaded code differs from the file's",
-		[PATCH_SKIP_SLOT_FULL] = "refused at run time: relocated code too long for a trampoline",
-		[PATCH_SKIP_OUT_OF_REACH] = "refused at run time: out of reach of its trampoline",
-		[PATCH_SKIP_NO_POOL] = "refused at run time: no trampoline memory within reach",
-		[PATCH_SKIP_NOT_WRITABLE] = "refused at run time: its code could not be made writable",
-		[PATCH_SKIP_NO_TRAP] = "refused at run time: no SIGTRAP handler for its trap",
+#define PATCH_SKIP_REFUSED_NAME(name, code, phrase) \
+	[PATCH_SKIP_REFUSED + name] = "refused at run time: " phrase,
+		SITE_REFUSAL_LIST(PATCH_SKIP_REFUSED_NAME)
+#undef PATCH_SKIP_REFUSED_NAME
 	};
 	return code < PATCH_SKIP_COUNT ? names[code] : NULL;
 }
 
 unsigned patch_skip_refused(unsigned why)
 {
-	_Static_assert(PATCH_SKIP_REFUSED + SITE_NO_TRAP == PATCH_SKIP_NO_TRAP &&
-			       PATCH_SKIP_REFUSED + SITE_OUTSIDE_TEXT == PATCH_SKIP_LOADED_ELSEWHERE,
-		       "a runtime refusal's skip code");
 	return PATCH_SKIP_REFUSED + why;
 }

@@ -18,17 +18,10 @@ enum patch_skip {
 	PATCH_SKIP_HOOK = 7,		/* a profiling hook itself */
 	PATCH_SKIP_NO_CODE = 8,		/* its bytes are not in the file */
 	PATCH_SKIP_NOT_CALLED = 9,	/* entered by a jump with no return address */
-	/* refused by the runtime: PATCH_SKIP_REFUSED + enum site_refusal */
+	/* refused by the runtime: PATCH_SKIP_REFUSED + enum site_refusal,
+	 * 10..17 (common/patch_plan.h) */
 	PATCH_SKIP_REFUSED = 9,
-	PATCH_SKIP_LOADED_ELSEWHERE = 10,	/* its window is not in the loaded code */
-	PATCH_SKIP_PROGRAM_ENTRY = 11,	/* the loaded program's entry point */
-	PATCH_SKIP_CODE_CHANGED = 12,	/* the loaded code is not the planned */
-	PATCH_SKIP_SLOT_FULL = 13,	/* relocated code longer than a trampoline holds */
-	PATCH_SKIP_OUT_OF_REACH = 14,	/* a displacement does not reach from the trampoline */
-	PATCH_SKIP_NO_POOL = 15,	/* no trampoline memory within reach */
-	PATCH_SKIP_NOT_WRITABLE = 16,	/* the object's code could not be changed */
-	PATCH_SKIP_NO_TRAP = 17,	/* no SIGTRAP handler for its trap */
-	PATCH_SKIP_COUNT		/* one past the last code */
+	PATCH_SKIP_COUNT = PATCH_SKIP_REFUSED + SITE_REFUSALS	/* one past the last code */
 };
 
 /* The code of a site the runtime refused for WHY (enum site_refusal). */

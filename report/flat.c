@@ -146,11 +146,13 @@ int report_wait_noted(uint64_t cpu_ns, uint64_t wait_ns)
 
 void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
 {
-	if (report_wait_noted(p->run_cpu_ns, p->run_wait_ns))
+	uint64_t in_times = p->run_wait_ns - p->run_wait_left_out_ns;
+
+	if (report_wait_noted(p->run_cpu_ns, in_times))
 		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run (other work on "
 			     "the machine): the clock ran on, so the waiting is in the times, "
 			     "most in short, often-called functions'\n", prefix,
-			100 * report_wait_share(p->run_cpu_ns, p->run_wait_ns));
+			100 * report_wait_share(p->run_cpu_ns, in_times));
 }
 
 void report_hooks_json(struct json *j, const struct profile *p)
@@ -166,6 +168,7 @@ void report_hooks_json(struct json *j, const struct profile *p)
 	if (p->run_cpu_ns) {
 		json_kv_u64(j, "run_cpu_ns", p->run_cpu_ns);
 		json_kv_u64(j, "run_wait_ns", p->run_wait_ns);
+		json_kv_u64(j, "run_wait_left_out_ns", p->run_wait_left_out_ns);
 	}
 }
 

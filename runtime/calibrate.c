@@ -295,7 +295,7 @@ void calibrate_after_fork(void)
 void calibrate_at_exit(void)
 {
 	const struct contract *c = &runtime_config.contract;
-	struct sched_times ran = { 0, 0 };
+	struct sched_times ran = { 0, 0, 0, 0 };
 	uint32_t inner, outer;
 	sigset_t hold, saved;
 	int signo = sampler_signal();
@@ -310,6 +310,9 @@ void calibrate_at_exit(void)
 			ran.cpu_ns = now.cpu_ns - sched_at_start.cpu_ns;
 			ran.wait_ns = now.wait_ns - sched_at_start.wait_ns;
 		}
+		struct thread_state *t = trace_current();
+		ran.left_out = t->wait_head != NULL;
+		ran.left_out_ns = t->waited_ns;
 	}
 	/* a sample would land in the scratch stream, amid the batches */
 	sigemptyset(&hold);

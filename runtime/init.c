@@ -90,6 +90,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();
+	cpu_wait_start();
 
 	/* the hooks' cost is subtracted from traced calls; a run that only
 	 * samples has none, and saves the calibration's milliseconds, and

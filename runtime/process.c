@@ -271,6 +271,9 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct 
 	sec_put_u32(&b, outer_x256);
 	sec_put_u64(&b, ran.cpu_ns);
 	sec_put_u64(&b, ran.wait_ns);
+	sec_put_u32(&b, ran.left_out ? CALIBRATION_WAITS_LEFT_OUT : 0);
+	sec_put_u32(&b, 0);
+	sec_put_u64(&b, ran.left_out_ns);
 	sec_end(&b, sec);
 	flush_section(&b, buf);
 }

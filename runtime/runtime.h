@@ -141,6 +141,19 @@ struct thread_state {
 	struct perf_event_mmap_page *counter_page[CONTRACT_COUNTERS_MAX];
 	uint64_t counter_now[CONTRACT_COUNTERS_MAX];	/* read by this hook */
 	uint64_t counter_last[CONTRACT_COUNTERS_MAX];	/* as the stream has them */
+
+	/* the thread's context switches (cpu_wait.c): the ring's control
+	 * page, its head (NULL: waits are not left out), how far it is read,
+	 * the kernel's time of a preemption not yet followed by the switch
+	 * back in (0: none), the event clock's reading (before pauses) at
+	 * the last hook, and the waits left out so far */
+	struct perf_event_mmap_page *wait_page;
+	uint32_t wait_pages;	/* of records, after that page */
+	const volatile uint64_t *wait_head;
+	uint64_t wait_tail;
+	uint64_t wait_out;
+	uint64_t clock_last;
+	uint64_t waited_ns;
 };
 
 /*
@@ -312,6 +325,14 @@ HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t
 				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
 				 uint64_t weight);
 
+/* cpu_wait.c: the waits for a CPU left out of the thread's clock.
+ * cpu_wait_start() is the process's, at start-up; cpu_wait_open() is the thread's own (slow path); cpu_wait_take() the
+ * hooks' when switch records arrived, see thread_clock(). */
+HIDDEN void cpu_wait_start(void);
+HIDDEN void cpu_wait_open(struct thread_state *t);
+HIDDEN void cpu_wait_close(struct thread_state *t);
+HIDDEN void cpu_wait_take(struct thread_state *t);
+
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);
 HIDDEN void counters_close(struct thread_state *t);
@@ -331,6 +352,10 @@ HIDDEN void process_write_end(uint32_t reason);
  * CPU (/proc/thread-self/schedstat), in ns. */
 struct sched_times {
 	uint64_t cpu_ns, wait_ns;
+	/* of the waiting, what the thread's clock left out (cpu_wait.c);
+	 * LEFT_OUT: whether it could (it saw the thread's switches) */
+	uint64_t left_out_ns;
+	int left_out;
 };
 /* Fills *OUT; -1 when the kernel keeps no such figures. */
 HIDDEN int process_sched_times(struct sched_times *out);
@@ -392,6 +417,9 @@ HIDDEN void calibrate_at_exit(void);
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
 HIDDEN void rt_warn(const char *msg, const char *detail);
+/* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
+ * fit a line. */
+HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);
 HIDDEN uint64_t rt_file_room(uint64_t offset, uint64_t want);
 /* The next definition of NAME after the runtime's own stand-in (libc's,
  * libgcc's, libstdc++'s); aborts with one line when there is none, as
@@ -428,10 +456,22 @@ static inline void thread_commit(struct thread_state *t)
 			 __ATOMIC_RELEASE);
 }
 
-/* The thread's event clock: real time less the profiler's pauses. */
+/* The thread's event clock: real time less the profiler's pauses and
+ * the waits for a CPU taken so far. */
 static inline uint64_t thread_now(const struct thread_state *t)
 {
 	return runtime_now() - t->paused;
+}
+
+/* The thread's event clock for a hook, which first takes the waits for a
+ * CPU that ended since the last look (one load when there are none). */
+static inline uint64_t thread_clock(struct thread_state *t)
+{
+	if (UNLIKELY(t->wait_head && *t->wait_head != t->wait_tail))
+		cpu_wait_take(t);
+	uint64_t now = runtime_now();
+	t->clock_last = now;
+	return now - t->paused;
 }
 
 #endif

@@ -409,7 +409,10 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		t->guard = 0;
 		goto out;
 	}
-	uint64_t now = thread_now(t);
+	/* the thread was in no hook (its guard was free): the waits since
+	 * the last one are taken here, or this sample's time would run ahead
+	 * of the stamps after it */
+	uint64_t now = thread_clock(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	uint64_t flags = (sampler.wall ? SAMPLE_WALL : s->perf_fd < 0 ? SAMPLE_TICK_TIMER : 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |

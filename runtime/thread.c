@@ -127,7 +127,7 @@ static void emit_end(struct thread_state *t)
 		t->hdr->lost_events++;
 		return;
 	}
-	uint64_t now = thread_now(t);
+	uint64_t now = thread_clock(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	t->last_time = now;
 	t->cur = stream_put_varint(t->cur, ((uint64_t)STREAM_THREAD_END << 2) | STREAM_SPECIAL);

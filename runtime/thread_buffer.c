@@ -229,6 +229,9 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 		t->hdr->counter_info = t->ncounters |
 				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
 				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
+	/* calls timed by the clock leave out the thread's waits for a CPU */
+	if (!runtime_config.contract.sample_only && !runtime_config.contract.time_by_samples)
+		cpu_wait_open(t);
 	if (runtime_config.contract.count_nodes) {
 		/* capture may begin off (--start-at, --start-stopped): the
 		 * nodes count only what runs while it is on */
@@ -273,6 +276,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 	return 0;
 fail:
 	counters_close(t);
+	cpu_wait_close(t);
 	if (t->hdr)
 		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
 	t->hdr = NULL;
@@ -284,6 +288,7 @@ fail:
 void thread_buffer_close(struct thread_state *t)
 {
 	counters_close(t);
+	cpu_wait_close(t);
 	aggregate_close(t);
 	if (t->win_base)
 		munmap(t->win_base, t->win_len);

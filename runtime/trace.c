@@ -259,7 +259,7 @@ void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 		count_lost(t, 1);
 		return;
 	}
-	uint64_t delta = take_delta(t, thread_now(t));
+	uint64_t delta = take_delta(t, thread_clock(t));
 	put_special(t, subtype);
 	t->cur = stream_put_varint(t->cur, delta);
 	if (subtype == STREAM_MARK_STR) {
@@ -510,7 +510,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = thread_now(t);
+	uint64_t now = thread_clock(t);
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
@@ -596,9 +596,11 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 								uintptr_t slot)
 {
 	int was_guarded = t->guard;
-	uint64_t now = thread_now(t);
 
 	t->guard = 1;
+	/* a return inside a hook (a signal handler's) leaves the waits to
+	 * the hook it interrupted */
+	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
 	read_counters(t);
 	check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp < slot))
@@ -749,7 +751,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		return;
 	}
 	t->guard = 1;
-	uint64_t now = thread_now(t);
+	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
 
 	read_counters(t);

@@ -62,6 +62,16 @@ void rt_warn(const char *msg, const char *detail)
 	(void)ignored;
 }
 
+void rt_warn_joined(const char *const parts[], const char *short_msg)
+{
+	char line[400], *end = line + sizeof(line) - 1, *p = line;
+
+	*p = '\0';
+	for (size_t i = 0; parts[i]; i++)
+		p = rt_append(p, end, parts[i]);
+	rt_warn(p ? line : short_msg, "");
+}
+
 /*
  * How many bytes, from OFFSET, a staging file may grow by under the
  * program's RLIMIT_FSIZE, at most WANT.  Growing a file past the limit

@@ -9,6 +9,7 @@
 
 #include "die.h"
 #include "readfile.h"
+#include "symbols/elf_symbols.h"
 #include "xalloc.h"
 
 void elf_funcs_release(struct elf_funcs *t)
@@ -31,22 +32,39 @@ static int by_address(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Returns the section (symbol table) of TYPE, or NULL. */
-static Elf_Scn *find_section(Elf *e, Elf64_Word type, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
+/* What the function symbols are added to, and the .text section's index. */
+struct func_reader {
+	struct elf_funcs *out;
+	size_t alloc;
+	size_t text_index;
+};
 
-	while ((scn = elf_nextscn(e, scn)) != NULL)
-		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
-			return scn;
-	return NULL;
+/* Adds a defined function (an IFUNC resolver too) with a name. */
+static int add_func(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct func_reader *r = ctx;
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE || !name || !*name)
+		return 0;
+	ALLOC_GROW(r->out->funcs, r->out->n + 1, r->alloc);
+	r->out->funcs[r->out->n++] = (struct elf_func){
+		.name = xstrdup(name),
+		.addr = sym->st_value,
+		.size = sym->st_size,
+		.local = GELF_ST_BIND(sym->st_info) == STB_LOCAL,
+		.in_text = r->text_index && sym->st_shndx == r->text_index,
+	};
+	return 0;
 }
 
 int elf_funcs_load(const char *path, struct elf_funcs *out)
 {
-	size_t alloc = 0, shstrndx;
+	struct func_reader r = { out, 0, 0 };
+	size_t shstrndx;
 	GElf_Shdr shdr;
-	int fd, rc = -1;
+	int fd, rc = -1, has_symtab = 0;
 	Elf *e = NULL;
 
 	memset(out, 0, sizeof(*out));
@@ -60,49 +78,27 @@ int elf_funcs_load(const char *path, struct elf_funcs *out)
 		goto out;
 	}
 
-	/* Which section index is .text. */
-	size_t text_index = 0;
+	/* Which section index is .text, and whether there is a .symtab. */
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
 		const char *name;
 		if (!gelf_getshdr(scn, &shdr))
 			continue;
+		has_symtab |= shdr.sh_type == SHT_SYMTAB && shdr.sh_entsize;
 		name = elf_strptr(e, shstrndx, shdr.sh_name);
 		if (name && !strcmp(name, ".text") && shdr.sh_type == SHT_PROGBITS) {
-			text_index = elf_ndxscn(scn);
+			r.text_index = elf_ndxscn(scn);
 			out->text_addr = shdr.sh_addr;
 			out->text_size = shdr.sh_size;
 		}
 	}
 
 	/* .dynsym alone names only exported functions: not enough to lay out. */
-	Elf_Scn *symscn = find_section(e, SHT_SYMTAB, &shdr);
-	if (!symscn || !shdr.sh_entsize) {
+	if (!has_symtab) {
 		error("'%s' has no symbol table (.symtab); give the binary before it was stripped",
 		      path);
 		goto out;
 	}
-	Elf_Data *data = elf_getdata(symscn, NULL);
-	size_t nsyms = data ? data->d_size / shdr.sh_entsize : 0;
-	for (size_t i = 0; i < nsyms; i++) {
-		GElf_Sym sym;
-		const char *name;
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
-		int type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE)
-			continue;
-		name = elf_strptr(e, shdr.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		ALLOC_GROW(out->funcs, out->n + 1, alloc);
-		struct elf_func *f = &out->funcs[out->n++];
-		f->name = xstrdup(name);
-		f->addr = sym.st_value;
-		f->size = sym.st_size;
-		f->local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-		f->in_text = text_index && sym.st_shndx == text_index;
-	}
+	elf_each_symbol(e, SHT_SYMTAB, add_func, &r);
 	qsort(out->funcs, out->n, sizeof(*out->funcs), by_address);
 	rc = 0;
 out:

@@ -10,6 +10,7 @@
 #include "die.h"
 #include "readfile.h"
 #include "symbols/demangle.h"
+#include "symbols/elf_symbols.h"
 
 /* Whether the symbol S is the function NAME: its linkage name, or with
  * DEMANGLED its C++ name (symbols/demangle.h says which forms). */
@@ -21,32 +22,6 @@ static int is_named(const char *s, const char *name, int demangled)
 	int yes = shown && demangled_name_matches(s, shown, name);
 	free(shown);
 	return yes;
-}
-
-int elf_each_function_symbol(Elf *elf, GElf_Word type,
-			     int (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
-			     void *ctx)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
-			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t n = sh.sh_size / sh.sh_entsize;
-		for (size_t i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
-				continue;
-			int rc = fn(ctx, &sym, elf_strptr(elf, sh.sh_link, sym.st_name));
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
 }
 
 struct search {

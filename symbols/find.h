@@ -2,17 +2,7 @@
 #ifndef CALLSCOPE_SYMBOLS_FIND_H
 #define CALLSCOPE_SYMBOLS_FIND_H
 
-#include <gelf.h>
 #include <stdint.h>
-
-/*
- * Calls FN for each defined function symbol of ELF's tables of TYPE
- * (SHT_SYMTAB or SHT_DYNSYM), with its name (borrowed from ELF, may be
- * NULL), until FN returns nonzero, which is returned.
- */
-int elf_each_function_symbol(Elf *elf, GElf_Word type,
-			     int (*fn)(void *ctx, const GElf_Sym *sym, const char *name),
-			     void *ctx);
 
 /*
  * Finds the function NAME in the symbol tables of the ELF file PATH

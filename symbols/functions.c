@@ -12,7 +12,7 @@
 #include "die.h"
 #include "readfile.h"
 #include "symbols/fde_table.h"
-#include "symbols/find.h"
+#include "symbols/elf_symbols.h"
 #include "xalloc.h"
 
 struct builder {

@@ -15,6 +15,7 @@
 
 #include "die.h"
 #include "readfile.h"
+#include "symbols/elf_symbols.h"
 
 unsigned program_hook_of(const char *name)
 {
@@ -41,6 +42,14 @@ int program_hooks_read(const char *path, struct program_hooks *out)
 	return 0;
 }
 
+/* Adds to the hook kinds at CTX the hook an undefined symbol names. */
+static int add_hook(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	if (name && sym->st_shndx == SHN_UNDEF)
+		*(unsigned *)ctx |= program_hook_of(name);
+	return 0;
+}
+
 /* -2: cannot open (errno set); -1: not ELF. */
 int program_hooks_probe(const char *path, struct program_hooks *out)
 {
@@ -61,23 +70,11 @@ int program_hooks_probe(const char *path, struct program_hooks *out)
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_DYNAMIC)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC)
 			out->dynamic = 1;
-		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
-			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && sym.st_shndx == SHN_UNDEF)
-				out->kinds |= program_hook_of(name);
-		}
 	}
+	elf_each_symbol(elf, SHT_SYMTAB, add_hook, &out->kinds);
+	elf_each_symbol(elf, SHT_DYNSYM, add_hook, &out->kinds);
 	elf_end(elf);
 	close(fd);
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "die.h"
 #include "readfile.h"
+#include "symbols/elf_symbols.h"
 #include "xalloc.h"
 
 static struct object_section *object_section_new(struct object_sections *os, const char *name,
@@ -21,6 +22,27 @@ static struct object_section *object_section_new(struct object_sections *os, con
 	s->file = xstrdup(file);
 	s->size = size;
 	return s;
+}
+
+/* Where a relocatable object's functions go: SLOT maps a section index
+ * (NSCN of them) to 1 + its entry in OS, 0 for a section not kept. */
+struct func_adder {
+	struct object_sections *os;
+	const size_t *slot;
+	size_t nscn;
+};
+
+/* Adds a function symbol with a name to the kept section it lies in. */
+static int add_func(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	const struct func_adder *a = ctx;
+
+	if (sym->st_shndx >= a->nscn || !a->slot[sym->st_shndx] || !name || !*name)
+		return 0;
+	struct object_section *s = &a->os->sections[a->slot[sym->st_shndx] - 1];
+	ALLOC_GROW(s->funcs, s->nfuncs + 1, s->funcs_alloc);
+	s->funcs[s->nfuncs++] = (struct object_func){ xstrdup(name), sym->st_value, sym->st_size };
+	return 0;
 }
 
 /* Adds the code sections of one relocatable ELF; returns 0 or -1. */
@@ -48,29 +70,8 @@ static int add_relocatable(struct object_sections *os, Elf *e, const char *label
 		object_section_new(os, name, label, sh.sh_size);
 		slot[idx] = os->n;
 	}
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t nsym = d ? d->d_size / sh.sh_entsize : 0;
-		for (size_t i = 0; i < nsym; i++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx >= nscn ||
-			    !slot[sym.st_shndx])
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			struct object_section *s = &os->sections[slot[sym.st_shndx] - 1];
-			ALLOC_GROW(s->funcs, s->nfuncs + 1, s->funcs_alloc);
-			s->funcs[s->nfuncs++] = (struct object_func){ xstrdup(name), sym.st_value,
-								      sym.st_size };
-		}
-	}
+	struct func_adder a = { os, slot, nscn };
+	elf_each_function_symbol(e, SHT_SYMTAB, add_func, &a);
 	free(slot);
 	return 0;
 }

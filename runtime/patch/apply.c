@@ -52,14 +52,9 @@ struct search {
 };
 
 static const char *const refusal_text[SITE_REFUSALS] = {
-	[SITE_OUTSIDE_TEXT] = "its window is not in the object's code",
-	[SITE_PROGRAM_ENTRY] = "it is the program's entry point, which no call enters",
-	[SITE_BYTES_DIFFER] = "its code differs from the planned (the binary changed since)",
-	[SITE_TOO_LONG] = "its relocated code is too long for a trampoline",
-	[SITE_OUT_OF_REACH] = "a displacement does not reach from its trampoline",
-	[SITE_NO_POOL] = "no trampoline memory within reach",
-	[SITE_NOT_WRITABLE] = "its code could not be made writable",
-	[SITE_NO_TRAP] = "the SIGTRAP handler its trap needs could not be set",
+#define SITE_REFUSAL_TEXT(name, code, phrase) [name] = phrase,
+	SITE_REFUSAL_LIST(SITE_REFUSAL_TEXT)
+#undef SITE_REFUSAL_TEXT
 };
 
 static long raw_mprotect(uintptr_t addr, size_t len, int prot)
@@ -307,18 +302,16 @@ static void tell_refusals(const struct patch_plan_object *o, const char *path,
 
 static void tell_write_refused(const char *path, int err)
 {
-	char line[400], *end = line + sizeof(line) - 1;
-	char *p = rt_append(line, end, "cannot make the code of '");
+	const char *remedy = err == EACCES || err == EPERM
+				     ? ": SELinux or a seccomp policy forbids changing code; allow "
+				       "execmod (setsebool -P selinuxuser_execmod 1) or rebuild the "
+				       "program with -pg"
+				     : "";
 
-	p = rt_append(p, end, path);
-	p = rt_append(p, end, "' writable to patch it (");
-	p = rt_append(p, end, strerror(err));
-	p = rt_append(p, end, err == EACCES || err == EPERM
-				      ? ": SELinux or a seccomp policy forbids changing code; allow "
-					"execmod (setsebool -P selinuxuser_execmod 1) or rebuild the "
-					"program with -pg); it runs untraced"
-				      : "); it runs untraced");
-	rt_warn(p ? line : "cannot patch code", "");
+	rt_warn_joined((const char *const[]){ "cannot make the code of '", path,
+					      "' writable to patch it (", strerror(err), remedy,
+					      "); it runs untraced", NULL },
+		       "cannot patch code");
 }
 
 /* The pages site S's entry (of L, with its island when written on its
@@ -401,14 +394,12 @@ static int write_jumps(const struct plan *p, const struct patch_plan_object *o,
 
 static void tell_live_refused(const char *path, int err)
 {
-	char line[400], *end = line + sizeof(line) - 1;
-	char *p = rt_append(line, end, "cannot patch '");
-
-	p = rt_append(p, end, path);
-	p = rt_append(p, end, "', loaded while threads run: writing its code through /proc/self/mem failed (");
-	p = rt_append(p, end, strerror(err));
-	p = rt_append(p, end, "); it runs untraced");
-	rt_warn(p ? line : "cannot patch a loaded object", "");
+	rt_warn_joined((const char *const[]){
+			       "cannot patch '", path,
+			       "', loaded while threads run: writing its code through /proc/self/mem "
+			       "failed (",
+			       strerror(err), "); it runs untraced", NULL },
+		       "cannot patch a loaded object");
 }
 
 /* Writes the jumps of the sites WHY leaves SITE_OK while other threads
@@ -506,15 +497,10 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		goto out;
 	if (pool_map(&pool, l->lo, l->hi, POOL_HEADER + (size_t)o->nsites * SITE_SLOT,
 		     &why_not) != 0) {
-		char line[300], *end = line + sizeof(line) - 1;
-		char *q = rt_append(line, end, "cannot place trampolines for '");
-		q = rt_append(q, end, path);
-		q = rt_append(q, end, "' (");
-		q = rt_append(q, end, why_not);
-		q = rt_append(q, end, ": ");
-		q = rt_append(q, end, strerror(errno));
-		q = rt_append(q, end, "); it runs untraced");
-		rt_warn(q ? line : "cannot place trampolines", "");
+		rt_warn_joined((const char *const[]){ "cannot place trampolines for '", path, "' (",
+						      why_not, ": ", strerror(errno),
+						      "); it runs untraced", NULL },
+			       "cannot place trampolines");
 		memset(why, SITE_NO_POOL, o->nsites);
 		tell_refusals(o, NULL, why);
 		goto out;
@@ -611,17 +597,17 @@ void patch_apply(const struct plan *p)
 		return;
 	const char *libcall = secure_getenv(LIBCALL_ENV);
 	int seen = libcall && *libcall;
-	char line[400], *end = line + sizeof(line) - 1;
-	char *q = rt_append(line, end, seen ? "objects planned for dlopen are patched when it "
-					       "returns, if traced code calls it: cannot follow "
-					       "the dynamic loader ("
-					     : "objects planned for dlopen will run untraced: cannot "
-					       "follow the dynamic loader (");
-	q = rt_append(q, end, why);
-	q = rt_append(q, end, seen ? ")"
-				   : "), and library-call tracing, which sees dlopen return, is off "
-				     "(--no-libcall)");
-	rt_warn(q ? line : "objects planned for dlopen may run untraced", "");
+	rt_warn_joined((const char *const[]){
+			       seen ? "objects planned for dlopen are patched when it returns, if "
+				      "traced code calls it: cannot follow the dynamic loader ("
+				    : "objects planned for dlopen will run untraced: cannot follow "
+				      "the dynamic loader (",
+			       why,
+			       seen ? ")"
+				    : "), and library-call tracing, which sees dlopen return, is "
+				      "off (--no-libcall)",
+			       NULL },
+		       "objects planned for dlopen may run untraced");
 }
 
 void patch_loaded(void)

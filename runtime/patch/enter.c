@@ -198,11 +198,9 @@ void patch_install(void)
 		return;
 	}
 	if (plan_check(data, (size_t)st.st_size, &plan, &why) != 0) {
-		char line[300], *lend = line + sizeof(line) - 1;
-		char *q = rt_append(line, lend, "the patch plan is damaged (");
-		q = rt_append(q, lend, why);
-		q = rt_append(q, lend, "); the program runs untraced");
-		rt_warn(q ? line : "the patch plan is damaged", "");
+		rt_warn_joined((const char *const[]){ "the patch plan is damaged (", why,
+						      "); the program runs untraced", NULL },
+			       "the patch plan is damaged");
 		munmap(data, (size_t)st.st_size);
 		return;
 	}

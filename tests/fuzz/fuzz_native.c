@@ -82,16 +82,6 @@ static void tree_end(void *ctx, uint64_t t)
 
 /* A sum's samples by PC, as report --lines and annotate take them: every
  * function of the stack must be one the profile knows. */
-static void sample_nop_begin(void *ctx, const struct thread_info *info, double a, double b)
-{
-	(void)ctx, (void)info, (void)a, (void)b;
-}
-
-static void sample_nop_end(void *ctx, uint64_t t)
-{
-	(void)ctx, (void)t;
-}
-
 static void sample_check(void *ctx, const struct replay_sample *smp)
 {
 	const struct profile *p = ctx;
@@ -154,8 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						  tree_exit, tree_end, NULL, NULL, NULL, 0 };
 		load_replay(&df, &f, p, &v, &stats);
 		load_aggregates(&df, &f, p, tree_aggregate, &tree, &stats);
-		const struct replay_visitor sv = { p, sample_nop_begin, NULL, NULL, NULL,
-						   sample_nop_end, NULL, NULL, sample_check, 1 };
+		const struct replay_visitor sv = { .ctx = p, .sample = sample_check, .sample_lines = 1 };
 		load_sum_samples(&df, &f, p, &sv, &stats);
 		for (size_t i = 0; i < df.nthreads; i++)
 			if (!(df.threads[i].flags & THREAD_CCT))

@@ -85,6 +85,6 @@ mkdir moved
 ./ppw moved/patch.plan "$WORK/rebuilt" "$plain,6,$((plain + 6))"
 cc -O0 -o rebuilt "$PROGS/patch_shapes.c" "$PROGS/patch_shapes.S"
 is "$(patched_run moved ./rebuilt)" "$(./shapes)" "changed binary: output unchanged"
-ok "$(grep -q '1 function(s) of .* left unpatched, untraced: its code differs' moved.err; echo $?)" \
+ok "$(grep -q '1 function(s) of .* left unpatched, untraced: the loaded code differs' moved.err; echo $?)" \
 	"changed binary: the site is refused, and said so"
 done_testing

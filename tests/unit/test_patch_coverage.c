@@ -108,12 +108,12 @@ static void test_refused(void **state)
 	patch_plan_add_site(&plan, &trap, &r, 0);
 	assert_int_equal(cov->patched, 1);
 	assert_int_equal(cov->ntrapped, 1);
-	assert_int_equal(patch_coverage_refuse(&plan, 1, PATCH_SKIP_CODE_CHANGED), -1);
+	assert_int_equal(patch_coverage_refuse(&plan, 1, patch_skip_refused(SITE_BYTES_DIFFER)), -1);
 	assert_int_equal(patch_coverage_refuse(&plan, 0, patch_skip_refused(SITE_BYTES_DIFFER)), 0);
 	assert_int_equal(cov->patched, 0);
 	assert_int_equal(cov->ntrapped, 0);
 	assert_int_equal(cov->nskipped, 1);
-	assert_int_equal(cov->skipped[0].why, PATCH_SKIP_CODE_CHANGED);
+	assert_int_equal(cov->skipped[0].why, patch_skip_refused(SITE_BYTES_DIFFER));
 	assert_string_equal(cov->skipped[0].name, "tiny");
 	assert_int_equal(cov->skipped[0].addr, 0x1010);
 	patch_plan_release(&plan);

@@ -1,0 +1,195 @@
+/*
+ * The time a thread waited, preempted, for a CPU, left out of its clock.
+ *
+ * A call's time is the difference of two clock readings, so on a busy
+ * machine it includes whatever the scheduler gave to other threads while
+ * the call's thread was runnable but not running; a sampling profiler
+ * counting CPU time (perf's cpu-clock) has none of that.  Each recording
+ * thread opens a software perf event that only reports its context
+ * switches (PERF_RECORD_SWITCH, no hardware counter needed).  A switch
+ * out that the kernel marks as a preemption and the switch back in bound
+ * a wait; the hooks look at the ring's head (one load) and, when records
+ * arrived, add the waits to the thread's pauses, which every later clock
+ * reading leaves out, as it leaves out the runtime's own pauses.  A thread
+ * that blocks (I/O, a lock, sleep) is switched out without that mark: its
+ * calls keep that time, as a wall clock profile should.
+ *
+ * Where the kernel refuses the event (a container's seccomp filter, a
+ * strict perf_event_paranoid) the thread's times include the waits, as
+ * before; the main thread's CPU and wait times in the CALIBRATION section
+ * then tell how much.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Pages of records after the control page, at most: 8192 switches of
+ * 16 bytes, read at the next hook.  A long stretch of the program with no
+ * hook on a busy machine is switched out every millisecond or so, and a
+ * ring that fills loses the switches after (PERF_RECORD_LOST): those
+ * waits stay in the times.  The kernel counts every thread's ring against
+ * the user's perf_event_mlock_kb, so past it a thread gets a smaller one,
+ * down to one page. */
+#define WAIT_RING_PAGES_MAX 32u
+
+static size_t page_bytes(void)
+{
+	return (size_t)getpagesize();
+}
+
+static int open_switch_event(void)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.context_switch = 1;
+	/* each switch record then ends with its time */
+	attr.sample_id_all = 1;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void cpu_wait_close(struct thread_state *t)
+{
+	if (t->wait_page)
+		munmap(t->wait_page, (1 + t->wait_pages) * page_bytes());
+	t->wait_page = NULL;
+	t->wait_head = NULL;
+}
+
+/* The event clock and CLOCK_MONOTONIC when the process started: with the
+ * TSC, the ticks per ns since then turn a wait (CLOCK_MONOTONIC ns, as the
+ * switch records give it) into the clock's units, as the analyzer turns
+ * ticks into ns from the session's start and end (a VM's kernel may offer
+ * no conversion of its own: cap_user_time unset). */
+static uint64_t clock_at_start, mono_at_start;
+
+void cpu_wait_start(void)
+{
+	clock_at_start = runtime_now();
+	mono_at_start = clock_mono_ns();
+}
+
+/* Opens the calling thread's switch records; when the kernel refuses,
+ * nothing is left out. */
+void cpu_wait_open(struct thread_state *t)
+{
+	t->wait_page = NULL;
+	t->wait_head = NULL;
+	t->wait_out = 0;
+	t->waited_ns = 0;
+	int fd = open_switch_event();
+	if (fd < 0)
+		return;
+	void *map = MAP_FAILED;
+	uint32_t pages = WAIT_RING_PAGES_MAX;
+	for (; pages && map == MAP_FAILED; pages /= 2)
+		map = mmap(NULL, (1 + pages) * page_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, 0);
+	/* the mapping keeps the event alive: no descriptor is left open */
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	t->wait_pages = pages * 2;
+	struct perf_event_mmap_page *pc = map;
+	t->wait_page = pc;
+	t->wait_tail = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	t->clock_last = runtime_now();
+	t->wait_head = (const volatile uint64_t *)&pc->data_head;
+}
+
+/* LEN bytes of the ring at stream offset AT, which may wrap its end. */
+static void ring_copy(void *out, const uint8_t *ring, uint64_t ring_len, uint64_t at, size_t len)
+{
+	uint64_t off = at % ring_len;
+	size_t first = ring_len - off < len ? (size_t)(ring_len - off) : len;
+
+	memcpy(out, ring + off, first);
+	memcpy((uint8_t *)out + first, ring, len - first);
+}
+
+/* The event clock's ticks and CLOCK_MONOTONIC's ns since the start, for
+ * converting between the two (equal with the monotonic clock). */
+struct clock_rate {
+	uint64_t ticks, ns;
+};
+
+static struct clock_rate clock_rate_now(void)
+{
+	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
+		return (struct clock_rate){ 1, 1 };
+	return (struct clock_rate){ runtime_now() - clock_at_start, clock_mono_ns() - mono_at_start };
+}
+
+static uint64_t ns_to_clock(struct clock_rate r, uint64_t ns)
+{
+	return r.ns ? (uint64_t)((unsigned __int128)ns * r.ticks / r.ns) : 0;
+}
+
+/* CLOCK_MONOTONIC's reading at event clock reading RAW. */
+static uint64_t clock_to_mono(struct clock_rate r, uint64_t raw)
+{
+	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
+		return raw;
+	if (!r.ticks || raw < clock_at_start)
+		return mono_at_start;
+	return mono_at_start + (uint64_t)((unsigned __int128)(raw - clock_at_start) * r.ns / r.ticks);
+}
+
+void cpu_wait_take(struct thread_state *t)
+{
+	struct perf_event_mmap_page *pc = t->wait_page;
+	const uint8_t *ring = (const uint8_t *)pc + page_bytes();
+	uint64_t ring_len = (uint64_t)t->wait_pages * page_bytes();
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = t->wait_tail, waited = 0;
+	struct clock_rate rate = clock_rate_now();
+	/* A wait before the thread's last clock reading is in the stamps
+	 * already (it fell between a hook's look at the ring and its clock
+	 * read): taking it off now would run the clock backwards, and the
+	 * next stretch of the program's time would be lost instead. */
+	uint64_t seen = clock_to_mono(rate, t->clock_last);
+
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		ring_copy(&h, ring, ring_len, tail, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof(h) + sizeof(uint64_t)) {
+			uint64_t when;
+			ring_copy(&when, ring, ring_len, tail + h.size - sizeof(when), sizeof(when));
+			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+				t->wait_out = h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? when : 0;
+			else if (t->wait_out) {
+				uint64_t from = t->wait_out > seen ? t->wait_out : seen;
+				waited += when > from ? when - from : 0;
+				t->wait_out = 0;
+			}
+		} else if (h.type == PERF_RECORD_LOST) {
+			/* the switch that would close an open wait may be gone */
+			t->wait_out = 0;
+		}
+		tail += h.size;
+	}
+	/* the records are read: the kernel may write over them */
+	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+	t->wait_tail = head;
+	if (!waited)
+		return;
+	t->waited_ns += waited;
+	t->paused += ns_to_clock(rate, waited);
+	if (t->nodes)
+		t->nodes[0].paused = t->paused;
+}
