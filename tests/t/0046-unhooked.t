@@ -46,7 +46,7 @@ is "$("$CS" report -i off.data --json | jq 'has("unhooked")')" "false" "--outsid
 # in code without hooks.
 cat > fib.c <<'C'
 __attribute__((noinline)) static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-int main(void) { return fib(32) == 2178309 ? 0 : 1; }
+int main(void) { return fib(34) == 5702887 ? 0 : 1; }
 C
 cc -O2 -g -pg -o fib fib.c
 limited "$CS" record --no-libcall --outside-freq=997 -o f.data -- ./fib >/dev/null 2>&1
