@@ -10,8 +10,9 @@
 # count in the whole), beside callscope's on the -pg build (library calls
 # traced, so their time is theirs, not the caller's, as perf's self time
 # has it), RUNS runs of each summed; and per traced run the hooks' cost
-# measured at start and at exit, and how much of the run the main thread
-# waited for a CPU, which the clock readings include.  Prints Markdown.
+# measured at start and at exit, how much of the run the main thread
+# waited for a CPU, and how much of that waiting its clock left out (the
+# time it was preempted; the rest is in the times).  Prints Markdown.
 #
 #   BENCH_DIR  builds and data (default /tmp/callscope-bench-times-real)
 #   CALLSCOPE  the CLI (default <repo>/build/callscope)
@@ -114,7 +115,7 @@ for entry in "${programs[@]}"; do
 		"$CALLSCOPE" record -o cs.data -- "pg/$prog" $args > /dev/null 2> cs.err
 		"$CALLSCOPE" report -i cs.data --json > "cs$r.json"
 		"$CALLSCOPE" info -i cs.data --json |
-			jq -r '.processes[0] | "\(.hook_ns_at_start) \(.hook_ns_at_exit // "-") \(.run_cpu_ns // 0) \(.run_wait_ns // 0)"' >> cs.runs
+			jq -r '.processes[0] | "\(.hook_ns_at_start) \(.hook_ns_at_exit // "-") \(.run_cpu_ns // 0) \(.run_wait_ns // 0) \(.run_wait_left_out_ns // 0)"' >> cs.runs
 		calls=$(jq '.calls' "cs$r.json")
 		rm -f cs.data
 	done
@@ -122,12 +123,12 @@ for entry in "${programs[@]}"; do
 	echo
 	echo "### $name"
 	echo
-	echo "$calls calls a run. Per traced run, the hooks' cost per call measured at start and at exit (ns; the lower is subtracted), and the share of the run the main thread waited for a CPU:"
+	echo "$calls calls a run. Per traced run, the hooks' cost per call measured at start and at exit (ns; the lower is subtracted), the share of the run the main thread waited for a CPU, and the share of that waiting its clock left out of the times:"
 	echo
-	echo "| run | at start | at exit | waited for a CPU |"
-	echo "| ---: | ---: | ---: | ---: |"
-	awk '{ w = $3 + $4 > 0 ? 100 * $4 / ($3 + $4) : 0
-		printf "| %d | %.1f | %s | %.0f %% |\n", NR, $1, ($2 == "-" ? "-" : sprintf("%.1f", $2)), w }' cs.runs
+	echo "| run | at start | at exit | waited for a CPU | of it left out |"
+	echo "| ---: | ---: | ---: | ---: | ---: |"
+	awk '{ w = $3 + $4 > 0 ? 100 * $4 / ($3 + $4) : 0; l = $4 > 0 ? 100 * $5 / $4 : 0
+		printf "| %d | %.1f | %s | %.0f %% | %.0f %% |\n", NR, $1, ($2 == "-" ? "-" : sprintf("%.1f", $2)), w, l }' cs.runs
 	echo
 	worst=$(python3 - "$RUNS" perf.self <<'EOF'
 import json, sys

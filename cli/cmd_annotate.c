@@ -151,15 +151,8 @@ static struct symtab *object_symtab(const struct data_file *df, const char *path
 		const struct data_object *o = &df->objects[i];
 		if (strcmp(o->path, path))
 			continue;
-		struct symtab_segment *segs = xcalloc(o->nseg + 1, sizeof(*segs));
-		for (size_t k = 0; k < o->nseg; k++) {
-			segs[k].vaddr = o->segs[k].vaddr;
-			segs[k].memsz = o->segs[k].memsz;
-			segs[k].flags = o->segs[k].flags;
-		}
 		/* bias 0: addresses are link-time here */
-		symtab_add_object(st, o->path, 0, o->build_id, o->build_id_len, segs, o->nseg);
-		free(segs);
+		load_symtab_add(st, o, 0);
 		break;
 	}
 	return st;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/demangle_option.h"
+#include "cli/threshold_arg.h"
 #include "load/load.h"
 #include "die.h"
 #include "model/samples.h"
@@ -42,14 +43,7 @@ int cmd_diff(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "t:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': o.json = 1; break;
-		case 't': {
-			char *end;
-			o.threshold_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.threshold_pct >= 0 && o.threshold_pct <= 100))
-				usage_die("--threshold wants a percentage from 0 to 100, not '%s'",
-					  optarg);
-			break;
-		}
+		case 't': o.threshold_pct = threshold_arg(optarg); break;
 		case OPT_NO_DEMANGLE: demangle_set_enabled(0); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/recording_arg.h"
+#include "cli/threshold_arg.h"
 #include "cli/demangle_option.h"
 #include "cli/find_function.h"
 #include "load/load.h"
@@ -46,7 +47,8 @@ struct tree_state {
 	struct cct *t;
 	struct thread_builder *pb;
 	struct cct_builder *tb;
-	/* record -e: time plus the counters' latest values, per metric */
+	/* what the tree takes: the time and, when the recording has counters
+	 * (record -e: COUNTED), their latest values; 0 without */
 	int counted;
 	uint64_t values[CCT_NMETRICS];
 };
@@ -55,8 +57,10 @@ static void tree_counters(void *ctx, const uint64_t c[CONTRACT_COUNTERS_MAX])
 {
 	struct tree_state *s = ctx;
 	profile_counters(s->pb, c);
-	s->values[CCT_C1] = c[0];
-	s->values[CCT_C2] = c[1];
+	if (s->counted) {
+		s->values[CCT_C1] = c[0];
+		s->values[CCT_C2] = c[1];
+	}
 }
 
 static void tree_begin(void *ctx, const struct thread_info *info, double inner, double outer)
@@ -71,10 +75,7 @@ static void tree_enter(void *ctx, uint32_t fn, uint64_t t)
 	struct tree_state *s = ctx;
 	profile_enter(s->pb, fn, t);
 	s->values[CCT_TIME] = t;
-	if (s->counted)
-		cct_enter_values(s->tb, fn, s->values);
-	else
-		cct_enter(s->tb, fn, t);
+	cct_enter_values(s->tb, fn, s->values);
 }
 
 static void tree_open(void *ctx, uint32_t fn, uint64_t t)
@@ -82,10 +83,7 @@ static void tree_open(void *ctx, uint32_t fn, uint64_t t)
 	struct tree_state *s = ctx;
 	profile_open_frame(s->pb, fn, t);
 	s->values[CCT_TIME] = t;
-	if (s->counted)
-		cct_open_frame_values(s->tb, fn, s->values);
-	else
-		cct_open_frame(s->tb, fn, t);
+	cct_open_frame_values(s->tb, fn, s->values);
 }
 
 static void tree_exit(void *ctx, uint64_t t, int kind)
@@ -93,10 +91,7 @@ static void tree_exit(void *ctx, uint64_t t, int kind)
 	struct tree_state *s = ctx;
 	profile_exit(s->pb, t, (enum exit_kind)kind);
 	s->values[CCT_TIME] = t;
-	if (s->counted)
-		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
-	else
-		cct_exit(s->tb, t, (enum exit_kind)kind);
+	cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
 }
 
 static void tree_note(void *ctx, const struct replay_note *n)
@@ -111,10 +106,7 @@ static void tree_end(void *ctx, uint64_t t)
 	struct tree_state *s = ctx;
 	profile_thread_end(s->pb, t);
 	s->values[CCT_TIME] = t;
-	if (s->counted)
-		cct_thread_end_values(s->tb, s->values);
-	else
-		cct_thread_end(s->tb, t);
+	cct_thread_end_values(s->tb, s->values);
 	s->pb = NULL;
 	s->tb = NULL;
 }
@@ -180,16 +172,6 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 	return 0;
 }
 
-static double parse_pct(const char *value)
-{
-	char *end;
-	double v = strtod(value, &end);
-
-	if (end == value || *end || !(v >= 0 && v <= 100))
-		usage_die("--threshold wants a percentage from 0 to 100, not '%s'", value);
-	return v;
-}
-
 static long parse_depth(const char *value)
 {
 	char *end;
@@ -227,7 +209,7 @@ int cmd_tree(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "i:t:f:d:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i': input = optarg; break;
-		case 't': o.threshold_pct = parse_pct(optarg); break;
+		case 't': o.threshold_pct = threshold_arg(optarg); break;
 		case 'f': o.focus = optarg; break;
 		case 'd': o.depth = parse_depth(optarg); break;
 		case 's':

@@ -20,7 +20,8 @@ struct both {
 	struct cct_builder *tb;
 	struct chrome_writer *cw;
 	uint64_t entered;	/* calls seen as events (aggregates have none) */
-	/* record -e: the tree takes time plus the counters' latest values */
+	/* what the tree takes: the time and, when the recording has counters
+	 * (record -e: COUNTED), their latest values; 0 without */
 	int counted;
 	uint64_t values[CCT_NMETRICS];
 	/* EXPORT_THREAD_TREES: each thread's own tree beside the merged one,
@@ -53,8 +54,10 @@ static void v_counters(void *ctx, const uint64_t c[CONTRACT_COUNTERS_MAX])
 	struct both *s = ctx;
 
 	profile_counters(s->pb, c);
-	s->values[CCT_C1] = c[0];
-	s->values[CCT_C2] = c[1];
+	if (s->counted) {
+		s->values[CCT_C1] = c[0];
+		s->values[CCT_C2] = c[1];
+	}
 }
 
 static void v_begin(void *ctx, const struct thread_info *info, double inner, double outer)
@@ -81,14 +84,10 @@ static void v_enter(void *ctx, uint32_t fn, uint64_t t)
 	s->entered++;
 	profile_enter(s->pb, fn, t);
 	s->values[CCT_TIME] = t;
-	if (s->tb && s->counted)
+	if (s->tb)
 		cct_enter_values(s->tb, fn, s->values);
-	else if (s->tb)
-		cct_enter(s->tb, fn, t);
-	if (s->ttb && s->counted)
+	if (s->ttb)
 		cct_enter_values(s->ttb, fn, s->values);
-	else if (s->ttb)
-		cct_enter(s->ttb, fn, t);
 	if (s->cw)
 		chrome_enter(s->cw, fn, t);
 }
@@ -99,14 +98,10 @@ static void v_open(void *ctx, uint32_t fn, uint64_t t)
 
 	profile_open_frame(s->pb, fn, t);
 	s->values[CCT_TIME] = t;
-	if (s->tb && s->counted)
+	if (s->tb)
 		cct_open_frame_values(s->tb, fn, s->values);
-	else if (s->tb)
-		cct_open_frame(s->tb, fn, t);
-	if (s->ttb && s->counted)
+	if (s->ttb)
 		cct_open_frame_values(s->ttb, fn, s->values);
-	else if (s->ttb)
-		cct_open_frame(s->ttb, fn, t);
 	if (s->cw)
 		chrome_open_frame(s->cw, fn, t);
 }
@@ -117,14 +112,10 @@ static void v_exit(void *ctx, uint64_t t, int kind)
 
 	profile_exit(s->pb, t, (enum exit_kind)kind);
 	s->values[CCT_TIME] = t;
-	if (s->tb && s->counted)
+	if (s->tb)
 		cct_exit_values(s->tb, s->values, (enum exit_kind)kind);
-	else if (s->tb)
-		cct_exit(s->tb, t, (enum exit_kind)kind);
-	if (s->ttb && s->counted)
+	if (s->ttb)
 		cct_exit_values(s->ttb, s->values, (enum exit_kind)kind);
-	else if (s->ttb)
-		cct_exit(s->ttb, t, (enum exit_kind)kind);
 	if (s->cw)
 		chrome_exit(s->cw, t, (enum exit_kind)kind);
 }
@@ -160,21 +151,13 @@ static void v_note(void *ctx, const struct replay_note *n)
 
 /*
  * A timer sample: counted in the profile and, when a tree is built, added
- * to the node of its stack (outermost first) so the tree's writers see
- * the samples' paths: in a samples-only recording the tree's time metric
- * counts samples (see export_load.h).
+ * to the node of its stack so the tree's writers see the samples' paths:
+ * in a samples-only recording the tree's time metric counts samples (see
+ * export_load.h).
  */
 static uint32_t tree_add_sample(struct cct *t, const struct replay_sample *smp)
 {
-	uint32_t node = CCT_ROOT;
-
-	t->nodes[CCT_ROOT].total[CCT_TIME] += smp->weight;
-	for (size_t i = smp->n; i-- > 0;) {
-		node = cct_child(t, node, smp->funcs[i]);
-		t->nodes[node].total[CCT_TIME] += smp->weight;
-	}
-	t->nodes[node].self[CCT_TIME] += smp->weight;
-	return node;
+	return cct_add_path(t, smp->funcs, smp->n, CCT_TIME, smp->weight);
 }
 
 static void v_sample(void *ctx, const struct replay_sample *smp)
@@ -250,15 +233,11 @@ static void v_end(void *ctx, uint64_t t)
 	profile_thread_end(s->pb, t);
 	s->pb = NULL;
 	s->values[CCT_TIME] = t;
-	if (s->tb && s->counted)
+	if (s->tb)
 		cct_thread_end_values(s->tb, s->values);
-	else if (s->tb)
-		cct_thread_end(s->tb, t);
 	s->tb = NULL;
-	if (s->ttb && s->counted)
+	if (s->ttb)
 		cct_thread_end_values(s->ttb, s->values);
-	else if (s->ttb)
-		cct_thread_end(s->ttb, t);
 	s->ttb = NULL;
 	s->cur_thread = NULL;
 	if (s->cw)

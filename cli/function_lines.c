@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load/load.h"
 #include "symbols/symtab.h"
 #include "xalloc.h"
 
@@ -25,16 +26,9 @@ void function_lines_load(const struct data_file *df, struct profile *p)
 		if (!first || !wanted)
 			continue;
 		struct symtab *st = symtab_new();
-		struct symtab_segment *segs = xcalloc(o->nseg + 1, sizeof(*segs));
-		for (size_t k = 0; k < o->nseg; k++) {
-			segs[k].vaddr = o->segs[k].vaddr;
-			segs[k].memsz = o->segs[k].memsz;
-			segs[k].flags = o->segs[k].flags;
-		}
 		/* At bias 0 the link-time addresses the profile holds are the
 		 * addresses to look up. */
-		if (symtab_add_object(st, o->path, 0, o->build_id, o->build_id_len, segs,
-				      o->nseg) == 0) {
+		if (load_symtab_add(st, o, 0) == 0) {
 			for (size_t k = 0; k < p->nfuncs; k++) {
 				struct func *fn = &p->funcs[k];
 				struct symbol_info si;
@@ -47,7 +41,6 @@ void function_lines_load(const struct data_file *df, struct profile *p)
 				}
 			}
 		}
-		free(segs);
 		symtab_free(st);
 	}
 }

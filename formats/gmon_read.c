@@ -212,12 +212,18 @@ static struct gmon_hist *hist_for(struct gmon *g, struct rd *r, uint64_t low, ui
 	return h;
 }
 
-/* Reads NBINS u16 counts into H (already checked to be in the file). */
-static void read_bins(struct rd *r, struct gmon_hist *h)
+/* Adds H's u16 counts (already checked to be in the file) taken at RATE
+ * (the first rate met is kept, for H and for the whole file). */
+static void add_bins(struct gmon *g, struct rd *r, struct gmon_hist *h, uint64_t rate)
 {
+	if (!h->rate)
+		h->rate = (uint32_t)rate;
+	if (!g->rate)
+		g->rate = (uint32_t)rate;
 	for (uint32_t i = 0; i < h->nbins; i++)
 		h->bins[i] += get_uint(r, r->buf + r->pos + 2 * (size_t)i, 2);
 	r->pos += 2 * (size_t)h->nbins;
+	g->has_hist = 1;
 }
 
 static int read_time_hist(struct gmon *g, struct rd *r, size_t rec_off)
@@ -245,12 +251,7 @@ static int read_time_hist(struct gmon *g, struct rd *r, size_t rec_off)
 				       what, rec_off);
 	if (!h)
 		return -1;
-	if (!h->rate)
-		h->rate = (uint32_t)rate;
-	if (!g->rate)
-		g->rate = (uint32_t)rate;
-	read_bins(r, h);
-	g->has_hist = 1;
+	add_bins(g, r, h, rate);
 	return 0;
 }
 
@@ -376,12 +377,7 @@ static int parse_bsd(struct gmon *g, struct rd *r, enum gmon_format format,
 					       "histogram", 0);
 		if (!h)
 			return -1;
-		if (!h->rate)
-			h->rate = (uint32_t)rate;
-		if (!g->rate)
-			g->rate = (uint32_t)rate;
-		read_bins(r, h);
-		g->has_hist = 1;
+		add_bins(g, r, h, rate);
 		fi->hist_records++;
 	}
 	r->pos = hdr + 2 * (size_t)((ncnt - hdr) / 2);

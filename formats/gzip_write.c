@@ -1,10 +1,11 @@
 /*
  * One gzip member (RFC 1952) around a buffer, for pprof's profile.proto.
  *
- * zlib's symbols are weak references: when the tool is linked with -lz
- * the data is deflated by zlib; when it is not, the same member is
- * written with stored (uncompressed) deflate blocks, which is just as
- * valid gzip and takes twenty lines.  Either way the reader sees gzip.
+ * zlib's symbols are weak references: where zlib is linked in (the tools
+ * load it on first use, formats/zlib_lazy.c) the data is deflated by it;
+ * where it is not, the same member is written with stored (uncompressed)
+ * deflate blocks, which is just as valid gzip and takes twenty lines.
+ * Either way the reader sees gzip.
  */
 #include <string.h>
 #include <zlib.h>

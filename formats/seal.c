@@ -322,6 +322,19 @@ static void keep_earlier(const char *out_path)
 	free(old);
 }
 
+void seal_drop_older(const char *out_path)
+{
+	struct stat st;
+	char *old;
+
+	if (lstat(out_path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	old = xasprintf("%s.old", out_path);
+	if (lstat(old, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(old);
+	free(old);
+}
+
 #define SESSION_FILE "session"
 
 /*

@@ -47,6 +47,16 @@ struct seal_result {
 int seal_staging(const char *staging_dir, const char *out_path,
 		 const struct seal_session *s, struct seal_result *res);
 
+/*
+ * Deletes OUT_PATH.old when sealing will replace it (OUT_PATH is a
+ * regular file, to be kept as .old), so that record can do it while the
+ * program runs: deleting a file releases its blocks, which on a file
+ * system mounted with discard waits milliseconds for the device, and
+ * would otherwise lengthen every run's end.  If the seal then fails,
+ * OUT_PATH is still the earlier recording.
+ */
+void seal_drop_older(const char *out_path);
+
 /* Whether DIR holds what the runtime writes while recording. */
 int seal_is_staging(const char *dir);
 

@@ -222,6 +222,9 @@ void gprof_print_index(FILE *out, struct gprof_symtab *st, const struct gprof_op
 		       struct gprof_result *res);
 void gprof_print_name(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
 int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o);
+/* S's source file as gprof names it: without its directories unless -L;
+ * borrowed from S. */
+const char *gprof_sym_file(const struct gprof_sym *s, const struct gprof_opts *o);
 /* -A: annotated source of the files with profiled functions.  *FIRST
  * as for the tables: a form feed before a file when output came before. */
 int gprof_print_annotated(FILE *out, struct gprof_symtab *st, const struct gmon *g,

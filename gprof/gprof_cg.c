@@ -360,12 +360,7 @@ void gprof_print_index(FILE *out, struct gprof_symtab *st, const struct gprof_op
 					fprintf(out, " %s ", buf);
 					col += gprof_print_name_only(out, s, o);
 					if (!o->line_granularity && s->is_static && s->file) {
-						const char *file = s->file;
-						if (!o->print_path) {
-							const char *slash = strrchr(file, '/');
-							if (slash)
-								file = slash + 1;
-						}
+						const char *file = gprof_sym_file(s, o);
 						fprintf(out, " (%s)", file);
 						col += (int)strlen(file) + 3;
 					}

@@ -22,6 +22,13 @@ static const struct {
 	{ 'a', 1e+18 },
 };
 
+const char *gprof_sym_file(const struct gprof_sym *s, const struct gprof_opts *o)
+{
+	const char *slash = o->print_path ? NULL : strrchr(s->file, '/');
+
+	return slash ? slash + 1 : s->file;
+}
+
 int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gprof_opts *o)
 {
 	int size = 0;
@@ -37,13 +44,8 @@ int gprof_print_name_only(FILE *out, const struct gprof_sym *s, const struct gpr
 	size = (int)strlen(name);
 	free(demangled);
 	if (o->line_granularity && s->file) {
-		const char *file = s->file;
-		if (!o->print_path) {
-			const char *slash = strrchr(file, '/');
-			if (slash)
-				file = slash + 1;
-		}
-		char *buf = xasprintf(" (%s:%d @ %" PRIx64 ")", file, s->line, s->addr);
+		char *buf = xasprintf(" (%s:%d @ %" PRIx64 ")", gprof_sym_file(s, o), s->line,
+				      s->addr);
 		fputs(buf, out);
 		size += (int)strlen(buf);
 		free(buf);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "partition.h"
 #include "symbols/dwarf_source.h"
 #include "xalloc.h"
 
@@ -77,15 +78,7 @@ static void elf_names_load(const struct gprof_symtab *st, struct elf_names *en)
 /* The name of the last symbol at or below ADDR, or NULL. */
 static const char *elf_names_lookup(const struct elf_names *en, uint64_t addr)
 {
-	size_t lo = 0, hi = en->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (en->a[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(en->n, mid, en->a[mid].addr <= addr);
 	return lo ? en->a[lo - 1].name : NULL;
 }
 

@@ -6,6 +6,7 @@
 #ifndef CALLSCOPE_LIB_XALLOC_H
 #define CALLSCOPE_LIB_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void *xmalloc(size_t size);
@@ -15,6 +16,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Returns a malloc'd string the caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same from a va_list AP, which it consumes. */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #define ALLOC_GROW(array, needed, alloc)                                        \
 	do {                                                                    \

@@ -118,6 +118,20 @@ static int is_runtime_library(const char *path)
 	return !strcmp(base ? base + 1 : path, "libcallscope.so");
 }
 
+int load_symtab_add(struct symtab *st, const struct data_object *o, uint64_t bias)
+{
+	struct symtab_segment *segs = xcalloc(o->nseg, sizeof(*segs));
+
+	for (size_t k = 0; k < o->nseg; k++) {
+		segs[k].vaddr = o->segs[k].vaddr;
+		segs[k].memsz = o->segs[k].memsz;
+		segs[k].flags = o->segs[k].flags;
+	}
+	int rc = symtab_add_object(st, o->path, bias, o->build_id, o->build_id_len, segs, o->nseg);
+	free(segs);
+	return rc;
+}
+
 static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uint32_t image,
 				   struct load_stats *stats)
 {
@@ -127,16 +141,8 @@ static struct symtab *build_symtab(const struct data_file *df, uint32_t pid, uin
 		const struct data_object *o = &df->objects[i];
 		if (o->pid != pid || o->image != image || is_runtime_library(o->path))
 			continue;
-		struct symtab_segment *segs = xcalloc(o->nseg, sizeof(*segs));
-		for (size_t k = 0; k < o->nseg; k++) {
-			segs[k].vaddr = o->segs[k].vaddr;
-			segs[k].memsz = o->segs[k].memsz;
-			segs[k].flags = o->segs[k].flags;
-		}
-		if (symtab_add_object(st, o->path, o->load_bias, o->build_id, o->build_id_len,
-				      segs, o->nseg) != 0)
+		if (load_symtab_add(st, o, o->load_bias) != 0)
 			stats->salvaged = 1;
-		free(segs);
 	}
 	return st;
 }

@@ -166,6 +166,14 @@ void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of
 /* Parses the value of --pid or --tid; a bad one is a usage error. */
 int64_t load_parse_id(const char *option, const char *value);
 
+/*
+ * Adds the recorded object O to the symbolizer ST at BIAS: its load bias
+ * to look up runtime addresses, 0 for link-time ones.  Returns what
+ * symtab_add_object() does.
+ */
+struct symtab;
+int load_symtab_add(struct symtab *st, const struct data_object *o, uint64_t bias);
+
 /* Returns a profile the caller frees with profile_free(). */
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats);

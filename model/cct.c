@@ -247,17 +247,24 @@ void cct_thread_end(struct cct_builder *b, uint64_t end_ns)
 	cct_thread_end_values(b, v);
 }
 
-void cct_add_sample(struct cct *t, const uint32_t *funcs, size_t n, uint64_t weight)
+uint32_t cct_add_path(struct cct *t, const uint32_t *funcs, size_t n, enum cct_metric metric,
+		      uint64_t weight)
 {
 	uint32_t node = CCT_ROOT;
 
-	t->metrics |= 1u << CCT_SAMPLES;
-	t->nodes[CCT_ROOT].total[CCT_SAMPLES] += weight;
+	t->nodes[CCT_ROOT].total[metric] += weight;
 	for (size_t i = n; i; i--) {
 		node = cct_child(t, node, funcs[i - 1]);
-		t->nodes[node].total[CCT_SAMPLES] += weight;
+		t->nodes[node].total[metric] += weight;
 	}
-	t->nodes[node].self[CCT_SAMPLES] += weight;
+	t->nodes[node].self[metric] += weight;
+	return node;
+}
+
+void cct_add_sample(struct cct *t, const uint32_t *funcs, size_t n, uint64_t weight)
+{
+	t->metrics |= 1u << CCT_SAMPLES;
+	cct_add_path(t, funcs, n, CCT_SAMPLES, weight);
 }
 
 size_t cct_builder_depth(const struct cct_builder *b)

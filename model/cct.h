@@ -93,9 +93,16 @@ void cct_free(struct cct *t);
 uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t func);
 
 /*
+ * Adds WEIGHT to METRIC along the call path FUNCS[0..N), innermost
+ * first: to total[METRIC] of the root and of every node of the path from
+ * it, and to self[METRIC] of the last, whose node is returned.
+ */
+uint32_t cct_add_path(struct cct *t, const uint32_t *funcs, size_t n, enum cct_metric metric,
+		      uint64_t weight);
+
+/*
  * Adds a timer sample of WEIGHT periods whose stack is FUNCS[0..N),
- * innermost first: its path from the root gets the weight in
- * total[CCT_SAMPLES] at every node and in self[CCT_SAMPLES] at the last.
+ * innermost first: cct_add_path() in CCT_SAMPLES.
  */
 void cct_add_sample(struct cct *t, const uint32_t *funcs, size_t n, uint64_t weight);
 

@@ -1,15 +1,15 @@
 /* The sign test over code offsets; see paired.h. */
 #include "optimize/paired.h"
 
-#include <math.h>
 #include <string.h>
 
 /* P(X <= k) for X ~ Binomial(n, 1/2). */
 static double binomial_half_cdf(size_t k, size_t n)
 {
-	double term = ldexp(1.0, -(int)n);	/* C(n, 0) / 2^n */
-	double sum = 0;
+	double term = 1.0, sum = 0;
 
+	for (size_t i = 0; i < n; i++)
+		term /= 2;	/* C(n, 0) / 2^n, exactly, without libm */
 	for (size_t i = 0; i <= k && i <= n; i++) {
 		sum += term;
 		term = term * (double)(n - i) / (double)(i + 1);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "partition.h"
 #include "u64map.h"
 #include "xalloc.h"
 
@@ -159,16 +160,9 @@ static void join(const struct opt_graph *g, struct opt_cluster *a, struct opt_cl
 /* 1 if the graph has an edge FROM -> TO (the edges are sorted by their ends). */
 static int has_edge(const struct opt_graph *g, uint32_t from, uint32_t to)
 {
-	size_t lo = 0, hi = g->nedges;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct opt_edge *e = &g->edges[mid];
-		if (e->from < from || (e->from == from && e->to < to))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(g->nedges, mid,
+				    g->edges[mid].from < from ||
+					    (g->edges[mid].from == from && g->edges[mid].to < to));
 	return lo < g->nedges && g->edges[lo].from == from && g->edges[lo].to == to;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "partition.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -330,16 +331,8 @@ void link_map_release(struct link_map *m)
 
 const struct link_section *link_map_find(const struct link_map *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->n;
-
 	/* The last section starting at or before ADDR. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->sections[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(m->n, mid, m->sections[mid].addr <= addr);
 	if (!lo)
 		return NULL;
 	const struct link_section *s = &m->sections[lo - 1];

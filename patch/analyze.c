@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "partition.h"
 #include "patch/analysis.h"
 #include "xalloc.h"
 
@@ -196,14 +197,7 @@ int analysis_by_target(const void *x, const void *y)
 /* The first branch whose target is at or above ADDR. */
 static size_t first_branch(const struct branches *br, uint64_t addr)
 {
-	size_t lo = 0, hi = br->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (br->v[mid].target < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(br->n, mid, br->v[mid].target < addr);
 	return lo;
 }
 

@@ -20,11 +20,9 @@ static void addf(struct html_buf *b, const char *fmt, ...) __attribute__((format
 static void addf(struct html_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	html_buf_addstr(b, s);
 	free(s);
@@ -75,15 +73,26 @@ static void sample_facts(struct html_buf *b, const struct profile *p, const char
 	     (unsigned long long)p->samples_truncated);
 }
 
-static void warn(struct html_buf *b, int *open, const char *text)
+/* One item of the banner's list of warnings, which it opens first if
+ * *OPEN says it is not yet. */
+static void warn(struct html_buf *b, int *open, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct html_buf *b, int *open, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!*open) {
 		html_buf_addstr(b, "<ul class=\"cs-warn\">\n");
 		*open = 1;
 	}
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
 	html_buf_addstr(b, "<li>");
 	html_buf_addstr(b, text);
 	html_buf_addstr(b, "</li>\n");
+	free(text);
 }
 
 /* The losses and marks of one profile, counted. */
@@ -91,7 +100,6 @@ static void profile_warnings(struct html_buf *b, int *open, const struct profile
 			     int salvaged, const char *which)
 {
 	uint64_t virt = 0, unwound = 0, thrown = 0, truncated = 0, unreliable = 0;
-	char *s;
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		virt += p->funcs[i].virtual_returns;
@@ -102,65 +110,47 @@ static void profile_warnings(struct html_buf *b, int *open, const struct profile
 	for (size_t i = 0; i < p->nthreads; i++)
 		truncated += (p->threads[i].flags & THREAD_TRUNCATED) != 0;
 	if (p->lost_events) {
-		s = xasprintf("%s%llu %s lost while recording: the numbers are short by those",
+		warn(b, open, "%s%llu %s lost while recording: the numbers are short by those",
 			      which, (unsigned long long)p->lost_events,
 			      plural(p->lost_events, "event was", "events were"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (p->samples_lost) {
-		s = xasprintf("%s%llu %s lost while recording: the sampled shares are short by those",
+		warn(b, open, "%s%llu %s lost while recording: the sampled shares are short by those",
 			      which, (unsigned long long)p->samples_lost,
 			      plural(p->samples_lost, "sample was", "samples were"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (truncated) {
-		s = xasprintf("%s%llu %s out of buffer space (truncated); its later calls are not in "
+		warn(b, open, "%s%llu %s out of buffer space (truncated); its later calls are not in "
 			      "the data", which, (unsigned long long)truncated,
 			      plural(truncated, "thread ran", "threads ran"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (p->overwritten_events) {
-		s = xasprintf("%sflight recorder: %llu older %s overwritten; the numbers cover what "
+		warn(b, open, "%sflight recorder: %llu older %s overwritten; the numbers cover what "
 			      "the rings kept", which, (unsigned long long)p->overwritten_events,
 			      plural(p->overwritten_events, "event was", "events were"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (unreliable) {
-		s = xasprintf("%scounters possibly incorrect in %llu %s: the kernel time-shared a "
+		warn(b, open, "%scounters possibly incorrect in %llu %s: the kernel time-shared a "
 			      "counter while %s ran, so its counts are estimates", which,
 			      (unsigned long long)unreliable, plural(unreliable, "function", "functions"),
 			      plural(unreliable, "it", "they"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (salvaged) {
-		s = xasprintf("%sdamaged data or a binary that changed since the run: the numbers "
+		warn(b, open, "%sdamaged data or a binary that changed since the run: the numbers "
 			      "cover what could be read and trusted; see 'callscope info'", which);
-		warn(b, open, s);
-		free(s);
 	}
 	if (virt) {
-		s = xasprintf("%s%llu %s still running at the end and closed there "
+		warn(b, open, "%s%llu %s still running at the end and closed there "
 			      "(virtual returns)", which, (unsigned long long)virt,
 			      plural(virt, "call was", "calls were"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (unwound) {
-		s = xasprintf("%s%llu %s left by longjmp and closed by stack repair",
+		warn(b, open, "%s%llu %s left by longjmp and closed by stack repair",
 			      which, (unsigned long long)unwound, plural(unwound, "call was", "calls were"));
-		warn(b, open, s);
-		free(s);
 	}
 	if (thrown) {
-		s = xasprintf("%s%llu %s left by an exception and closed by stack repair",
+		warn(b, open, "%s%llu %s left by an exception and closed by stack repair",
 			      which, (unsigned long long)thrown, plural(thrown, "call was", "calls were"));
-		warn(b, open, s);
-		free(s);
 	}
 }
 
@@ -170,7 +160,6 @@ static void banner(struct html_buf *b, const struct html_page_parts *pp)
 	const struct html_cuts *cuts = pp->cuts;
 	char d[DURATION_BUF + 32];	/* a duration, or a count of samples */
 	int open = 0;
-	char *s;
 
 	facts(b, in->prof, "");
 	sample_facts(b, in->prof, "");
@@ -188,23 +177,19 @@ static void banner(struct html_buf *b, const struct html_page_parts *pp)
 				 plural(cuts->min_total_ns, "sample", "samples"));
 		else
 			format_duration(d, (double)cuts->min_total_ns);
-		s = xasprintf("%llu call %s of less than %s each %s folded into counted "
-			      "[smaller call paths] nodes to keep the page within its budget; "
-			      "their %s kept there",
-			      (unsigned long long)cuts->nodes_cut, plural(cuts->nodes_cut, "path", "paths"),
-			      d, plural(cuts->nodes_cut, "is", "are"),
-			      t->weigh_samples ? "samples are" : "time is");
-		warn(b, &open, s);
-		free(s);
+		warn(b, &open, "%llu call %s of less than %s each %s folded into counted "
+			       "[smaller call paths] nodes to keep the page within its budget; "
+			       "their %s kept there",
+			       (unsigned long long)cuts->nodes_cut, plural(cuts->nodes_cut, "path", "paths"),
+			       d, plural(cuts->nodes_cut, "is", "are"),
+			       t->weigh_samples ? "samples are" : "time is");
 	}
 	if (cuts->calls_dropped) {
-		s = xasprintf("the timeline shows %llu of %llu calls: those lasting at least %s; "
-			      "the flame graph and the tables count every call",
-			      (unsigned long long)cuts->calls_kept,
-			      (unsigned long long)(cuts->calls_kept + cuts->calls_dropped),
-			      format_duration(d, (double)cuts->min_call_ns));
-		warn(b, &open, s);
-		free(s);
+		warn(b, &open, "the timeline shows %llu of %llu calls: those lasting at least %s; "
+			       "the flame graph and the tables count every call",
+			       (unsigned long long)cuts->calls_kept,
+			       (unsigned long long)(cuts->calls_kept + cuts->calls_dropped),
+			       format_duration(d, (double)cuts->min_call_ns));
 	}
 	if (!pp->compressed)
 		warn(b, &open, "the data is stored uncompressed (zlib was not found or "

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 static int process_fd = -1;
+/* The program's path, read once by process_write_start(). */
+static char exe_path[CONTRACT_PATH_MAX];
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -119,7 +121,22 @@ const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len)
 	return NULL;
 }
 
-static int write_object(struct dl_phdr_info *info, size_t size, void *unused);
+/* OBJECT sections gathered for one write(): a start-up describes half a
+ * dozen objects, each a system call before.  Whole sections only, as a
+ * crash mid-write leaves a partial last one, which the seal drops. */
+struct object_batch {
+	uint8_t buf[8192];
+	size_t len;
+};
+
+static void batch_flush(struct object_batch *batch)
+{
+	if (batch->len)
+		write_all(process_fd, batch->buf, batch->len);
+	batch->len = 0;
+}
+
+static int write_object(struct dl_phdr_info *info, size_t size, void *data);
 
 /* The loader's count of objects loaded so far (dlopen adds to it). */
 static int count_loads(struct dl_phdr_info *info, size_t size, void *data)
@@ -135,27 +152,24 @@ static unsigned long long described_loads;
 /* Describes every loaded object (OBJECT sections). */
 static void write_objects(void)
 {
+	struct object_batch batch;
+
+	batch.len = 0;
 	dl_iterate_phdr(count_loads, &described_loads);
-	dl_iterate_phdr(write_object, NULL);
+	dl_iterate_phdr(write_object, &batch);
+	batch_flush(&batch);
 }
 
-static int write_object(struct dl_phdr_info *info, size_t size, void *unused)
+/* Builds INFO's OBJECT section behind what BATCH holds; -1 when it does
+ * not fit there. */
+static int object_section(const struct dl_phdr_info *info, struct object_batch *batch)
 {
-	uint8_t buf[8192];
-	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
-	char exe[CONTRACT_PATH_MAX];
-	const char *path = info->dlpi_name;
+	struct sec_builder b = { batch->buf + batch->len, batch->buf + sizeof(batch->buf), 0 };
+	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : exe_path;
 	size_t id_len;
 	const void *id = runtime_build_id(info, &id_len);
 	uint32_t nseg = 0;
 
-	(void)size;
-	(void)unused;
-	if (!path || !*path) {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		exe[n > 0 ? n : 0] = '\0';
-		path = exe;
-	}
 	for (int i = 0; i < info->dlpi_phnum; i++)
 		if (info->dlpi_phdr[i].p_type == PT_LOAD)
 			nseg++;
@@ -176,7 +190,23 @@ static int write_object(struct dl_phdr_info *info, size_t size, void *unused)
 		sec_put_u32(&b, 0);
 	}
 	sec_end(&b, sec);
-	flush_section(&b, buf);
+	if (b.overflow)
+		return -1;
+	batch->len = (size_t)(b.p - batch->buf);
+	return 0;
+}
+
+/* Appends INFO's OBJECT section to the batch DATA, flushing the batch
+ * first when the section does not fit behind what it holds. */
+static int write_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct object_batch *batch = data;
+
+	(void)size;
+	if (object_section(info, batch) != 0 && batch->len) {
+		batch_flush(batch);
+		object_section(info, batch);
+	}
 	return 0;
 }
 
@@ -184,7 +214,6 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 {
 	static uint8_t buf[16384];
 	static char cmdline[8192];
-	char exe[CONTRACT_PATH_MAX];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
 
 	if (process_fd >= 0)
@@ -195,8 +224,8 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 			strerror(errno));
 		return -1;
 	}
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
+	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+	exe_path[n > 0 ? n : 0] = '\0';
 	size_t cmd_len = read_small_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
 
 	uint8_t *sec = sec_begin(&b, SECTION_PROCESS);
@@ -208,7 +237,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	sec_put_u64(&b, clock_mono_ns());
 	sec_put_u32(&b, inner_x256);
 	sec_put_u32(&b, outer_x256);
-	sec_put_blob(&b, exe, strlen(exe));
+	sec_put_blob(&b, exe_path, strlen(exe_path));
 	sec_put_blob(&b, cmdline, cmd_len);
 	sec_end(&b, sec);
 	if (flush_section(&b, buf) != 0)

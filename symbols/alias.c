@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "partition.h"
 #include "xalloc.h"
 
 struct alias {
@@ -116,19 +117,12 @@ const char *alias_preferred(struct alias_index **index, Dwfl_Module *mod, GElf_A
 			    const char *name, const struct alias_imports *imports)
 {
 	struct alias_index *ix;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!*index)
 		*index = build(mod);
 	ix = *index;
-	hi = ix->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(ix->n, mid, ix->v[mid].addr < addr);
 	if (lo == ix->n || ix->v[lo].addr != addr)
 		return name;
 	name = ix->v[lo].name;

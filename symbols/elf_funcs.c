@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "partition.h"
 #include "readfile.h"
 #include "symbols/elf_symbols.h"
 #include "xalloc.h"
@@ -148,15 +149,8 @@ void elf_name_index_free(struct elf_name_index *ix)
 
 size_t elf_name_lookup(const struct elf_name_index *ix, const char *name, const size_t **first)
 {
-	size_t lo = 0, hi = ix->t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(ix->t->funcs[ix->order[mid]].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(ix->t->n, mid,
+				    strcmp(ix->t->funcs[ix->order[mid]].name, name) < 0);
 	size_t end = lo;
 	while (end < ix->t->n && !strcmp(ix->t->funcs[ix->order[end]].name, name))
 		end++;
@@ -166,14 +160,6 @@ size_t elf_name_lookup(const struct elf_name_index *ix, const char *name, const 
 
 long elf_funcs_at(const struct elf_funcs *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->funcs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(t->n, mid, t->funcs[mid].addr < addr);
 	return lo < t->n && t->funcs[lo].addr == addr ? (long)lo : -1;
 }

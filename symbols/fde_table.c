@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "partition.h"
 #include "xalloc.h"
 
 /* The encodings every GNU linker writes (LSB: DW_EH_PE_*): a table of
@@ -76,16 +77,8 @@ void fde_table_release(struct fde_table *t)
 int fde_table_lookup(const struct fde_table *t, uint64_t addr, uint64_t *start,
 		     uint64_t *size)
 {
-	size_t lo = 0, hi = t->n;
-
 	/* the first entry above ADDR */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->starts[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(t->n, mid, t->starts[mid] <= addr);
 	if (!lo)
 		return -1;
 	*start = t->starts[lo - 1];

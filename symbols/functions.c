@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "partition.h"
 #include "readfile.h"
 #include "symbols/fde_table.h"
 #include "symbols/elf_symbols.h"
@@ -247,15 +248,9 @@ const struct elf_code *elf_functions_code(const struct elf_functions *f, uint64_
 size_t elf_functions_aliases(const struct elf_functions *f, uint64_t start,
 			     const struct elf_alias **first)
 {
-	size_t lo = 0, hi = f->naliases, n = 0;
+	size_t n = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->aliases[mid].start < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = PARTITION_POINT(f->naliases, mid, f->aliases[mid].start < start);
 	*first = f->aliases + lo;
 	while (lo + n < f->naliases && f->aliases[lo + n].start == start)
 		n++;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "partition.h"
 #include "readfile.h"
 #include "symbols/debug_files.h"
 #include "symbols/fde_table.h"
@@ -324,18 +325,12 @@ static void sort_ranges(struct symtab *st)
  */
 static size_t find_object(struct symtab *st, uint64_t addr)
 {
-	size_t lo = 0, hi = st->nr_ranges, found = NO_OBJECT;
+	size_t lo, found = NO_OBJECT;
 
 	if (!st->ranges_sorted)
 		sort_ranges(st);
 	/* First range starting above ADDR. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->ranges[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(st->nr_ranges, mid, st->ranges[mid].start <= addr);
 	while (lo-- > 0 && st->ranges[lo].max_end > addr)
 		if (addr < st->ranges[lo].end)
 			found = st->ranges[lo].obj;
