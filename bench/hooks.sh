@@ -57,13 +57,14 @@ build_lua pg
 WORK="$HERE/progs/work.lua"
 
 # The variants, each a command; all but plain and patched run the -pg binary.
-VARIANTS=(plain gmon samples patched count flight trace)
+VARIANTS=(plain gmon samples patched count countstats flight trace)
 declare -A VLABEL=(
 	[plain]="plain (no -pg)"
 	[gmon]="glibc gmon (-pg, no callscope)"
 	[samples]="callscope --mode=count --time-by=samples"
 	[patched]="callscope --patch --mode=count --time-by=samples (plain build)"
 	[count]="callscope --mode=count"
+	[countstats]="callscope --mode=count --call-stats"
 	[flight]="callscope --mode=flight"
 	[trace]="callscope record (trace)"
 )
@@ -82,6 +83,7 @@ cmd_of() {
 	samples) echo "$cs record $CS_OPTS --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	patched) echo "$cs record $CS_OPTS --patch --mode=count --time-by=samples -o $d/cs.data -- $BIN/lua-plain $WORK $LUA_ARGS" ;;
 	count) echo "$cs record $CS_OPTS --mode=count -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
+	countstats) echo "$cs record $CS_OPTS --mode=count --call-stats -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	flight) echo "$cs record $CS_OPTS --mode=flight -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	trace) echo "$cs record $CS_OPTS -o $d/cs.data -- $BIN/lua-pg $WORK $LUA_ARGS" ;;
 	esac

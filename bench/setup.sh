@@ -22,7 +22,7 @@ export DEBIAN_FRONTEND=noninteractive
 # binutils gives gprof; valgrind counts calls when callscope cannot;
 # dpkg-dev gives dpkg-source, which 'apt-get source' uses to unpack;
 # bench/optimize/programs.sh makes SQLite's one-file source with tclsh and
-# jq's configure with autoreconf.
+# jq's configure with autoreconf, links with lld 19 and tables with jq.
 declare -A NEED=(
 	[uftrace]=uftrace
 	[gprof]=binutils
@@ -37,6 +37,8 @@ declare -A NEED=(
 	[autoreconf]=autoconf
 	[automake]=automake
 	[libtoolize]=libtool
+	[ld.lld-19]=lld-19
+	[jq]=jq
 )
 
 apt_updated=0
@@ -107,9 +109,8 @@ if ! compgen -G "$BENCH_DIR/src/lua5.4-*/src/lua.c" >/dev/null; then
 	# does not build; that is all we need.
 	(cd "$BENCH_DIR/src" && apt-get source -qq lua5.4 >/dev/null)
 fi
-# SQLite, Tcl, jq, gawk and xz-utils for bench/optimize/programs.sh (lld,
-# which it links with, is in scripts/deps/optimize.txt), each with a file
-# that shows it is unpacked.
+# SQLite, Tcl, jq, gawk and xz-utils for bench/optimize/programs.sh, each
+# with a file that shows it is unpacked.
 for pkg_file in sqlite3:configure.ac tcl8.6:unix/configure jq:configure.ac gawk:configure.ac \
 	xz-utils:configure.ac; do
 	pkg=${pkg_file%%:*}

@@ -277,6 +277,8 @@ int cmd_info(int argc, char **argv)
 			json_kv_u64(&j, "count_nodes", cm.nodes);
 			json_kv_u64(&j, "count_bytes", cm.bytes);
 			json_kv_u64(&j, "truncated_calls", cm.truncated_calls);
+			json_key(&j, "call_stats");
+			json_bool(&j, !profile_has_untimed_calls(p));
 		}
 		json_key(&j, "counters");
 		json_array_begin(&j);
@@ -362,6 +364,11 @@ int cmd_info(int argc, char **argv)
 			       "statistics); "
 			       "%llu calls under <truncated>\n", (unsigned long long)cm.nodes,
 			       (unsigned long long)cm.bytes, (unsigned long long)cm.truncated_calls);
+		if (s->mode == DATA_MODE_COUNT && !p->time_sample_period_ns)
+			printf("call stats:   %s\n", profile_has_untimed_calls(p)
+			       ? "not kept (shortest, longest, spread, periods, histograms: "
+				 "record --call-stats keeps them)"
+			       : "kept (shortest, longest, spread, periods, histograms)");
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);

@@ -84,7 +84,10 @@ static const char usage_text[] =
 	"                        where perf events are not allowed) or timer\n"
 	"      --time-by SOURCE  with --mode=count: clock (each call timed, the default)\n"
 	"                        or samples (calls only counted; time from timer samples\n"
-	"                        of the exact call path, --freq per second)\n";
+	"                        of the exact call path, --freq per second)\n"
+	"      --call-stats      with --mode=count: also keep each function's per-call\n"
+	"                        statistics (shortest, longest, spread, histogram,\n"
+	"                        period between calls); they cost every call more\n";
 
 #define FLIGHT_DEFAULT (1u << 20)
 #define OUTSIDE_HZ_DEFAULT 199
@@ -324,6 +327,7 @@ int cmd_record(int argc, char **argv)
 		{ "stack", required_argument, NULL, 'K' },
 		{ "sample-source", required_argument, NULL, 'Q' },
 		{ "time-by", required_argument, NULL, 'T' },
+		{ "call-stats", no_argument, NULL, 'C' },
 		{ "patch", optional_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -380,6 +384,7 @@ int cmd_record(int argc, char **argv)
 				usage_die("--time-by wants clock or samples, not '%s'", optarg);
 			contract.time_by_samples = !strcmp(optarg, "samples");
 			break;
+		case 'C': contract.call_stats = 1; break;
 		case 'X': patch = 1; patch_spec = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
@@ -414,6 +419,9 @@ int cmd_record(int argc, char **argv)
 		usage_die("--patch traces the program; leave out --mode=sample");
 	if (contract.time_by_samples && !contract.count_nodes)
 		usage_die("--time-by=samples times count mode: add --mode=count");
+	if (contract.call_stats && (!contract.count_nodes || contract.time_by_samples))
+		usage_die("--call-stats keeps per-call statistics in count mode timed by the clock: "
+			  "add --mode=count, leave out --time-by=samples (a trace has them already)");
 	if (contract.time_by_samples && (events || start_at || stop_at))
 		usage_die("--time-by=samples reads no clock or counter in the hooks, which also "
 			  "see no trigger: leave out -e, --start-at and --stop-at");

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/find_function.h"
+#include "die.h"
 #include "model/aggregate.h"
 #include "model/histogram.h"
 #include "model/symspec.h"
@@ -82,6 +83,11 @@ int histogram_report(const struct data_file *df, const struct load_filter *f,
 	load_profile_into(s.p, df, f, &stats);
 
 	uint32_t fn = find_function(s.p, spec, "--histogram", input);
+	if (!func_calls_timed(&s.p->funcs[fn]))
+		die("the durations of %s's calls were not recorded: %s", s.p->funcs[fn].name,
+		    s.p->time_sample_period_ns
+			    ? "a run timed by samples has none; record it with --time-by=clock"
+			    : "record with --mode=count --call-stats, or trace it");
 	memset(&none, 0, sizeof(none));
 	report_histogram(stdout, s.p, fn, fn < s.n && s.hist[fn] ? s.hist[fn] : &none, json);
 	for (size_t i = 0; i < s.n; i++)

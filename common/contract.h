@@ -89,6 +89,8 @@ struct contract {
 				 * PATCH_PLAN_FILE in dir (patch_plan.h) */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
+	int call_stats;		/* count mode keeps each function's per-call
+				 * statistics (record --call-stats) */
 	/* the sampler's settings (common/sampling.h), checked by
 	 * sampling_parse(); "": the sampler stays off */
 	char sampling[CONTRACT_SAMPLING_MAX];

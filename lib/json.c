@@ -129,6 +129,15 @@ void json_kv_u64(struct json *j, const char *key, uint64_t v)
 	json_u64(j, v);
 }
 
+void json_kv_u64_known(struct json *j, const char *key, uint64_t v, int known)
+{
+	json_key(j, key);
+	if (known)
+		json_u64(j, v);
+	else
+		json_string(j, NULL);
+}
+
 void json_kv_double(struct json *j, const char *key, double v)
 {
 	json_key(j, key);

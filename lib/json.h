@@ -38,6 +38,8 @@ void json_finish(struct json *j);
 /* Shorthands for "key": value inside an object. */
 void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_u64(struct json *j, const char *key, uint64_t v);
+/* KEY: V when KNOWN, else null (a number that was not measured) */
+void json_kv_u64_known(struct json *j, const char *key, uint64_t v, int known);
 void json_kv_double(struct json *j, const char *key, double v);
 
 #endif

@@ -474,6 +474,14 @@ double func_stddev_ns(const struct func *f)
 	return var > 0 ? (double)sqrtl(var) : 0;
 }
 
+int profile_has_untimed_calls(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!func_calls_timed(&p->funcs[i]))
+			return 1;
+	return 0;
+}
+
 uint64_t func_period_avg_ns(const struct func *f)
 {
 	return f->periods ? f->period_sum_ns / f->periods : 0;

@@ -282,6 +282,21 @@ void profile_find_cycles(struct profile *p);
 /* The population standard deviation of F's inclusive time per call. */
 double func_stddev_ns(const struct func *f);
 
+/*
+ * Whether F's calls were timed one by one: shortest, longest, spread,
+ * periods and histogram exist only then.  A count-mode run keeps them
+ * only when asked (record --call-stats), one timed by samples never;
+ * such a function has calls but no shortest call, and its views print
+ * those numbers as unknown rather than as 0.
+ */
+static inline int func_calls_timed(const struct func *f)
+{
+	return !f->calls || f->min_ns != UINT64_MAX;
+}
+
+/* Whether some function of P has calls not timed one by one. */
+int profile_has_untimed_calls(const struct profile *p);
+
 /* F's average period (see struct func), 0 when there is none. */
 uint64_t func_period_avg_ns(const struct func *f);
 

@@ -104,10 +104,24 @@ static void print_stats_columns(FILE *out, const struct func *fn)
 {
 	char a[DURATION_BUF], b[DURATION_BUF], c[DURATION_BUF], d[DURATION_BUF];
 
+	if (!func_calls_timed(fn)) {
+		fprintf(out, " %12s %12s %12s %12s", "-", "-", "-", "-");
+		return;
+	}
 	fprintf(out, " %12s %12s %12s %12s", format_duration(a, func_stddev_ns(fn)),
 		format_duration(b, fn->periods ? (double)fn->period_min_ns : 0),
 		format_duration(c, (double)func_period_avg_ns(fn)),
 		format_duration(d, (double)fn->period_max_ns));
+}
+
+/* Says why some functions' shortest and longest calls print as "-". */
+static void report_untimed_calls_line(FILE *out, const struct profile *p, const char *prefix)
+{
+	if (profile_has_untimed_calls(p))
+		fprintf(out, "%s%s\n", prefix, p->time_sample_period_ns
+			? "calls timed by samples: no shortest, longest, spread or periods per call (-)"
+			: "per-call statistics not recorded: shortest, longest, spread and periods "
+			  "show as -; record --mode=count --call-stats keeps them");
 }
 
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
@@ -198,6 +212,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			     "times depend on that estimate\n", 100 * hooks_share);
 	report_waiting_line(out, p, "# ");
 	report_unhooked(out, p, "# ");
+	report_untimed_calls_line(out, p, "# ");
 	fprintf(out, "#\n%7s %12s %12s %10s %12s %12s %12s %12s", "% time", "self",
 		"total", "calls", "self/call", "total/call", "min", "max");
 	if (o->stats)
@@ -224,8 +239,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 				format_duration(d, fn->calls ? (double)fn->sum_call_ns /
 								       (double)fn->calls
 							     : 0),
-				format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
-				format_duration(f, (double)fn->max_ns));
+				!func_calls_timed(fn) ? "-"
+				: format_duration(e, fn->min_ns != UINT64_MAX ? (double)fn->min_ns : 0),
+				!func_calls_timed(fn) ? "-" : format_duration(f, (double)fn->max_ns));
 		if (o->stats)
 			print_stats_columns(out, fn);
 		for (size_t k = 0; k < p->ncounters; k++)
@@ -262,9 +278,10 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "calls", fn->calls);
 		json_kv_u64(j, "self_ns", fn->self_ns);
 		json_kv_u64(j, "total_ns", fn->total_ns);
-		json_kv_u64(j, "min_ns", fn->min_ns != UINT64_MAX ? fn->min_ns : 0);
+		int timed = func_calls_timed(fn);
+		json_kv_u64_known(j, "min_ns", fn->min_ns != UINT64_MAX ? fn->min_ns : 0, timed);
 		json_kv_u64(j, "avg_ns", avg_ns(fn));
-		json_kv_u64(j, "max_ns", fn->max_ns);
+		json_kv_u64_known(j, "max_ns", fn->max_ns, timed);
 		/* a sampled-only run has no traced time: its share is the samples' */
 		json_kv_double(j, "self_pct", all ? 100.0 * (double)fn->self_ns / (double)all
 						  : func_self_sample_pct(p, fn));
@@ -284,11 +301,11 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 			json_key(j, "counters_possibly_incorrect");
 			json_bool(j, fn->counters_unreliable);
 		}
-		json_kv_u64(j, "stddev_ns", (uint64_t)(func_stddev_ns(fn) + 0.5));
-		json_kv_u64(j, "periods", fn->periods);
-		json_kv_u64(j, "period_min_ns", fn->periods ? fn->period_min_ns : 0);
-		json_kv_u64(j, "period_avg_ns", func_period_avg_ns(fn));
-		json_kv_u64(j, "period_max_ns", fn->period_max_ns);
+		json_kv_u64_known(j, "stddev_ns", (uint64_t)(func_stddev_ns(fn) + 0.5), timed);
+		json_kv_u64_known(j, "periods", fn->periods, timed);
+		json_kv_u64_known(j, "period_min_ns", fn->periods ? fn->period_min_ns : 0, timed);
+		json_kv_u64_known(j, "period_avg_ns", func_period_avg_ns(fn), timed);
+		json_kv_u64_known(j, "period_max_ns", fn->period_max_ns, timed);
 		if (p->samples) {
 			json_kv_u64(j, "samples", fn->samples);
 			json_kv_u64(j, "self_samples", fn->self_samples);

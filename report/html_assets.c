@@ -266,6 +266,8 @@ const char html_asset_js[] =
 	"    this.self = g('self.time'); this.total = g('total.time'); this.min = g('min.time');\n"
 	"    this.avg = g('avg.time'); this.max = g('max.time'); this.sumcall = g('sumcall.time');\n"
 	"    this.vr = g('virtual_returns'); this.unwound = g('unwound'); this.cycle = g('cycle');\n"
+	"    /* a count run without per-call times: min and max are not known */\n"
+	"    this.untimed = cols[prefix + 'calls_untimed'] \? g('calls_untimed') : null;\n"
 	"    /* record -e: counters c1, c2, themselves and with their callees */\n"
 	"    this.cself = {}; this.ctotal = {};\n"
 	"    var f = this;\n"
@@ -1609,6 +1611,8 @@ const char html_asset_js[] =
 	"      return { text: share.toFixed(2) };\n"
 	"    }\n"
 	"    v = this.value(f, id);\n"
+	"    if ((id === 'min' || id === 'max') && M.F.untimed && M.F.untimed[f])\n"
+	"      return { text: '-', value: v, title: 'not recorded: record --mode=count --call-stats keeps each call\\'s time' };\n"
 	"    if (id === 'calls' || id === 'sself' || id === 'stotal') return { text: fmtCount(v), value: v };\n"
 	"    if (/^c[12]t\?$/.test(id)) {\n"
 	"      var doubt = M.F.unreliable && M.F.unreliable[f] && this.st.exact;\n"
@@ -2629,7 +2633,8 @@ const char html_asset_js[] =
 	"    var r = ui.topRows, st = r.st;\n"
 	"    return r.rows.map(function (f) {\n"
 	"      return { name: M.F.name[f], calls: st.calls[f], self_ns: st.self[f], total_ns: st.total[f],\n"
-	"               min_ns: st.calls[f] \? st.min[f] : 0, avg_ns: st.avg[f], max_ns: st.max[f] };\n"
+	"               min_ns: M.F.untimed && M.F.untimed[f] \? null : st.calls[f] \? st.min[f] : 0, avg_ns: st.avg[f],\n"
+	"               max_ns: M.F.untimed && M.F.untimed[f] \? null : st.max[f] };\n"
 	"    });\n"
 	"  };\n"
 	"  hook.tree = function () {\n"
@@ -2655,4 +2660,4 @@ const char html_asset_js[] =
 ;
 const size_t html_asset_js_len = sizeof(html_asset_js) - 1;
 
-const char html_asset_js_sha256[] = "T0DtgxtbHwzz0dJTpqJj2dVTeiZX2NQXn7XNh7BxcQg=";
+const char html_asset_js_sha256[] = "WKTg3EPZp032Fk5OzPmzQyTu8F4Zl6E2T/EVuvIWPTk=";

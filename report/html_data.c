@@ -93,13 +93,14 @@ static uint32_t *flat_ranks(const struct profile *p)
 struct func_columns {
 	struct column *present, *listed, *rank, *calls, *self, *total, *min, *avg, *max, *sumcall,
 		*virtual_returns, *unwound, *cycle;
+	struct column *calls_untimed;	/* a count run without per-call times only */
 	struct column *cself[CONTRACT_COUNTERS_MAX], *ctotal[CONTRACT_COUNTERS_MAX], *unreliable;	/* record -e only */
 	size_t ncounters;
 	struct column *self_samples, *samples;		/* record --sample only */
 };
 
 static void func_columns_new(struct columns *cs, struct func_columns *fc, int base, int diff,
-			     size_t ncounters, int samples)
+			     size_t ncounters, int samples, int untimed)
 {
 	static const char *const cself[CONTRACT_COUNTERS_MAX] = { "func.self.c1", "func.self.c2" };
 	static const char *const ctotal[CONTRACT_COUNTERS_MAX] = { "func.total.c1", "func.total.c2" };
@@ -120,6 +121,9 @@ static void func_columns_new(struct columns *cs, struct func_columns *fc, int ba
 	COL(virtual_returns, "virtual_returns");
 	COL(unwound, "unwound");
 	COL(cycle, "cycle");
+	fc->calls_untimed = NULL;
+	if (untimed)
+		COL(calls_untimed, "calls_untimed");
 	fc->ncounters = ncounters;
 	for (size_t c = 0; c < ncounters; c++) {
 		fc->cself[c] = column_new(cs, cself[c], "uvarint");
@@ -155,6 +159,8 @@ static void func_columns_put(struct func_columns *fc, const struct func *f, uint
 	put_u(fc->virtual_returns, f->virtual_returns);
 	put_u(fc->unwound, f->unwound);
 	put_u(fc->cycle, (uint64_t)(f->cycle > 0 ? f->cycle : 0));
+	if (fc->calls_untimed)
+		put_u(fc->calls_untimed, (uint64_t)!func_calls_timed(f));
 	for (size_t c = 0; c < fc->ncounters; c++) {
 		put_u(fc->cself[c], f->counter_self[c]);
 		put_u(fc->ctotal[c], f->counter_total[c]);
@@ -189,9 +195,11 @@ static void build_functions(const struct html_input *in, struct columns *cs)
 	uint32_t *cur_rank = flat_ranks(in->prof);
 	uint32_t *base_rank = d ? flat_ranks(in->base) : NULL;
 
-	func_columns_new(cs, &cur, 0, d != NULL, html_counters(in), html_samples(in));
+	func_columns_new(cs, &cur, 0, d != NULL, html_counters(in), html_samples(in),
+			 profile_has_untimed_calls(in->prof));
 	if (d)
-		func_columns_new(cs, &base, 1, 1, 0, html_samples(in));
+		func_columns_new(cs, &base, 1, 1, 0, html_samples(in),
+				 profile_has_untimed_calls(in->base));
 	for (size_t u = 0; u < nf; u++) {
 		uint32_t ci = d ? d->cur_func[u] : (uint32_t)u;
 		uint32_t bi = d ? d->base_func[u] : NONE;

@@ -245,8 +245,12 @@ static void summary(struct html_buf *b, const struct profile *p)
 		addf(b, "<td>%llu</td>", (unsigned long long)f->calls);
 		duration_cell(b, f->calls ? (double)f->self_ns / (double)f->calls : 0);
 		duration_cell(b, f->calls ? (double)f->sum_call_ns / (double)f->calls : 0);
-		duration_cell(b, f->calls ? (double)f->min_ns : 0);
-		duration_cell(b, (double)f->max_ns);
+		if (func_calls_timed(f)) {
+			duration_cell(b, f->calls ? (double)f->min_ns : 0);
+			duration_cell(b, (double)f->max_ns);
+		} else {
+			html_buf_addstr(b, "<td>-</td><td>-</td>");
+		}
 		if (p->samples)
 			addf(b, "<td>%llu</td><td>%llu</td>", (unsigned long long)f->self_samples,
 			     (unsigned long long)f->samples);

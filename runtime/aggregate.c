@@ -2,11 +2,14 @@
  * The aggregate mode (record --mode=count): instead of writing every
  * entry and exit, each thread keeps its calling-context tree in a
  * file-backed array of records and adds each finished call to its path:
- * calls, inclusive time, and with -e each counter's increase.  Each
- * function also has a record of its own for what a trace would give per
- * call: shortest, longest, the sums for the mean and spread, a histogram
- * of durations and the period between consecutive calls (sections.h has
- * both layouts).  Memory is bounded by the record count the user chose; a
+ * calls, inclusive time, and with -e each counter's increase.  With
+ * record --call-stats each function also has a record of its own for
+ * what a trace would give per call: shortest, longest, the sums for the
+ * mean and spread, a histogram of durations and the period between
+ * consecutive calls (sections.h has both layouts).  They are asked for,
+ * not kept by default: their updates cost each call about a fifth of
+ * count mode's price (bench/RESULTS.md), for numbers most reports do
+ * not show.  Memory is bounded by the record count the user chose; a
  * path that no longer fits goes to record 1, "<truncated>", which counts
  * its calls (and the time of its outermost activations), so nothing is
  * silently dropped.  Like the event buffers, the array is a shared file
@@ -185,6 +188,8 @@ void aggregate_close(struct thread_state *t)
 
 uint32_t aggregate_find_func(struct thread_state *t, uint64_t addr)
 {
+	if (!runtime_config.contract.call_stats)
+		return 0;
 	uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->func_slot_mask;
 
 	while (t->func_slots[h].record) {

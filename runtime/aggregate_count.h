@@ -16,7 +16,8 @@
  * a new node (and SLOT then names it); AGGREGATE_TRUNCATED_NODE when full. */
 HIDDEN uint32_t aggregate_child_slow(struct thread_state *t, struct cct_cache_slot *slot,
 				     uint32_t parent, uint64_t addr);
-/* The statistics record of ADDR, made if new; 0 when it does not fit. */
+/* The statistics record of ADDR, made if new; 0 when it does not fit or
+ * none are kept (no --call-stats): a frame without one skips them. */
 HIDDEN uint32_t aggregate_find_func(struct thread_state *t, uint64_t addr);
 
 static inline struct cct_func_record *count_func_record(struct thread_state *t, uint32_t record)

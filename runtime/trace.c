@@ -43,6 +43,24 @@ static inline void put_special(struct thread_state *t, unsigned subtype)
 static void ring_sync_due(struct thread_state *t, int pending);
 
 /*
+ * stream_put_varint() for the records every call writes: a value under
+ * 2^14, nearly every one, is written without a branch on its length (one
+ * byte or two varies from call to call, and a mispredicted loop exit cost
+ * more than the store).  The second byte is stored even when one
+ * suffices: ensure_room() left room past the record, and the next record
+ * overwrites it before a commit can cover it.
+ */
+static inline __attribute__((always_inline)) uint8_t *put_record_varint(uint8_t *p, uint64_t v)
+{
+	if (UNLIKELY(v >= 0x4000))
+		return stream_put_varint(p, v);
+	unsigned two = v >= 0x80;
+	p[0] = (uint8_t)(v | two << 7);
+	p[1] = (uint8_t)(v >> 7);
+	return p + 1 + two;
+}
+
+/*
  * Returns nonzero when at least one more record fits (growing if needed).
  * PENDING says how the shadow stack differs from what the stream has said
  * so far, for a SYNC the flight recorder may write here: +1 when a frame
@@ -147,12 +165,12 @@ static inline __attribute__((always_inline)) void emit_entry(struct thread_state
 	uint32_t id = func_id(t, addr);
 	uint64_t delta = take_delta(t, now);
 	if (LIKELY(id)) {
-		t->cur = stream_put_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
+		t->cur = put_record_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
 	} else {
 		put_special(t, STREAM_ENTRY_ADDR);
 		t->cur = stream_put_varint(t->cur, addr);
 	}
-	t->cur = stream_put_varint(t->cur, delta);
+	t->cur = put_record_varint(t->cur, delta);
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
 	thread_commit(t);
@@ -180,7 +198,7 @@ static inline __attribute__((always_inline)) void emit_exit(struct thread_state 
 	}
 	uint64_t delta = take_delta(t, now);
 	if (LIKELY(end == FRAME_RETURNED)) {
-		t->cur = stream_put_varint(t->cur, delta << 2 | STREAM_EXIT);
+		t->cur = put_record_varint(t->cur, delta << 2 | STREAM_EXIT);
 	} else {
 		put_special(t, end == FRAME_THROWN ? STREAM_EXIT_THROWN : STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);

@@ -76,8 +76,6 @@
 #               4 KiB of one cache way; at 32 the sign test calls a
 #               difference when 23 offsets agree)
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
-#   CALLGRIND_GRAPH  callgrind's call graph as "caller callee count"
-#               (default <repo>/../shared/tools/callgrind-graph)
 #   SHUFFLES    seeds of the shuffled-N controls (default "1"; "" for none)
 #   JOBS        cachegrind runs at once (default: CPUs)
 set -euo pipefail
@@ -94,7 +92,6 @@ VARIANTS=${VARIANTS:-}
 SHUFFLES=${SHUFFLES-1}
 OFFSETS=${OFFSETS:-$(seq -s, 0 112 3472)}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
-CALLGRIND_GRAPH=${CALLGRIND_GRAPH:-$ROOT/../shared/tools/callgrind-graph}
 JOBS=${JOBS:-$(nproc)}
 OUT=$BENCH_DIR/programs
 
@@ -102,7 +99,6 @@ say() { printf 'programs-bench: %s\n' "$*" >&2; }
 die() { printf 'programs-bench: %s\n' "$*" >&2; exit 1; }
 
 [ -x "$CALLSCOPE" ] || die "'$CALLSCOPE' not found; run 'make' at the repository root"
-[ -x "$CALLGRIND_GRAPH" ] || die "'$CALLGRIND_GRAPH' not found; set CALLGRIND_GRAPH"
 command -v valgrind >/dev/null || die "valgrind is missing; run bench/setup.sh"
 command -v ld.lld-19 >/dev/null || die "lld 19 is missing; install lld-19"
 case $PROFILE in sample | trace) ;; *) die "PROFILE is sample or trace, not '$PROFILE'" ;; esac
@@ -383,7 +379,7 @@ run_program() {	# NAME
 	# callgrind lists functions in no fixed order, arcs of equal count keep
 	# it, and lld's clustering breaks ties by the file's order: sorted, lld
 	# reads the same file from run to run.
-	"$CALLGRIND_GRAPH" callgrind.out --arcs --object "/$p-default" |
+	awk -v object="/$p-default" -f "$HERE/callgrind-arcs.awk" callgrind.out |
 		LC_ALL=C sort -k3,3nr -k1,1 -k2,2 >callgrind.cg
 
 	local layouts=(default executed lld-c3 lld-cdsort callscope) v opts

@@ -109,6 +109,8 @@
     this.self = g('self.time'); this.total = g('total.time'); this.min = g('min.time');
     this.avg = g('avg.time'); this.max = g('max.time'); this.sumcall = g('sumcall.time');
     this.vr = g('virtual_returns'); this.unwound = g('unwound'); this.cycle = g('cycle');
+    /* a count run without per-call times: min and max are not known */
+    this.untimed = cols[prefix + 'calls_untimed'] ? g('calls_untimed') : null;
     /* record -e: counters c1, c2, themselves and with their callees */
     this.cself = {}; this.ctotal = {};
     var f = this;
@@ -1452,6 +1454,8 @@
       return { text: share.toFixed(2) };
     }
     v = this.value(f, id);
+    if ((id === 'min' || id === 'max') && M.F.untimed && M.F.untimed[f])
+      return { text: '-', value: v, title: 'not recorded: record --mode=count --call-stats keeps each call\'s time' };
     if (id === 'calls' || id === 'sself' || id === 'stotal') return { text: fmtCount(v), value: v };
     if (/^c[12]t?$/.test(id)) {
       var doubt = M.F.unreliable && M.F.unreliable[f] && this.st.exact;
@@ -2472,7 +2476,8 @@
     var r = ui.topRows, st = r.st;
     return r.rows.map(function (f) {
       return { name: M.F.name[f], calls: st.calls[f], self_ns: st.self[f], total_ns: st.total[f],
-               min_ns: st.calls[f] ? st.min[f] : 0, avg_ns: st.avg[f], max_ns: st.max[f] };
+               min_ns: M.F.untimed && M.F.untimed[f] ? null : st.calls[f] ? st.min[f] : 0, avg_ns: st.avg[f],
+               max_ns: M.F.untimed && M.F.untimed[f] ? null : st.max[f] };
     });
   };
   hook.tree = function () {

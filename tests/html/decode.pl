@@ -2,7 +2,8 @@
 # Reads the data block of a page `callscope html` wrote, without a browser
 # (core Perl modules only), and prints it as JSON:
 #   {"meta": {...the block's header...}, "deflate": "stored"|"compressed",
-#    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns,
+#    "functions": [{name, calls, self_ns, total_ns, min_ns, avg_ns, max_ns (null: not
+#                   recorded),
 #                   listed, rank, base_self_ns..., self_samples, samples}],
 #    "nodes": N, "cut_paths": N, "node_self_ns": N, "node_self_samples": N...,
 #    "lines": [{file, line, function, samples or self_ns}], "source": [{file, line, text}],
@@ -60,6 +61,8 @@ for my $i (0 .. $#names) {
 		 calls => $f{calls}[$i], self_ns => $f{'self.time'}[$i],
 		 total_ns => $f{'total.time'}[$i], min_ns => $f{'min.time'}[$i],
 		 avg_ns => $f{'avg.time'}[$i], max_ns => $f{'max.time'}[$i]);
+	# a count run without per-call times: min and max are not known
+	@r{qw(min_ns max_ns)} = (undef, undef) if uvarints('func.calls_untimed')->[$i];
 	for my $c (qw(c1 c2)) {
 		next unless $col{"func.self.$c"};
 		$r{$c} = uvarints("func.self.$c")->[$i];

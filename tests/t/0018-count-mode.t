@@ -4,7 +4,7 @@
 # surviving SIGKILL, with overflowing paths counted under <truncated>.
 . "$(dirname "$0")/lib.sh"
 
-plan 32
+plan 38
 for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	for prog in basic cycle longjmp fork; do
@@ -55,13 +55,34 @@ ok $? "info's text says how much memory count mode used"
 "$CS" export -i long.data --format=chrome -o x.json >/dev/null 2>err.txt
 rc=$?
 ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "a Chrome timeline of count mode is refused in one line"
-# per-call statistics come from the program too: as many periods as a
-# trace has (one less than the calls), a histogram of every call
+# with --call-stats, per-call statistics come from the program too: as
+# many periods as a trace has (one less than the calls), a histogram of
+# every call
 limited "$CS" record -o longt.data -- ./seq 300000 >/dev/null 2>&1
+limited "$CS" record --mode=count --call-stats -o longs.data -- ./seq 300000 >/dev/null 2>&1
 periods() { "$CS" report -i "$1" --stats --json | jq -c '[.functions[] | [.name, .calls, .periods]] | sort'; }
-is "$(periods long.data)" "$(periods longt.data)" "report --stats: each function's calls and periods are the trace's"
-is "$("$CS" report -i long.data --histogram b --json | jq '[.calls, ([.buckets[].count] | add)]' | tr -d ' \n')" \
-	"[$(calls_of long.data b),$(calls_of long.data b)]" "report --histogram b holds every call of b"
+is "$(periods longs.data)" "$(periods longt.data)" "report --stats: each function's calls and periods are the trace's"
+is "$("$CS" report -i longs.data --histogram b --json | jq '[.calls, ([.buckets[].count] | add)]' | tr -d ' \n')" \
+	"[$(calls_of longs.data b),$(calls_of longs.data b)]" "report --histogram b holds every call of b"
+# without it, none: no number stands for them, and the views say why
+is "$("$CS" report -i long.data --stats --json |
+	jq -c '[.functions[] | select(.calls > 1) | [.min_ns, .max_ns, .stddev_ns, .periods, .period_max_ns]] | unique')" \
+	'[[null,null,null,null,null]]' "without --call-stats: shortest, longest, spread and periods are null"
+"$CS" report -i long.data --stats > rep.txt
+ok $(( $(grep -c "^# per-call statistics not recorded: .* --call-stats" rep.txt) != 1 ||
+	$(grep -cE " +- +- +- +- +- +-  b( |$)" rep.txt) != 1 )) \
+	"without --call-stats: the report prints them as - and says why"
+"$CS" report -i long.data --histogram b >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 1 || $(wc -l < err.txt) != 1 )) "without --call-stats: --histogram refuses in one line"
+is "$("$CS" info -i long.data --json | jq -c '.call_stats'),$("$CS" info -i longs.data --json | jq -c '.call_stats')" \
+	"false,true" "info says whether the per-call statistics were kept"
+"$CS" record --mode=count --time-by=samples --call-stats -o x.data -- ./seq 3 >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 2 || $(wc -l < err.txt) != 1 )) "--call-stats with --time-by=samples is a usage error in one line"
+"$CS" record --call-stats -o x.data -- ./seq 3 >/dev/null 2>err.txt
+rc=$?
+ok $(( rc != 2 || $(wc -l < err.txt) != 1 )) "--call-stats without --mode=count is a usage error in one line"
 # two static functions of one name in one program are one function: the
 # histogram holds each call once
 for n in 3 5; do
@@ -72,7 +93,7 @@ EOF
 done
 printf 'void call3(void);\nvoid call5(void);\nint main(void) { call3(); call5(); return 0; }\n' > twins.c
 cc -O1 -pg -o twins twins.c same3.c same5.c
-limited "$CS" record --mode=count -o tw.data -- ./twins >/dev/null 2>&1
+limited "$CS" record --mode=count --call-stats -o tw.data -- ./twins >/dev/null 2>&1
 is "$("$CS" report -i tw.data --histogram same --json | jq -c '[.calls, ([.buckets[].count] | add)]')" "[8,8]" \
 	"two static functions of one name: the histogram holds their 8 calls once"
 build_prog spin spin -O2 -pg

@@ -7,7 +7,7 @@
 plan 11
 build_prog export_work work -O2 -pg -fno-inline -fno-optimize-sibling-calls
 for n in 1 2 3; do
-	limited "$CS" record --mode=count -o c$n.data -- ./work $n > /dev/null 2>&1
+	limited "$CS" record --mode=count --call-stats -o c$n.data -- ./work $n > /dev/null 2>&1
 done
 limited "$CS" record -o t.data -- ./work 2 > /dev/null 2>&1
 

@@ -3,7 +3,7 @@
 # durations, the period between consecutive calls (per thread), and
 # report --histogram, on a program with known sleeps and call spacing,
 # under every hook kind, traced and in count mode (where the program
-# itself sums each function's calls).
+# itself sums each function's calls, asked to with --call-stats).
 . "$(dirname "$0")/lib.sh"
 
 # field FUNCTION KEY: a number from r.json.
@@ -14,9 +14,12 @@ for run in trace:PG trace:FENTRY trace:CYG count:PG count:FENTRY count:CYG; do
 	mode=${run%:*}
 	kind="${run#*:} $mode"
 	eval flags=\$HOOK_FLAGS_${run#*:}
+	stats=
+	[ "$mode" = count ] && stats=--call-stats
 	# shellcheck disable=SC2086
 	build_prog tree_timing tt -O2 $flags -fno-optimize-sibling-calls -fno-inline -fno-ipa-cp
-	limited "$CS" record --mode=$mode -o s.data -- ./tt >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	limited "$CS" record --mode=$mode $stats -o s.data -- ./tt >/dev/null 2>&1
 	"$CS" report -i s.data --json > r.json
 	is "$?" 0 "$kind: report --json runs"
 

@@ -33,6 +33,7 @@ static void test_round_trip(void **state)
 	in.patch = 1;
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
+	in.call_stats = 1;
 	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -50,6 +51,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.patch, 1);
 	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
 	assert_int_equal(out.time_by_samples, 1);
+	assert_int_equal(out.call_stats, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 
