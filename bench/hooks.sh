@@ -104,15 +104,9 @@ one_run() {
 
 declare -A CPU WALL
 say "$REPEAT interleaved rounds of: ${VARIANTS[*]}"
-for ((r = 0; r < REPEAT; r++)); do
-	for v in "${VARIANTS[@]}"; do
-		read -r c w <<<"$(one_run "$v")"
-		CPU[$v]="${CPU[$v]:-} $c"
-		WALL[$v]="${WALL[$v]:-} $w"
-	done
-done
 # shellcheck source=bench/median.sh
 . "$HERE/median.sh"
+rounds_cpu_wall one_run "${VARIANTS[@]}"
 spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f–%.3f", lo, hi }'; }
 
 calls_of() { "$CALLSCOPE" report -i "$RUN/$1/cs.data" --json | jq '[.functions[].calls] | add'; }

@@ -62,19 +62,13 @@ one_run() {
 }
 
 declare -A CPU WALL
-for ((r = 0; r < REPEAT; r++)); do
-	for w in "${WAYS[@]}"; do
-		read -r c t <<<"$(one_run "$w")"
-		CPU[$w]="${CPU[$w]:-} $c"
-		WALL[$w]="${WALL[$w]:-} $t"
-	done
-done
+# shellcheck source=bench/median.sh
+. "$HERE/median.sh"
+rounds_cpu_wall one_run "${WAYS[@]}"
 for w in loader return; do
 	got=$("$CALLSCOPE" report -i "$w.data" --json | jq '[.functions[] | select(.name == "gen_0") | .calls] | add // 0')
 	[ "$got" = 1 ] || { say "$w: gen_0 counted $got times, not once: not patched?"; exit 1; }
 done
-# shellcheck source=bench/median.sh
-. "$HERE/median.sh"
 per_fn() { awk -v a="$1" -v b="$2" -v n="$N" 'BEGIN { printf "%.2f", (a - b) / n }'; }
 patched=$(grep -o 'patching the entries of [0-9]* of [0-9]* functions in [0-9]* objects' loader.err || echo "?")
 git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
