@@ -21,8 +21,9 @@
 #   SHARE_FREQ  samples per second for the share comparison (default 4999)
 #   SHARE_RUNS  runs of each profiler summed for the shares (default 3)
 #   CS_OPTS     more 'callscope record' options (default --no-libcall: the
-#               calls gmon sees, the program's own; library time then goes
-#               to the calling function, as the perf attribution gives it)
+#               calls gmon sees, the program's own; time in a library then
+#               goes to the library's function the samples name, as perf
+#               gives it)
 #   SHARE_ARGS  work.lua arguments of those runs (default "27 100": longer,
 #               for enough samples that their own error stays well under
 #               the budget)
@@ -119,10 +120,14 @@ verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <=
 
 # ------------------------------------------------------------ shares
 
-# perf on the plain build, each sample given to the innermost frame of
-# the program itself that is not inlined: where callscope's shadow stack
-# puts it (time in libc and the kernel goes to the program's function that
-# called it).  Beside it, perf on the -pg build run with glibc's gmon,
+# perf on the plain build, each sample given to its innermost user-space
+# frame that is not inlined, as `perf report --no-children` gives self
+# time, but for the kernel's: a CPU-time sample of callscope's lands when
+# the thread is back in user space, on the code that entered the kernel,
+# so perf's kernel samples go to that code too.  Time in libc is libc's
+# function's on both sides (realloc, memcpy), named alike once glibc's
+# alias prefixes (__GI_, __libc_, leading underscores) are taken off.
+# Beside it, perf on the -pg build run with glibc's gmon,
 # mcount's samples left out: how far -pg's instrumentation by itself
 # moves the shares, which no attribution of samples can undo -- and which
 # `--patch` on the plain build avoids: its column is the same code perf
@@ -148,8 +153,16 @@ import json, subprocess, sys
 run, nruns, cs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 MCOUNT = ("mcount", "_mcount", "__mcount_internal")
 
-def shares(path, binary):
-    """Samples per function of BINARY (innermost frame of it, not inlined);
+def plain_name(sym):
+    """SYM without glibc's alias prefixes: perf may name __GI___libc_free
+    what callscope names free."""
+    for prefix in ("__GI_", "__libc_"):
+        while sym.startswith(prefix) or sym.startswith("_" + prefix):
+            sym = sym[sym.index(prefix) + len(prefix):]
+    return sym.lstrip("_")
+
+def shares(path):
+    """Samples per function (innermost user-space frame, not inlined);
     samples in mcount, the instrumentation's own, are left out."""
     counts, total = {}, 0
     for block in open(path).read().split("\n\n"):
@@ -157,16 +170,16 @@ def shares(path, binary):
         if lines and lines[0].split(None, 1)[-1].rsplit(" (", 1)[0] in MCOUNT:
             continue
         for line in lines:
-            if "(inlined)" in line or not line.endswith(binary + ")"):
+            if "(inlined)" in line or "[kernel" in line or " " not in line:
                 continue
-            sym = line.split(None, 1)[1].rsplit(" (", 1)[0]
+            sym = plain_name(line.split(None, 1)[1].rsplit(" (", 1)[0])
             counts[sym] = counts.get(sym, 0) + 1
             total += 1
             break
     return counts, total
 
-perf, total = shares(run + "/perf.txt", "lua-plain")
-perfpg, totalpg = shares(run + "/perf-pg.txt", "lua-pg")
+perf, total = shares(run + "/perf.txt")
+perfpg, totalpg = shares(run + "/perf-pg.txt")
 def callscope_self(prefix):
     """Self time per function summed over the runs' recordings PREFIX<r>.data."""
     got, all_ns = {}, 0
@@ -174,7 +187,8 @@ def callscope_self(prefix):
         d = json.loads(subprocess.run([cs, "report", "-i", "%s/%s%d.data" % (run, prefix, r), "--json"],
                                       capture_output=True, text=True).stdout)
         for f in d["functions"]:
-            got[f["name"]] = got.get(f["name"], 0) + f["self_ns"]
+            name = plain_name(f["name"])
+            got[name] = got.get(name, 0) + f["self_ns"]
             all_ns += f["self_ns"]
     return got, all_ns
 
