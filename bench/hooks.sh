@@ -121,14 +121,8 @@ verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <=
 # ------------------------------------------------------------ shares
 
 # perf on the plain build, each sample given to its innermost user-space
-# frame that is not inlined, as `perf report --no-children` gives self
-# time, but for the kernel's: a CPU-time sample of callscope's lands when
-# the thread is back in user space, on the code that entered the kernel,
-# so perf's kernel samples go to that code too.  Time in libc is libc's
-# function's on both sides (realloc, memcpy), named alike once glibc's
-# alias prefixes (__GI_, __libc_, leading underscores) are taken off.
-# Beside it, perf on the -pg build run with glibc's gmon,
-# mcount's samples left out: how far -pg's instrumentation by itself
+# frame as bench/self_shares.py says.  Beside it, perf on the -pg build
+# run with glibc's gmon, mcount's samples left out: how far -pg's instrumentation by itself
 # moves the shares, which no attribution of samples can undo -- and which
 # `--patch` on the plain build avoids: its column is the same code perf
 # samples, only the entries' jumps and trampolines added.
@@ -148,52 +142,16 @@ for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --patch --mode=count --time-by=samples \
 		--freq="$SHARE_FREQ" -o "csp$r.data" -- "$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 done > "$RUN/perf.txt"
-python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
-import json, subprocess, sys
+python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" "$HERE" > "$RUN/shares.md" <<'EOF'
+import sys
 run, nruns, cs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-MCOUNT = ("mcount", "_mcount", "__mcount_internal")
+sys.path.insert(0, sys.argv[4])
+from self_shares import perf_shares, callscope_self
 
-def plain_name(sym):
-    """SYM without glibc's alias prefixes: perf may name __GI___libc_free
-    what callscope names free."""
-    for prefix in ("__GI_", "__libc_"):
-        while sym.startswith(prefix) or sym.startswith("_" + prefix):
-            sym = sym[sym.index(prefix) + len(prefix):]
-    return sym.lstrip("_")
-
-def shares(path):
-    """Samples per function (innermost user-space frame, not inlined);
-    samples in mcount, the instrumentation's own, are left out."""
-    counts, total = {}, 0
-    for block in open(path).read().split("\n\n"):
-        lines = [l.strip() for l in block.strip().splitlines()]
-        if lines and lines[0].split(None, 1)[-1].rsplit(" (", 1)[0] in MCOUNT:
-            continue
-        for line in lines:
-            if "(inlined)" in line or "[kernel" in line or " " not in line:
-                continue
-            sym = plain_name(line.split(None, 1)[1].rsplit(" (", 1)[0])
-            counts[sym] = counts.get(sym, 0) + 1
-            total += 1
-            break
-    return counts, total
-
-perf, total = shares(run + "/perf.txt")
-perfpg, totalpg = shares(run + "/perf-pg.txt")
-def callscope_self(prefix):
-    """Self time per function summed over the runs' recordings PREFIX<r>.data."""
-    got, all_ns = {}, 0
-    for r in range(nruns):
-        d = json.loads(subprocess.run([cs, "report", "-i", "%s/%s%d.data" % (run, prefix, r), "--json"],
-                                      capture_output=True, text=True).stdout)
-        for f in d["functions"]:
-            name = plain_name(f["name"])
-            got[name] = got.get(name, 0) + f["self_ns"]
-            all_ns += f["self_ns"]
-    return got, all_ns
-
-csn, cst = callscope_self("cs")
-csp, cspt = callscope_self("csp")
+perf, total = perf_shares(run + "/perf.txt")
+perfpg, totalpg = perf_shares(run + "/perf-pg.txt")
+csn, cst = callscope_self(cs, ["%s/cs%d.data" % (run, r) for r in range(nruns)])
+csp, cspt = callscope_self(cs, ["%s/csp%d.data" % (run, r) for r in range(nruns)])
 top = sorted(perf, key=perf.get, reverse=True)[:10]
 worst = worst_pg = worst_patch = 0
 print("| function | perf self % (plain) | callscope self % (--time-by=samples, -pg) | difference | perf self % (-pg with gmon, mcount left out) | callscope against it | callscope self % (--patch --time-by=samples, plain) | difference from perf (plain) |")
