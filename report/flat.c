@@ -227,6 +227,12 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		if (fn->untimed)
 			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
 				(unsigned long long)fn->calls, "-", "-", "-", "-");
+		else if (!fn->calls)
+			/* time without calls (a library's code, timed by
+			 * samples): nothing per call to say */
+			fprintf(out, "%7.2f %12s %12s %10d %12s %12s %12s %12s", pct,
+				format_duration(a, (double)fn->self_ns),
+				format_duration(b, (double)fn->total_ns), 0, "-", "-", "-", "-");
 		else
 			fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 				format_duration(a, (double)fn->self_ns),
