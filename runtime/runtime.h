@@ -49,7 +49,9 @@ struct shadow_frame {
 /* Slot of a thread's address -> small id table (open addressing). */
 struct func_slot {
 	uint64_t addr;
-	uint32_t id;
+	/* the ENTRY record's first varint, of the id: its bytes, and their
+	 * count in the top byte (see entry_code() in trace.c) */
+	uint32_t entry;
 	uint32_t gen;		/* valid only when equal to the thread's gen */
 };
 

@@ -137,13 +137,31 @@ static inline uint64_t take_delta(struct thread_state *t, uint64_t now)
 	return d;
 }
 
-/* Where ADDR's id is looked for first. */
+/* Where ADDR's id is looked for first: the hooks name a function by an
+ * address a few bytes into it, and functions usually lie 16 bytes apart
+ * or more, so below a table's span (512 KiB of code at most) no two share
+ * the slot and every one is found at once, by a shift rather than a
+ * multiplication. */
 static inline uint32_t func_home(const struct thread_state *t, uint64_t addr)
 {
-	return (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->slot_mask;
+	return (uint32_t)(addr >> 4) & t->slot_mask;
 }
 
-/* Returns the id of ADDR, defining it in the stream if new; 0 = no id. */
+/* The ENTRY record's first varint for function ID, as func_slot keeps
+ * it: ids stay under 2^19, so it is 3 bytes at most, the count in the
+ * top byte. */
+static inline uint32_t entry_code(uint32_t id)
+{
+	uint8_t bytes[4] = { 0 };
+	uint32_t len = (uint32_t)(stream_put_varint(bytes, (uint64_t)id << 2 | STREAM_ENTRY) - bytes);
+	uint32_t code;
+
+	__builtin_memcpy(&code, bytes, sizeof(code));
+	return code | len << 24;
+}
+
+/* Returns ADDR's entry_code(), defining its id in the stream if new;
+ * 0 = no id. */
 static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 {
 	uint32_t h = func_home(t, addr);
@@ -153,7 +171,7 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 		if (s->gen != t->gen)
 			break;
 		if (LIKELY(s->addr == addr))
-			return s->id;
+			return s->entry;
 		h = (h + 1) & t->slot_mask;
 	}
 	if (t->next_id >= t->id_limit)
@@ -161,19 +179,23 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 	struct func_slot *s = &t->slots[h];
 	s->addr = addr;
 	s->gen = t->gen;
-	s->id = t->next_id++;
+	uint32_t id = t->next_id++;
+	s->entry = entry_code(id);
 	put_special(t, STREAM_FUNC_DEF);
-	t->cur = stream_put_varint(t->cur, s->id);
+	t->cur = stream_put_varint(t->cur, id);
 	t->cur = stream_put_varint(t->cur, addr);
-	return s->id;
+	return s->entry;
 }
 
-/* The ENTRY record of function ID (nonzero), DELTA after the last. */
-static inline __attribute__((always_inline)) void put_entry(struct thread_state *t, uint32_t id,
+/* The ENTRY record of a function whose entry_code() is CODE, DELTA
+ * after the last: the code's 4 bytes are stored whole, one store where
+ * its varint took a dozen instructions; the room past the record
+ * (ensure_room()) takes the bytes not kept, which the delta overwrites. */
+static inline __attribute__((always_inline)) void put_entry(struct thread_state *t, uint32_t code,
 							     uint64_t delta)
 {
-	t->cur = put_record_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
-	t->cur = put_record_varint(t->cur, delta);
+	__builtin_memcpy(t->cur, &code, sizeof(code));
+	t->cur = put_record_varint(t->cur + (code >> 24), delta);
 }
 
 /* The EXIT record of a call that returned, DELTA after the last. */
@@ -188,10 +210,10 @@ static inline __attribute__((always_inline)) void emit_entry(struct thread_state
 		count_lost(t, 1);
 		return;
 	}
-	uint32_t id = func_id(t, addr);
+	uint32_t code = func_id(t, addr);
 	uint64_t delta = take_delta(t, now);
-	if (LIKELY(id)) {
-		put_entry(t, id, delta);
+	if (LIKELY(code)) {
+		put_entry(t, code, delta);
 	} else {
 		put_special(t, STREAM_ENTRY_ADDR);
 		t->cur = stream_put_varint(t->cur, addr);
@@ -754,7 +776,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 			goto full;
 		uint64_t now = thread_clock_at(t, clock_tsc());
 		push_redirected(t, addr, ret_slot, real);
-		put_entry(t, s->id, take_delta(t, now));
+		put_entry(t, s->entry, take_delta(t, now));
 		thread_commit(t);
 	}
 	t->guard = 0;
