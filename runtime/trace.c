@@ -262,7 +262,7 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now, end != FRAME_RETURNED,
-			       end == FRAME_THROWN);
+			       end == FRAME_THROWN, t->ncounters);
 	else
 		emit_exit(t, now, end);
 }
@@ -769,7 +769,8 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 			goto full;
 		uint64_t now = thread_clock_at(t, clock_tsc());
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
-		aggregate_count_enter_node(t, f, node, t->nodes[node].func_record, now, 0);
+		aggregate_count_open(t, f, node, t->nodes[node].func_record);
+		count_from(t, f, now, 0, 0);
 	} else {
 		const struct func_slot *s = &t->slots[func_home(t, addr)];
 		if (UNLIKELY(!has_room(t) || s->gen != t->gen || s->addr != addr))
@@ -808,7 +809,7 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 	uint64_t now = thread_clock_at(t, clock_tsc());
 	t->depth = depth - 1;
 	if (t->nodes) {
-		aggregate_exit(t, f, now, 0, 0);
+		aggregate_exit(t, f, now, 0, 0, 0);
 	} else {
 		put_exit(t, take_delta(t, now));
 		thread_commit(t);
