@@ -716,15 +716,18 @@ uintptr_t callscope_hook_return(uintptr_t slot)
 	return leave(trace_current(), slot);
 }
 
+int callscope_hooks_fast;
+
 /*
- * Whether a hook of T may take the fast path below: the thread records
- * (events or counts, without counters), with capture on and up to date
- * and no waits for a CPU to take up, in a process whose settings allow it.
+ * Whether a hook of T may take the fast path below (in a process whose
+ * settings allow it: the assembly has tested callscope_hooks_fast): the
+ * thread records (events or counts, without counters), with capture on
+ * and up to date and no waits for a CPU to take up.
  */
 static inline int hooks_fast(const struct thread_state *t)
 {
-	return runtime_config.hooks_fast && t->status == THREAD_RECORDING && t->capturing &&
-	       !t->ncounters && !thread_waits_pending(t) &&
+	return t->status == THREAD_RECORDING && t->capturing && !t->ncounters &&
+	       !thread_waits_pending(t) &&
 	       t->epoch == __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED);
 }
 
