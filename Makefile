@@ -55,6 +55,7 @@ RUNTIME_SRC := \
 	runtime/cpu_wait.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \
+	runtime/hook_samples.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/libcall/enter.c \

@@ -7,9 +7,15 @@
  * A call measured RAW ns from its entry's clock reading to its exit's
  * contains its own hooks' inner part (unless it was already open when the
  * stream began) and both parts of every call made beneath it.  What is
- * left can be less than its callees' adjusted time when the estimate is
- * high; then the callees' figures stand and the call's self time is 0, so
- * self + children still equals total at every level.
+ * left is an estimate, and for a call shorter than the hooks it can be
+ * less than nothing: the cost per call is an average, and a call that
+ * took less than it is followed by one that took more.  So the figure is
+ * kept signed (two's complement in the uint64_t sums, wrapping) and
+ * summed as it is, and only what is shown of one call, or of a sum once
+ * it is complete, is held at 0 (hook_cost_shown()).  Holding every call
+ * at 0 instead would leave the short calls' shortfall in their own
+ * function and take it from their caller's self time, which is what
+ * TAU's compensation of inclusive and exclusive times avoids.
  */
 #ifndef CALLSCOPE_MODEL_HOOK_COST_H
 #define CALLSCOPE_MODEL_HOOK_COST_H
@@ -36,14 +42,27 @@ static inline struct hook_cost hook_cost_make(double inner_ns, double outer_ns)
 	return c;
 }
 
-/* RAW_NS less the hooks inside it, never below CHILD_NS (see above). */
+/* RAW_NS less the hooks inside it: a signed amount, wrapped (see above). */
 static inline uint64_t hook_cost_total(const struct hook_cost *c, uint64_t raw_ns,
-				       uint64_t desc_calls, int counted, uint64_t child_ns)
+				       uint64_t desc_calls, int counted)
 {
-	uint64_t total = hook_cost_less(raw_ns, desc_calls * c->call_q +
-						(counted ? c->inner_q : 0));
+	int64_t q = (int64_t)(raw_ns * 256) -
+		    (int64_t)(desc_calls * c->call_q + (counted ? c->inner_q : 0));
 
-	return total < child_ns ? child_ns : total;
+	/* rounded to the nearest ns, as hook_cost_less() rounds */
+	return (uint64_t)((q + 128) >> 8);
+}
+
+/* A signed amount of hook_cost_total()'s, or a sum of them, as shown: never below 0. */
+static inline uint64_t hook_cost_shown(uint64_t v)
+{
+	return (int64_t)v < 0 ? 0 : v;
+}
+
+/* Holds a finished sum at 0 (see above). */
+static inline void hook_cost_settle(uint64_t *sum)
+{
+	*sum = hook_cost_shown(*sum);
 }
 
 #endif

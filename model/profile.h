@@ -176,6 +176,13 @@ struct profile {
 	uint64_t time_sample_period_ns;
 	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
+	/* where that figure comes from: the samples beside a trace that fell
+	 * in the hooks (OVERHEAD_SAMPLES of them, one standard error of
+	 * OVERHEAD_REL_ERROR of the figure) when OVERHEAD_IN_PLACE, else the
+	 * calibration, OVERHEAD_CALIBRATED_NS (load/hook_cost.h) */
+	int overhead_in_place;
+	uint64_t overhead_samples;
+	double overhead_rel_error, overhead_calibrated_ns;
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
 	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out */

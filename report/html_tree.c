@@ -275,6 +275,11 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 
 	while (pv->depth)
 		pop(t, now);
+	/* the thread's calls are all in: no sum is shown below 0 */
+	for (size_t i = 0; i < t->nnodes; i++) {
+		hook_cost_settle(&t->nodes[i].self_ns);
+		hook_cost_settle(&t->nodes[i].total_ns);
+	}
 	t->threads[pv->thread].info.end_ns = now;
 }
 

@@ -527,8 +527,9 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		reentered(t, 2);
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_ENTRY;
 	uint64_t now = thread_clock(t);
+	hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
@@ -615,10 +616,11 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 {
 	int was_guarded = t->guard;
 
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	/* a return inside a hook (a signal handler's) leaves the waits to
 	 * the hook it interrupted */
 	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	read_counters(t);
 	check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp < slot))
@@ -768,9 +770,11 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		t->overflow--;
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
+
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 
 	read_counters(t);
 	check_capture(t, now);

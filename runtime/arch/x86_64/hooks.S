@@ -41,6 +41,10 @@
 	.endif
 	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
 	call	callscope_hook_enter
+	/* from here on the callee's clock runs (runtime/hook_samples.c) */
+	.globl	\name\()_hooked
+	.hidden	\name\()_hooked
+\name\()_hooked:
 	testl	%eax, %eax
 	jnz	1f
 2:	RESTORE_INT
@@ -55,6 +59,9 @@
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
+	.globl	\name\()_end
+	.hidden	\name\()_end
+\name\()_end:
 	.cfi_endproc
 	.size	\name, .-\name
 .endm
@@ -95,12 +102,19 @@ callscope_return_trampoline:
 	leaq	16(%rsp), %rdi		/* the slot */
 	subq	$8, %rsp
 	call	callscope_hook_return
+	/* from here on the caller's clock runs again (runtime/hook_samples.c) */
+	.globl	callscope_return_trampoline_hooked
+	.hidden	callscope_return_trampoline_hooked
+callscope_return_trampoline_hooked:
 	movq	%rax, %r11
 	addq	$8, %rsp
 	popq	%rdx
 	popq	%rax
 	addq	$8, %rsp
 	jmp	*%r11
+	.globl	callscope_return_trampoline_end
+	.hidden	callscope_return_trampoline_end
+callscope_return_trampoline_end:
 	.size	callscope_return_trampoline, .-callscope_return_trampoline
 	.size	callscope_redirected_return, .-callscope_redirected_return
 
