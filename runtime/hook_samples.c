@@ -59,6 +59,12 @@ static int at_clock_read(uintptr_t pc, uintptr_t self_lo, uintptr_t self_hi)
 static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
 			    uintptr_t self_hi)
 {
+	int in_runtime = pc - self_lo < self_hi - self_lo;
+
+	/* a hook in libc or the kernel is growing the buffer, a pause the
+	 * clock leaves out of every time (thread_buffer_grow()) */
+	if (t->guard && !in_runtime)
+		return NULL;
 	if (t->guard && at_clock_read(pc, self_lo, self_hi))
 		return &counts.unsure;
 	switch (t->guard) {
@@ -82,9 +88,7 @@ static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_
 	if (in(pc, mcount_hooked, mcount_end) || in(pc, __fentry___hooked, __fentry___end) ||
 	    in(pc, tramp, callscope_return_trampoline_hooked))
 		return &counts.inner;
-	if (pc - self_lo < self_hi - self_lo)
-		return &counts.unsure;
-	return NULL;
+	return in_runtime ? &counts.unsure : NULL;
 }
 
 void hook_samples_note(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
