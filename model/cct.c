@@ -97,6 +97,7 @@ struct cct_builder {
 	/* hooks' cost per call, in 1/256 units of each metric: the part
 	 * inside the callee, and inside + outside */
 	struct hook_cost cost[CCT_NMETRICS];	/* per call, for each metric */
+	struct hook_carry carry[CCT_NMETRICS];	/* what calls could not lose yet */
 	uint64_t last[CCT_NMETRICS];	/* latest reading */
 };
 
@@ -151,7 +152,8 @@ static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum cl
 
 	for (int m = 0; m < CCT_NMETRICS; m++) {
 		uint64_t total = hook_cost_total(&b->cost[m], now[m] - f->start[m],
-						 f->desc_calls, f->counted);
+						 f->desc_calls, f->counted, f->child[m],
+						 hook_carry_of(&b->carry[m], n->func));
 		n->self[m] += total - f->child[m];
 		n->total[m] += total;
 		if (parent)
@@ -207,12 +209,8 @@ void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS]
 	clamp(b, v, now);
 	while (b->depth)
 		pop(b, now, CLOSE_VIRTUAL);
-	/* the thread's calls are all in: no sum is shown below 0 */
-	for (size_t i = 0; i < b->t->nnodes; i++)
-		for (int m = 0; m < CCT_NMETRICS; m++) {
-			hook_cost_settle(&b->t->nodes[i].self[m]);
-			hook_cost_settle(&b->t->nodes[i].total[m]);
-		}
+	for (int m = 0; m < CCT_NMETRICS; m++)
+		hook_carry_free(&b->carry[m]);
 	free(b->stack);
 	free(b);
 }

@@ -29,6 +29,7 @@ struct html_tree_private {
 	struct tree_frame *stack;
 	size_t depth, stack_alloc;
 	struct hook_cost cost;	/* the hooks' cost per call */
+	struct hook_carry carry;	/* what calls could not lose yet */
 	uint64_t last_ns;
 	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* the latest absolute values */
 	uint32_t thread;
@@ -249,7 +250,8 @@ static void pop(struct html_tree *t, uint64_t now)
 	struct call_span_end end;
 
 	call_span_close(&pv->cost, &f->span, now, pv->counters, t->ncounters,
-			pv->depth ? &pv->stack[pv->depth - 1].span : NULL, &end);
+			pv->depth ? &pv->stack[pv->depth - 1].span : NULL,
+			hook_carry_of(&pv->carry, n->func), &end);
 	n->self_ns += end.self_ns;
 	n->total_ns += end.total_ns;
 	if (f->span.counted)
@@ -275,11 +277,7 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 
 	while (pv->depth)
 		pop(t, now);
-	/* the thread's calls are all in: no sum is shown below 0 */
-	for (size_t i = 0; i < t->nnodes; i++) {
-		hook_cost_settle(&t->nodes[i].self_ns);
-		hook_cost_settle(&t->nodes[i].total_ns);
-	}
+	hook_carry_free(&pv->carry);
 	t->threads[pv->thread].info.end_ns = now;
 }
 

@@ -6,7 +6,7 @@
  * bytes and a branch each, as a sort's comparison does.
  *
  * `known_split split N` times itself without any profiler, in the
- * thread's CPU time, best of five rounds each: N steps with the leaf and
+ * thread's CPU time, best of nine rounds each: N steps with the leaf and
  * N steps without it; it prints the leaf's and the caller's nanoseconds
  * per step.  `known_split run N` runs the N steps once, to be traced.
  */
@@ -64,18 +64,18 @@ static double cpu_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static double best_of(long n, int with_leaf)
+/* The fastest of ROUNDS runs of N steps, with the leaf into *WITH and
+ * without into *WITHOUT, the two taken in turn so that a busy moment of
+ * the machine slows both alike. */
+static void best_of(long n, int rounds, double *with, double *without)
 {
-	double best = 0;
-
-	for (int r = 0; r < 5; r++) {
+	for (int r = 0; r < 2 * rounds; r++) {
 		double t0 = cpu_ns();
-		sink += walk(n, with_leaf);
-		double t = cpu_ns() - t0;
-		if (!r || t < best)
-			best = t;
+		sink += walk(n, r % 2 == 0);
+		double t = cpu_ns() - t0, *best = r % 2 == 0 ? with : without;
+		if (r < 2 || t < *best)
+			*best = t;
 	}
-	return best;
 }
 
 int main(int argc, char **argv)
@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 		sink += walk(n, 1);
 		return 0;
 	}
-	double with = best_of(n, 1), without = best_of(n, 0);
+	double with, without;
+	best_of(n, 9, &with, &without);
 	printf("%.2f %.2f\n", with > without ? (with - without) / n : 0.0, without / n);
 	return 0;
 }
