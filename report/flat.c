@@ -152,7 +152,7 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 			fprintf(out, ", calibrated (%llu samples in the hooks: too few to measure it "
 				     "in place)", (unsigned long long)p->overhead_samples);
 		if (p->overhead_samples && p->overhead_rel_error > OVERHEAD_ERROR_NOTED)
-			fprintf(out, "; record --outside-freq=997 or more measures it surer");
+			fprintf(out, "; a higher record --outside-freq measures it surer");
 		fputc('\n', out);
 	}
 }
@@ -247,6 +247,12 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		if (fn->untimed)
 			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
 				(unsigned long long)fn->calls, "-", "-", "-", "-");
+		else if (!fn->calls)
+			/* time without calls (a library's code, timed by
+			 * samples): nothing per call to say */
+			fprintf(out, "%7.2f %12s %12s %10d %12s %12s %12s %12s", pct,
+				format_duration(a, (double)fn->self_ns),
+				format_duration(b, (double)fn->total_ns), 0, "-", "-", "-", "-");
 		else
 			fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 				format_duration(a, (double)fn->self_ns),

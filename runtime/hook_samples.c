@@ -19,10 +19,13 @@
  */
 #include "runtime.h"
 
-/* arch/x86_64/hooks.S: each entry point, where its call into C returns,
- * and its end; the same of the return trampoline */
-extern char mcount[], mcount_hooked[] HIDDEN, mcount_end[] HIDDEN;
-extern char __fentry__[], __fentry___hooked[] HIDDEN, __fentry___end[] HIDDEN;
+/* arch/x86_64/hooks.S: each entry point, where its fast and its full
+ * path's calls into C return, where the full path starts, and its end;
+ * where the return trampoline's calls are done, and its end */
+extern char mcount[], mcount_fast_done[] HIDDEN, mcount_full[] HIDDEN,
+	mcount_full_done[] HIDDEN, mcount_end[] HIDDEN;
+extern char __fentry__[], __fentry___fast_done[] HIDDEN, __fentry___full[] HIDDEN,
+	__fentry___full_done[] HIDDEN, __fentry___end[] HIDDEN;
 extern char callscope_return_trampoline[] HIDDEN, callscope_return_trampoline_hooked[] HIDDEN,
 	callscope_return_trampoline_end[] HIDDEN;
 
@@ -79,15 +82,23 @@ static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_
 	default:
 		return NULL;	/* the runtime's other work */
 	}
-	/* the trampoline's label is one byte past where a return lands
-	 * (callscope_redirected_return's nop, hooks.S) */
-	const void *tramp = (const void *)((uintptr_t)callscope_return_trampoline - 1);
-	if (in(pc, mcount, mcount_hooked) || in(pc, __fentry__, __fentry___hooked) ||
-	    in(pc, callscope_return_trampoline_hooked, callscope_return_trampoline_end))
+	/* an entry point runs the caller's time up to each call into C,
+	 * the callee's after it */
+	if (in(pc, mcount, mcount_fast_done) || in(pc, mcount_full, mcount_full_done) ||
+	    in(pc, __fentry__, __fentry___fast_done) ||
+	    in(pc, __fentry___full, __fentry___full_done))
 		return &counts.outer;
-	if (in(pc, mcount_hooked, mcount_end) || in(pc, __fentry___hooked, __fentry___end) ||
-	    in(pc, tramp, callscope_return_trampoline_hooked))
+	if (in(pc, mcount_fast_done, mcount_full) || in(pc, mcount_full_done, mcount_end) ||
+	    in(pc, __fentry___fast_done, __fentry___full) ||
+	    in(pc, __fentry___full_done, __fentry___end))
 		return &counts.inner;
+	/* the trampoline the other way round; its label is one byte past
+	 * where a return lands (callscope_redirected_return's nop) */
+	if (in(pc, (const void *)((uintptr_t)callscope_return_trampoline - 1),
+	       callscope_return_trampoline_hooked))
+		return &counts.inner;
+	if (in(pc, callscope_return_trampoline_hooked, callscope_return_trampoline_end))
+		return &counts.outer;
 	return in_runtime ? &counts.unsure : NULL;
 }
 
