@@ -1,8 +1,9 @@
 /*
  * A long-running caller and a short leaf it calls once per step.  The
- * caller's own work stores a kilobyte a step into a large table, so that
- * the hooks' data do not stay in cache between calls, as in a real
- * program; the leaf compares two short strings of a small table, a few
+ * caller's own work stores a kilobyte a step into a table larger than
+ * the first-level caches, so that the hooks' data do not stay there
+ * between calls, as in a real program (a table that needs memory would
+ * make the caller's time hang on what else the machine does); the leaf compares two short strings of a small table, a few
  * bytes and a branch each, as a sort's comparison does.
  *
  * `known_split split N` times itself without any profiler, in the
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#define BIG (16u << 20)	/* more than the caches of a test machine */
+#define BIG (512u << 10)	/* more than a core's first-level caches */
 #define SMALL 4096u
 
 static uint64_t *big;
