@@ -24,8 +24,9 @@ struct call_span {
 	uint64_t child_c[CONTRACT_COUNTERS_MAX];	/* its direct callees' counter totals */
 };
 
-/* What closing a call found: inclusive time, self time, and each
- * counter's inclusive increase (its self part is total_c - child_c). */
+/* What closing a call found: inclusive time, self time (both signed,
+ * wrapped: model/hook_cost.h), and each counter's inclusive increase
+ * (its self part is total_c - child_c). */
 struct call_span_end {
 	uint64_t total_ns;
 	uint64_t self_ns;
@@ -49,18 +50,15 @@ static inline void call_span_open(struct call_span *s, uint64_t t_ns, int counte
 /*
  * Closes S at NOW_NS with the counters at COUNTERS (the first NCOUNTERS
  * meaningful) into *END, and adds it to PARENT (NULL: S was outermost).
- * CARRY_Q is the hooks' cost its function's earlier calls on the thread
- * could not lose (model/hook_cost.h), updated.
  * A counter never goes below what its callees counted, as time never
  * goes below the callees' time.
  */
 static inline void call_span_close(const struct hook_cost *cost, const struct call_span *s,
 				   uint64_t now_ns, const uint64_t counters[CONTRACT_COUNTERS_MAX],
 				   size_t ncounters, struct call_span *parent,
-				   uint64_t *carry_q, struct call_span_end *end)
+				   struct call_span_end *end)
 {
-	end->total_ns = hook_cost_total(cost, now_ns - s->start_ns, s->desc_calls, s->counted,
-					s->child_ns, carry_q);
+	end->total_ns = hook_cost_total(cost, now_ns - s->start_ns, s->desc_calls, s->counted);
 	end->self_ns = end->total_ns - s->child_ns;
 	for (size_t c = 0; c < ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		uint64_t total_c = counters[c] > s->start_c[c] ? counters[c] - s->start_c[c] : 0;

@@ -6,6 +6,7 @@
  */
 #include "model/cct.h"
 #include "model/hook_cost.h"
+#include "model/hook_cost_settle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,6 @@ struct cct_builder {
 	/* hooks' cost per call, in 1/256 units of each metric: the part
 	 * inside the callee, and inside + outside */
 	struct hook_cost cost[CCT_NMETRICS];	/* per call, for each metric */
-	struct hook_carry carry[CCT_NMETRICS];	/* what calls could not lose yet */
 	uint64_t last[CCT_NMETRICS];	/* latest reading */
 };
 
@@ -152,8 +152,7 @@ static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum cl
 
 	for (int m = 0; m < CCT_NMETRICS; m++) {
 		uint64_t total = hook_cost_total(&b->cost[m], now[m] - f->start[m],
-						 f->desc_calls, f->counted, f->child[m],
-						 hook_carry_of(&b->carry[m], n->func));
+						 f->desc_calls, f->counted);
 		n->self[m] += total - f->child[m];
 		n->total[m] += total;
 		if (parent)
@@ -202,6 +201,35 @@ void cct_exit_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS],
 	}
 }
 
+/* The tree's nodes as hook_cost_settle_tree() sees them, one metric at
+ * a time. */
+struct settle_metric {
+	struct cct *t;
+	int m;
+};
+
+static uint32_t node_func(void *ctx, size_t i)
+{
+	return ((struct settle_metric *)ctx)->t->nodes[i].func;
+}
+
+static size_t node_parent(void *ctx, size_t i)
+{
+	return ((struct settle_metric *)ctx)->t->nodes[i].parent;
+}
+
+static uint64_t *node_self(void *ctx, size_t i)
+{
+	struct settle_metric *sm = ctx;
+	return &sm->t->nodes[i].self[sm->m];
+}
+
+static uint64_t *node_total(void *ctx, size_t i)
+{
+	struct settle_metric *sm = ctx;
+	return &sm->t->nodes[i].total[sm->m];
+}
+
 void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS])
 {
 	uint64_t now[CCT_NMETRICS];
@@ -209,8 +237,13 @@ void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS]
 	clamp(b, v, now);
 	while (b->depth)
 		pop(b, now, CLOSE_VIRTUAL);
-	for (int m = 0; m < CCT_NMETRICS; m++)
-		hook_carry_free(&b->carry[m]);
+	/* the thread's calls are all in: no sum is shown below 0 */
+	for (int m = 0; m < CCT_NMETRICS; m++) {
+		struct settle_metric sm = { b->t, m };
+		struct settle_tree st = { &sm, b->t->nnodes, node_func, node_parent, node_self,
+					  node_total };
+		hook_cost_settle_tree(&st);
+	}
 	free(b->stack);
 	free(b);
 }

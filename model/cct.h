@@ -23,7 +23,8 @@
  * does it, so the nodes of one function add up to that function's numbers
  * in the flat profile: their self values sum to its self_ns, and the
  * totals of its nodes that have no ancestor of the same function sum to
- * its total_ns.
+ * its total_ns, except where a path ended below 0 and was raised to 0
+ * (model/hook_cost_settle.h): the totals above it grew by as much.
  *
  * No I/O here.  The builder below is fed per thread, like profile.h's;
  * a finished tree can also be filled directly through cct_child().

@@ -6,28 +6,25 @@
  *
  * A call measured RAW ns from its entry's clock reading to its exit's
  * contains its own hooks' inner part (unless it was already open when the
- * stream began) and both parts of every call made beneath it.  The cost
- * per call is an average: a call shorter than it comes out below its
- * callees' time, or below 0.  Such a call is held there (self + children
- * still equals total, call by call), and what it could not lose is
- * carried to the function's next call on the thread, which loses it too.
- * So a function's sums lose the whole cost of its calls, as TAU's
- * compensation of inclusive and exclusive times has it, and its caller's
- * self time keeps its own: holding each call at its callees' time without
- * the carry left the short calls' shortfall in their function and took
- * it from their caller.  What the last calls could not lose is dropped.
+ * stream began) and both parts of every call made beneath it.  What is
+ * left is an estimate, and for a call shorter than the hooks it can be
+ * less than nothing: the cost per call is an average, and a call that
+ * took less than it is followed by one that took more.  So the figure is
+ * kept signed (two's complement in the uint64_t sums, wrapping) and
+ * summed as it is, and only what is shown of one call, or of a sum once
+ * it is complete, is held at 0 (hook_cost_shown(); a call-path tree's so
+ * that it still adds up: model/hook_cost_settle.h).  Holding every call
+ * at 0 instead would leave the short calls' shortfall in their own
+ * function and take it from their caller's self time, which is what
+ * TAU's compensation of inclusive and exclusive times avoids.
  */
 #ifndef CALLSCOPE_MODEL_HOOK_COST_H
 #define CALLSCOPE_MODEL_HOOK_COST_H
 
-#include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "hook_cost_rule.h"
 #include "saturate.h"
-#include "xalloc.h"
 
 struct hook_cost {
 	uint64_t inner_q;	/* inside the callee's interval */
@@ -46,47 +43,27 @@ static inline struct hook_cost hook_cost_make(double inner_ns, double outer_ns)
 	return c;
 }
 
-/*
- * RAW_NS less the hooks inside it and less *CARRY_Q (1/256 ns: what the
- * function's earlier calls could not lose), never below CHILD_NS; what
- * this call cannot lose becomes *CARRY_Q (see above).
- */
+/* RAW_NS less the hooks inside it: a signed amount, wrapped (see above). */
 static inline uint64_t hook_cost_total(const struct hook_cost *c, uint64_t raw_ns,
-				       uint64_t desc_calls, int counted, uint64_t child_ns,
-				       uint64_t *carry_q)
+				       uint64_t desc_calls, int counted)
 {
-	uint64_t less_q = desc_calls * c->call_q + (counted ? c->inner_q : 0) + *carry_q;
-	uint64_t raw_q = raw_ns * 256, child_q = child_ns * 256;
+	int64_t q = (int64_t)(raw_ns * 256) -
+		    (int64_t)(desc_calls * c->call_q + (counted ? c->inner_q : 0));
 
-	if (raw_q >= less_q + child_q) {
-		*carry_q = 0;
-		return hook_cost_less(raw_ns, less_q);
-	}
-	*carry_q = less_q + child_q - raw_q;
-	return child_ns;
+	/* rounded to the nearest ns, as hook_cost_less() rounds */
+	return (uint64_t)((q + 128) >> 8);
 }
 
-/* What each function's calls on a thread could not lose yet, by function
- * (for the builders that keep no other per-function record). */
-struct hook_carry {
-	uint64_t *q;
-	size_t n;
-};
-
-static inline uint64_t *hook_carry_of(struct hook_carry *c, uint32_t func)
+/* A signed amount of hook_cost_total()'s, or a sum of them, as shown: never below 0. */
+static inline uint64_t hook_cost_shown(uint64_t v)
 {
-	if (func >= c->n) {
-		size_t had = c->n;
-		ALLOC_GROW(c->q, (size_t)func + 1, c->n);
-		memset(c->q + had, 0, (c->n - had) * sizeof(*c->q));
-	}
-	return &c->q[func];
+	return (int64_t)v < 0 ? 0 : v;
 }
 
-static inline void hook_carry_free(struct hook_carry *c)
+/* Holds a finished sum at 0 (see above). */
+static inline void hook_cost_settle(uint64_t *sum)
 {
-	free(c->q);
-	*c = (struct hook_carry){ NULL, 0 };
+	*sum = hook_cost_shown(*sum);
 }
 
 #endif

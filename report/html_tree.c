@@ -7,6 +7,7 @@
 #include "report/html_tree.h"
 #include "model/aggregate.h"
 #include "model/call_span.h"
+#include "model/hook_cost_settle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,6 @@ struct html_tree_private {
 	struct tree_frame *stack;
 	size_t depth, stack_alloc;
 	struct hook_cost cost;	/* the hooks' cost per call */
-	struct hook_carry carry;	/* what calls could not lose yet */
 	uint64_t last_ns;
 	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* the latest absolute values */
 	uint32_t thread;
@@ -250,8 +250,7 @@ static void pop(struct html_tree *t, uint64_t now)
 	struct call_span_end end;
 
 	call_span_close(&pv->cost, &f->span, now, pv->counters, t->ncounters,
-			pv->depth ? &pv->stack[pv->depth - 1].span : NULL,
-			hook_carry_of(&pv->carry, n->func), &end);
+			pv->depth ? &pv->stack[pv->depth - 1].span : NULL, &end);
 	n->self_ns += end.self_ns;
 	n->total_ns += end.total_ns;
 	if (f->span.counted)
@@ -270,6 +269,27 @@ void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind)
 		pop(t, now);
 }
 
+/* The tree's nodes as hook_cost_settle_tree() sees them. */
+static uint32_t node_func(void *ctx, size_t i)
+{
+	return ((struct html_tree *)ctx)->nodes[i].func;
+}
+
+static size_t node_parent(void *ctx, size_t i)
+{
+	return ((struct html_tree *)ctx)->nodes[i].parent;
+}
+
+static uint64_t *node_self(void *ctx, size_t i)
+{
+	return &((struct html_tree *)ctx)->nodes[i].self_ns;
+}
+
+static uint64_t *node_total(void *ctx, size_t i)
+{
+	return &((struct html_tree *)ctx)->nodes[i].total_ns;
+}
+
 void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 {
 	struct html_tree_private *pv = t->priv;
@@ -277,7 +297,9 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 
 	while (pv->depth)
 		pop(t, now);
-	hook_carry_free(&pv->carry);
+	/* the thread's calls are all in: no sum is shown below 0 */
+	struct settle_tree st = { t, t->nnodes, node_func, node_parent, node_self, node_total };
+	hook_cost_settle_tree(&st);
 	t->threads[pv->thread].info.end_ns = now;
 }
 
