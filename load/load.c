@@ -497,6 +497,7 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	info.start_ns = load_time_ns(df, th->start_time);
 	struct hook_cost_choice cost;
 	hook_cost_of_process(df, pr, &cost);
+	info.hooks_in_place = cost.in_place;
 	v->thread_begin(v->ctx, &info, cost.inner_ns, cost.outer_ns);
 	uint64_t end_ns = info.start_ns;
 

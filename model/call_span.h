@@ -58,7 +58,8 @@ static inline void call_span_close(const struct hook_cost *cost, const struct ca
 				   size_t ncounters, struct call_span *parent,
 				   struct call_span_end *end)
 {
-	end->total_ns = hook_cost_total(cost, now_ns - s->start_ns, s->desc_calls, s->counted);
+	end->total_ns = hook_cost_total(cost, now_ns - s->start_ns, s->desc_calls, s->counted,
+					s->child_ns);
 	end->self_ns = end->total_ns - s->child_ns;
 	for (size_t c = 0; c < ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		uint64_t total_c = counters[c] > s->start_c[c] ? counters[c] - s->start_c[c] : 0;

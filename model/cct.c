@@ -103,7 +103,13 @@ struct cct_builder {
 
 void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer)
 {
-	b->cost[m] = hook_cost_make(inner, outer);
+	b->cost[m] = hook_cost_make(inner, outer, b->cost[m].summed);
+}
+
+void cct_sum_short_calls(struct cct_builder *b)
+{
+	for (int m = 0; m < CCT_NMETRICS; m++)
+		b->cost[m].summed = 1;
 }
 
 struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
@@ -152,7 +158,7 @@ static void pop(struct cct_builder *b, const uint64_t now[CCT_NMETRICS], enum cl
 
 	for (int m = 0; m < CCT_NMETRICS; m++) {
 		uint64_t total = hook_cost_total(&b->cost[m], now[m] - f->start[m],
-						 f->desc_calls, f->counted);
+						 f->desc_calls, f->counted, f->child[m]);
 		n->self[m] += total - f->child[m];
 		n->total[m] += total;
 		if (parent)

@@ -128,6 +128,9 @@ struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
 /* Sets the hooks' cost per call in METRIC (none unless set); for a
  * counter, call it before the first event. */
 void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer);
+/* The hooks' cost was measured in place: short calls are summed below 0
+ * (model/hook_cost.h; thread_info's hooks_in_place). */
+void cct_sum_short_calls(struct cct_builder *b);
 void cct_enter(struct cct_builder *b, uint32_t func, uint64_t time_ns);
 void cct_open_frame(struct cct_builder *b, uint32_t func, uint64_t time_ns);
 /* KIND as for profile_exit(): a stopped call closes as a virtual return. */

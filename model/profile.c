@@ -233,7 +233,7 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->p = p;
 	b->inner_ns = inner_ns > 0 ? inner_ns : 0;
 	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
-	b->cost = hook_cost_make(b->inner_ns, b->outer_ns);
+	b->cost = hook_cost_make(b->inner_ns, b->outer_ns, info->hooks_in_place);
 	b->last_ns = info->start_ns;
 	b->counters_unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 	for (size_t i = 0; i < ARC_CACHE_SLOTS; i++)

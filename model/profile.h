@@ -141,6 +141,9 @@ struct thread_info {
 	uint64_t overwritten_events;	/* flight recorder: older events the ring dropped */
 	uint32_t counter_info;	/* THREAD_COUNTERS_* of common/sections.h */
 	uint64_t calls;
+	int hooks_in_place;	/* the hooks' cost subtracted was measured in
+				 * place: short calls are summed below 0
+				 * (model/hook_cost.h) */
 };
 
 struct cycle {

@@ -98,7 +98,7 @@ void html_tree_thread_begin(struct html_tree *t, const struct thread_info *info,
 	th->info = *info;
 	pv->thread = (uint32_t)t->nthreads++;
 	/* the flat profile's own rule, so times agree to the nanosecond */
-	pv->cost = hook_cost_make(inner_ns, outer_ns);
+	pv->cost = hook_cost_make(inner_ns, outer_ns, info->hooks_in_place);
 	pv->last_ns = info->start_ns;
 	pv->depth = 0;
 	memset(pv->counters, 0, sizeof(pv->counters));

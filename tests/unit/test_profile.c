@@ -215,8 +215,8 @@ static void test_overhead_subtracted(void **state)
 }
 
 /*
- * Calls shorter than the hooks' cost per call lose it all the same, summed
- * signed: a leaf whose calls take 4 and 26 ns with 10 ns of hooks inside
+ * With the hooks' cost measured in place, calls shorter than it lose it
+ * all the same, summed signed: a leaf whose calls take 4 and 26 ns with 10 ns of hooks inside
  * each is 5 ns a call on average, not 8 (what holding each call at 0
  * gives), and its caller keeps its own time rather than handing the
  * difference to the leaf.  One call's figures stay at or above 0.
@@ -226,7 +226,8 @@ static void test_short_calls_summed_signed(void **state)
 	(void)state;
 	struct profile *p = profile_new();
 	uint32_t m = fn(p, "main"), l = fn(p, "leaf");
-	struct thread_builder *tb = begin(p, 10, 5);
+	struct thread_info info = { .pid = 1, .tid = 1, .hooks_in_place = 1 };
+	struct thread_builder *tb = profile_thread_begin(p, &info, 10, 5);
 	uint64_t t = 0;
 
 	profile_enter(tb, m, t);
