@@ -198,6 +198,9 @@ struct runtime_config {
 	/* --time-by=samples: the sampler's period in ns (sampler.c), which
 	 * the root record keeps; 0 otherwise */
 	uint64_t sample_period_ns;
+	/* the hooks may take their fast path (trace.c): the clock is the
+	 * TSC, calls are timed by it, and no trigger needs checking */
+	int hooks_fast;
 	pid_t pid;
 	struct contract contract;
 };
@@ -225,6 +228,9 @@ static inline uint64_t runtime_now(void);
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
+/* trace.c: their fast paths, tried first (see there) */
+HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
@@ -464,15 +470,27 @@ static inline uint64_t thread_now(const struct thread_state *t)
 	return runtime_now() - t->paused;
 }
 
+/* Whether waits for a CPU ended since the thread last took them. */
+static inline int thread_waits_pending(const struct thread_state *t)
+{
+	return t->wait_head && *t->wait_head != t->wait_tail;
+}
+
+/* The thread's event clock for a hook, from NOW, a reading taken once no
+ * waits were pending. */
+static inline uint64_t thread_clock_at(struct thread_state *t, uint64_t now)
+{
+	t->clock_last = now;
+	return now - t->paused;
+}
+
 /* The thread's event clock for a hook, which first takes the waits for a
  * CPU that ended since the last look (one load when there are none). */
 static inline uint64_t thread_clock(struct thread_state *t)
 {
-	if (UNLIKELY(t->wait_head && *t->wait_head != t->wait_tail))
+	if (UNLIKELY(thread_waits_pending(t)))
 		cpu_wait_take(t);
-	uint64_t now = runtime_now();
-	t->clock_last = now;
-	return now - t->paused;
+	return thread_clock_at(t, runtime_now());
 }
 
 #endif
