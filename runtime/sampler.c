@@ -564,21 +564,16 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.sample_period = sampler.period_ns;
 	attr.disabled = 1;
+	/* user time only: a period ending inside execve() would signal the
+	 * new image, whose SIGTRAP is still the default and kills it */
+	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	if (sigtrap) {
 		attr.sigtrap = 1;
 		attr.remove_on_exec = 1;	/* the kernel demands it with sigtrap */
 		attr.sig_data = SIGTRAP_DATA;
 	}
-	/* the thread's time in system calls and page faults is its CPU time
-	 * too (the POSIX timer and perf count it): a period that ends there
-	 * signals the thread as it returns, at the code that entered the
-	 * kernel.  perf_event_paranoid 2 allows user time only. */
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
-		attr.exclude_kernel = 1;
-		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	}
 	if (fd < 0 || sigtrap)
 		return fd < 0 ? -1 : fd;
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
