@@ -567,6 +567,8 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.sample_period = sampler.period_ns;
 	attr.disabled = 1;
+	/* user time only: a period ending inside execve() would signal the
+	 * new image, whose SIGTRAP is still the default and kills it */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	if (sigtrap) {
