@@ -56,6 +56,7 @@ RUNTIME_SRC := \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \
+	runtime/hook_samples.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/libcall/enter.c \

@@ -131,10 +131,10 @@ say "shares: perf at $SHARE_FREQ Hz on the plain and -pg builds, callscope --tim
 for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perf$r.data" -- \
 		"$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
-	perf script -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
+	perf script --no-inline -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perfpg$r.data" -- \
 		"$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
-	perf script -i "$RUN/perfpg$r.data" -F ip,sym,dso 2>/dev/null >> "$RUN/perf-pg.txt"
+	perf script --no-inline -i "$RUN/perfpg$r.data" -F ip,sym,dso 2>/dev/null >> "$RUN/perf-pg.txt"
 	# shellcheck disable=SC2086
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
 		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)

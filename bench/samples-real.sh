@@ -44,7 +44,7 @@ done
 
 for ((r = 0; r < RUNS; r++)); do
 	perf record -q -e cpu-clock -F "$FREQ" -g -o "perf$r.data" -- plain/bzip2 -9 -c text.txt > /dev/null 2>&1
-	perf script -i "perf$r.data" -F ip,sym,dso 2> /dev/null
+	perf script --no-inline -i "perf$r.data" -F ip,sym,dso 2> /dev/null
 	# shellcheck disable=SC2086
 	"$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$FREQ" -o "cs$r.data" -- \
 		pg/bzip2 -9 -c text.txt > /dev/null 2>&1

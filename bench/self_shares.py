@@ -1,15 +1,18 @@
 """Self shares of time per function, from perf and from callscope, named
 alike so that the two can be compared (bench/hooks.sh, bench/samples-real.sh).
 
-perf's samples (`perf script -F ip,sym,dso` of a recording with call
-chains) go to their innermost user-space frame that is not inlined, as
-`perf report --no-children` gives self time, but for the kernel's: a
+perf's samples (`perf script --no-inline -F ip,sym,dso` of a recording
+with call chains) go to the function of their innermost user-space frame,
+as `perf report --no-children` gives self time (by the symbol table, as
+callscope names functions: a function inlined into another is that one's
+time on both sides), but for the kernel's: a
 CPU-time sample of callscope's lands when the thread is back in user
 space, on the code that entered the kernel, so perf's kernel samples go
 to that code too.  Time in libc is libc's function's on both sides
 (realloc, memcpy), named alike once glibc's alias prefixes are taken off.
 """
 import json
+import re
 import subprocess
 
 MCOUNT = ("mcount", "_mcount", "__mcount_internal")
@@ -17,11 +20,14 @@ MCOUNT = ("mcount", "_mcount", "__mcount_internal")
 
 def plain_name(sym):
     """SYM without glibc's alias prefixes (__GI_, __libc_, leading
-    underscores): perf may name __GI___libc_free what callscope names free."""
+    underscores) and gcc's clone suffixes (.part.0, .constprop.0, .isra.0):
+    perf may name __GI___libc_free what callscope names free, and by its
+    debug information luaV_concat what the symbol table calls
+    luaV_concat.part.0."""
     for prefix in ("__GI_", "__libc_"):
         while sym.startswith(prefix) or sym.startswith("_" + prefix):
             sym = sym[sym.index(prefix) + len(prefix):]
-    return sym.lstrip("_")
+    return re.sub(r"(\.(part|constprop|isra)\.[0-9]+)+$", "", sym.lstrip("_"))
 
 
 def perf_shares(path):
@@ -33,7 +39,7 @@ def perf_shares(path):
         if lines and lines[0].split(None, 1)[-1].rsplit(" (", 1)[0] in MCOUNT:
             continue
         for line in lines:
-            if "(inlined)" in line or "[kernel" in line or " " not in line:
+            if "[kernel" in line or " " not in line:
                 continue
             sym = plain_name(line.split(None, 1)[1].rsplit(" (", 1)[0])
             counts[sym] = counts.get(sym, 0) + 1

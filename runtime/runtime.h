@@ -77,8 +77,23 @@ struct cct_func_slot {
 	uint32_t unused;
 };
 
+/*
+ * What t->guard holds while the hooks of a traced call run, so that a
+ * sample taken there tells which side of the hook's clock read it fell
+ * on (hook_samples.c): an entry's work before its clock read is the
+ * caller's time, after it the callee's; an exit's the other way round.
+ * Any other nonzero value is other work of the runtime.
+ */
+enum {
+	GUARD_ENTRY = 2,
+	GUARD_ENTRY_CLOCKED,
+	GUARD_EXIT,
+	GUARD_EXIT_CLOCKED,
+};
+
 struct thread_state {
-	int guard;		/* nonzero while a hook runs: reentry is dropped */
+	int guard;		/* nonzero while a hook runs: reentry is dropped;
+				 * GUARD_* in the hooks of a call */
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
@@ -369,11 +384,28 @@ struct sched_times {
 };
 /* Fills *OUT; -1 when the kernel keeps no such figures. */
 HIDDEN int process_sched_times(struct sched_times *out);
+/* hook_samples.c: the samples beside a trace that fell in the hooks of
+ * a call, weighted, by the side of the hook's clock read they fell on */
+struct hook_sample_counts {
+	uint64_t taken;		/* every sample beside the trace */
+	uint64_t inner, outer;	/* in the callee's interval, in the caller's */
+	uint64_t unsure;	/* in the hooks, the side not known */
+	uint64_t period_ns;	/* thread CPU time a sample stands for */
+};
+/* From the sampler's handler: a sample at PC interrupted T; SELF_LO and
+ * SELF_HI bound the runtime's code. */
+HIDDEN void hook_samples_note(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
+			      uintptr_t self_hi, uint64_t weight);
+HIDDEN void hook_samples_set_period(uint64_t period_ns);
+HIDDEN struct hook_sample_counts hook_samples_counts(void);
+HIDDEN void hook_samples_after_fork(void);
+
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
  * process_write_start()'s, and what the main thread ran and waited for a
  * CPU since the start's measurement (0, 0: not known). */
 HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
-				      struct sched_times ran);
+				      struct sched_times ran,
+				      const struct hook_sample_counts *samples);
 /* Describes the objects loaded since the last look (dlopen) and tells the
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
@@ -441,6 +473,14 @@ HIDDEN void *runtime_next_symbol(const char *name);
 static inline uint64_t runtime_now(void)
 {
 	return clock_now(runtime_config.contract.clock);
+}
+
+/* The hook's clock read is done: T's guard says so from here on (the
+ * barrier keeps the store after the read, where the sampler expects it). */
+static inline void hook_clock_read(struct thread_state *t, int guard)
+{
+	__asm__ volatile("" ::: "memory");
+	t->guard = guard;
 }
 
 /*

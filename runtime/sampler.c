@@ -366,6 +366,9 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		s->missed = 0;
 		goto out;
 	}
+	if (sampler.settings.background && t->status == THREAD_RECORDING)
+		hook_samples_note(t, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], sampler.self_lo,
+				  sampler.self_hi, weight);
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;
@@ -564,6 +567,8 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.sample_period = sampler.period_ns;
 	attr.disabled = 1;
+	/* user time only: a period ending inside execve() would signal the
+	 * new image, whose SIGTRAP is still the default and kills it */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	if (sigtrap) {
@@ -904,10 +909,12 @@ HIDDEN void sampler_install(void)
 	}
 	sampler.wall = sampler.settings.wall;
 	sampler.period_ns = 1000000000u / sampler.settings.hz;
-	if (runtime_config.contract.time_by_samples) {
+	if (runtime_config.contract.time_by_samples)
 		runtime_config.sample_period_ns = sampler.period_ns;
+	if (runtime_config.contract.time_by_samples || sampler.settings.background)
 		dl_iterate_phdr(find_self, (void *)(uintptr_t)on_sample);
-	}
+	if (sampler.settings.background)
+		hook_samples_set_period(sampler.period_ns);
 	if (sampler.settings.only[0]) {
 		int first = 1;
 		dl_iterate_phdr(collect_only, &first);

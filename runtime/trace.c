@@ -584,8 +584,9 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		reentered(t, 2);
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_ENTRY;
 	uint64_t now = thread_clock(t);
+	hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
@@ -669,10 +670,11 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 {
 	int was_guarded = t->guard;
 
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	/* a return inside a hook (a signal handler's) leaves the waits to
 	 * the hook it interrupted */
 	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	read_counters(t);
 	check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp < slot))
@@ -759,7 +761,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 
 	if (UNLIKELY(t->guard))
 		return 1;
-	t->guard = 1;
+	t->guard = GUARD_ENTRY;
 	uint32_t depth = t->depth;
 	uintptr_t real = *ret_slot;
 	if (UNLIKELY(!hooks_fast(t) || (depth && t->stack[depth - 1].sp <= sp) ||
@@ -771,6 +773,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 		if (UNLIKELY(!node || node == AGGREGATE_TRUNCATED_NODE))
 			goto full;
 		uint64_t now = thread_clock_at(t, clock_tsc());
+		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
 		aggregate_count_open(t, f, node, t->nodes[node].func_record);
 		count_from(t, f, now, 0, 0);
@@ -779,6 +782,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 		if (UNLIKELY(!has_room(t) || s->gen != t->gen || s->addr != addr))
 			goto full;
 		uint64_t now = thread_clock_at(t, clock_tsc());
+		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		push_redirected(t, addr, ret_slot, real);
 		put_entry(t, s->entry, take_delta(t, now));
 		thread_commit(t);
@@ -801,7 +805,7 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 {
 	if (UNLIKELY(t->guard))
 		return 0;
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	uint32_t depth = t->depth;
 	struct shadow_frame *f = &t->stack[depth - 1];
 	if (UNLIKELY(!hooks_fast(t) || !depth || f->sp != slot || !f->ret ||
@@ -810,6 +814,7 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 		return 0;
 	}
 	uint64_t now = thread_clock_at(t, clock_tsc());
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	t->depth = depth - 1;
 	if (t->nodes) {
 		aggregate_exit(t, f, now, 0, 0, 0);
@@ -946,9 +951,11 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		t->overflow--;
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
+
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 
 	read_counters(t);
 	check_capture(t, now);

@@ -25,6 +25,13 @@
 
 #include "save_regs.h"
 
+/* A label the sampler knows the hooks' parts by (runtime/hook_samples.c). */
+.macro HOOK_LABEL label
+	.globl	\label
+	.hidden	\label
+\label:
+.endm
+
 /*
  * An entry hook: SLOT is the return-address slot's offset from %rsp as
  * the hook is entered (8 for __fentry__), or -1 to take it from the frame
@@ -47,17 +54,22 @@
 	.endif
 	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
 	call	callscope_hook_enter_fast
+	/* the callee's clock runs from here on, and after the full path's
+	 * call below; the caller's before each (runtime/hook_samples.c) */
+	HOOK_LABEL \name\()_fast_done
 	testl	%eax, %eax
 	jnz	3f
 2:	RESTORE_INT
 	ret
-3:	.if \slot < 0
+3:	HOOK_LABEL \name\()_full
+	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
 	leaq	\slot+FRAME(%rsp), %rdi
 	.endif
 	movq	FRAME(%rsp), %rsi
 	call	callscope_hook_enter
+	HOOK_LABEL \name\()_full_done
 	testl	%eax, %eax
 	jz	2b
 	SAVE_XMM
@@ -70,6 +82,7 @@
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
+	HOOK_LABEL \name\()_end
 	.cfi_endproc
 	.size	\name, .-\name
 .endm
@@ -116,12 +129,15 @@ callscope_return_trampoline:
 	jnz	1f
 2:	leaq	24(%rsp), %rdi		/* no fast path, or it declined */
 	call	callscope_hook_return
-1:	movq	%rax, %r11
+	/* the caller's clock runs again from here on (runtime/hook_samples.c) */
+1:	HOOK_LABEL callscope_return_trampoline_hooked
+	movq	%rax, %r11
 	addq	$8, %rsp
 	popq	%rdx
 	popq	%rax
 	addq	$8, %rsp
 	jmp	*%r11
+	HOOK_LABEL callscope_return_trampoline_end
 	.size	callscope_return_trampoline, .-callscope_return_trampoline
 	.size	callscope_redirected_return, .-callscope_redirected_return
 
