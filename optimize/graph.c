@@ -275,13 +275,13 @@ void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l)
  * docs/optimize.md for the numbers).
  */
 const struct opt_algorithm opt_algorithms[] = {
+	{ "cache-sort", cache_sort_layout,
+	  "chains merged by the cache hits each merge gains (cache-directed sort)" },
 	{ "dense-chains", dense_chains_layout,
 	  "call chains taken densest first, from likely callers, linked by calls" },
 	{ "c3", c3_layout, "call-chain clustering (Ottoni and Maher, CGO 2017)" },
 	{ "cph", cph_layout, "call-proximity hit order: cache-sized cliques of callers and callees" },
 	{ "pettis-hansen", pettis_hansen_layout, "Pettis and Hansen's chain merging (PLDI 1990)" },
-	{ "cache-sort", cache_sort_layout,
-	  "chains merged by the cache hits each merge gains (cache-directed sort)" },
 	{ "executed", executed_layout, "the executed functions first, in their current order (a baseline)" },
 };
 const size_t opt_nalgorithms = sizeof(opt_algorithms) / sizeof(opt_algorithms[0]);
