@@ -53,8 +53,10 @@ RUNTIME_SRC := \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/cpu_wait.c \
+	runtime/eh_frame.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \
+	runtime/hook_samples.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/libcall/enter.c \

@@ -21,8 +21,9 @@
 #   SHARE_FREQ  samples per second for the share comparison (default 4999)
 #   SHARE_RUNS  runs of each profiler summed for the shares (default 3)
 #   CS_OPTS     more 'callscope record' options (default --no-libcall: the
-#               calls gmon sees, the program's own; library time then goes
-#               to the calling function, as the perf attribution gives it)
+#               calls gmon sees, the program's own; time in a library then
+#               goes to the library's function the samples name, as perf
+#               gives it)
 #   SHARE_ARGS  work.lua arguments of those runs (default "27 100": longer,
 #               for enough samples that their own error stays well under
 #               the budget)
@@ -119,11 +120,9 @@ verdict() { awk -v x="$1" -v l="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? x <=
 
 # ------------------------------------------------------------ shares
 
-# perf on the plain build, each sample given to the innermost frame of
-# the program itself that is not inlined: where callscope's shadow stack
-# puts it (time in libc and the kernel goes to the program's function that
-# called it).  Beside it, perf on the -pg build run with glibc's gmon,
-# mcount's samples left out: how far -pg's instrumentation by itself
+# perf on the plain build, each sample given to its innermost user-space
+# frame as bench/self_shares.py says.  Beside it, perf on the -pg build
+# run with glibc's gmon, mcount's samples left out: how far -pg's instrumentation by itself
 # moves the shares, which no attribution of samples can undo -- and which
 # `--patch` on the plain build avoids: its column is the same code perf
 # samples, only the entries' jumps and trampolines added.
@@ -132,10 +131,10 @@ say "shares: perf at $SHARE_FREQ Hz on the plain and -pg builds, callscope --tim
 for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perf$r.data" -- \
 		"$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
-	perf script -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
+	perf script --no-inline -i "$RUN/perf$r.data" -F ip,sym,dso 2>/dev/null
 	(cd "$RUN" && perf record -q -e cpu-clock -F "$SHARE_FREQ" --call-graph=dwarf -o "perfpg$r.data" -- \
 		"$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
-	perf script -i "$RUN/perfpg$r.data" -F ip,sym,dso 2>/dev/null >> "$RUN/perf-pg.txt"
+	perf script --no-inline -i "$RUN/perfpg$r.data" -F ip,sym,dso 2>/dev/null >> "$RUN/perf-pg.txt"
 	# shellcheck disable=SC2086
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$SHARE_FREQ" \
 		-o "cs$r.data" -- "$BIN/lua-pg" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
@@ -143,43 +142,16 @@ for ((r = 0; r < SHARE_RUNS; r++)); do
 	(cd "$RUN" && "$CALLSCOPE" record $CS_OPTS --patch --mode=count --time-by=samples \
 		--freq="$SHARE_FREQ" -o "csp$r.data" -- "$BIN/lua-plain" "$WORK" $SHARE_ARGS >/dev/null 2>&1)
 done > "$RUN/perf.txt"
-python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" > "$RUN/shares.md" <<'EOF'
-import json, subprocess, sys
+python3 - "$RUN" "$SHARE_RUNS" "$CALLSCOPE" "$HERE" > "$RUN/shares.md" <<'EOF'
+import sys
 run, nruns, cs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-MCOUNT = ("mcount", "_mcount", "__mcount_internal")
+sys.path.insert(0, sys.argv[4])
+from self_shares import perf_shares, callscope_self
 
-def shares(path, binary):
-    """Samples per function of BINARY (innermost frame of it, not inlined);
-    samples in mcount, the instrumentation's own, are left out."""
-    counts, total = {}, 0
-    for block in open(path).read().split("\n\n"):
-        lines = [l.strip() for l in block.strip().splitlines()]
-        if lines and lines[0].split(None, 1)[-1].rsplit(" (", 1)[0] in MCOUNT:
-            continue
-        for line in lines:
-            if "(inlined)" in line or not line.endswith(binary + ")"):
-                continue
-            sym = line.split(None, 1)[1].rsplit(" (", 1)[0]
-            counts[sym] = counts.get(sym, 0) + 1
-            total += 1
-            break
-    return counts, total
-
-perf, total = shares(run + "/perf.txt", "lua-plain")
-perfpg, totalpg = shares(run + "/perf-pg.txt", "lua-pg")
-def callscope_self(prefix):
-    """Self time per function summed over the runs' recordings PREFIX<r>.data."""
-    got, all_ns = {}, 0
-    for r in range(nruns):
-        d = json.loads(subprocess.run([cs, "report", "-i", "%s/%s%d.data" % (run, prefix, r), "--json"],
-                                      capture_output=True, text=True).stdout)
-        for f in d["functions"]:
-            got[f["name"]] = got.get(f["name"], 0) + f["self_ns"]
-            all_ns += f["self_ns"]
-    return got, all_ns
-
-csn, cst = callscope_self("cs")
-csp, cspt = callscope_self("csp")
+perf, total = perf_shares(run + "/perf.txt")
+perfpg, totalpg = perf_shares(run + "/perf-pg.txt")
+csn, cst = callscope_self(cs, ["%s/cs%d.data" % (run, r) for r in range(nruns)])
+csp, cspt = callscope_self(cs, ["%s/csp%d.data" % (run, r) for r in range(nruns)])
 top = sorted(perf, key=perf.get, reverse=True)[:10]
 worst = worst_pg = worst_patch = 0
 print("| function | perf self % (plain) | callscope self % (--time-by=samples, -pg) | difference | perf self % (-pg with gmon, mcount left out) | callscope against it | callscope self % (--patch --time-by=samples, plain) | difference from perf (plain) |")

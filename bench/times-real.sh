@@ -20,6 +20,9 @@
 #              (default /work/scratch/src)
 #   RUNS       runs of each profiler per program (default 3)
 #   FREQ       perf's samples per second (default 4999)
+#   OUTSIDE_FREQ  callscope's samples beside the trace, per second of CPU
+#              (record --outside-freq; default 997): the samples that fall
+#              in the hooks measure their cost in place (docs/report.md)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,6 +32,7 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 SRC=${SRC:-/work/scratch/src}
 RUNS=${RUNS:-3}
 FREQ=${FREQ:-4999}
+OUTSIDE_FREQ=${OUTSIDE_FREQ:-997}
 BUDGET=3	# points, each of perf's top ten
 CFLAGS_DISTRO="-O2 -g"
 
@@ -101,7 +105,7 @@ echo "## Trace-mode self times against perf on three real programs — $(date -u
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the start $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "callscope $git_rev; \`$CFLAGS_DISTRO\` builds from Debian source; perf \`-e cpu-clock -F $FREQ\` on the plain build,"
-echo "\`callscope record\` (trace, the clock, library calls traced) on the \`-pg\` build; $RUNS runs of each, summed."
+echo "\`callscope record --outside-freq=$OUTSIDE_FREQ\` (trace, the clock, library calls traced) on the \`-pg\` build; $RUNS runs of each, summed."
 worst_all=0
 for entry in "${programs[@]}"; do
 	IFS='|' read -r name prog args <<< "$entry"
@@ -112,10 +116,10 @@ for entry in "${programs[@]}"; do
 		perf record -q -e cpu-clock -F "$FREQ" -o "perf$r.data" -- "plain/$prog" $args > /dev/null 2>&1
 		perf_files+=("perf$r.data")
 		# shellcheck disable=SC2086
-		"$CALLSCOPE" record -o cs.data -- "pg/$prog" $args > /dev/null 2> cs.err
+		"$CALLSCOPE" record --outside-freq="$OUTSIDE_FREQ" -o cs.data -- "pg/$prog" $args > /dev/null 2> cs.err
 		"$CALLSCOPE" report -i cs.data --json > "cs$r.json"
 		"$CALLSCOPE" info -i cs.data --json |
-			jq -r '.processes[0] | "\(.hook_ns_at_start) \(.hook_ns_at_exit // "-") \(.run_cpu_ns // 0) \(.run_wait_ns // 0) \(.run_wait_left_out_ns // 0)"' >> cs.runs
+			jq -r '.processes[0] | "\(.hook_ns_at_start) \(.hook_ns_at_exit // "-") \(.run_cpu_ns // 0) \(.run_wait_ns // 0) \(.run_wait_left_out_ns // 0) \(.hook_ns_in_place // "-") \(.hook_samples // 0) \(.hook_cost_from // "calibration")"' >> cs.runs
 		calls=$(jq '.calls' "cs$r.json")
 		rm -f cs.data
 	done
@@ -123,12 +127,13 @@ for entry in "${programs[@]}"; do
 	echo
 	echo "### $name"
 	echo
-	echo "$calls calls a run. Per traced run, the hooks' cost per call measured at start and at exit (ns; the lower is subtracted), the share of the run the main thread waited for a CPU, and the share of that waiting its clock left out of the times:"
+	echo "$calls calls a run. Per traced run, the hooks' cost per call calibrated at start and at exit, and measured in place by the samples beside the trace that fell in the hooks (ns; how many samples; which figure was subtracted: the in-place one from 25 samples on, else the lower calibrated one), the share of the run the main thread waited for a CPU, and the share of that waiting its clock left out of the times:"
 	echo
-	echo "| run | at start | at exit | waited for a CPU | of it left out |"
-	echo "| ---: | ---: | ---: | ---: | ---: |"
+	echo "| run | at start | at exit | in place | samples in the hooks | subtracted | waited for a CPU | of it left out |"
+	echo "| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
 	awk '{ w = $3 + $4 > 0 ? 100 * $4 / ($3 + $4) : 0; l = $4 > 0 ? 100 * $5 / $4 : 0
-		printf "| %d | %.1f | %s | %.0f %% | %.0f %% |\n", NR, $1, ($2 == "-" ? "-" : sprintf("%.1f", $2)), w, l }' cs.runs
+		printf "| %d | %.1f | %s | %s | %d | %s | %.0f %% | %.0f %% |\n", NR, $1, ($2 == "-" ? "-" : sprintf("%.1f", $2)),
+			($6 == "-" ? "-" : sprintf("%.1f", $6)), $7, ($8 == "samples" ? "in place" : "calibrated"), w, l }' cs.runs
 	echo
 	worst=$(python3 - "$RUNS" perf.self <<'EOF'
 import json, sys

@@ -16,6 +16,7 @@
 #include "cli/debug_packages.h"
 #include "cli/patch_info.h"
 #include "cli/recording_arg.h"
+#include "load/hook_cost.h"
 #include "load/load.h"
 #include "contract.h"
 #include "die.h"
@@ -237,6 +238,16 @@ int cmd_info(int argc, char **argv)
 				json_kv_double(&j, "hook_ns_at_exit",
 					       calibration_ns(&df, pr->exit_inner_x256,
 							      pr->exit_outer_x256));
+			struct hook_cost_choice cost;
+			hook_cost_of_process(&df, pr, &cost);
+			if (cost.in_place_ns > 0) {
+				json_kv_double(&j, "hook_ns_in_place", cost.in_place_ns);
+				json_kv_u64(&j, "hook_samples", cost.samples);
+				json_kv_double(&j, "hook_ns_in_place_rel_error", cost.rel_error);
+			}
+			json_kv_double(&j, "hook_ns_subtracted", cost.inner_ns + cost.outer_ns);
+			json_kv_double(&j, "hook_ns_subtracted_inner", cost.inner_ns);
+			json_kv_string(&j, "hook_cost_from", cost.in_place ? "samples" : "calibration");
 			if (pr->run_cpu_ns) {
 				json_kv_u64(&j, "run_cpu_ns", pr->run_cpu_ns);
 				json_kv_u64(&j, "run_wait_ns", pr->run_wait_ns);
@@ -332,13 +343,24 @@ int cmd_info(int argc, char **argv)
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
 			       pr->ended ? "" : " (did not exit normally)");
+			struct hook_cost_choice cost;
+			hook_cost_of_process(&df, pr, &cost);
 			if (pr->calibrated_at_exit)
 				printf("               hooks measured at %s a call at start, %s at "
-				       "exit: the lower is subtracted\n",
+				       "exit%s\n",
 				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
 									  pr->start_outer_x256)),
 				       format_duration(d2, calibration_ns(&df, pr->exit_inner_x256,
-									  pr->exit_outer_x256)));
+									  pr->exit_outer_x256)),
+				       cost.in_place ? "" : ": the lower is subtracted");
+			if (cost.in_place_ns > 0)
+				printf("               hooks in place: %s a call (%s inside the callee) "
+				       "from %llu samples beside the trace, \u00b1%.0f %%%s\n",
+				       format_duration(d1, cost.in_place_ns),
+				       format_duration(d2, cost.inner_ns), (unsigned long long)cost.samples,
+				       100 * cost.rel_error,
+				       cost.in_place ? ": subtracted"
+						     : ": too few to use, the calibration is subtracted");
 			if (pr->run_cpu_ns)
 				printf("               the main thread waited for a CPU %.0f %% of its "
 				       "run (%s running)%s\n",
@@ -372,12 +394,7 @@ int cmd_info(int argc, char **argv)
 		printf("marks:        %llu marks, %llu task switches, %llu stops, %llu fatal signals\n",
 		       (unsigned long long)stats.marks, (unsigned long long)stats.tasks,
 		       (unsigned long long)stats.stops, (unsigned long long)stats.signals);
-		if (p->time_sample_period_ns)
-			report_hooks_line(stdout, p, "overhead:     ");
-		else
-			printf("overhead:     %s per call subtracted, %s in all\n",
-			       format_duration(d1, p->overhead_per_call_ns),
-			       format_duration(d2, (double)p->overhead_ns));
+		report_hooks_line(stdout, p, "overhead:     ");
 		report_unhooked(stdout, p, "unhooked:     ");
 		patch_info_text(stdout, &df, "patched:      ", verbose);
 		for (size_t c = 0; c < df.ncounters; c++)

@@ -68,6 +68,8 @@ static void tree_begin(void *ctx, const struct thread_info *info, double inner, 
 	struct tree_state *s = ctx;
 	s->pb = profile_thread_begin(s->p, info, inner, outer);
 	s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
+	if (info->hooks_in_place)
+		cct_sum_short_calls(s->tb);
 }
 
 static void tree_enter(void *ctx, uint32_t fn, uint64_t t)

@@ -67,11 +67,16 @@ static void v_begin(void *ctx, const struct thread_info *info, double inner, dou
 	s->pb = profile_thread_begin(s->p, info, inner, outer);
 	s->pid = info->pid;
 	s->image = info->image;
-	if (s->t)
+	if (s->t) {
 		s->tb = cct_thread_begin(s->t, info->start_ns, inner, outer);
+		if (info->hooks_in_place)
+			cct_sum_short_calls(s->tb);
+	}
 	if (s->per_thread) {
 		s->cur_thread = thread_tree(s, info->pid, info->tid);
 		s->ttb = cct_thread_begin(s->cur_thread, info->start_ns, inner, outer);
+		if (info->hooks_in_place)
+			cct_sum_short_calls(s->ttb);
 	}
 	if (s->cw)
 		chrome_thread_begin(s->cw, info->pid, info->tid);

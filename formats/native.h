@@ -44,6 +44,14 @@ struct data_object {
 	size_t nseg;
 };
 
+/* The samples beside a trace that fell in the hooks of a call (CALIBRATION's
+ * trailing fields; all 0 in files written before them): TAKEN samples in all, weighted, each
+ * PERIOD_NS of thread CPU time; INNER in the callee's measured interval,
+ * OUTER in the caller's, UNSURE in the hooks on a side not known. */
+struct data_hook_samples {
+	uint64_t taken, inner, outer, unsure, period_ns;
+};
+
 struct data_process {
 	uint32_t pid, image, ppid, clock;
 	uint64_t start_time, start_mono;
@@ -60,6 +68,7 @@ struct data_process {
 	 * thread's clock; WAITS_LEFT_OUT: it could see its context switches */
 	uint64_t run_wait_left_out_ns;
 	int waits_left_out;
+	struct data_hook_samples hook_samples;
 	char *exe;		/* owned */
 	const uint8_t *cmdline;	/* borrowed: NUL-separated arguments */
 	size_t cmdline_len;

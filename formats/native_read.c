@@ -144,6 +144,15 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 		cursor_u32(c, "calibration flags");
 		left_out = cursor_u64(c, "run times");
 	}
+	/* later still: the samples beside the trace in the hooks */
+	struct data_hook_samples hs = { 0, 0, 0, 0, 0 };
+	if (cursor_left(c) >= 40) {
+		hs.taken = cursor_u64(c, "hook samples");
+		hs.inner = cursor_u64(c, "hook samples");
+		hs.outer = cursor_u64(c, "hook samples");
+		hs.unsure = cursor_u64(c, "hook samples");
+		hs.period_ns = cursor_u64(c, "hook samples");
+	}
 	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
 
 	if (c->failed)
@@ -167,6 +176,7 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	pr->run_wait_ns = wait;
 	pr->waits_left_out = (flags & CALIBRATION_WAITS_LEFT_OUT) != 0;
 	pr->run_wait_left_out_ns = left_out < wait ? left_out : wait;
+	pr->hook_samples = hs;
 }
 
 static void parse_object(struct cursor *c, struct data_file *df)

@@ -1,4 +1,5 @@
 #include "load/load.h"
+#include "load/hook_cost.h"
 #include "load/unhooked_builds.h"
 
 #include <stdio.h>
@@ -474,7 +475,6 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			  struct load_stats *stats)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
-	const double unit = load_ns_per_unit(df);
 	const uint64_t unit_q32 = unit_fixed(df);
 	const uint64_t origin = session_origin(df);
 	struct thread_replay tr = { .v = v, .names = names, .is = is, .signals = f->signals,
@@ -495,8 +495,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	info.lost_events = th->lost_events;
 	info.counter_info = th->counter_info;
 	info.start_ns = load_time_ns(df, th->start_time);
-	v->thread_begin(v->ctx, &info, pr->inner_x256 / 256.0 * unit,
-			pr->outer_x256 / 256.0 * unit);
+	struct hook_cost_choice cost;
+	hook_cost_of_process(df, pr, &cost);
+	info.hooks_in_place = cost.in_place;
+	v->thread_begin(v->ctx, &info, cost.inner_ns, cost.outer_ns);
 	uint64_t end_ns = info.start_ns;
 
 	unsigned ncounters = th->counter_info & THREAD_COUNTERS_MASK;
@@ -697,8 +699,9 @@ static int read_aggregate(const struct data_file *df, const struct data_thread *
 			th->tid, th->pid, why);
 		return -1;
 	}
-	cct_thread_to_aggregate(&ct, unit, pr->inner_x256 / 256.0 * unit,
-				pr->outer_x256 / 256.0 * unit, names, func_of, ctx, at);
+	struct hook_cost_choice cost;
+	hook_cost_of_process(df, pr, &cost);
+	cct_thread_to_aggregate(&ct, unit, cost.inner_ns, cost.outer_ns, names, func_of, ctx, at);
 	cct_thread_release(&ct);
 	return 0;
 }
@@ -968,6 +971,16 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 		state.p->run_wait_ns += df->processes[i].run_wait_ns;
 		state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+		/* the first process's figure speaks for the file, as the
+		 * last thread's overhead_per_call_ns does */
+		struct hook_cost_choice cost;
+		hook_cost_of_process(df, &df->processes[i], &cost);
+		if (i == 0 || (cost.in_place && !state.p->overhead_in_place)) {
+			state.p->overhead_in_place = cost.in_place;
+			state.p->overhead_samples = cost.samples;
+			state.p->overhead_rel_error = cost.rel_error;
+			state.p->overhead_calibrated_ns = cost.calibrated_ns;
+		}
 	}
 	load_replay(df, f, state.p, &v, stats);
 	struct load_stats more;

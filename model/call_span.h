@@ -24,8 +24,9 @@ struct call_span {
 	uint64_t child_c[CONTRACT_COUNTERS_MAX];	/* its direct callees' counter totals */
 };
 
-/* What closing a call found: inclusive time, self time, and each
- * counter's inclusive increase (its self part is total_c - child_c). */
+/* What closing a call found: inclusive time, self time (both signed,
+ * wrapped: model/hook_cost.h), and each counter's inclusive increase
+ * (its self part is total_c - child_c). */
 struct call_span_end {
 	uint64_t total_ns;
 	uint64_t self_ns;

@@ -6,6 +6,7 @@
  */
 #include "model/cct.h"
 #include "model/hook_cost.h"
+#include "model/hook_cost_settle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,13 @@ struct cct_builder {
 
 void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer)
 {
-	b->cost[m] = hook_cost_make(inner, outer);
+	b->cost[m] = hook_cost_make(inner, outer, b->cost[m].summed);
+}
+
+void cct_sum_short_calls(struct cct_builder *b)
+{
+	for (int m = 0; m < CCT_NMETRICS; m++)
+		b->cost[m].summed = 1;
 }
 
 struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
@@ -200,6 +207,35 @@ void cct_exit_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS],
 	}
 }
 
+/* The tree's nodes as hook_cost_settle_tree() sees them, one metric at
+ * a time. */
+struct settle_metric {
+	struct cct *t;
+	int m;
+};
+
+static uint32_t node_func(void *ctx, size_t i)
+{
+	return ((struct settle_metric *)ctx)->t->nodes[i].func;
+}
+
+static size_t node_parent(void *ctx, size_t i)
+{
+	return ((struct settle_metric *)ctx)->t->nodes[i].parent;
+}
+
+static uint64_t *node_self(void *ctx, size_t i)
+{
+	struct settle_metric *sm = ctx;
+	return &sm->t->nodes[i].self[sm->m];
+}
+
+static uint64_t *node_total(void *ctx, size_t i)
+{
+	struct settle_metric *sm = ctx;
+	return &sm->t->nodes[i].total[sm->m];
+}
+
 void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS])
 {
 	uint64_t now[CCT_NMETRICS];
@@ -207,6 +243,13 @@ void cct_thread_end_values(struct cct_builder *b, const uint64_t v[CCT_NMETRICS]
 	clamp(b, v, now);
 	while (b->depth)
 		pop(b, now, CLOSE_VIRTUAL);
+	/* the thread's calls are all in: no sum is shown below 0 */
+	for (int m = 0; m < CCT_NMETRICS; m++) {
+		struct settle_metric sm = { b->t, m };
+		struct settle_tree st = { &sm, b->t->nnodes, node_func, node_parent, node_self,
+					  node_total };
+		hook_cost_settle_tree(&st);
+	}
 	free(b->stack);
 	free(b);
 }

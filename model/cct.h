@@ -23,7 +23,8 @@
  * does it, so the nodes of one function add up to that function's numbers
  * in the flat profile: their self values sum to its self_ns, and the
  * totals of its nodes that have no ancestor of the same function sum to
- * its total_ns.
+ * its total_ns, except where a path ended below 0 and was raised to 0
+ * (model/hook_cost_settle.h): the totals above it grew by as much.
  *
  * No I/O here.  The builder below is fed per thread, like profile.h's;
  * a finished tree can also be filled directly through cct_child().
@@ -127,6 +128,9 @@ struct cct_builder *cct_thread_begin(struct cct *t, uint64_t start_ns,
 /* Sets the hooks' cost per call in METRIC (none unless set); for a
  * counter, call it before the first event. */
 void cct_set_cost(struct cct_builder *b, enum cct_metric m, double inner, double outer);
+/* The hooks' cost was measured in place: short calls are summed below 0
+ * (model/hook_cost.h; thread_info's hooks_in_place). */
+void cct_sum_short_calls(struct cct_builder *b);
 void cct_enter(struct cct_builder *b, uint32_t func, uint64_t time_ns);
 void cct_open_frame(struct cct_builder *b, uint32_t func, uint64_t time_ns);
 /* KIND as for profile_exit(): a stopped call closes as a virtual return. */

@@ -233,7 +233,7 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	b->p = p;
 	b->inner_ns = inner_ns > 0 ? inner_ns : 0;
 	b->outer_ns = outer_ns > 0 ? outer_ns : 0;
-	b->cost = hook_cost_make(b->inner_ns, b->outer_ns);
+	b->cost = hook_cost_make(b->inner_ns, b->outer_ns, info->hooks_in_place);
 	b->last_ns = info->start_ns;
 	b->counters_unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 	for (size_t i = 0; i < ARC_CACHE_SLOTS; i++)
@@ -374,7 +374,9 @@ pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 
 	call_span_close(&b->cost, &f->span, t, b->counters, ncounters,
 			b->depth ? &b->stack[b->depth - 1].span : NULL, &end);
-	uint64_t total = end.total_ns, self = end.self_ns;
+	/* signed, wrapped (model/hook_cost.h): summed as they are; SHOWN is
+	 * what one call's figures hold at 0 */
+	uint64_t total = end.total_ns, self = end.self_ns, shown = hook_cost_shown(total);
 	b->funcs[f->func].active--;
 	fn->self_ns += self;
 	for (size_t c = 0; c < ncounters; c++) {
@@ -386,20 +388,20 @@ pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	if (f->span.counted) {
 		fn->calls++;
 		fn->sum_call_ns += total;
-		if (total < fn->min_ns)
-			fn->min_ns = total;
-		if (total > fn->max_ns)
-			fn->max_ns = total;
+		if (shown < fn->min_ns)
+			fn->min_ns = shown;
+		if (shown > fn->max_ns)
+			fn->max_ns = shown;
 		b->calls++;
 		if (!p->skip_spread) {
 			if (!fn->dev_calls++)
-				fn->call_shift_ns = total;
-			int64_t d = (int64_t)(total - fn->call_shift_ns);
+				fn->call_shift_ns = shown;
+			int64_t d = (int64_t)(shown - fn->call_shift_ns);
 			fn->call_dev_sum += d;
 			fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		}
 		if (p->call_observer)
-			p->call_observer(p->call_observer_ctx, f->func, total);
+			p->call_observer(p->call_observer_ctx, f->func, shown);
 	} else {
 		fn->continued_self_ns += self;
 		if (f->outermost)
@@ -419,7 +421,7 @@ pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (f->arc != UINT32_MAX) {
 			struct arc *a = &p->arcs[f->arc];
 			a->self_ns += same_self;
-			a->child_ns += total > same_self ? total - same_self : 0;
+			a->child_ns += total - same_self;
 		}
 	} else {
 		b->stack[b->funcs[f->func].outer_depth].same_self_ns += self;
@@ -443,6 +445,23 @@ void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kin
 	pop(b, t, close_of[kind]);
 }
 
+/* The thread's calls are all in P's sums: none is shown below 0. */
+static void settle_sums(struct profile *p)
+{
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct func *fn = &p->funcs[i];
+		hook_cost_settle(&fn->self_ns);
+		hook_cost_settle(&fn->total_ns);
+		hook_cost_settle(&fn->sum_call_ns);
+		hook_cost_settle(&fn->continued_self_ns);
+		hook_cost_settle(&fn->continued_ns);
+	}
+	for (size_t i = 0; i < p->narcs; i++) {
+		hook_cost_settle(&p->arcs[i].self_ns);
+		hook_cost_settle(&p->arcs[i].child_ns);
+	}
+}
+
 void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 {
 	uint64_t t = clamp_time(b, end_ns);
@@ -450,6 +469,7 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 
 	while (b->depth)
 		pop(b, t, CLOSE_VIRTUAL);
+	settle_sums(b->p);
 	info->calls += b->calls;
 	b->p->calls += b->calls;
 	b->p->overhead_q += b->calls * b->cost.call_q;

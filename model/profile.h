@@ -141,6 +141,9 @@ struct thread_info {
 	uint64_t overwritten_events;	/* flight recorder: older events the ring dropped */
 	uint32_t counter_info;	/* THREAD_COUNTERS_* of common/sections.h */
 	uint64_t calls;
+	int hooks_in_place;	/* the hooks' cost subtracted was measured in
+				 * place: short calls are summed below 0
+				 * (model/hook_cost.h) */
 };
 
 struct cycle {
@@ -176,6 +179,13 @@ struct profile {
 	uint64_t time_sample_period_ns;
 	uint64_t time_samples, time_hook_samples;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
+	/* where that figure comes from: the samples beside a trace that fell
+	 * in the hooks (OVERHEAD_SAMPLES of them, one standard error of
+	 * OVERHEAD_REL_ERROR of the figure) when OVERHEAD_IN_PLACE, else the
+	 * calibration, OVERHEAD_CALIBRATED_NS (load/hook_cost.h) */
+	int overhead_in_place;
+	uint64_t overhead_samples;
+	double overhead_rel_error, overhead_calibrated_ns;
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
 	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out */

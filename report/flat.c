@@ -124,6 +124,10 @@ static void report_untimed_calls_line(FILE *out, const struct profile *p, const 
 			  "show as -; record --mode=count --call-stats keeps them");
 }
 
+/* From this standard error of the in-place figure on, the header says how
+ * to measure it surer. */
+#define OVERHEAD_ERROR_NOTED 0.1
+
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 {
 	char a[DURATION_BUF], b[DURATION_BUF];
@@ -137,9 +141,19 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 			(unsigned long long)p->time_hook_samples,
 			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
 	} else {
-		fprintf(out, "%shook overhead subtracted: %s per call, %s in all\n", prefix,
+		fprintf(out, "%shook overhead subtracted: %s per call, %s in all", prefix,
 			format_duration(a, p->overhead_per_call_ns),
 			format_duration(b, (double)p->overhead_ns));
+		if (p->overhead_in_place)
+			fprintf(out, ", measured in place by %llu samples in the hooks (\u00b1%.0f %%)",
+				(unsigned long long)p->overhead_samples,
+				100 * p->overhead_rel_error);
+		else if (p->overhead_samples)
+			fprintf(out, ", calibrated (%llu samples in the hooks: too few to measure it "
+				     "in place)", (unsigned long long)p->overhead_samples);
+		if (p->overhead_samples && p->overhead_rel_error > OVERHEAD_ERROR_NOTED)
+			fprintf(out, "; a higher record --outside-freq measures it surer");
+		fputc('\n', out);
 	}
 }
 
@@ -173,6 +187,12 @@ void report_hooks_json(struct json *j, const struct profile *p)
 {
 	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
+	if (!p->time_sample_period_ns) {
+		json_kv_string(j, "overhead_from", p->overhead_in_place ? "samples" : "calibration");
+		json_kv_u64(j, "overhead_samples", p->overhead_samples);
+		if (p->overhead_samples)
+			json_kv_double(j, "overhead_rel_error", p->overhead_rel_error);
+	}
 	json_kv_string(j, "time_by", p->time_sample_period_ns ? "samples" : "clock");
 	if (p->time_sample_period_ns) {
 		json_kv_u64(j, "time_sample_period_ns", p->time_sample_period_ns);
@@ -227,6 +247,12 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 		if (fn->untimed)
 			fprintf(out, "%7s %12s %12s %10llu %12s %12s %12s %12s", "-", "-", "-",
 				(unsigned long long)fn->calls, "-", "-", "-", "-");
+		else if (!fn->calls)
+			/* time without calls (a library's code, timed by
+			 * samples): nothing per call to say */
+			fprintf(out, "%7.2f %12s %12s %10d %12s %12s %12s %12s", pct,
+				format_duration(a, (double)fn->self_ns),
+				format_duration(b, (double)fn->total_ns), 0, "-", "-", "-", "-");
 		else
 			fprintf(out, "%7.2f %12s %12s %10llu %12s %12s %12s %12s", pct,
 				format_duration(a, (double)fn->self_ns),

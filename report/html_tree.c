@@ -7,6 +7,7 @@
 #include "report/html_tree.h"
 #include "model/aggregate.h"
 #include "model/call_span.h"
+#include "model/hook_cost_settle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ void html_tree_thread_begin(struct html_tree *t, const struct thread_info *info,
 	th->info = *info;
 	pv->thread = (uint32_t)t->nthreads++;
 	/* the flat profile's own rule, so times agree to the nanosecond */
-	pv->cost = hook_cost_make(inner_ns, outer_ns);
+	pv->cost = hook_cost_make(inner_ns, outer_ns, info->hooks_in_place);
 	pv->last_ns = info->start_ns;
 	pv->depth = 0;
 	memset(pv->counters, 0, sizeof(pv->counters));
@@ -268,6 +269,27 @@ void html_tree_exit(struct html_tree *t, uint64_t time_ns, int kind)
 		pop(t, now);
 }
 
+/* The tree's nodes as hook_cost_settle_tree() sees them. */
+static uint32_t node_func(void *ctx, size_t i)
+{
+	return ((struct html_tree *)ctx)->nodes[i].func;
+}
+
+static size_t node_parent(void *ctx, size_t i)
+{
+	return ((struct html_tree *)ctx)->nodes[i].parent;
+}
+
+static uint64_t *node_self(void *ctx, size_t i)
+{
+	return &((struct html_tree *)ctx)->nodes[i].self_ns;
+}
+
+static uint64_t *node_total(void *ctx, size_t i)
+{
+	return &((struct html_tree *)ctx)->nodes[i].total_ns;
+}
+
 void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 {
 	struct html_tree_private *pv = t->priv;
@@ -275,6 +297,9 @@ void html_tree_thread_end(struct html_tree *t, uint64_t end_ns)
 
 	while (pv->depth)
 		pop(t, now);
+	/* the thread's calls are all in: no sum is shown below 0 */
+	struct settle_tree st = { t, t->nnodes, node_func, node_parent, node_self, node_total };
+	hook_cost_settle_tree(&st);
 	t->threads[pv->thread].info.end_ns = now;
 }
 

@@ -8,10 +8,12 @@
  * contains itself, a recursive function's nested calls are separate, deeper
  * nodes and nothing is counted twice along a stack.  Times follow the
  * profile model's arithmetic exactly (model/profile.h: the hooks' measured
- * cost subtracted, the same clamping; counters split into self and
+ * cost subtracted the same way; counters split into self and
  * +children the same way), so summing a function's nodes gives its self
  * time in the flat profile, and summing its outermost nodes (no ancestor
- * of the same function) its total.
+ * of the same function) its total, but where a path ended below 0 and
+ * was raised to 0 (model/hook_cost_settle.h): the totals above it grew
+ * by as much.
  *
  * Samples (record --sample) add their weight to the path of their stack,
  * outermost frame first, as one more metric of the same tree: a node's

@@ -25,15 +25,31 @@ static inline struct cct_func_record *count_func_record(struct thread_state *t, 
 	return (struct cct_func_record *)&t->nodes[record];
 }
 
-/* The child of PARENT for ADDR, made if new; AGGREGATE_TRUNCATED_NODE when full. */
-static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint64_t addr)
+/* The cache slot where the child of PARENT for ADDR is looked for. */
+static inline struct cct_cache_slot *count_cache_slot(const struct thread_state *t, uint32_t parent,
+						       uint64_t addr)
 {
 	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) &
 		     (AGGREGATE_CACHE_SLOTS - 1);
-	struct cct_cache_slot *slot = &t->node_cache[h];
 
-	if (LIKELY(slot->addr == addr && slot->parent == parent && slot->node))
-		return slot->node;
+	return &t->node_cache[h];
+}
+
+/* The child of PARENT for ADDR if SLOT, its cache slot, holds it, else 0. */
+static inline uint32_t count_cached_child(const struct cct_cache_slot *slot, uint32_t parent,
+					  uint64_t addr)
+{
+	return slot->addr == addr && slot->parent == parent ? slot->node : 0;
+}
+
+/* The child of PARENT for ADDR, made if new; AGGREGATE_TRUNCATED_NODE when full. */
+static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint64_t addr)
+{
+	struct cct_cache_slot *slot = count_cache_slot(t, parent, addr);
+	uint32_t node = count_cached_child(slot, parent, addr);
+
+	if (LIKELY(node))
+		return node;
 	return aggregate_child_slow(t, slot, parent, addr);
 }
 
@@ -149,21 +165,30 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
  * paths, but nothing is counted.
  */
 static inline __attribute__((always_inline)) void
-aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+aggregate_count_enter_node(struct thread_state *t, struct shadow_frame *f, uint32_t node,
+			   uint32_t func_record, uint64_t now, int inherited)
 {
-	uint32_t parent = t->cur_node;
-
-	f->node = count_child(t, parent, f->addr);
-	f->parent_node = parent;
-	/* a truncated path's calls still count in their function's
-	 * statistics, if it has a record */
-	f->func_record = f->node != AGGREGATE_TRUNCATED_NODE ? t->nodes[f->node].func_record
-						   : aggregate_find_func(t, f->addr);
+	f->node = node;
+	f->parent_node = t->cur_node;
+	f->func_record = func_record;
 	f->inherited = 0;
 	f->counted = 0;
-	t->cur_node = f->node;
+	t->cur_node = node;
 	if (t->capturing)
 		count_from(t, f, now, inherited);
+}
+
+static inline __attribute__((always_inline)) void
+aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+{
+	uint32_t node = count_child(t, t->cur_node, f->addr);
+
+	/* a truncated path's calls still count in their function's
+	 * statistics, if it has a record */
+	aggregate_count_enter_node(t, f, node,
+				   node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
+								    : aggregate_find_func(t, f->addr),
+				   now, inherited);
 }
 
 /* The root keeps the latest counter readings, for calls still running

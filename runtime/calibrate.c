@@ -287,6 +287,7 @@ void calibrate_at_start(void)
 
 void calibrate_after_fork(void)
 {
+	hook_samples_after_fork();
 	sched_at_start = (struct sched_times){ 0, 0 };
 	sched_tid = gettid();
 	sched_known = 1;
@@ -319,7 +320,8 @@ void calibrate_at_exit(void)
 	if (signo)
 		sigaddset(&hold, signo);
 	pthread_sigmask(SIG_BLOCK, &hold, &saved);
+	struct hook_sample_counts samples = hook_samples_counts();
 	calibrate_overhead(&inner, &outer);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	process_write_calibration(inner, outer, ran);
+	process_write_calibration(inner, outer, ran, &samples);
 }

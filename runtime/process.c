@@ -286,9 +286,10 @@ int process_sched_times(struct sched_times *out)
 	return end == p ? -1 : 0;
 }
 
-void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran)
+void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran,
+			       const struct hook_sample_counts *samples)
 {
-	uint8_t buf[64];
+	uint8_t buf[128];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
 
 	if (process_fd < 0)
@@ -303,6 +304,11 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct 
 	sec_put_u32(&b, ran.left_out ? CALIBRATION_WAITS_LEFT_OUT : 0);
 	sec_put_u32(&b, 0);
 	sec_put_u64(&b, ran.left_out_ns);
+	sec_put_u64(&b, samples->taken);
+	sec_put_u64(&b, samples->inner);
+	sec_put_u64(&b, samples->outer);
+	sec_put_u64(&b, samples->unsure);
+	sec_put_u64(&b, samples->period_ns);
 	sec_end(&b, sec);
 	flush_section(&b, buf);
 }

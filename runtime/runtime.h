@@ -75,8 +75,23 @@ struct cct_func_slot {
 	uint32_t unused;
 };
 
+/*
+ * What t->guard holds while the hooks of a traced call run, so that a
+ * sample taken there tells which side of the hook's clock read it fell
+ * on (hook_samples.c): an entry's work before its clock read is the
+ * caller's time, after it the callee's; an exit's the other way round.
+ * Any other nonzero value is other work of the runtime.
+ */
+enum {
+	GUARD_ENTRY = 2,
+	GUARD_ENTRY_CLOCKED,
+	GUARD_EXIT,
+	GUARD_EXIT_CLOCKED,
+};
+
 struct thread_state {
-	int guard;		/* nonzero while a hook runs: reentry is dropped */
+	int guard;		/* nonzero while a hook runs: reentry is dropped;
+				 * GUARD_* in the hooks of a call */
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
@@ -198,6 +213,9 @@ struct runtime_config {
 	/* --time-by=samples: the sampler's period in ns (sampler.c), which
 	 * the root record keeps; 0 otherwise */
 	uint64_t sample_period_ns;
+	/* the hooks may take their fast path (trace.c): the clock is the
+	 * TSC, calls are timed by it, and no trigger needs checking */
+	int hooks_fast;
 	pid_t pid;
 	struct contract contract;
 };
@@ -225,6 +243,9 @@ static inline uint64_t runtime_now(void);
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
+/* trace.c: their fast paths, tried first (see there) */
+HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
@@ -320,10 +341,11 @@ HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
 /* A timer sample of WEIGHT periods at PC and SP, on a thread whose stack
  * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
  * inside the runtime (a hook, a patched entry's jump or trampoline),
- * whose cost it then measures. */
+ * whose cost it then measures; UNHOOKED: where the function holding PC
+ * begins when PC lies in an object without hooks (libc's realloc), else 0. */
 HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
 				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
-				 uint64_t weight);
+				 uintptr_t unhooked, uint64_t weight);
 
 /* cpu_wait.c: the waits for a CPU left out of the thread's clock.
  * cpu_wait_start() is the process's, at start-up; cpu_wait_open() is the thread's own (slow path); cpu_wait_take() the
@@ -359,11 +381,28 @@ struct sched_times {
 };
 /* Fills *OUT; -1 when the kernel keeps no such figures. */
 HIDDEN int process_sched_times(struct sched_times *out);
+/* hook_samples.c: the samples beside a trace that fell in the hooks of
+ * a call, weighted, by the side of the hook's clock read they fell on */
+struct hook_sample_counts {
+	uint64_t taken;		/* every sample beside the trace */
+	uint64_t inner, outer;	/* in the callee's interval, in the caller's */
+	uint64_t unsure;	/* in the hooks, the side not known */
+	uint64_t period_ns;	/* thread CPU time a sample stands for */
+};
+/* From the sampler's handler: a sample at PC interrupted T; SELF_LO and
+ * SELF_HI bound the runtime's code. */
+HIDDEN void hook_samples_note(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
+			      uintptr_t self_hi, uint64_t weight);
+HIDDEN void hook_samples_set_period(uint64_t period_ns);
+HIDDEN struct hook_sample_counts hook_samples_counts(void);
+HIDDEN void hook_samples_after_fork(void);
+
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
  * process_write_start()'s, and what the main thread ran and waited for a
  * CPU since the start's measurement (0, 0: not known). */
 HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
-				      struct sched_times ran);
+				      struct sched_times ran,
+				      const struct hook_sample_counts *samples);
 /* Describes the objects loaded since the last look (dlopen) and tells the
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
@@ -433,6 +472,14 @@ static inline uint64_t runtime_now(void)
 	return clock_now(runtime_config.contract.clock);
 }
 
+/* The hook's clock read is done: T's guard says so from here on (the
+ * barrier keeps the store after the read, where the sampler expects it). */
+static inline void hook_clock_read(struct thread_state *t, int guard)
+{
+	__asm__ volatile("" ::: "memory");
+	t->guard = guard;
+}
+
 /*
  * Makes the record just written at t->cur part of the thread's stream:
  * the one commit step of every writer (the hooks, the sampler, the
@@ -463,15 +510,27 @@ static inline uint64_t thread_now(const struct thread_state *t)
 	return runtime_now() - t->paused;
 }
 
+/* Whether waits for a CPU ended since the thread last took them. */
+static inline int thread_waits_pending(const struct thread_state *t)
+{
+	return t->wait_head && *t->wait_head != t->wait_tail;
+}
+
+/* The thread's event clock for a hook, from NOW, a reading taken once no
+ * waits were pending. */
+static inline uint64_t thread_clock_at(struct thread_state *t, uint64_t now)
+{
+	t->clock_last = now;
+	return now - t->paused;
+}
+
 /* The thread's event clock for a hook, which first takes the waits for a
  * CPU that ended since the last look (one load when there are none). */
 static inline uint64_t thread_clock(struct thread_state *t)
 {
-	if (UNLIKELY(t->wait_head && *t->wait_head != t->wait_tail))
+	if (UNLIKELY(thread_waits_pending(t)))
 		cpu_wait_take(t);
-	uint64_t now = runtime_now();
-	t->clock_last = now;
-	return now - t->paused;
+	return thread_clock_at(t, runtime_now());
 }
 
 #endif

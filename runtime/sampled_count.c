@@ -23,6 +23,13 @@
  * Calls count as they begin, so a call still running at the end is
  * already counted.
  *
+ * A sample whose PC lies in an object without hooks (libc's realloc,
+ * memcpy, strcmp) is that object's function's time: it goes to a child of
+ * the path named by where that function begins, found by the sampler in
+ * the object's call frame information, so the reports name it as they
+ * name a library call (and as perf does), and the function that called
+ * or jumped there keeps only its own time.
+ *
  * Between a return and the next hook the shadow stack still holds the
  * callee that returned, and a sample in the next callee's first
  * instructions (before its call of the hook, which in a short function
@@ -230,7 +237,7 @@ static uintptr_t before_hook(uintptr_t pc)
 }
 
 void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, uintptr_t stack_lo,
-			  uintptr_t stack_hi, int in_runtime, uint64_t weight)
+			  uintptr_t stack_hi, int in_runtime, uintptr_t unhooked, uint64_t weight)
 {
 	sampled_check_capture(t);
 	if (!t->capturing)
@@ -244,11 +251,19 @@ void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, ui
 	while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, stack_lo, stack_hi))
 		d--;
 	uint32_t node = d == t->depth ? t->cur_node : d ? t->stack[d - 1].node : 0;
-	/* a function caught before its hook: the hook will count its call
-	 * on this node; the thread is in none, so the node table is free */
-	uintptr_t self = (runtime_config.contract.hooks & (CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_FENTRY))
-				 ? before_hook(pc) : 0;
-	if (self)
-		node = count_child(t, node, self);
+	/* the thread is in no hook, so the node table is free */
+	if (unhooked) {
+		/* code without hooks: its function's own time, as a callee of
+		 * the path that reached it -- unless that path ends in the
+		 * very function, entered as a library call */
+		if (!d || t->stack[d - 1].addr != unhooked)
+			node = count_child(t, node, unhooked);
+	} else if (runtime_config.contract.hooks & (CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_FENTRY)) {
+		/* a function caught before its hook: the hook will count its
+		 * call on this node */
+		uintptr_t self = before_hook(pc);
+		if (self)
+			node = count_child(t, node, self);
+	}
 	t->nodes[node].samples += weight;
 }

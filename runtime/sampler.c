@@ -42,7 +42,9 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "eh_frame.h"
 #include "frame_pointers.h"
+#include "libcall/libcall.h"
 #include "sampler.h"
 #include "sampling.h"
 #include "stream.h"
@@ -66,6 +68,7 @@
 
 #define ONLY_RANGES_MAX 64
 #define TEXT_RANGES_MAX 256
+#define UNHOOKED_MAX 64
 
 /* Per-thread sampler state; the handler reads nothing else but the
  * thread's buffer. */
@@ -102,6 +105,13 @@ static struct {
 	struct sampling settings;
 	/* the runtime's own code: a sample there is the hooks' cost */
 	uintptr_t self_lo, self_hi;
+	/* --time-by=samples: the code of objects loaded at start-up without
+	 * hooks (libc, libm...), where a sample is named by its function */
+	size_t nunhooked;
+	struct {
+		uintptr_t lo, hi;
+		struct eh_table functions;
+	} unhooked[UNHOOKED_MAX];
 } sampler;
 
 static pthread_key_t sampler_key;
@@ -146,6 +156,16 @@ static int in_known(uintptr_t addr)
 	for (size_t i = 0; i < n; i++)
 		if (addr >= sampler.known_lo[i] && addr < sampler.known_hi[i])
 			return 1;
+	return 0;
+}
+
+/* Where the function holding PC begins when PC lies in code without
+ * hooks that was loaded at start-up, else 0. */
+static uintptr_t unhooked_function_at(uintptr_t pc)
+{
+	for (size_t i = 0; i < sampler.nunhooked; i++)
+		if (pc >= sampler.unhooked[i].lo && pc < sampler.unhooked[i].hi)
+			return eh_function_start(&sampler.unhooked[i].functions, pc);
 	return 0;
 }
 
@@ -338,14 +358,17 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (t->nodes && t->status == THREAD_RECORDING) {
 		/* --time-by=samples: the sample times the thread's path */
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		int in_runtime = t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo ||
+				 patch_is_own_code(pc);
 		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
-				     s->stack_hi,
-				     t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo ||
-					     patch_is_own_code(pc),
-				     weight + s->missed);
+				     s->stack_hi, in_runtime,
+				     in_runtime ? 0 : unhooked_function_at(pc), weight + s->missed);
 		s->missed = 0;
 		goto out;
 	}
+	if (sampler.settings.background && t->status == THREAD_RECORDING)
+		hook_samples_note(t, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], sampler.self_lo,
+				  sampler.self_hi, weight);
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;
@@ -544,6 +567,8 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.sample_period = sampler.period_ns;
 	attr.disabled = 1;
+	/* user time only: a period ending inside execve() would signal the
+	 * new image, whose SIGTRAP is still the default and kills it */
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	if (sigtrap) {
@@ -704,6 +729,31 @@ static int object_frame_pointers(const struct dl_phdr_info *info)
 	return sampler.settings.stack == SAMPLING_STACK_AUTO && frame_pointers_kept(info);
 }
 
+/*
+ * --time-by=samples: the executable segments of INFO's object, when it is
+ * not the runtime and has no hooks, with the search table of its call
+ * frame information, whose FDEs say where each function begins.  Objects
+ * loaded later are left out: one may be closed while a sample reads it.
+ */
+static void collect_unhooked(const struct dl_phdr_info *info)
+{
+	struct eh_table functions;
+
+	if (!runtime_config.contract.time_by_samples || libcall_object_hooked(info) ||
+	    eh_table_find(info, &functions))
+		return;
+	for (int i = 0; i < info->dlpi_phnum && sampler.nunhooked < UNHOOKED_MAX; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || lo == sampler.self_lo)
+			continue;
+		sampler.unhooked[sampler.nunhooked].lo = lo;
+		sampler.unhooked[sampler.nunhooked].hi = lo + ph->p_memsz;
+		sampler.unhooked[sampler.nunhooked].functions = functions;
+		sampler.nunhooked++;
+	}
+}
+
 static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 {
 	int fp = -1;
@@ -721,6 +771,7 @@ static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 		sampler.text_fp[sampler.ntext] = (uint8_t)fp;
 		sampler.ntext++;
 	}
+	collect_unhooked(info);
 	return 0;
 }
 
@@ -858,10 +909,12 @@ HIDDEN void sampler_install(void)
 	}
 	sampler.wall = sampler.settings.wall;
 	sampler.period_ns = 1000000000u / sampler.settings.hz;
-	if (runtime_config.contract.time_by_samples) {
+	if (runtime_config.contract.time_by_samples)
 		runtime_config.sample_period_ns = sampler.period_ns;
+	if (runtime_config.contract.time_by_samples || sampler.settings.background)
 		dl_iterate_phdr(find_self, (void *)(uintptr_t)on_sample);
-	}
+	if (sampler.settings.background)
+		hook_samples_set_period(sampler.period_ns);
 	if (sampler.settings.only[0]) {
 		int first = 1;
 		dl_iterate_phdr(collect_only, &first);

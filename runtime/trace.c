@@ -60,6 +60,12 @@ static inline __attribute__((always_inline)) uint8_t *put_record_varint(uint8_t 
 	return p + 1 + two;
 }
 
+/* Whether two more records fit in the window as it is. */
+static inline int has_room(const struct thread_state *t)
+{
+	return (size_t)(t->end - t->cur) >= 2 * STREAM_RECORD_MAX;
+}
+
 /*
  * Returns nonzero when at least one more record fits (growing if needed).
  * PENDING says how the shadow stack differs from what the stream has said
@@ -71,7 +77,7 @@ static inline int ensure_room(struct thread_state *t, int pending)
 {
 	if (UNLIKELY(t->status != THREAD_RECORDING || !t->capturing))
 		return 0;
-	if (LIKELY((size_t)(t->end - t->cur) >= 2 * STREAM_RECORD_MAX))
+	if (LIKELY(has_room(t)))
 		return 1;
 	if (t->ring_bytes) {
 		ring_sync_due(t, pending);
@@ -131,10 +137,16 @@ static inline uint64_t take_delta(struct thread_state *t, uint64_t now)
 	return d;
 }
 
+/* Where ADDR's id is looked for first. */
+static inline uint32_t func_home(const struct thread_state *t, uint64_t addr)
+{
+	return (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->slot_mask;
+}
+
 /* Returns the id of ADDR, defining it in the stream if new; 0 = no id. */
 static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 {
-	uint32_t h = (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->slot_mask;
+	uint32_t h = func_home(t, addr);
 
 	for (;;) {
 		struct func_slot *s = &t->slots[h];
@@ -156,6 +168,20 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 	return s->id;
 }
 
+/* The ENTRY record of function ID (nonzero), DELTA after the last. */
+static inline __attribute__((always_inline)) void put_entry(struct thread_state *t, uint32_t id,
+							     uint64_t delta)
+{
+	t->cur = put_record_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
+	t->cur = put_record_varint(t->cur, delta);
+}
+
+/* The EXIT record of a call that returned, DELTA after the last. */
+static inline __attribute__((always_inline)) void put_exit(struct thread_state *t, uint64_t delta)
+{
+	t->cur = put_record_varint(t->cur, delta << 2 | STREAM_EXIT);
+}
+
 static inline __attribute__((always_inline)) void emit_entry(struct thread_state *t, uint64_t addr, uint64_t now)
 {
 	if (UNLIKELY(!ensure_room(t, -1))) {
@@ -165,12 +191,12 @@ static inline __attribute__((always_inline)) void emit_entry(struct thread_state
 	uint32_t id = func_id(t, addr);
 	uint64_t delta = take_delta(t, now);
 	if (LIKELY(id)) {
-		t->cur = put_record_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
+		put_entry(t, id, delta);
 	} else {
 		put_special(t, STREAM_ENTRY_ADDR);
 		t->cur = stream_put_varint(t->cur, addr);
+		t->cur = put_record_varint(t->cur, delta);
 	}
-	t->cur = put_record_varint(t->cur, delta);
 	if (UNLIKELY(t->ncounters))
 		put_counter_deltas(t);
 	thread_commit(t);
@@ -198,7 +224,7 @@ static inline __attribute__((always_inline)) void emit_exit(struct thread_state 
 	}
 	uint64_t delta = take_delta(t, now);
 	if (LIKELY(end == FRAME_RETURNED)) {
-		t->cur = put_record_varint(t->cur, delta << 2 | STREAM_EXIT);
+		put_exit(t, delta);
 	} else {
 		put_special(t, end == FRAME_THROWN ? STREAM_EXIT_THROWN : STREAM_EXIT_UNWOUND);
 		t->cur = stream_put_varint(t->cur, delta);
@@ -316,7 +342,7 @@ static void take_reset(struct thread_state *t, uint64_t now)
 			trace_emit_sync(t, now);
 		return;
 	}
-	if (t->ring_bytes || ((size_t)(t->end - t->cur) < 2 * STREAM_RECORD_MAX &&
+	if (t->ring_bytes || (!has_room(t) &&
 			      (t->truncated || thread_buffer_grow(t) != 0)))
 		return;
 	t->reset_epoch = reset;
@@ -446,6 +472,18 @@ static int __attribute__((noinline)) frame_reused(struct thread_state *t, uintpt
 	return 0;
 }
 
+/* Opens the frame of ADDR at SP on the shadow stack, its return not
+ * redirected; the caller made sure there is room. */
+static inline struct shadow_frame *push_frame(struct thread_state *t, uint64_t addr, uintptr_t sp)
+{
+	struct shadow_frame *f = &t->stack[t->depth++];
+
+	f->addr = addr;
+	f->sp = sp;
+	f->ret = 0;
+	return f;
+}
+
 /* How far back a tail chain is searched for the function it enters again. */
 #define TAIL_FOLD_SPAN 8
 
@@ -499,10 +537,7 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 		count_lost(t, 2);
 		return;
 	}
-	struct shadow_frame *f = &t->stack[t->depth++];
-	f->addr = addr;
-	f->sp = sp;
-	f->ret = 0;
+	struct shadow_frame *f = push_frame(t, addr, sp);
 	if (UNLIKELY(t->nodes))
 		aggregate_enter(t, f, now);
 	else
@@ -527,8 +562,9 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		reentered(t, 2);
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_ENTRY;
 	uint64_t now = thread_clock(t);
+	hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 
 	read_counters(t);
 	if (UNLIKELY(runtime_config.contract.has_start | runtime_config.contract.nstops))
@@ -549,10 +585,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		t->guard = 0;
 		return;
 	}
-	struct shadow_frame *f = &t->stack[t->depth++];
-	f->addr = addr;
-	f->sp = sp;
-	f->ret = 0;
+	struct shadow_frame *f = push_frame(t, addr, sp);
 	if (ret_slot) {
 		uintptr_t real = *ret_slot;
 		/* a slot led to the trampoline with no frame owning it cannot
@@ -615,10 +648,11 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 {
 	int was_guarded = t->guard;
 
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	/* a return inside a hook (a signal handler's) leaves the waits to
 	 * the hook it interrupted */
 	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	read_counters(t);
 	check_capture(t, now);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp < slot))
@@ -660,6 +694,129 @@ int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
 uintptr_t callscope_hook_return(uintptr_t slot)
 {
 	return leave(trace_current(), slot);
+}
+
+/*
+ * Whether a hook of T may take the fast path below: the thread records
+ * (events or counts, without counters), with capture on and up to date
+ * and no waits for a CPU to take up, in a process whose settings allow it.
+ */
+static inline int hooks_fast(const struct thread_state *t)
+{
+	return runtime_config.hooks_fast && t->status == THREAD_RECORDING && t->capturing &&
+	       !t->ncounters && !thread_waits_pending(t) &&
+	       t->epoch == __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED);
+}
+
+/* Opens the frame of ADDR whose return address REAL lies at RET_SLOT,
+ * and redirects its return through the trampoline. */
+static inline struct shadow_frame *push_redirected(struct thread_state *t, uint64_t addr,
+						   uintptr_t *ret_slot, uintptr_t real)
+{
+	struct shadow_frame *f = push_frame(t, addr, (uintptr_t)ret_slot);
+
+	f->ret = real;
+	*ret_slot = (uintptr_t)callscope_return_trampoline;
+	return f;
+}
+
+/*
+ * The usual entry done by enter()'s steps without a call: the next frame
+ * lies below the innermost open one, the shadow stack has room, the
+ * function's return is not yet redirected, and a trace or flight
+ * recording's window has room and the function an id (in the first slot
+ * looked at), or count mode's cache the call path (not a truncated one).
+ * Returns nonzero, having changed nothing, when the entry needs enter()
+ * instead.
+ */
+static inline __attribute__((always_inline)) int enter_fast(struct thread_state *t, uint64_t addr,
+							     uintptr_t *ret_slot)
+{
+	uintptr_t sp = (uintptr_t)ret_slot;
+
+	if (UNLIKELY(t->guard))
+		return 1;
+	t->guard = GUARD_ENTRY;
+	uint32_t depth = t->depth;
+	uintptr_t real = *ret_slot;
+	if (UNLIKELY(!hooks_fast(t) || (depth && t->stack[depth - 1].sp <= sp) ||
+		     depth == t->capacity || real == (uintptr_t)callscope_return_trampoline))
+		goto full;
+	if (t->nodes) {
+		uint32_t node = count_cached_child(count_cache_slot(t, t->cur_node, addr),
+						   t->cur_node, addr);
+		if (UNLIKELY(!node || node == AGGREGATE_TRUNCATED_NODE))
+			goto full;
+		uint64_t now = thread_clock_at(t, clock_tsc());
+		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
+		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
+		aggregate_count_enter_node(t, f, node, t->nodes[node].func_record, now, 0);
+	} else {
+		const struct func_slot *s = &t->slots[func_home(t, addr)];
+		if (UNLIKELY(!has_room(t) || s->gen != t->gen || s->addr != addr))
+			goto full;
+		uint64_t now = thread_clock_at(t, clock_tsc());
+		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
+		push_redirected(t, addr, ret_slot, real);
+		put_entry(t, s->id, take_delta(t, now));
+		thread_commit(t);
+	}
+	t->guard = 0;
+	return 0;
+full:
+	t->guard = 0;
+	return 1;
+}
+
+/*
+ * The usual return done by leave()'s steps without a call: the innermost
+ * open frame is the one whose return slot is SLOT, and a trace or flight
+ * recording's window has room.  Returns the real return address, or 0,
+ * having changed nothing, when the return needs leave() instead.
+ */
+static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_state *t,
+								   uintptr_t slot)
+{
+	if (UNLIKELY(t->guard))
+		return 0;
+	t->guard = GUARD_EXIT;
+	uint32_t depth = t->depth;
+	struct shadow_frame *f = &t->stack[depth - 1];
+	if (UNLIKELY(!hooks_fast(t) || !depth || f->sp != slot || !f->ret ||
+		     (!t->nodes && !has_room(t)))) {
+		t->guard = 0;
+		return 0;
+	}
+	uint64_t now = thread_clock_at(t, clock_tsc());
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
+	t->depth = depth - 1;
+	if (t->nodes) {
+		aggregate_exit(t, f, now, 0, 0);
+	} else {
+		put_exit(t, take_delta(t, now));
+		thread_commit(t);
+	}
+	t->guard = 0;
+	return f->ret;
+}
+
+/*
+ * The fast paths of mcount and __fentry__, and of the return trampoline
+ * (arch/x86_64/hooks.S), tried first.  They call nothing, so they need
+ * none of the registers a call must keep, and save none: the assembly
+ * has saved what they may change.  The entry returns nonzero when
+ * callscope_hook_enter() must do the entry instead; the return returns
+ * the real return address, or 0 when callscope_hook_return() must do the
+ * return instead.
+ */
+int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self)
+{
+	return enter_fast(trace_current(), self, ret_slot);
+}
+
+uintptr_t callscope_hook_return_fast(uintptr_t slot)
+{
+	return leave_fast(trace_current(), slot);
 }
 
 /*
@@ -768,9 +925,11 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		t->overflow--;
 		return;
 	}
-	t->guard = 1;
+	t->guard = GUARD_EXIT;
 	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
+
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 
 	read_counters(t);
 	check_capture(t, now);

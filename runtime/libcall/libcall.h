@@ -9,6 +9,8 @@
 
 #include "../runtime.h"
 
+#include <link.h>
+
 /* How a library function leaves, which decides how its call is seen. */
 enum libcall_kind {
 	LIBCALL_RETURNS = 0,	/* its return is redirected and seen */
@@ -32,6 +34,12 @@ struct libcall_target {
  * when the launcher asked for library calls (the first call reads its
  * setting).  Takes the loader's lock: never from a signal handler. */
 HIDDEN void libcall_install(void);
+
+/* Nonzero when the loaded object INFO describes has hooks (the runtime
+ * itself has none): its calls into other objects are library calls, and
+ * time in an object without them belongs to the functions there.  Reads
+ * its dynamic section; not for a signal handler. */
+HIDDEN int libcall_object_hooked(const struct dl_phdr_info *info);
 
 /* kinds.c */
 HIDDEN enum libcall_kind libcall_kind_of(const char *name);

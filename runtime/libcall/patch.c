@@ -158,16 +158,12 @@ static int calls_hooks(const struct object_view *o)
 	return 0;
 }
 
-static int view_object(struct dl_phdr_info *info, size_t size, void *arg)
+/* Reads what INFO says of its object into O: 0, or -1 when it has no
+ * loaded segment. */
+static int read_view(const struct dl_phdr_info *info, struct object_view *o)
 {
-	struct object_view *o;
 	const ElfW(Dyn) *dyn = NULL;
 
-	(void)size;
-	(void)arg;
-	if (lc.nobjects == OBJECTS_MAX)
-		return 1;
-	o = &lc.objects[lc.nobjects];
 	memset(o, 0, sizeof(*o));
 	o->base = info->dlpi_addr;
 	o->path = info->dlpi_name ? info->dlpi_name : "";
@@ -187,13 +183,30 @@ static int view_object(struct dl_phdr_info *info, size_t size, void *arg)
 		}
 	}
 	if (o->lo >= o->hi)
-		return 0;
+		return -1;
 	o->runtime = contains(o, (uintptr_t)callscope_libcall_entry);
 	if (dyn)
 		read_dynamic(o, dyn);
 	o->hooked = !o->runtime && (calls_hooks(o) || patch_covers(o->lo));
-	lc.nobjects++;
 	return 0;
+}
+
+static int view_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	if (lc.nobjects == OBJECTS_MAX)
+		return 1;
+	if (read_view(info, &lc.objects[lc.nobjects]) == 0)
+		lc.nobjects++;
+	return 0;
+}
+
+int libcall_object_hooked(const struct dl_phdr_info *info)
+{
+	struct object_view o;
+
+	return read_view(info, &o) == 0 && o.hooked;
 }
 
 static const struct object_view *object_at(uintptr_t addr)

@@ -23,7 +23,11 @@ pa=$(jq '[.. | objects | select(.name == "main") | .children[] | select(.name ==
 awk -v a="$pa" -v n="$n" -v m=$m 'BEGIN { p = 100 * a / n; exit !(p >= 80 - m && p <= 80 + m) }'
 ok $? "the path main > path_a has 80 +- $m % of the samples ($pa of $n)"
 sp=$(jq '[.. | objects | select(.name == "path_a") | .children[] | select(.name == "spin") | .self_samples] | add // 0' t.json)
-is "$sp" "$pa" "spin under path_a has those samples as its own"
+spt=$(jq '[.. | objects | select(.name == "path_a") | .children[] | select(.name == "spin") | .samples] | add // 0' t.json)
+# A timer may fire as spin returns: the sample then lies on path_a's own
+# return site (about one run in forty); anything more is misattribution.
+awk -v a="$pa" -v s="$sp" -v t="$spt" 'BEGIN { exit !(s == t && s <= a && a - s <= 2) }'
+ok $? "spin under path_a has those samples as its own ($sp self of $spt, path_a $pa)"
 "$CS" tree -i a.data > t.txt
 grep -q "^# 100% = $n samples, the root's total" t.txt
 ok $? "tree's text measures the paths in samples"
@@ -33,7 +37,7 @@ ok $? "tree's text shows path_a's samples"
 "$CS" graph -i a.data --json > g.json
 is "$(jq -r .time_unit g.json)" samples "graph --json of a sampled run counts samples"
 arc=$(jq '[.sample_arcs[] | select(.caller == "path_a" and .callee == "spin") | .samples] | add // 0' g.json)
-is "$arc" "$pa" "the arc path_a -> spin is weighted by its samples"
+is "$arc" "$spt" "the arc path_a -> spin is weighted by its samples"
 "$CS" graph -i a.data > g.txt
 grep -q "^unit: timer samples (no call was traced), 100% = $n samples" g.txt
 ok $? "graph's text says its unit"

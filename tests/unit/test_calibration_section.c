@@ -4,7 +4,8 @@
  * lower of the two, and the main thread's running and waiting times it
  * carries; a file of minor version 3, which has no such section,
  * reads with the start's figure; a section naming no process, or a second
- * one for a process, makes the file damaged.
+ * one for a process, makes the file damaged.  The samples beside a trace
+ * that fell in the hooks, trailing fields of later files, are read too.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,9 @@
 struct calibration {
 	uint32_t pid, inner, outer;
 	uint64_t cpu, wait;
+	/* with SAMPLES: the trailing fields up to the samples in the hooks */
+	int samples;
+	struct data_hook_samples hooks;
 };
 
 static void put_section(FILE *f, enum section_type type, const uint8_t *buf,
@@ -69,6 +73,16 @@ static uint8_t *write_file(unsigned minor, const struct calibration *cal, size_t
 		sec_put_u32(&b, cal[i].outer);
 		sec_put_u64(&b, cal[i].cpu);
 		sec_put_u64(&b, cal[i].wait);
+		if (cal[i].samples) {
+			sec_put_u32(&b, 0);	/* flags */
+			sec_put_u32(&b, 0);
+			sec_put_u64(&b, 0);	/* waiting left out */
+			sec_put_u64(&b, cal[i].hooks.taken);
+			sec_put_u64(&b, cal[i].hooks.inner);
+			sec_put_u64(&b, cal[i].hooks.outer);
+			sec_put_u64(&b, cal[i].hooks.unsure);
+			sec_put_u64(&b, cal[i].hooks.period_ns);
+		}
 		put_section(f, SECTION_CALIBRATION, buf, &b);
 	}
 	assert_int_equal(data_write_end(f), 0);
@@ -115,7 +129,7 @@ static void test_minor_3_reads_with_the_start_figure(void **state)
 static void test_lower_exit_figure_is_subtracted(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 200, 400, 3000, 1000 };
+	struct calibration cal = { 42, 200, 400, 3000, 1000, 0, { 0, 0, 0, 0, 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -137,7 +151,7 @@ static void test_lower_exit_figure_is_subtracted(void **state)
 static void test_higher_exit_figure_keeps_the_start(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 100, 900, 0, 0 };
+	struct calibration cal = { 42, 100, 900, 0, 0, 0, { 0, 0, 0, 0, 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -149,11 +163,33 @@ static void test_higher_exit_figure_keeps_the_start(void **state)
 	assert_int_equal(pr.run_cpu_ns, 0);
 }
 
+/* the samples beside the trace that fell in the hooks are read as they
+ * were written; a section that ends before them has none */
+static void test_hook_samples_read(void **state)
+{
+	(void)state;
+	struct calibration cal = { 42, 200, 400, 3000, 1000, 1, { 90, 30, 20, 6, 1005025 } };
+	struct calibration old = { 42, 200, 400, 3000, 1000, 0, { 0, 0, 0, 0, 0 } };
+	struct data_process pr;
+	char err[256] = "";
+
+	assert_int_equal(read_file(DATA_VERSION_MINOR, &cal, 1, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.hook_samples.taken, 90);
+	assert_int_equal(pr.hook_samples.inner, 30);
+	assert_int_equal(pr.hook_samples.outer, 20);
+	assert_int_equal(pr.hook_samples.unsure, 6);
+	assert_int_equal(pr.hook_samples.period_ns, 1005025);
+	assert_int_equal(read_file(DATA_VERSION_MINOR, &old, 1, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.hook_samples.period_ns, 0);
+	assert_int_equal(pr.hook_samples.inner + pr.hook_samples.outer, 0);
+}
+
 static void test_damaged_calibration_refused(void **state)
 {
 	(void)state;
-	struct calibration stranger = { 7, 1, 1, 0, 0 };
-	struct calibration twice[2] = { { 42, 1, 1, 0, 0 }, { 42, 2, 2, 0, 0 } };
+	struct calibration stranger = { 7, 1, 1, 0, 0, 0, { 0, 0, 0, 0, 0 } };
+	struct calibration twice[2] = { { 42, 1, 1, 0, 0, 0, { 0, 0, 0, 0, 0 } },
+					 { 42, 2, 2, 0, 0, 0, { 0, 0, 0, 0, 0 } } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -170,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_minor_3_reads_with_the_start_figure),
 		cmocka_unit_test(test_lower_exit_figure_is_subtracted),
 		cmocka_unit_test(test_higher_exit_figure_keeps_the_start),
+		cmocka_unit_test(test_hook_samples_read),
 		cmocka_unit_test(test_damaged_calibration_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,15 +25,24 @@ struct both {
 	struct cct_builder *tb;
 };
 
-static void begin(struct both *b, double inner, double outer)
+/* A thread whose hooks cost INNER + OUTER ns a call, measured in place
+ * when IN_PLACE (short calls summed below 0: model/hook_cost.h). */
+static void begin_measured(struct both *b, double inner, double outer, int in_place)
 {
-	struct thread_info info = { .pid = 1, .tid = 1, .start_ns = 0 };
+	struct thread_info info = { .pid = 1, .tid = 1, .start_ns = 0, .hooks_in_place = in_place };
 	if (!b->p) {
 		b->p = profile_new();
 		b->t = cct_new(FUNC_NONE);
 	}
 	b->pb = profile_thread_begin(b->p, &info, inner, outer);
 	b->tb = cct_thread_begin(b->t, 0, inner, outer);
+	if (in_place)
+		cct_sum_short_calls(b->tb);
+}
+
+static void begin(struct both *b, double inner, double outer)
+{
+	begin_measured(b, inner, outer, 0);
 }
 
 static void enter(struct both *b, uint32_t fn, uint64_t t)
@@ -343,6 +352,59 @@ static void test_overhead_subtracted(void **state)
 	release(&b);
 }
 
+/*
+ * With the hooks' cost measured in place, paths whose calls are shorter
+ * than it end below 0: the
+ * leaf's short calls under `a` are made up from its longer ones under
+ * `b`, `tiny` has no longer calls and comes to 0, and the tree still
+ * adds up and has the flat profile's self times function by function.
+ */
+static void test_paths_below_zero(void **state)
+{
+	(void)state;
+	struct both b = { 0 };
+	uint32_t m = fn(&b, "main"), a = fn(&b, "a"), c = fn(&b, "b"), l = fn(&b, "leaf"),
+		 y = fn(&b, "tiny");
+	uint64_t t = 0;
+
+	begin_measured(&b, 10, 5, 1);
+	enter(&b, m, t);
+	for (int i = 0; i < 6; i++) {
+		uint32_t parent = i % 2 ? c : a;
+		t += 40;
+		enter(&b, parent, t);
+		t += 20;
+		enter(&b, l, t);
+		t += parent == a ? 4 : 30;
+		leave(&b, t);
+		t += 20;
+		enter(&b, y, t);
+		t += 3;
+		leave(&b, t);
+		t += 20;
+		leave(&b, t);
+	}
+	t += 50;
+	leave(&b, t);
+	end(&b, t);
+
+	assert_int_equal(b.p->funcs[l].self_ns, 3 * (4 - 10) + 3 * (30 - 10));
+	assert_int_equal(b.p->funcs[y].self_ns, 0);
+	assert_sums(b.t);
+	/* function by function the self times agree; the totals of the
+	 * paths above the raised ones grew by what those were raised */
+	for (uint32_t f = 0; f < b.p->nfuncs; f++) {
+		uint64_t self = 0;
+		for (size_t i = 1; i < b.t->nnodes; i++)
+			if (b.t->nodes[i].func == f) {
+				self += b.t->nodes[i].self[CCT_TIME];
+				assert_true((int64_t)b.t->nodes[i].self[CCT_TIME] >= 0);
+			}
+		assert_int_equal(self, b.p->funcs[f].self_ns);
+	}
+	release(&b);
+}
+
 /* Counters follow the same arithmetic as time, in their own columns;
  * a tree without them says so. */
 static void test_counter_values(void **state)
@@ -513,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_unwound),
 		cmocka_unit_test(test_threads_merge),
 		cmocka_unit_test(test_overhead_subtracted),
+		cmocka_unit_test(test_paths_below_zero),
 		cmocka_unit_test(test_counter_values),
 		cmocka_unit_test(test_focus),
 		cmocka_unit_test(test_many_children),

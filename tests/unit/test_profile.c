@@ -214,6 +214,47 @@ static void test_overhead_subtracted(void **state)
 	profile_free(p);
 }
 
+/*
+ * With the hooks' cost measured in place, calls shorter than it lose it
+ * all the same, summed signed: a leaf whose calls take 4 and 26 ns with 10 ns of hooks inside
+ * each is 5 ns a call on average, not 8 (what holding each call at 0
+ * gives), and its caller keeps its own time rather than handing the
+ * difference to the leaf.  One call's figures stay at or above 0.
+ */
+static void test_short_calls_summed_signed(void **state)
+{
+	(void)state;
+	struct profile *p = profile_new();
+	uint32_t m = fn(p, "main"), l = fn(p, "leaf");
+	struct thread_info info = { .pid = 1, .tid = 1, .hooks_in_place = 1 };
+	struct thread_builder *tb = profile_thread_begin(p, &info, 10, 5);
+	uint64_t t = 0;
+
+	profile_enter(tb, m, t);
+	for (int i = 0; i < 10; i++) {
+		t += 7;
+		profile_enter(tb, l, t);
+		t += i % 2 ? 26 : 4;
+		profile_exit(tb, t, 0);
+	}
+	t += 20;
+	profile_exit(tb, t, 0);
+	profile_thread_end(tb, t);
+
+	assert_int_equal(t, 240);
+	assert_int_equal(p->funcs[l].self_ns, 5 * (-6 + 16));
+	assert_int_equal(p->funcs[l].total_ns, 50);
+	assert_int_equal(p->funcs[l].min_ns, 0);
+	assert_int_equal(p->funcs[l].max_ns, 16);
+	/* main: 240 less 10 calls' hooks and its own inner part */
+	assert_int_equal(p->funcs[m].total_ns, 240 - 10 * 15 - 10);
+	assert_int_equal(p->funcs[m].self_ns, 10 * (7 - 5) + 20 - 10);
+	const struct arc *a = find_arc(p, m, l);
+	assert_non_null(a);
+	assert_int_equal(a->self_ns, 50);
+	profile_free(p);
+}
+
 /* A million-deep recursion replays without recursion in the model. */
 static void test_deep_recursion(void **state)
 {
@@ -392,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_returns),
 		cmocka_unit_test(test_open_frames),
 		cmocka_unit_test(test_overhead_subtracted),
+		cmocka_unit_test(test_short_calls_summed_signed),
 		cmocka_unit_test(test_deep_recursion),
 		cmocka_unit_test(test_call_stddev),
 		cmocka_unit_test(test_periods),

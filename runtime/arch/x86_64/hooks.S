@@ -6,13 +6,15 @@
  * the prologue, so it lies just above our own return address.  Both save
  * every integer register that can carry an argument (the function has not
  * read its arguments yet) and call C with (return-address slot, address
- * inside the function).  The C fast path is built with
- * -mgeneral-regs-only and calls nothing that touches vector registers, so
- * xmm0-7 are saved only when it asks for the slow path (a thread's first
- * hook, which opens files through libc).  The C side may replace the
- * return address with callscope_return_trampoline, which saves the
- * return-value registers, asks C where the function really returns to,
- * and jumps there.
+ * inside the function): first the fast path, callscope_hook_enter_fast(),
+ * which calls nothing and so saves no register of its own, and when it
+ * declines the full one.  The C side is built with -mgeneral-regs-only
+ * and calls nothing that touches vector registers, so xmm0-7 are saved
+ * only when it asks for the slow path (a thread's first hook, which opens
+ * files through libc).  The C side may replace the return address with
+ * callscope_return_trampoline, which saves the return-value registers,
+ * asks C (the fast path first, likewise) where the function really
+ * returns to, and jumps there.
  *
  * Frame: 8 integer registers (64 bytes) + 8 bytes of padding = 72, which
  * keeps %rsp 16-byte aligned at the call (it is 8 mod 16 on entry); the
@@ -22,39 +24,62 @@
 
 #include "save_regs.h"
 
+/* A label the sampler knows the hooks' parts by (runtime/hook_samples.c). */
+.macro HOOK_LABEL label
+	.globl	\label
+	.hidden	\label
+\label:
+.endm
+
 /*
- * An entry hook: SLOT_FROM_FRAME is the return-address slot's offset from
- * %rsp once SAVE_INT has run (FRAME + 8 for __fentry__), or -1 to take it
- * from the frame pointer (mcount runs after the prologue: 8(%rbp)).
+ * An entry hook: SLOT is the return-address slot's offset from %rsp as
+ * the hook is entered (8 for __fentry__), or -1 to take it from the frame
+ * pointer (mcount runs after the prologue: 8(%rbp)).  The fast path is
+ * tried first; when it declines, the full path runs in the same frame.
  */
-.macro ENTRY_HOOK name, slot_from_frame
+.macro ENTRY_HOOK name, slot
 	.globl	\name
 	.type	\name, @function
 	.p2align 4
 \name:
 	.cfi_startproc
 	SAVE_INT
-	.if \slot_from_frame < 0
+	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
-	leaq	\slot_from_frame(%rsp), %rdi
+	leaq	\slot+FRAME(%rsp), %rdi
 	.endif
 	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
-	call	callscope_hook_enter
+	call	callscope_hook_enter_fast
+	/* the callee's clock runs from here on, and after the full path's
+	 * call below; the caller's before each (runtime/hook_samples.c) */
+	HOOK_LABEL \name\()_fast_done
 	testl	%eax, %eax
-	jnz	1f
+	jnz	3f
 2:	RESTORE_INT
 	ret
-1:	SAVE_XMM
-	.if \slot_from_frame < 0
+3:	HOOK_LABEL \name\()_full
+	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
-	leaq	\slot_from_frame+XMM_FRAME(%rsp), %rdi
+	leaq	\slot+FRAME(%rsp), %rdi
+	.endif
+	movq	FRAME(%rsp), %rsi
+	call	callscope_hook_enter
+	HOOK_LABEL \name\()_full_done
+	testl	%eax, %eax
+	jz	2b
+	SAVE_XMM
+	.if \slot < 0
+	leaq	8(%rbp), %rdi
+	.else
+	leaq	\slot+FRAME+XMM_FRAME(%rsp), %rdi
 	.endif
 	movq	FRAME+XMM_FRAME(%rsp), %rsi
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
+	HOOK_LABEL \name\()_end
 	.cfi_endproc
 	.size	\name, .-\name
 .endm
@@ -62,7 +87,7 @@
 	ENTRY_HOOK mcount, -1
 	.globl	_mcount
 	.set	_mcount, mcount
-	ENTRY_HOOK __fentry__, FRAME+8
+	ENTRY_HOOK __fentry__, 8
 
 /*
  * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
@@ -94,13 +119,20 @@ callscope_return_trampoline:
 	pushq	%rdx			/* %rsp is 8 mod 16 now */
 	leaq	16(%rsp), %rdi		/* the slot */
 	subq	$8, %rsp
+	call	callscope_hook_return_fast
+	testq	%rax, %rax
+	jnz	1f
+	leaq	24(%rsp), %rdi		/* the fast path declined */
 	call	callscope_hook_return
+	/* the caller's clock runs again from here on (runtime/hook_samples.c) */
+1:	HOOK_LABEL callscope_return_trampoline_hooked
 	movq	%rax, %r11
 	addq	$8, %rsp
 	popq	%rdx
 	popq	%rax
 	addq	$8, %rsp
 	jmp	*%r11
+	HOOK_LABEL callscope_return_trampoline_end
 	.size	callscope_return_trampoline, .-callscope_return_trampoline
 	.size	callscope_redirected_return, .-callscope_redirected_return
 

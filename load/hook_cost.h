@@ -1,0 +1,36 @@
+/*
+ * The hooks' cost per call that a process's times lose, and where the
+ * figure comes from.  The runtime measures it twice on an empty function
+ * (at start and at exit: the calibration), and a trace sampled beside it
+ * (record's --outside-freq) also says how many of its samples fell in the
+ * hooks of a call, on either side of their clock reads
+ * (runtime/hook_samples.c): that is what a call cost in this very run,
+ * amid the program's own work, which the calibration cannot see (cache
+ * misses, the predictors shared with the program).  Enough such samples
+ * and it is the figure subtracted; else the calibration's.
+ */
+#ifndef CALLSCOPE_LOAD_HOOK_COST_H
+#define CALLSCOPE_LOAD_HOOK_COST_H
+
+#include <stdint.h>
+
+#include "formats/native.h"
+
+/* Fewer samples in the hooks than this and their figure is more than a
+ * fifth off as often as not: the calibration's is used. */
+#define HOOK_COST_MIN_SAMPLES 25
+
+struct hook_cost_choice {
+	double inner_ns, outer_ns;	/* subtracted per call */
+	int in_place;			/* from the samples, not the calibration */
+	uint64_t samples;		/* samples in the hooks of a call */
+	double rel_error;		/* one standard error of the figure, relative */
+	double calibrated_ns;		/* the calibration's figure, inner + outer */
+	double in_place_ns;		/* the samples' figure (0: none taken) */
+};
+
+/* The cost subtracted from the times of process PR of DF. */
+void hook_cost_of_process(const struct data_file *df, const struct data_process *pr,
+			  struct hook_cost_choice *out);
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * Reading the call frame information the loader mapped (eh_frame.h): the
+ * pointer encodings of the LSB's .eh_frame, its CIEs as far as an FDE
+ * needs them, FDEs, and the sorted search table of .eh_frame_hdr.
+ */
+#define _GNU_SOURCE
+#include "eh_frame.h"
+
+/* DW_EH_PE_* pointer encodings (LSB ABI) */
+#define PE_OMIT 0xff
+#define PE_FORMAT 0x0f
+#define PE_ABSPTR 0x00
+#define PE_UDATA2 0x02
+#define PE_UDATA4 0x03
+#define PE_UDATA8 0x04
+#define PE_SDATA2 0x0a
+#define PE_SDATA4 0x0b
+#define PE_SDATA8 0x0c
+#define PE_APPL 0x70
+#define PE_PCREL 0x10
+#define PE_DATAREL 0x30
+
+int eh_readable(const struct eh_span *s, const uint8_t *p, size_t n)
+{
+	return p >= s->lo && p <= s->hi && (size_t)(s->hi - p) >= n;
+}
+
+int eh_get_uleb(const struct eh_span *s, const uint8_t **p, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (!eh_readable(s, *p, 1))
+			return -1;
+		uint8_t b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static size_t encoded_size(uint8_t enc)
+{
+	switch (enc & PE_FORMAT) {
+	case PE_ABSPTR: case PE_UDATA8: case PE_SDATA8: return 8;
+	case PE_UDATA4: case PE_SDATA4: return 4;
+	case PE_UDATA2: case PE_SDATA2: return 2;
+	default: return 0;
+	}
+}
+
+/* Reads a pointer encoded with ENC at *P (pc- or data-relative to BASE). */
+static int get_encoded(const struct eh_span *s, const uint8_t **p, uint8_t enc,
+		       uintptr_t datarel, uintptr_t *out)
+{
+	size_t n = encoded_size(enc);
+	const uint8_t *at = *p;
+	int64_t v = 0;
+
+	if (!n || !eh_readable(s, at, n))
+		return -1;
+	switch (enc & PE_FORMAT) {
+	case PE_UDATA2: v = *(const uint16_t *)at; break;
+	case PE_SDATA2: v = *(const int16_t *)at; break;
+	case PE_UDATA4: v = *(const uint32_t *)at; break;
+	case PE_SDATA4: v = *(const int32_t *)at; break;
+	default: v = *(const int64_t *)at; break;
+	}
+	*p += n;
+	switch (enc & PE_APPL) {
+	case 0: break;
+	case PE_PCREL: v += (int64_t)(uintptr_t)at; break;
+	case PE_DATAREL: v += (int64_t)datarel; break;
+	default: return -1;
+	}
+	*out = (uintptr_t)v;
+	return 0;
+}
+
+/* What an FDE needs from its CIE: how its pointers are encoded and
+ * whether it carries augmentation data. */
+struct cie_info {
+	uint8_t fde_enc;
+	int has_z;
+};
+
+static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info *out)
+{
+	const uint8_t *p = cie;
+	uint64_t skip;
+
+	if (!eh_readable(s, p, 9) || *(const uint32_t *)p == 0xffffffffu ||
+	    *(const uint32_t *)(p + 4) != 0)
+		return -1;	/* 64-bit DWARF, or not a CIE */
+	p += 8;
+	if (*p != 1 && *p != 3)
+		return -1;
+	const char *aug = (const char *)++p;
+	while (eh_readable(s, p, 1) && *p)
+		p++;
+	if (!eh_readable(s, p, 1))
+		return -1;
+	p++;
+	out->fde_enc = PE_ABSPTR;
+	out->has_z = aug[0] == 'z';
+	if (eh_get_uleb(s, &p, &skip) || eh_get_uleb(s, &p, &skip))	/* alignments */
+		return -1;
+	if (cie[8] == 1)
+		p++;
+	else if (eh_get_uleb(s, &p, &skip))
+		return -1;
+	if (!out->has_z)
+		return 0;
+	if (eh_get_uleb(s, &p, &skip))
+		return -1;
+	for (const char *a = aug + 1; *a; a++) {
+		if (!eh_readable(s, p, 1))
+			return -1;
+		if (*a == 'R') {
+			out->fde_enc = *p++;
+		} else if (*a == 'L') {
+			p++;
+		} else if (*a == 'P') {
+			uint8_t enc = *p++;
+			uintptr_t ignored;
+			if (get_encoded(s, &p, enc & 0x7f, 0, &ignored))
+				return -1;
+		} else if (*a != 'S' && *a != 'B') {
+			return 0;	/* the rest cannot be parsed: R came first anyway */
+		}
+	}
+	return 0;
+}
+
+int eh_fde_read(const struct eh_span *s, const uint8_t *fde, struct eh_fde *out)
+{
+	struct cie_info cie;
+
+	if (!eh_readable(s, fde, 8))
+		return -1;
+	uint32_t len = *(const uint32_t *)fde, cie_off = *(const uint32_t *)(fde + 4);
+	if (len == 0xffffffffu || len < 8 || !cie_off || !eh_readable(s, fde + 4, len))
+		return -1;
+	const uint8_t *end = fde + 4 + len, *p = fde + 8;
+	if ((uintptr_t)(fde + 4) < cie_off || read_cie(s, fde + 4 - cie_off, &cie))
+		return -1;
+	if (get_encoded(s, &p, cie.fde_enc, 0, &out->begin) ||
+	    get_encoded(s, &p, cie.fde_enc & PE_FORMAT, 0, &out->range))
+		return -1;
+	if (cie.has_z) {
+		uint64_t n;
+		if (eh_get_uleb(s, &p, &n) || n > (uint64_t)(end - p))
+			return -1;
+		p += n;
+	}
+	out->insns = p;
+	out->end = end;
+	out->addr_size = encoded_size(cie.fde_enc);
+	return 0;
+}
+
+int eh_table_find(const struct dl_phdr_info *info, struct eh_table *out)
+{
+	const ElfW(Phdr) *hdr_ph = NULL;
+	struct eh_span s = { NULL, NULL };
+
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			hdr_ph = &info->dlpi_phdr[i];
+	if (!hdr_ph)
+		return -1;
+	const uint8_t *hdr = (const uint8_t *)(info->dlpi_addr + hdr_ph->p_vaddr);
+	/* the mapped segment that holds the table bounds every read: the
+	 * table and .eh_frame share the read-only segment */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && ph->p_vaddr <= hdr_ph->p_vaddr &&
+		    hdr_ph->p_vaddr < ph->p_vaddr + ph->p_filesz) {
+			s.lo = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+			s.hi = s.lo + ph->p_filesz;
+		}
+	}
+	if (!s.lo || !eh_readable(&s, hdr, 4) || hdr[0] != 1)
+		return -1;
+	uint8_t ptr_enc = hdr[1], count_enc = hdr[2], table_enc = hdr[3];
+	const uint8_t *p = hdr + 4;
+	uintptr_t eh_frame, count;
+	if (ptr_enc == PE_OMIT || count_enc == PE_OMIT || table_enc == PE_OMIT ||
+	    get_encoded(&s, &p, ptr_enc, (uintptr_t)hdr, &eh_frame) ||
+	    get_encoded(&s, &p, count_enc, (uintptr_t)hdr, &count))
+		return -1;
+	size_t entry = 2 * encoded_size(table_enc);
+	if (!entry || count > (uintptr_t)(s.hi - p) / entry)
+		return -1;
+	out->span = s;
+	out->hdr = hdr;
+	out->entries = p;
+	out->count = count;
+	out->enc = table_enc;
+	return 0;
+}
+
+int eh_table_entry(const struct eh_table *t, size_t i, uintptr_t *begin, const uint8_t **fde)
+{
+	const uint8_t *e = t->entries + i * 2 * encoded_size(t->enc);
+	uintptr_t at;
+
+	if (i >= t->count || get_encoded(&t->span, &e, t->enc, (uintptr_t)t->hdr, begin) ||
+	    get_encoded(&t->span, &e, t->enc, (uintptr_t)t->hdr, &at))
+		return -1;
+	*fde = (const uint8_t *)at;
+	return 0;
+}
+
+uintptr_t eh_function_start(const struct eh_table *t, uintptr_t pc)
+{
+	size_t lo = 0, hi = t->count;
+	uintptr_t begin;
+	const uint8_t *fde;
+	struct eh_fde f;
+
+	/* the last entry that begins at or before PC */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (eh_table_entry(t, mid, &begin, &fde))
+			return 0;
+		if (begin <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!t->count || eh_table_entry(t, lo, &begin, &fde) || begin > pc ||
+	    eh_fde_read(&t->span, fde, &f) || f.begin != begin || pc - begin >= f.range)
+		return 0;
+	return begin;
+}
