@@ -105,16 +105,19 @@ static inline void count_note_call(struct cct_func_record *fr, uint64_t start, u
  * F's activation starts counting at NOW: its node has one more open.
  * INHERITED: it began before (a forked child's frame, or a call running
  * when capture resumed), so its time counts from now but not its call.
+ * NCOUNTERS is t->ncounters, or 0 where the caller knows there are none
+ * (the hooks' fast path), so that no loop over them is left.
  */
 static inline __attribute__((always_inline)) void
-count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
+count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited,
+	   uint32_t ncounters)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
 	f->counted = 1;
 	f->inherited = inherited;
 	f->start = now;
-	for (uint32_t i = 0; i < t->ncounters; i++)
+	for (uint32_t i = 0; i < ncounters; i++)
 		f->counter_start[i] = t->counter_now[i];
 	if (!inherited && f->func_record)
 		count_note_start(t, count_func_record(t, f->func_record), now);
@@ -124,7 +127,7 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 		return;
 	if (!(n->open & ~CCT_OPEN_NOT_A_CALL)) {
 		n->open_since = now;
-		for (uint32_t i = 0; i < t->ncounters; i++)
+		for (uint32_t i = 0; i < ncounters; i++)
 			n->counter_since[i] = t->counter_now[i];
 		/* the analyzer closes a running call at the end: it must
 		 * know not to count this one */
@@ -133,9 +136,10 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 	n->open++;
 }
 
-/* F's activation stops counting at NOW: its call and time go to its node. */
+/* F's activation stops counting at NOW: its call and time go to its
+ * node.  NCOUNTERS as for count_from(). */
 static inline __attribute__((always_inline)) void
-count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
+count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32_t ncounters)
 {
 	struct cct_record *n = &t->nodes[f->node];
 	uint64_t d = now > f->start ? now - f->start : 0;
@@ -149,7 +153,7 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;
 	n->total += d;
-	for (uint32_t i = 0; i < t->ncounters; i++) {
+	for (uint32_t i = 0; i < ncounters; i++) {
 		uint64_t now_c = t->counter_now[i], start_c = f->counter_start[i];
 		n->counter_total[i] += now_c > start_c ? now_c - start_c : 0;
 	}
@@ -159,14 +163,11 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 	n->open = open & ~CCT_OPEN_NOT_A_CALL ? open : 0;
 }
 
-/*
- * While capture is off (--start-at, --stop-at) the path is still
- * followed, so that calls made once it is back on land on their true
- * paths, but nothing is counted.
- */
+/* F's call path becomes NODE, its function's record FUNC_RECORD; it
+ * counts nothing yet. */
 static inline __attribute__((always_inline)) void
-aggregate_count_enter_node(struct thread_state *t, struct shadow_frame *f, uint32_t node,
-			   uint32_t func_record, uint64_t now, int inherited)
+aggregate_count_open(struct thread_state *t, struct shadow_frame *f, uint32_t node,
+		     uint32_t func_record)
 {
 	f->node = node;
 	f->parent_node = t->cur_node;
@@ -174,10 +175,13 @@ aggregate_count_enter_node(struct thread_state *t, struct shadow_frame *f, uint3
 	f->inherited = 0;
 	f->counted = 0;
 	t->cur_node = node;
-	if (t->capturing)
-		count_from(t, f, now, inherited);
 }
 
+/*
+ * While capture is off (--start-at, --stop-at) the path is still
+ * followed, so that calls made once it is back on land on their true
+ * paths, but nothing is counted.
+ */
 static inline __attribute__((always_inline)) void
 aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited)
 {
@@ -185,10 +189,11 @@ aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t n
 
 	/* a truncated path's calls still count in their function's
 	 * statistics, if it has a record */
-	aggregate_count_enter_node(t, f, node,
-				   node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
-								    : aggregate_find_func(t, f->addr),
-				   now, inherited);
+	aggregate_count_open(t, f, node,
+			     node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
+							      : aggregate_find_func(t, f->addr));
+	if (t->capturing)
+		count_from(t, f, now, inherited, t->ncounters);
 }
 
 /* The root keeps the latest counter readings, for calls still running
@@ -207,14 +212,16 @@ aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 	aggregate_count_enter(t, f, now, 0);
 }
 
+/* F's call ended at NOW (UNWOUND, THROWN: how, see trace.c); NCOUNTERS
+ * as for count_from(). */
 static inline __attribute__((always_inline)) void
-aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now,
-				  int unwound, int thrown)
+aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now, int unwound,
+	       int thrown, uint32_t ncounters)
 {
-	if (UNLIKELY(t->ncounters))
+	if (UNLIKELY(ncounters))
 		count_note_counters(t);
 	if (f->counted) {
-		count_until(t, f, now);
+		count_until(t, f, now, ncounters);
 		if (UNLIKELY(unwound)) {
 			t->nodes[f->node].unwound++;
 			t->nodes[f->node].thrown += (uint64_t)thrown;

@@ -1,8 +1,10 @@
 /*
  * The C side of the compiler hooks: -pg / -pg -mfentry (through
- * arch/x86_64/hooks.S; their fast paths, callscope_hook_enter() and
- * callscope_hook_return(), are in trace.c, where the whole of a call's
- * work inlines into one function each) and -finstrument-functions.  Each
+ * arch/x86_64/hooks.S; their fast paths, callscope_hook_enter_fast() and
+ * callscope_hook_return_fast(), and their full paths,
+ * callscope_hook_enter() and callscope_hook_return(), are in trace.c,
+ * where the whole of a call's work inlines into one function each) and
+ * -finstrument-functions.  Each
  * makes sure the calling thread records (the first hook of a thread
  * starts it: thread.c), then hands over to trace.c.
  */

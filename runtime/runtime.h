@@ -49,7 +49,9 @@ struct shadow_frame {
 /* Slot of a thread's address -> small id table (open addressing). */
 struct func_slot {
 	uint64_t addr;
-	uint32_t id;
+	/* the ENTRY record's first varint, of the id: its bytes, and their
+	 * count in the top byte (see entry_code() in trace.c) */
+	uint32_t entry;
 	uint32_t gen;		/* valid only when equal to the thread's gen */
 };
 
@@ -213,9 +215,6 @@ struct runtime_config {
 	/* --time-by=samples: the sampler's period in ns (sampler.c), which
 	 * the root record keeps; 0 otherwise */
 	uint64_t sample_period_ns;
-	/* the hooks may take their fast path (trace.c): the clock is the
-	 * TSC, calls are timed by it, and no trigger needs checking */
-	int hooks_fast;
 	pid_t pid;
 	struct contract contract;
 };
@@ -243,9 +242,13 @@ static inline uint64_t runtime_now(void);
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
-/* trace.c: their fast paths, tried first (see there) */
+/* trace.c: their fast paths (see there), tried first when
+ * callscope_hooks_fast says this process's settings allow them: the
+ * clock is the TSC, calls are timed by it, and no trigger needs checking.
+ * Set once by the constructor; the assembly tests it. */
 HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
+extern int callscope_hooks_fast HIDDEN;
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);

@@ -137,13 +137,31 @@ static inline uint64_t take_delta(struct thread_state *t, uint64_t now)
 	return d;
 }
 
-/* Where ADDR's id is looked for first. */
+/* Where ADDR's id is looked for first: the hooks name a function by an
+ * address a few bytes into it, and functions usually lie 16 bytes apart
+ * or more, so below a table's span (512 KiB of code at most) no two share
+ * the slot and every one is found at once, by a shift rather than a
+ * multiplication. */
 static inline uint32_t func_home(const struct thread_state *t, uint64_t addr)
 {
-	return (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> 40) & t->slot_mask;
+	return (uint32_t)(addr >> 4) & t->slot_mask;
 }
 
-/* Returns the id of ADDR, defining it in the stream if new; 0 = no id. */
+/* The ENTRY record's first varint for function ID, as func_slot keeps
+ * it: ids stay under 2^19, so it is 3 bytes at most, the count in the
+ * top byte. */
+static inline uint32_t entry_code(uint32_t id)
+{
+	uint8_t bytes[4] = { 0 };
+	uint32_t len = (uint32_t)(stream_put_varint(bytes, (uint64_t)id << 2 | STREAM_ENTRY) - bytes);
+	uint32_t code;
+
+	__builtin_memcpy(&code, bytes, sizeof(code));
+	return code | len << 24;
+}
+
+/* Returns ADDR's entry_code(), defining its id in the stream if new;
+ * 0 = no id. */
 static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 {
 	uint32_t h = func_home(t, addr);
@@ -153,7 +171,7 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 		if (s->gen != t->gen)
 			break;
 		if (LIKELY(s->addr == addr))
-			return s->id;
+			return s->entry;
 		h = (h + 1) & t->slot_mask;
 	}
 	if (t->next_id >= t->id_limit)
@@ -161,19 +179,23 @@ static inline uint32_t func_id(struct thread_state *t, uint64_t addr)
 	struct func_slot *s = &t->slots[h];
 	s->addr = addr;
 	s->gen = t->gen;
-	s->id = t->next_id++;
+	uint32_t id = t->next_id++;
+	s->entry = entry_code(id);
 	put_special(t, STREAM_FUNC_DEF);
-	t->cur = stream_put_varint(t->cur, s->id);
+	t->cur = stream_put_varint(t->cur, id);
 	t->cur = stream_put_varint(t->cur, addr);
-	return s->id;
+	return s->entry;
 }
 
-/* The ENTRY record of function ID (nonzero), DELTA after the last. */
-static inline __attribute__((always_inline)) void put_entry(struct thread_state *t, uint32_t id,
+/* The ENTRY record of a function whose entry_code() is CODE, DELTA
+ * after the last: the code's 4 bytes are stored whole, one store where
+ * its varint took a dozen instructions; the room past the record
+ * (ensure_room()) takes the bytes not kept, which the delta overwrites. */
+static inline __attribute__((always_inline)) void put_entry(struct thread_state *t, uint32_t code,
 							     uint64_t delta)
 {
-	t->cur = put_record_varint(t->cur, (uint64_t)id << 2 | STREAM_ENTRY);
-	t->cur = put_record_varint(t->cur, delta);
+	__builtin_memcpy(t->cur, &code, sizeof(code));
+	t->cur = put_record_varint(t->cur + (code >> 24), delta);
 }
 
 /* The EXIT record of a call that returned, DELTA after the last. */
@@ -188,10 +210,10 @@ static inline __attribute__((always_inline)) void emit_entry(struct thread_state
 		count_lost(t, 1);
 		return;
 	}
-	uint32_t id = func_id(t, addr);
+	uint32_t code = func_id(t, addr);
 	uint64_t delta = take_delta(t, now);
-	if (LIKELY(id)) {
-		put_entry(t, id, delta);
+	if (LIKELY(code)) {
+		put_entry(t, code, delta);
 	} else {
 		put_special(t, STREAM_ENTRY_ADDR);
 		t->cur = stream_put_varint(t->cur, addr);
@@ -240,7 +262,7 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now, end != FRAME_RETURNED,
-			       end == FRAME_THROWN);
+			       end == FRAME_THROWN, t->ncounters);
 	else
 		emit_exit(t, now, end);
 }
@@ -696,15 +718,18 @@ uintptr_t callscope_hook_return(uintptr_t slot)
 	return leave(trace_current(), slot);
 }
 
+int callscope_hooks_fast;
+
 /*
- * Whether a hook of T may take the fast path below: the thread records
- * (events or counts, without counters), with capture on and up to date
- * and no waits for a CPU to take up, in a process whose settings allow it.
+ * Whether a hook of T may take the fast path below (in a process whose
+ * settings allow it: the assembly has tested callscope_hooks_fast): the
+ * thread records (events or counts, without counters), with capture on
+ * and up to date and no waits for a CPU to take up.
  */
 static inline int hooks_fast(const struct thread_state *t)
 {
-	return runtime_config.hooks_fast && t->status == THREAD_RECORDING && t->capturing &&
-	       !t->ncounters && !thread_waits_pending(t) &&
+	return t->status == THREAD_RECORDING && t->capturing && !t->ncounters &&
+	       !thread_waits_pending(t) &&
 	       t->epoch == __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED);
 }
 
@@ -750,7 +775,8 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 		uint64_t now = thread_clock_at(t, clock_tsc());
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
-		aggregate_count_enter_node(t, f, node, t->nodes[node].func_record, now, 0);
+		aggregate_count_open(t, f, node, t->nodes[node].func_record);
+		count_from(t, f, now, 0, 0);
 	} else {
 		const struct func_slot *s = &t->slots[func_home(t, addr)];
 		if (UNLIKELY(!has_room(t) || s->gen != t->gen || s->addr != addr))
@@ -758,7 +784,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 		uint64_t now = thread_clock_at(t, clock_tsc());
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		push_redirected(t, addr, ret_slot, real);
-		put_entry(t, s->id, take_delta(t, now));
+		put_entry(t, s->entry, take_delta(t, now));
 		thread_commit(t);
 	}
 	t->guard = 0;
@@ -791,7 +817,7 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	t->depth = depth - 1;
 	if (t->nodes) {
-		aggregate_exit(t, f, now, 0, 0);
+		aggregate_exit(t, f, now, 0, 0, 0);
 	} else {
 		put_exit(t, take_delta(t, now));
 		thread_commit(t);

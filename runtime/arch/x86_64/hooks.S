@@ -7,7 +7,8 @@
  * every integer register that can carry an argument (the function has not
  * read its arguments yet) and call C with (return-address slot, address
  * inside the function): first the fast path, callscope_hook_enter_fast(),
- * which calls nothing and so saves no register of its own, and when it
+ * which calls nothing and so saves no register of its own (when the
+ * process's settings allow it: callscope_hooks_fast), and when it
  * declines the full one.  The C side is built with -mgeneral-regs-only
  * and calls nothing that touches vector registers, so xmm0-7 are saved
  * only when it asks for the slow path (a thread's first hook, which opens
@@ -44,6 +45,8 @@
 \name:
 	.cfi_startproc
 	SAVE_INT
+	cmpl	$0, callscope_hooks_fast(%rip)
+	je	3f
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
@@ -119,10 +122,12 @@ callscope_return_trampoline:
 	pushq	%rdx			/* %rsp is 8 mod 16 now */
 	leaq	16(%rsp), %rdi		/* the slot */
 	subq	$8, %rsp
+	cmpl	$0, callscope_hooks_fast(%rip)
+	je	2f
 	call	callscope_hook_return_fast
 	testq	%rax, %rax
 	jnz	1f
-	leaq	24(%rsp), %rdi		/* the fast path declined */
+2:	leaq	24(%rsp), %rdi		/* no fast path, or it declined */
 	call	callscope_hook_return
 	/* the caller's clock runs again from here on (runtime/hook_samples.c) */
 1:	HOOK_LABEL callscope_return_trampoline_hooked
