@@ -24,6 +24,10 @@
  * a cap swallows the hot code in merge order) and laid out as
  * dense-chains lays its clusters out: densest first, each followed by the
  * one it exchanges the most calls with.
+ *
+ * The gains are kept per pair of chains; a merge weighs again only the
+ * pairs of the chain it made, from that chain's own calls, so laying out
+ * thousands of hot functions takes a fraction of a second.
  */
 #include "optimize/optimize.h"
 
@@ -41,20 +45,14 @@ struct cs_chain {
 	int alive;
 };
 
-/* One cross-chain call's contribution to the two ways of merging a pair. */
-struct cs_term {
-	uint32_t a, b;		/* chains, a < b */
-	double ab, ba;		/* gain with a first, with b first */
+/*
+ * A merge that gains: chains A < B, with A first or B first.  It stands
+ * while neither chain has changed since (their versions then).
+ */
+struct cs_pair {
+	uint32_t a, b, va, vb;
+	double ab, ba;
 };
-
-static int by_chains(const void *x, const void *y)
-{
-	const struct cs_term *p = x, *q = y;
-
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	return (p->b > q->b) - (p->b < q->b);
-}
 
 struct cs_state {
 	const struct opt_graph *g;
@@ -63,6 +61,14 @@ struct cs_state {
 	uint32_t *chain_of;
 	uint64_t *pos;		/* a group's offset in its chain */
 	struct cs_chain *ch;
+	uint32_t *version;	/* of each chain: bumped by every merge into it */
+	size_t *arc_start;	/* the edges at group G: arc[arc_start[G] ..] */
+	uint32_t *arc;
+	struct cs_pair *pairs;
+	size_t npairs, pairs_alloc;
+	double *x_first, *z_first;	/* per chain, while weighing one chain's pairs */
+	uint32_t *touched;
+	unsigned char *seen;
 };
 
 static double dist_weight(const struct cs_state *s, double d)
@@ -132,57 +138,126 @@ static void append(struct cs_state *s, uint32_t into, uint32_t from)
 	s->ch[from].alive = 0;
 }
 
-/* Merges the best pair; 0 when no merge gains. */
-static int merge_best(struct cs_state *s, struct cs_term *terms)
+/*
+ * Weighs merging chain X with every chain it exchanges calls with (only
+ * those numbered above X when ABOVE_ONLY), keeping the merges that gain.
+ * Only X's own edges are read, so a merge costs the calls of the merged
+ * chain, not of the whole program.
+ */
+static void weigh_pairs(struct cs_state *s, uint32_t x, int above_only)
 {
 	const struct opt_graph *g = s->g;
-	size_t n = 0;
+	const struct opt_cluster *cx = &s->ch[x].c;
+	size_t ntouched = 0;
 
-	for (size_t i = 0; i < g->nedges; i++) {
-		const struct opt_edge *e = &g->edges[i];
-		uint32_t cu = s->chain_of[e->from], cv = s->chain_of[e->to];
-		if (cu == OPT_NONE || cv == OPT_NONE || cu == cv)
-			continue;
-		uint64_t su = s->ch[cu].c.size, sv = s->ch[cv].c.size;
-		double u_first = call_score(s, e->from, 0, e->to, su, e->count);
-		double v_first = call_score(s, e->from, sv, e->to, 0, e->count);
-		if (cu < cv)
-			terms[n++] = (struct cs_term){ cu, cv, u_first, v_first };
-		else
-			terms[n++] = (struct cs_term){ cv, cu, v_first, u_first };
+	for (size_t k = 0; k < cx->n; k++) {
+		uint32_t u = cx->groups[k];
+		for (size_t i = s->arc_start[u]; i < s->arc_start[u + 1]; i++) {
+			const struct opt_edge *e = &g->edges[s->arc[i]];
+			uint32_t w = e->from == u ? e->to : e->from, z = s->chain_of[w];
+			if (z == OPT_NONE || z == x || (above_only && z < x))
+				continue;
+			uint64_t sx = cx->size, sz = s->ch[z].c.size;
+			if (!s->seen[z]) {
+				s->seen[z] = 1;
+				s->touched[ntouched++] = z;
+			}
+			if (e->from == u) {
+				s->x_first[z] += call_score(s, u, 0, w, sx, e->count);
+				s->z_first[z] += call_score(s, u, sz, w, 0, e->count);
+			} else {
+				s->x_first[z] += call_score(s, w, sx, u, 0, e->count);
+				s->z_first[z] += call_score(s, w, 0, u, sz, e->count);
+			}
+		}
 	}
-	qsort(terms, n, sizeof(*terms), by_chains);
+	for (size_t t = 0; t < ntouched; t++) {
+		uint32_t z = s->touched[t];
+		const struct opt_cluster *cz = &s->ch[z].c;
+		double xf = s->x_first[z], zf = s->z_first[z];
+		s->x_first[z] = s->z_first[z] = 0;
+		s->seen[z] = 0;
+		if (cx->size + cz->size > s->cap)
+			continue;
+		double f = CS_FREQUENCY_SCALE * freq_gain(s, cx, cz);
+		uint64_t small = cx->size < cz->size ? cx->size : cz->size;
+		xf = (xf + f) / (double)(small ? small : 1);
+		zf = (zf + f) / (double)(small ? small : 1);
+		if (xf <= 0 && zf <= 0)
+			continue;
+		if (s->npairs == s->pairs_alloc) {
+			s->pairs_alloc = s->pairs_alloc ? 2 * s->pairs_alloc : 256;
+			s->pairs = xrealloc(s->pairs, s->pairs_alloc * sizeof(*s->pairs));
+		}
+		s->pairs[s->npairs++] = x < z ?
+			(struct cs_pair){ x, z, s->version[x], s->version[z], xf, zf } :
+			(struct cs_pair){ z, x, s->version[z], s->version[x], zf, xf };
+	}
+}
 
+/* 1 if merging A then B with GAIN beats the best so far (ties: lower chains, A first). */
+static int better(double gain, uint32_t a, uint32_t b, double best, uint32_t ba, uint32_t bb)
+{
+	if (gain != best)
+		return gain > best;
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a, blo = ba < bb ? ba : bb, bhi = ba < bb ? bb : ba;
+	if (lo != blo)
+		return lo < blo;
+	if (hi != bhi)
+		return hi < bhi;
+	return a < b && ba > bb;
+}
+
+/* Merges the best pair; 0 when no merge gains. */
+static int merge_best(struct cs_state *s)
+{
 	double best = 0;
 	uint32_t first = OPT_NONE, second = OPT_NONE;
-	for (size_t i = 0; i < n;) {
-		struct cs_term t = terms[i];
-		for (i++; i < n && terms[i].a == t.a && terms[i].b == t.b; i++) {
-			t.ab += terms[i].ab;
-			t.ba += terms[i].ba;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->npairs; i++) {
+		const struct cs_pair *p = &s->pairs[i];
+		if (p->va != s->version[p->a] || p->vb != s->version[p->b])
+			continue;	/* one of the chains has changed since */
+		s->pairs[kept++] = *p;
+		if (p->ab > 0 && better(p->ab, p->a, p->b, best, first, second)) {
+			best = p->ab;
+			first = p->a;
+			second = p->b;
 		}
-		const struct opt_cluster *x = &s->ch[t.a].c, *y = &s->ch[t.b].c;
-		if (x->size + y->size > s->cap)
-			continue;
-		double f = CS_FREQUENCY_SCALE * freq_gain(s, x, y);
-		uint64_t small = x->size < y->size ? x->size : y->size;
-		double ab = (t.ab + f) / (double)(small ? small : 1);
-		double ba = (t.ba + f) / (double)(small ? small : 1);
-		if (ab > best) {
-			best = ab;
-			first = t.a;
-			second = t.b;
-		}
-		if (ba > best) {
-			best = ba;
-			first = t.b;
-			second = t.a;
+		if (p->ba > 0 && better(p->ba, p->b, p->a, best, first, second)) {
+			best = p->ba;
+			first = p->b;
+			second = p->a;
 		}
 	}
+	s->npairs = kept;
 	if (first == OPT_NONE)
 		return 0;
 	append(s, first, second);
+	s->version[first]++;
+	s->version[second]++;
+	weigh_pairs(s, first, 0);
 	return 1;
+}
+
+/* For each group, the edges that start or end at it. */
+static void index_arcs(struct cs_state *s)
+{
+	const struct opt_graph *g = s->g;
+
+	s->arc_start = xcalloc(g->ngroups + 2, sizeof(*s->arc_start));
+	s->arc = xcalloc(2 * g->nedges + 1, sizeof(*s->arc));
+	for (size_t i = 0; i < g->nedges; i++) {
+		s->arc_start[g->edges[i].from + 2]++;
+		s->arc_start[g->edges[i].to + 2]++;
+	}
+	for (size_t i = 2; i < g->ngroups + 2; i++)
+		s->arc_start[i] += s->arc_start[i - 1];
+	for (size_t i = 0; i < g->nedges; i++) {
+		s->arc[s->arc_start[g->edges[i].from + 1]++] = (uint32_t)i;
+		s->arc[s->arc_start[g->edges[i].to + 1]++] = (uint32_t)i;
+	}
 }
 
 void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
@@ -204,15 +279,30 @@ void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 		opt_cluster_push(&s.ch[i].c, g, (uint32_t)i);
 		s.total_heat += (double)g->groups[i].heat;
 	}
-	struct cs_term *terms = xcalloc(g->nedges + 1, sizeof(*terms));
-	while (merge_best(&s, terms))
+	s.version = xcalloc(n + 1, sizeof(*s.version));
+	s.x_first = xcalloc(n + 1, sizeof(*s.x_first));
+	s.z_first = xcalloc(n + 1, sizeof(*s.z_first));
+	s.touched = xcalloc(n + 1, sizeof(*s.touched));
+	s.seen = xcalloc(n + 1, 1);
+	index_arcs(&s);
+	for (size_t i = 0; i < n; i++)
+		if (s.ch[i].alive)
+			weigh_pairs(&s, (uint32_t)i, 1);
+	while (merge_best(&s))
 		;
-	free(terms);
 	for (size_t i = 0; i < n; i++)
 		if (s.ch[i].alive)
 			*opt_layout_add(out) = s.ch[i].c;
 	opt_layout_sort_by_density(g, out);
 	opt_layout_link_by_calls(g, out);
+	free(s.pairs);
+	free(s.arc);
+	free(s.arc_start);
+	free(s.seen);
+	free(s.touched);
+	free(s.z_first);
+	free(s.x_first);
+	free(s.version);
 	free(s.ch);
 	free(s.pos);
 	free(s.chain_of);
