@@ -275,6 +275,8 @@ void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l)
  * docs/optimize.md for the numbers).
  */
 const struct opt_algorithm opt_algorithms[] = {
+	{ "cache-sort", cache_sort_layout,
+	  "chains merged by the cache hits each merge gains (cache-directed sort)" },
 	{ "dense-chains", dense_chains_layout,
 	  "call chains taken densest first, from likely callers, linked by calls" },
 	{ "c3", c3_layout, "call-chain clustering (Ottoni and Maher, CGO 2017)" },

@@ -126,6 +126,12 @@ void opt_cluster_push(struct opt_cluster *c, const struct opt_graph *g, uint32_t
 struct opt_cluster *opt_layout_add(struct opt_layout *l);
 /* Sorts L's clusters by heat per byte, hottest first (ties: first group's address). */
 void opt_layout_sort_by_density(const struct opt_graph *g, struct opt_layout *l);
+/*
+ * Reorders L's clusters (sorted densest first) so that each is followed by
+ * the cluster it exchanges the most calls with among those not yet placed,
+ * or by the densest one left when it calls none of them.
+ */
+void opt_layout_link_by_calls(const struct opt_graph *g, struct opt_layout *l);
 
 /*
  * Moves the cold parts of L (gcc's .cold pieces, sections of unlikely
@@ -182,6 +188,8 @@ void dense_chains_layout(const struct opt_graph *g, const struct opt_params *p,
 			 struct opt_layout *out);
 void executed_layout(const struct opt_graph *g, const struct opt_params *p,
 		     struct opt_layout *out);
+void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
+		       struct opt_layout *out);
 
 typedef void opt_algorithm_fn(const struct opt_graph *g, const struct opt_params *p,
 			      struct opt_layout *out);

@@ -102,8 +102,8 @@ _callscope()
 	report:-s | report:--sort) values="self total calls avg max name" ;;
 	tree:-s | tree:--sort) values="total self calls name" ;;
 	*:--signal-filter) values="separate exclude none" ;;
-	optimize:--algorithm) values="c3 cph pettis-hansen executed" ;;
-	optimize:--weight) values="calls time" ;;
+	optimize:--algorithm) values="cache-sort dense-chains c3 cph pettis-hansen executed" ;;
+	optimize:--weight) values="calls time samples mixed" ;;
 	esac
 	if [[ -n $values ]]; then
 		COMPREPLY=($(compgen -W "$values" -- "$cur"))

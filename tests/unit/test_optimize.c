@@ -27,8 +27,9 @@
 #include "xalloc.h"
 
 /* The capped algorithms, and all of them. */
-static const char *const capped[] = { "dense-chains", "cph", "c3" };
-static const char *const all[] = { "dense-chains", "cph", "c3", "pettis-hansen", "executed" };
+static const char *const capped[] = { "dense-chains", "cph", "c3", "cache-sort" };
+static const char *const all[] = { "dense-chains", "cph", "c3", "pettis-hansen", "cache-sort",
+				    "executed" };
 
 static uint32_t add(struct opt_graph *g, const char *name, uint64_t addr, uint64_t size,
 		    uint64_t calls)
@@ -105,6 +106,20 @@ static void check_complete(const struct opt_graph *g, const struct opt_layout *l
 	for (size_t i = 0; i < g->ngroups; i++)
 		assert_int_equal(seen[i], opt_group_hot(&g->groups[i]) ? 1 : 0);
 	free(seen);
+}
+
+/* Lays G out with ALG and checks the order is EXPECTED. */
+static void assert_order(const struct opt_graph *g, const char *alg, uint64_t cache,
+			 const char *expected)
+{
+	struct opt_layout l;
+
+	layout_of(g, alg, cache, &l);
+	check_complete(g, &l);
+	char *order = order_of(g, &l);
+	assert_string_equal(order, expected);
+	free(order);
+	opt_layout_free(&l);
 }
 
 /* A pseudo-random program: N functions, random sizes and calls. */
@@ -283,17 +298,32 @@ static void test_clusters_linked_by_calls(void **state)
 	opt_graph_add_calls(g, c, d, 100);
 	opt_graph_add_calls(g, e, f, 500);
 	opt_graph_finish(g);
-	struct opt_layout l;
-	layout_of(g, "dense-chains", 128, &l);
-	char *order = order_of(g, &l);
-	assert_string_equal(order, "a b c d e f");
-	free(order);
-	opt_layout_free(&l);
-	layout_of(g, "c3", 128, &l);
-	order = order_of(g, &l);
-	assert_string_equal(order, "a b e f c d");
-	free(order);
-	opt_layout_free(&l);
+	assert_order(g, "dense-chains", 128, "a b c d e f");
+	assert_order(g, "c3", 128, "a b e f c d");
+	opt_graph_free(g);
+}
+
+/*
+ * cache-sort lets a group join any chain it calls or is called by, not
+ * only its most frequent caller's: p's chain {p r} fills the cache, so f
+ * (called by p 100 times and by q 99 times) goes next to q.  dense-chains
+ * only tries p's cluster, and f ends up between {p r} and {t q}.
+ */
+static void test_cache_sort_second_caller(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+	uint32_t p = add(g, "p", 0x1000, 200, 1), r = add(g, "r", 0x2000, 56, 2000);
+	uint32_t f = add(g, "f", 0x3000, 64, 199);
+	uint32_t t = add(g, "t", 0x4000, 64, 1), q = add(g, "q", 0x5000, 64, 500);
+
+	(void)state;
+	opt_graph_add_calls(g, p, r, 2000);
+	opt_graph_add_calls(g, p, f, 100);
+	opt_graph_add_calls(g, q, f, 99);
+	opt_graph_add_calls(g, t, q, 500);
+	opt_graph_finish(g);
+	assert_order(g, "cache-sort", 256, "p r t q f");
+	assert_order(g, "dense-chains", 256, "p r f t q");
 	opt_graph_free(g);
 }
 
@@ -795,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_writers),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_clusters_linked_by_calls),
+		cmocka_unit_test(test_cache_sort_second_caller),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
