@@ -506,6 +506,14 @@ static inline struct shadow_frame *push_frame(struct thread_state *t, uint64_t a
 	return f;
 }
 
+/* Sends F's return through the trampoline: REAL, the address its return
+ * slot RET_SLOT held, is where the trampoline goes on to. */
+static inline void redirect_return(struct shadow_frame *f, uintptr_t *ret_slot, uintptr_t real)
+{
+	f->ret = real;
+	*ret_slot = (uintptr_t)callscope_return_trampoline;
+}
+
 /* How far back a tail chain is searched for the function it enters again. */
 #define TAIL_FOLD_SPAN 8
 
@@ -612,10 +620,8 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		uintptr_t real = *ret_slot;
 		/* a slot led to the trampoline with no frame owning it cannot
 		 * be redirected again: it would return into itself */
-		if (LIKELY(real != (uintptr_t)callscope_return_trampoline)) {
-			f->ret = real;
-			*ret_slot = (uintptr_t)callscope_return_trampoline;
-		}
+		if (LIKELY(real != (uintptr_t)callscope_return_trampoline))
+			redirect_return(f, ret_slot, real);
 	} else {
 		f->site = site;
 		f->hook_pc = hook_pc;
@@ -740,8 +746,7 @@ static inline struct shadow_frame *push_redirected(struct thread_state *t, uint6
 {
 	struct shadow_frame *f = push_frame(t, addr, (uintptr_t)ret_slot);
 
-	f->ret = real;
-	*ret_slot = (uintptr_t)callscope_return_trampoline;
+	redirect_return(f, ret_slot, real);
 	return f;
 }
 
