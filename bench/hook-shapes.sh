@@ -52,14 +52,9 @@ declare -A SHAPE_FLAGS=(
 )
 read -r -a shapes <<<"${SHAPES:-bare work2 work10 nops16 nest save7 save8 glibcshape glibc_lock glibc_ic glibc_br csshape}"
 
-BASE_CFLAGS="-O2 -g"
-declare -A BFLAGS=([plain]="" [pg]="-pg")
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_bench_setup || exit 1
-build_lua plain
-build_lua pg
-WORK="$HERE/progs/work.lua"
+lua_plain_and_pg || exit 1
 
 declare -A RUNTIME
 variants=(plain gmon)
