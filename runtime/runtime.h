@@ -296,6 +296,9 @@ HIDDEN void unwind_threads_remove(struct thread_state *t);
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
+/* Puts [OFF, OFF + LEN) of FD, reserved and holding nothing yet, into the
+ * page cache by writing zeros, before a mapping of it is populated. */
+HIDDEN void thread_buffer_fill(int fd, uint64_t off, uint64_t len);
 
 /* thread.c: a thread's life.  thread_start() is the slow path of its
  * first hook (returns nonzero if it now records); the others are called
