@@ -73,6 +73,7 @@ RUNTIME_SRC := \
 	runtime/patch/trap.c \
 	runtime/patch/unwind_info.c \
 	runtime/patch/unwind_register.c \
+	runtime/own_thread.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
