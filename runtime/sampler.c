@@ -643,23 +643,7 @@ static void read_stack_bounds(struct sampler_thread *s)
 		s->frames_hi = start + 64;
 }
 
-/*
- * CPU time by a perf_event task-clock counter that overflows every period:
- * the kernel drives it by a high-resolution timer while the thread runs,
- * so samples fall where the time goes even above the scheduler tick,
- * which POSIX CPU-time timers cannot do.
- *
- * With SIGTRAP (Linux 5.13 on) the event runs on and the kernel sends the
- * overflowing thread a SIGTRAP on its way back to user space.  Otherwise
- * the event disables itself after each overflow (event limit 1) and
- * signals the thread through the fd's owner; the handler re-arms it.  The
- * second way costs a sample some 15 us more in a virtual machine (the
- * disabling's interrupt work, the re-arming ioctl and timer), which at
- * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
- * TID's event (the calling thread's, or the main thread's opened for it,
- * see start_main_thread()).  Returns the fd, or -1 when perf events are not
- * allowed here (perf_event_paranoid, seccomp): the POSIX timer is used then.
- */
+/* The attributes of a task-clock event (see open_task_clock()). */
 static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -679,6 +663,23 @@ static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
 	}
 }
 
+/*
+ * CPU time by a perf_event task-clock counter that overflows every period:
+ * the kernel drives it by a high-resolution timer while the thread runs,
+ * so samples fall where the time goes even above the scheduler tick,
+ * which POSIX CPU-time timers cannot do.
+ *
+ * With SIGTRAP (Linux 5.13 on) the event runs on and the kernel sends the
+ * overflowing thread a SIGTRAP on its way back to user space.  Otherwise
+ * the event disables itself after each overflow (event limit 1) and
+ * signals the thread through the fd's owner; the handler re-arms it.  The
+ * second way costs a sample some 15 us more in a virtual machine (the
+ * disabling's interrupt work, the re-arming ioctl and timer), which at
+ * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
+ * TID's event (the calling thread's, or the main thread's opened for it,
+ * see start_main_thread()).  Returns the fd, or -1 when perf events are not
+ * allowed here (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ */
 static int open_task_clock(pid_t tid, int sigtrap)
 {
 	struct perf_event_attr attr;
