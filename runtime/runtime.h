@@ -458,6 +458,10 @@ HIDDEN void calibrate_after_fork(void);
  * the sampler is held off meanwhile. */
 HIDDEN void calibrate_at_exit(void);
 
+/* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
+ * every signal blocked; 0, or -1 when no thread could be made. */
+HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
+
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
