@@ -306,6 +306,9 @@ HIDDEN void unwind_threads_remove(struct thread_state *t);
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
+/* Puts [OFF, OFF + LEN) of FD, reserved and holding nothing yet, into the
+ * page cache by writing zeros, before a mapping of it is populated. */
+HIDDEN void thread_buffer_fill(int fd, uint64_t off, uint64_t len);
 
 /* thread.c: a thread's life.  thread_start() is the slow path of its
  * first hook (returns nonzero if it now records); the others are called
@@ -464,6 +467,10 @@ HIDDEN void calibrate_after_fork(void);
  * recording), with the main thread's CPU and waiting times since start;
  * the sampler is held off meanwhile. */
 HIDDEN void calibrate_at_exit(void);
+
+/* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
+ * every signal blocked; 0, or -1 when no thread could be made. */
+HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
 
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);
