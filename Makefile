@@ -73,6 +73,7 @@ RUNTIME_SRC := \
 	runtime/patch/trap.c \
 	runtime/patch/unwind_info.c \
 	runtime/patch/unwind_register.c \
+	runtime/own_thread.c \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
@@ -98,8 +99,8 @@ TOOL_OBJ := $(patsubst %.c,$(O)/tool/%.o,$(TOOL_SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
-# the fault-injection shim the end-to-end tests preload (see its source)
-FAIL_IO := $(O)/tests/libfail_io.so
+# the fault-injection shims the end-to-end tests preload (see their sources)
+INJECT := $(patsubst tests/inject/%.c,$(O)/tests/lib%.so,$(wildcard tests/inject/*.c))
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRC))
 
 all: $(O)/callscope $(O)/libcallscope.so $(O)/libcallscope-idle-hooks.so
@@ -163,7 +164,7 @@ $(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ) $(COMPILE_DEPS)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
 
-$(FAIL_IO): tests/inject/fail_io.c
+$(O)/tests/lib%.so: tests/inject/%.c
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -std=gnu11 -O2 -fPIC -shared $(WARN) -o $@ $< -ldl
@@ -174,7 +175,7 @@ unit: $(UNIT_BIN)
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all $(FAIL_IO) $(PLAN_CHECK)
+e2e: all $(INJECT) $(PLAN_CHECK)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)

@@ -407,11 +407,13 @@ int cmd_info(int argc, char **argv)
 			       counter_method(&df));
 		if (p->samples) {
 			char *method = report_samples_method(p);
-			printf("samples:      %llu of %s time; stacks by %s, %llu truncated "
+			char *source = report_samples_source_note(p);
+			printf("samples:      %llu of %s time%s; stacks by %s, %llu truncated "
 			       "(not reaching the thread's first frame); %llu lost\n",
 			       (unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
-			       method, (unsigned long long)p->samples_truncated,
+			       source, method, (unsigned long long)p->samples_truncated,
 			       (unsigned long long)p->samples_lost);
+			free(source);
 			free(method);
 		}
 		if (nbare)

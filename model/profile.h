@@ -222,7 +222,7 @@ struct profile {
 	struct sample_arc *sample_arcs;
 	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;
-	int samples_tick;	/* some came from a tick-grained CPU timer */
+	uint64_t samples_tick;	/* those from a tick-grained CPU timer (weighted) */
 
 	/* a trace's samples, split by whether hooks saw their time */
 	struct unhooked unhooked;

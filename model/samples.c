@@ -11,7 +11,7 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? 1 : 0;
 	p->samples_by_method[(flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT] += weight;
 	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
-	p->samples_tick |= (flags & SAMPLE_TICK_TIMER) != 0;
+	p->samples_tick += (flags & SAMPLE_TICK_TIMER) ? weight : 0;
 	if (!n)
 		return;
 	p->funcs[funcs[0]].self_samples += weight;

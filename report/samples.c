@@ -41,14 +41,28 @@ char *report_samples_method(const struct profile *p)
 	return text;
 }
 
+/* " (timer at the scheduler tick: coarse)" when the timer took every
+ * sample, else how many it took (the main thread's start while its event
+ * was opened, a thread whose event could not be opened). */
+char *report_samples_source_note(const struct profile *p)
+{
+	if (!p->samples_tick)
+		return xstrdup("");
+	if (p->samples_tick >= p->samples)
+		return xstrdup(" (timer at the scheduler tick: coarse)");
+	return xasprintf(" (%llu by the timer at the scheduler tick)",
+			 (unsigned long long)p->samples_tick);
+}
+
 void report_samples_summary(FILE *out, const struct profile *p)
 {
 	char *method = report_samples_method(p);
+	char *source = report_samples_source_note(p);
 
 	fprintf(out, "# samples: %llu of %s time%s; stacks by %s, %llu truncated\n",
-		(unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
-		p->samples_tick ? " (timer at the scheduler tick: coarse)" : "",
+		(unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU", source,
 		method, (unsigned long long)p->samples_truncated);
+	free(source);
 	free(method);
 	fprintf(out, "# lost samples: %llu; outside any known object: %llu\n",
 		(unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside);
@@ -101,7 +115,10 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_u64(j, "truncated_stacks", p->samples_truncated);
 	json_kv_string(j, "sample_clock", p->samples_wall ? "wall" : "cpu");
 	json_kv_string(j, "sample_source", p->samples_wall ? "timer"
-					   : p->samples_tick ? "tick-timer" : "task-clock");
+					   : p->samples_tick && p->samples_tick >= p->samples
+						     ? "tick-timer" : "task-clock");
+	if (!p->samples_wall)
+		json_kv_u64(j, "tick_timer_samples", p->samples_tick);
 	char *method = report_samples_method(p);
 	json_kv_string(j, "stack_method", method);
 	free(method);

@@ -16,6 +16,10 @@
  * a malloc'd string the caller frees. */
 char *report_samples_method(const struct profile *p);
 
+/* Where the samples came from when not from the task-clock event alone:
+ * "" or " (...)", for a summary line.  The caller frees it. */
+char *report_samples_source_note(const struct profile *p);
+
 /* The summary lines (samples, lost, outside, truncated, method). */
 void report_samples_summary(FILE *out, const struct profile *p);
 

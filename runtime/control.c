@@ -4,10 +4,8 @@
  * (see common/control_proto.h), bound under a temporary name, made 0600
  * and renamed into place, so no one ever sees it with looser rights.
  *
- * A thread of its own serves it, several clients at once.  It is created
- * with libc's pthread_create (not the runtime's stand-in that starts
- * sampling) with every signal blocked, runs only runtime and libc code, so
- * no hook ever fires on it and the program's signals stay the program's.
+ * A thread of its own serves it, several clients at once (own_thread.c:
+ * no hook fires on it, and the program's signals stay the program's).
  * Every peer's credentials are checked (same user or root), every message
  * is length-capped and versioned, and a peer that stalls is dropped after
  * CONTROL_TIMEOUT_S, while the others are served: nothing a client sends
@@ -18,11 +16,8 @@
 #include "control_proto.h"
 #include "callscope.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,9 +385,6 @@ static void control_remove(void)
 		unlink(control.path);
 }
 
-typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-				 void *);
-
 static void control_listen(void);
 
 void control_start(void)
@@ -468,22 +460,7 @@ static void control_listen(void)
 	}
 	control.owner = pid;
 
-	pthread_create_fn create = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
-	pthread_attr_t attr;
-	pthread_t thread;
-	sigset_t all, old;
-	int rc = -1;
-	sigfillset(&all);
-	if (create && pthread_attr_init(&attr) == 0) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		pthread_attr_setstacksize(&attr, 64 * 1024);
-		/* the thread inherits this mask: it takes none of the program's signals */
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		rc = create(&thread, &attr, control_main, NULL);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		pthread_attr_destroy(&attr);
-	}
-	if (rc != 0) {
+	if (runtime_thread_spawn(control_main, NULL) != 0) {
 		unlink(control.path);
 		goto fail;
 	}

@@ -7,9 +7,10 @@
  * timer (timer_create with SIGEV_THREAD_ID) on its CPU-time clock
  * (CLOCK_THREAD_CPUTIME_ID), or on CLOCK_MONOTONIC for
  * --sample-clock=wall.  A thread is thus sampled in proportion to
- * the CPU it uses, with no helper thread and no reader of a perf ring;
- * the timer also where perf_event_open is forbidden (perf_event_paranoid,
- * seccomp).  The kernel checks CPU-time timers at its tick, so at a rate above the tick one
+ * the CPU it uses, with no reader of a perf ring; the timer also where
+ * perf_event_open is forbidden (perf_event_paranoid, seccomp), and for the
+ * main thread's first milliseconds while another thread opens its event,
+ * which may wait in the kernel (see handover).  The kernel checks CPU-time timers at its tick, so at a rate above the tick one
  * signal stands for several periods: the timer's overrun says how many,
  * and each sample carries that weight.
  *
@@ -75,6 +76,9 @@
 struct sampler_thread {
 	int armed;
 	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
+	int has_timer;		/* TIMER exists (disarmed once the event took over) */
+	int awaiting;		/* the main thread's event is being opened for it */
+	int short_period;	/* the event's first period is the rest of the timer's */
 	timer_t timer;
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
 	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
@@ -87,6 +91,7 @@ static __thread struct sampler_thread sampler_tls
 static struct {
 	int on;
 	int signo;
+	int events;		/* task-clock events may be tried (else the timer) */
 	int sigtrap;		/* task-clock events signal by SIGTRAP themselves */
 	int wall;
 	uint64_t period_ns;
@@ -115,6 +120,23 @@ static struct {
 } sampler;
 
 static pthread_key_t sampler_key;
+
+/*
+ * The main thread's task-clock event, opened by a thread of the runtime's
+ * own while the POSIX timer samples the main thread (start_main_thread()).
+ * The first per-thread perf event opened on a machine that had none for
+ * about a second waits in perf_event_open() for an RCU grace period (the
+ * kernel turns its context-switch hooks for such events back on and waits
+ * until every CPU sees them): 8-20 ms here, which would otherwise be the
+ * program's wall time.  At the timer's first signal after the event is
+ * ready, the handler swaps the two (take_event()).
+ */
+enum { HANDOVER_NONE = -1, HANDOVER_WAITING = -2 };
+static struct {
+	int fd;			/* the event once opened, or a HANDOVER_ state */
+	pid_t tid;		/* the main thread */
+	pthread_mutex_t opening;	/* held while it opens: fork() waits */
+} handover = { HANDOVER_NONE, 0, PTHREAD_MUTEX_INITIALIZER };
 
 static int in_only(uintptr_t pc)
 {
@@ -323,6 +345,80 @@ static int is_task_clock_trap(const siginfo_t *info)
 	return data == SIGTRAP_DATA;
 }
 
+/* Whether INFO is the signal of one of the sampler's POSIX timers, which
+ * carry the sampler's address as their value. */
+static int is_own_timer(const siginfo_t *info)
+{
+	return info->si_code == SI_TIMER && info->si_value.sival_ptr == (void *)&sampler;
+}
+
+/* Starts (or, after an overflow under the event limit, restarts) a
+ * task-clock event. */
+static int enable_event(int fd)
+{
+	return sampler.sigtrap ? ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)
+			       : ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+}
+
+static uint64_t timespec_ns(struct timespec ts)
+{
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct timespec ns_timespec(uint64_t ns)
+{
+	return (struct timespec){ (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+}
+
+/*
+ * In a signal of the main thread's timer: once its event is open, the event
+ * takes over.  The timer stops where it is, and the event's first period
+ * is what was left of the timer's, so that the CPU time around the switch
+ * is sampled once, neither twice nor never.  The timer is deleted when
+ * the thread stops (timer_delete is no function for a signal handler).
+ */
+static void take_event(struct sampler_thread *s)
+{
+	int fd = __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
+
+	if (fd == HANDOVER_WAITING)
+		return;
+	s->awaiting = 0;
+	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
+						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;	/* it could not be opened: the timer stays */
+	struct itimerspec off = { { 0, 0 }, { 0, 0 } }, left;
+	if (timer_settime(s->timer, 0, &off, &left) != 0) {
+		close(fd);
+		return;
+	}
+	uint64_t left_ns = timespec_ns(left.it_value);
+	if (left_ns && left_ns < sampler.period_ns &&
+	    ioctl(fd, PERF_EVENT_IOC_PERIOD, &left_ns) == 0)
+		s->short_period = 1;
+	s->perf_fd = fd;
+	if (enable_event(fd) == 0)
+		return;
+	/* the event would not start: the timer goes on where it stopped */
+	s->perf_fd = -1;
+	s->short_period = 0;
+	close(fd);
+	left.it_interval = ns_timespec(sampler.period_ns);
+	if (!left_ns)
+		left.it_value = left.it_interval;
+	timer_settime(s->timer, 0, &left, NULL);
+}
+
+/* After the event's first, shortened period: the full period from now on. */
+static void restore_period(struct sampler_thread *s)
+{
+	if (!s->short_period)
+		return;
+	s->short_period = 0;
+	uint64_t period = sampler.period_ns;
+	ioctl(s->perf_fd, PERF_EVENT_IOC_PERIOD, &period);
+}
+
 static void on_sample(int sig, siginfo_t *info, void *context)
 {
 	struct thread_state *t = trace_current();
@@ -333,24 +429,31 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 
 	(void)sig;
 	uint64_t weight = 1;
+	int by_timer = is_own_timer(info);
 	if (!s->armed) {
 		/* a SIGTRAP of the thread's event, left pending while the
 		 * thread blocked it, may come after sampling stopped */
-		if (!(sampler.sigtrap && is_task_clock_trap(info)))
+		if (!by_timer && !(sampler.sigtrap && is_task_clock_trap(info)))
 			forward_to_program(sig, info, context);
 		goto out;
 	}
-	if (s->perf_fd >= 0 && sampler.sigtrap) {
+	if (by_timer) {
+		/* the timer's, or one it queued before the event took over:
+		 * CPU time the event did not count */
+		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
+		if (s->awaiting)
+			take_event(s);
+	} else if (s->perf_fd >= 0 && sampler.sigtrap) {
 		if (!is_task_clock_trap(info)) {
 			forward_to_program(sig, info, context);
 			goto out;
 		}
 		/* the event runs on: nothing to re-arm */
+		restore_period(s);
 	} else if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
 		/* the event stopped itself after one period: start the next */
+		restore_period(s);
 		ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
-	} else if (s->perf_fd < 0 && info->si_code == SI_TIMER) {
-		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
 	} else {
 		forward_to_program(sig, info, context);
 		goto out;
@@ -375,9 +478,9 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	}
 	/* A program without hooks learns of a stop, start or reset only
 	 * here.  A sample while capture is off is not taken, not lost. */
-	t->guard = 1;
+	guard_take(t, 1);
 	trace_check_capture(t);
-	t->guard = 0;
+	guard_restore(t, 0);
 	if (!t->capturing)
 		goto out;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -385,7 +488,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	if (sampler.settings.only[0] && !in_only(pc))
 		goto out;	/* --only: not an object asked for; not a loss */
-	t->guard = 1;
+	guard_take(t, 1);
 	/* the stack's method: the frames RETS[0..N) from the frame
 	 * pointers, then (DWARF methods) COPY bytes from COPY_SP unwound
 	 * offline from the registers COPY_SP and COPY_BP */
@@ -429,7 +532,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if ((size_t)(t->end - t->cur) < need &&
 	    (t->ring_bytes || t->truncated || thread_buffer_grow(t) != 0)) {
 		s->missed += weight;
-		t->guard = 0;
+		guard_restore(t, 0);
 		goto out;
 	}
 	/* the thread was in no hook (its guard was free): the waits since
@@ -437,7 +540,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	 * of the stamps after it */
 	uint64_t now = thread_clock(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
-	uint64_t flags = (sampler.wall ? SAMPLE_WALL : s->perf_fd < 0 ? SAMPLE_TICK_TIMER : 0) |
+	uint64_t flags = (sampler.wall ? SAMPLE_WALL : by_timer ? SAMPLE_TICK_TIMER : 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |
 			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) |
 			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
@@ -475,7 +578,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	}
 	thread_commit(t);
 	s->missed = 0;
-	t->guard = 0;
+	guard_restore(t, 0);
 out:
 	errno = saved;
 }
@@ -540,6 +643,26 @@ static void read_stack_bounds(struct sampler_thread *s)
 		s->frames_hi = start + 64;
 }
 
+/* The attributes of a task-clock event (see open_task_clock()). */
+static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->size = sizeof(*attr);
+	attr->config = PERF_COUNT_SW_TASK_CLOCK;
+	attr->sample_period = sampler.period_ns;
+	attr->disabled = 1;
+	/* user time only: a period ending inside execve() would signal the
+	 * new image, whose SIGTRAP is still the default and kills it */
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	if (sigtrap) {
+		attr->sigtrap = 1;
+		attr->remove_on_exec = 1;	/* the kernel demands it with sigtrap */
+		attr->sig_data = SIGTRAP_DATA;
+	}
+}
+
 /*
  * CPU time by a perf_event task-clock counter that overflows every period:
  * the kernel drives it by a high-resolution timer while the thread runs,
@@ -553,30 +676,17 @@ static void read_stack_bounds(struct sampler_thread *s)
  * second way costs a sample some 15 us more in a virtual machine (the
  * disabling's interrupt work, the re-arming ioctl and timer), which at
  * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
- * Returns the fd, or -1 when perf events are not allowed here
- * (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ * TID's event (the calling thread's, or the main thread's opened for it,
+ * see start_main_thread()).  Returns the fd, or -1 when perf events are not
+ * allowed here (perf_event_paranoid, seccomp): the POSIX timer is used then.
  */
 static int open_task_clock(pid_t tid, int sigtrap)
 {
 	struct perf_event_attr attr;
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.sample_period = sampler.period_ns;
-	attr.disabled = 1;
-	/* user time only: a period ending inside execve() would signal the
-	 * new image, whose SIGTRAP is still the default and kills it */
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	if (sigtrap) {
-		attr.sigtrap = 1;
-		attr.remove_on_exec = 1;	/* the kernel demands it with sigtrap */
-		attr.sig_data = SIGTRAP_DATA;
-	}
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	task_clock_attr(&attr, sigtrap);
+	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 || sigtrap)
 		return fd < 0 ? -1 : fd;
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
@@ -588,60 +698,159 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	return fd;
 }
 
-/* The installing thread's task-clock event, opened by sampler_install()
- * to learn which signal the sampler uses, until sampler_thread_start()
- * takes it over. */
-static int install_fd = -1;
+/*
+ * What task-clock events this kernel offers, asked without opening one
+ * (which may wait, see handover): an event of a PMU type that does not exist
+ * fails before the kernel would wait, with ENOENT once the attributes
+ * passed, EINVAL where `sigtrap` is unknown (before Linux 5.13), EACCES or
+ * EPERM where perf events are not allowed (perf_event_paranoid, seccomp).
+ */
+enum event_support { EVENTS_NONE, EVENTS_BY_OWNER, EVENTS_SIGTRAP };
 
-/* Starts sampling the calling thread: its buffer, its bounds, its timer. */
-static void sampler_thread_start(void)
+static enum event_support probe_events(void)
 {
-	struct sampler_thread *s = &sampler_tls;
+	struct perf_event_attr attr;
+
+	task_clock_attr(&attr, 1);
+	attr.type = 0x7fffffff;	/* no such PMU */
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return EVENTS_SIGTRAP;
+	}
+	switch (errno) {
+	case EINVAL:
+	case E2BIG:
+		return EVENTS_BY_OWNER;
+	case EACCES:
+	case EPERM:
+	case ENOSYS:
+		return EVENTS_NONE;
+	default:
+		return EVENTS_SIGTRAP;
+	}
+}
+
+/* Arms the calling thread's task-clock event FD; 0, or -1 (FD closed). */
+static int arm_event(struct sampler_thread *s, int fd)
+{
+	s->perf_fd = fd;
+	s->armed = 1;
+	pthread_setspecific(sampler_key, s);
+	if (enable_event(fd) == 0)
+		return 0;
+	s->armed = 0;
+	s->perf_fd = -1;
+	close(fd);
+	return -1;
+}
+
+/* Arms a POSIX timer signalling the calling thread every period of its
+ * CPU time (of the wall clock with --sample-clock=wall); 0, or -1. */
+static int arm_timer(struct sampler_thread *s)
+{
 	struct sigevent sev;
 	struct itimerspec its;
 
-	if (!sampler.on || s->armed || !runtime_thread_ready(trace_current()))
-		return;
-	read_stack_bounds(s);
-	s->missed = 0;
-	if (install_fd >= 0) {
-		s->perf_fd = install_fd;	/* opened by sampler_install() */
-		install_fd = -1;
-	} else {
-		s->perf_fd = sampler.wall || sampler.settings.timer
-				     ? -1 : open_task_clock((pid_t)gettid(), sampler.sigtrap);
-	}
-	if (s->perf_fd >= 0) {
-		s->armed = 1;
-		pthread_setspecific(sampler_key, s);
-		if (sampler.sigtrap ? ioctl(s->perf_fd, PERF_EVENT_IOC_ENABLE, 0) == 0
-				    : ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1) == 0)
-			return;
-		s->armed = 0;
-		close(s->perf_fd);
-		s->perf_fd = -1;
-	}
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = sampler.signo;
+	sev.sigev_value.sival_ptr = &sampler;	/* see is_own_timer() */
 	sev._sigev_un._tid = (pid_t)gettid();
 	if (timer_create(sampler.wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &sev,
-			 &s->timer) != 0) {
-		rt_warn("cannot create the sampling timer; this thread is not sampled",
-			strerror(errno));
-		return;
-	}
-	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_sec = (time_t)(sampler.period_ns / 1000000000u);
-	its.it_interval.tv_nsec = (long)(sampler.period_ns % 1000000000u);
+			 &s->timer) != 0)
+		return -1;
+	its.it_interval = ns_timespec(sampler.period_ns);
 	its.it_value = its.it_interval;
-	s->missed = 0;
+	s->has_timer = 1;
+	s->perf_fd = -1;
 	s->armed = 1;
 	pthread_setspecific(sampler_key, s);
-	if (timer_settime(s->timer, 0, &its, NULL) != 0) {
-		s->armed = 0;
-		timer_delete(s->timer);
+	if (timer_settime(s->timer, 0, &its, NULL) == 0)
+		return 0;
+	s->armed = 0;
+	s->has_timer = 0;
+	timer_delete(s->timer);
+	return -1;
+}
+
+static void warn_not_sampled(void)
+{
+	rt_warn("cannot create the sampling timer; this thread is not sampled", strerror(errno));
+}
+
+/* Whether the calling thread may start sampling now; then its bounds are read. */
+static int thread_starting(struct sampler_thread *s)
+{
+	if (!sampler.on || s->armed || !runtime_thread_ready(trace_current()))
+		return 0;
+	read_stack_bounds(s);
+	s->missed = 0;
+	s->short_period = 0;
+	return 1;
+}
+
+/* Starts sampling the calling thread: its buffer, its bounds, its event
+ * or else its timer. */
+static void sampler_thread_start(void)
+{
+	struct sampler_thread *s = &sampler_tls;
+
+	if (!thread_starting(s))
+		return;
+	int fd = sampler.events ? open_task_clock((pid_t)gettid(), sampler.sigtrap) : -1;
+	if (fd >= 0 && arm_event(s, fd) == 0)
+		return;
+	if (arm_timer(s) != 0)
+		warn_not_sampled();
+}
+
+/* The thread of the runtime's own that opens the main thread's event
+ * (see handover). */
+static void *open_main_thread_event(void *arg)
+{
+	int waiting = HANDOVER_WAITING;
+
+	(void)arg;
+	pthread_mutex_lock(&handover.opening);
+	int fd = open_task_clock(handover.tid, sampler.sigtrap);
+	if (!__atomic_compare_exchange_n(&handover.fd, &waiting, fd >= 0 ? fd : HANDOVER_NONE, 0,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED) && fd >= 0)
+		close(fd);	/* the main thread stopped sampling meanwhile */
+	pthread_mutex_unlock(&handover.opening);
+	return NULL;
+}
+
+/*
+ * Starts sampling the main thread at once with the timer while another
+ * thread opens its task-clock event, which the timer's handler then takes
+ * (see handover).  Threads started later open their own: the kernel's
+ * wait is over by then, or they wait behind it.
+ */
+static void start_main_thread(void)
+{
+	struct sampler_thread *s = &sampler_tls;
+
+	if (!sampler.events) {
+		sampler_thread_start();
+		return;
 	}
+	if (!thread_starting(s))
+		return;
+	handover.tid = (pid_t)gettid();
+	handover.fd = HANDOVER_WAITING;
+	s->awaiting = 1;
+	if (arm_timer(s) != 0) {
+		/* no timer to sample meanwhile: wait for the event here */
+		s->awaiting = 0;
+		handover.fd = HANDOVER_NONE;
+		int fd = open_task_clock(handover.tid, sampler.sigtrap);
+		if (fd < 0 || arm_event(s, fd) != 0)
+			warn_not_sampled();
+		return;
+	}
+	if (runtime_thread_spawn(open_main_thread_event, NULL) != 0)
+		open_main_thread_event(NULL);	/* no thread: open it here */
 }
 
 static void sampler_thread_stop(void *arg)
@@ -651,12 +860,21 @@ static void sampler_thread_stop(void *arg)
 	if (!s->armed)
 		return;
 	s->armed = 0;
+	if (s->awaiting) {
+		/* the event opened for this thread will not be wanted */
+		s->awaiting = 0;
+		int fd = __atomic_exchange_n(&handover.fd, HANDOVER_NONE, __ATOMIC_ACQ_REL);
+		if (fd >= 0)
+			close(fd);
+	}
 	if (s->perf_fd >= 0) {
 		ioctl(s->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
 		close(s->perf_fd);
 		s->perf_fd = -1;
-	} else {
+	}
+	if (s->has_timer) {
 		timer_delete(s->timer);
+		s->has_timer = 0;
 	}
 }
 
@@ -884,13 +1102,36 @@ static int pick_signal(void)
 	return 0;
 }
 
+/* A fork waits while the main thread's event is being opened, so that no
+ * child inherits it unknowingly. */
+static void before_fork(void)
+{
+	pthread_mutex_lock(&handover.opening);
+}
+
+static void after_fork_parent(void)
+{
+	pthread_mutex_unlock(&handover.opening);
+}
+
 static void after_fork_child(void)
 {
-	/* the parent's timer is not ours; its event fd, copied, would
-	 * count the parent's thread: close it */
-	if (sampler_tls.armed && sampler_tls.perf_fd >= 0)
-		close(sampler_tls.perf_fd);
-	sampler_tls.armed = 0;
+	struct sampler_thread *s = &sampler_tls;
+
+	pthread_mutex_init(&handover.opening, NULL);
+	/* the event opened for the parent's main thread, not yet taken,
+	 * counts that thread: closed, and nothing more is awaited */
+	if (handover.fd >= 0)
+		close(handover.fd);
+	handover.fd = HANDOVER_NONE;
+	s->awaiting = 0;
+	/* the parent's timer is not ours (timers are not inherited); its
+	 * event fd, copied, would count the parent's thread: close it */
+	if (s->armed && s->perf_fd >= 0)
+		close(s->perf_fd);
+	s->perf_fd = -1;
+	s->has_timer = 0;
+	s->armed = 0;
 	sampler_thread_start();
 }
 
@@ -923,40 +1164,33 @@ HIDDEN void sampler_install(void)
 				"loaded later (dlopen) will be sampled", sampler.settings.only);
 	}
 	dl_iterate_phdr(collect_text, NULL);
+	enum event_support events = sampler.wall || sampler.settings.timer ? EVENTS_NONE
+									   : probe_events();
+	sampler.events = events != EVENTS_NONE;
 	/* SIGTRAP when the program leaves it alone and the kernel sends it
 	 * for task-clock events; else a free real-time signal */
 	struct sigaction trap;
-	if (!sampler.wall && !sampler.settings.timer &&
-	    runtime_real_sigaction(SIGTRAP, NULL, &trap) == 0 && !(trap.sa_flags & SA_SIGINFO) &&
-	    trap.sa_handler == SIG_DFL)
-		install_fd = open_task_clock((pid_t)gettid(), 1);
-	sampler.sigtrap = install_fd >= 0;
+	sampler.sigtrap = events == EVENTS_SIGTRAP &&
+			  runtime_real_sigaction(SIGTRAP, NULL, &trap) == 0 &&
+			  !(trap.sa_flags & SA_SIGINFO) && trap.sa_handler == SIG_DFL;
 	sampler.signo = sampler.sigtrap ? SIGTRAP : pick_signal();
 	if (!sampler.signo) {
 		rt_warn("no free real-time signal for the sampler; nothing is sampled", "");
 		return;
 	}
-	if (pthread_key_create(&sampler_key, sampler_thread_stop) != 0) {
-		if (install_fd >= 0)
-			close(install_fd);
-		install_fd = -1;
+	if (pthread_key_create(&sampler_key, sampler_thread_stop) != 0)
 		return;
-	}
 	memset(&act, 0, sizeof(act));
 	act.sa_sigaction = on_sample;
 	/* SA_RESTART: a sampled read() or write() goes on; sleeps still end
 	 * early with EINTR under the wall clock (see docs/record.md) */
 	act.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&act.sa_mask);
-	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0) {
-		if (install_fd >= 0)
-			close(install_fd);
-		install_fd = -1;
+	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0)
 		return;
-	}
 	sampler.on = 1;
-	pthread_atfork(NULL, NULL, after_fork_child);
-	sampler_thread_start();
+	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	start_main_thread();
 }
 
 /* The signal the sampler took, or 0 when it is off. */

@@ -12,6 +12,9 @@ BUILD=$(cd "$ROOT" && cd "${CALLSCOPE_BUILD:-build}" && pwd)
 CS="$BUILD/callscope"
 # preloaded, makes file I/O fail on demand (tests/inject/fail_io.c)
 FAIL_IO="$BUILD/tests/libfail_io.so"
+# preloaded, delays the opening of the main thread's perf event by another
+# thread (tests/inject/slow_perf_open.c)
+SLOW_PERF_OPEN="$BUILD/tests/libslow_perf_open.so"
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
