@@ -160,12 +160,35 @@ static void write_objects(void)
 	batch_flush(&batch);
 }
 
+/*
+ * NAME as a path the analyzer can open from any directory.  The loader
+ * keeps the name it was given: a library found through LD_LIBRARY_PATH=.
+ * or opened as dlopen("./plugin.so") has a name relative to the working
+ * directory, which is joined to it here (the directory the loader used,
+ * unless the program changed directory between loading the object and
+ * this description).  Names without a slash (the vDSO's) are not files
+ * and stay as they are.
+ */
+static const char *object_path(const char *name, char *buf, size_t size)
+{
+	if (name[0] == '/' || !strchr(name, '/') || !getcwd(buf, size))
+		return name;
+	const char *rest = strncmp(name, "./", 2) == 0 ? name + 2 : name;
+	char *end = rt_append(rt_append(buf + strlen(buf), buf + size, "/"), buf + size, rest);
+	return end ? buf : name;
+}
+
 /* Builds INFO's OBJECT section behind what BATCH holds; -1 when it does
  * not fit there. */
 static int object_section(const struct dl_phdr_info *info, struct object_batch *batch)
 {
 	struct sec_builder b = { batch->buf + batch->len, batch->buf + sizeof(batch->buf), 0 };
-	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : exe_path;
+	/* static: this runs inside dl_iterate_phdr, which holds the loader's
+	 * lock, so one call at a time, and a program thread that calls
+	 * dlclose() need not have the room on its stack */
+	static char absolute[CONTRACT_PATH_MAX];
+	const char *path = info->dlpi_name && *info->dlpi_name ?
+		object_path(info->dlpi_name, absolute, sizeof(absolute)) : exe_path;
 	size_t id_len;
 	const void *id = runtime_build_id(info, &id_len);
 	uint32_t nseg = 0;
