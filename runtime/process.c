@@ -23,6 +23,11 @@
 #include <unistd.h>
 
 static int process_fd = -1;
+/* Its path and file: a program that closes the descriptor (and may get
+ * its number again for a file of its own) has the sections written
+ * through a descriptor opened again for each write. */
+static char process_path[CONTRACT_PATH_MAX + 64];
+static struct rt_file_id process_id;
 /* The program's path, read once by process_write_start(). */
 static char exe_path[CONTRACT_PATH_MAX];
 
@@ -40,11 +45,24 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* Appends N bytes at P to the process file. */
+static int process_write(const uint8_t *p, size_t n)
+{
+	if (rt_fd_is(process_fd, &process_id))
+		return write_all(process_fd, p, n);
+	int fd = open(process_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, p, n);
+	close(fd);
+	return rc;
+}
+
 static int flush_section(struct sec_builder *b, uint8_t *buf)
 {
 	if (b->overflow)
 		return -1;
-	return write_all(process_fd, buf, (size_t)(b->p - buf));
+	return process_write(buf, (size_t)(b->p - buf));
 }
 
 /* Opens p-PID-N.sec for the first free N, which becomes the image number. */
@@ -66,6 +84,8 @@ static int open_process_file(void)
 			      O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			runtime_config.image = n;
+			memcpy(process_path, path, sizeof(process_path));
+			rt_file_id_of(fd, &process_id);
 			return fd;
 		}
 		if (errno != EEXIST)
@@ -132,7 +152,7 @@ struct object_batch {
 static void batch_flush(struct object_batch *batch)
 {
 	if (batch->len)
-		write_all(process_fd, batch->buf, batch->len);
+		process_write(batch->buf, batch->len);
 	batch->len = 0;
 }
 
@@ -239,8 +259,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	static char cmdline[8192];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
 
-	if (process_fd >= 0)
-		close(process_fd);
+	rt_close_own(process_fd, &process_id);
 	process_fd = open_process_file();
 	if (process_fd < 0) {
 		rt_warn("cannot create the process file in the staging directory",

@@ -1,0 +1,34 @@
+#!/bin/sh
+# A program that closes the descriptors it did not open and opens files
+# of its own under the same numbers keeps those files as it wrote them:
+# the runtime writes its sections through a descriptor of its own, and a
+# thread buffer that must grow once its file is gone stops (the rest
+# counted lost) instead of growing into the program's file.
+. "$(dirname "$0")/lib.sh"
+
+plan 12
+build_prog close_fds closer -O2 -pg
+./closer 1000 > want.txt
+files_intact() {
+	for i in 0 1 2 3 4 5 6 7; do
+		[ "$(cat closed_fds.$i)" = "file $i" ] || { echo "closed_fds.$i: $(wc -c < closed_fds.$i) bytes"; return; }
+	done
+	echo intact
+}
+for mode in trace count; do
+	limited "$CS" record --mode=$mode -o c.data -- ./closer 1000 > got.txt 2> err.txt
+	is "$?/$(cmp -s want.txt got.txt && echo same)" "0/same" "$mode: the program runs as without the profiler"
+	is "$(files_intact)" intact "$mode: its files hold what it wrote, nothing of ours"
+	is "$("$CS" info c.data | grep -c 'did not exit normally')" 0 "$mode: the process's end is recorded"
+	is "$(calls_of c.data step)" 1000 "$mode: every call counted"
+done
+# Many calls after the files are opened: the buffer must grow past its
+# first small chunk, with its file's descriptor closed.
+./closer 400000 > want.txt
+limited "$CS" record --chunk=64K -o g.data -- ./closer 400000 > got.txt 2> err.txt
+is "$?/$(cmp -s want.txt got.txt && echo same)" "0/same" "growth: the program runs as without the profiler"
+is "$(files_intact)" intact "growth: its files hold what it wrote"
+lost=$("$CS" info g.data | sed -n 's/^lost events: *//p')
+ok "$([ "${lost:-0}" -gt 0 ]; echo $?)" "growth: the calls it could not keep are counted lost ($lost)"
+is "$("$CS" info g.data | grep -c 'did not exit normally')" 0 "growth: the process's end is recorded"
+done_testing
