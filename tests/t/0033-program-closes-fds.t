@@ -3,10 +3,12 @@
 # of its own under the same numbers keeps those files as it wrote them:
 # the runtime writes its sections through a descriptor of its own, and a
 # thread buffer that must grow once its file is gone stops (the rest
-# counted lost) instead of growing into the program's file.
+# counted lost) instead of growing into the program's file.  A server
+# listening under the control socket's old number gets all its
+# connections: the control thread takes none.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 13
 build_prog close_fds closer -O2 -pg
 ./closer 1000 > want.txt
 files_intact() {
@@ -31,4 +33,7 @@ is "$(files_intact)" intact "growth: its files hold what it wrote"
 lost=$("$CS" info g.data | sed -n 's/^lost events: *//p')
 ok "$([ "${lost:-0}" -gt 0 ]; echo $?)" "growth: the calls it could not keep are counted lost ($lost)"
 is "$("$CS" info g.data | grep -c 'did not exit normally')" 0 "growth: the process's end is recorded"
+build_prog closed_fds_listen server -O2 -pg
+limited "$CS" record -o s.data -- ./server > got.txt 2> err.txt
+is "$?/$(cat got.txt)" "0/accepted 16 of 16" "server: every connection is the program's"
 done_testing
