@@ -489,6 +489,10 @@ HIDDEN void rt_file_id_of(int fd, struct rt_file_id *id);
 HIDDEN int rt_fd_is(int fd, const struct rt_file_id *id);
 /* close(FD) if it still is the file ID */
 HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
+/* The id of FD's perf event, 0 when FD is none: every perf event
+ * descriptor shares one inode, so this tells the runtime's own event
+ * from one the program opened (or an eventfd) under the same number. */
+HIDDEN uint64_t rt_perf_id(int fd);
 HIDDEN void rt_warn(const char *msg, const char *detail);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */

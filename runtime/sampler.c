@@ -76,6 +76,7 @@
 struct sampler_thread {
 	int armed;
 	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
+	uint64_t perf_id;	/* its event's id (rt_perf_id) */
 	int has_timer;		/* TIMER exists (disarmed once the event took over) */
 	int awaiting;		/* the main thread's event is being opened for it */
 	int short_period;	/* the event's first period is the rest of the timer's */
@@ -397,6 +398,7 @@ static void take_event(struct sampler_thread *s)
 	    ioctl(fd, PERF_EVENT_IOC_PERIOD, &left_ns) == 0)
 		s->short_period = 1;
 	s->perf_fd = fd;
+	s->perf_id = rt_perf_id(fd);
 	if (enable_event(fd) == 0)
 		return;
 	/* the event would not start: the timer goes on where it stopped */
@@ -735,6 +737,7 @@ static enum event_support probe_events(void)
 static int arm_event(struct sampler_thread *s, int fd)
 {
 	s->perf_fd = fd;
+	s->perf_id = rt_perf_id(fd);
 	s->armed = 1;
 	pthread_setspecific(sampler_key, s);
 	if (enable_event(fd) == 0)
@@ -867,11 +870,13 @@ static void sampler_thread_stop(void *arg)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (s->perf_fd >= 0) {
+	/* not if the program closed it and has a descriptor of its own
+	 * under that number now */
+	if (s->perf_fd >= 0 && rt_perf_id(s->perf_fd) == s->perf_id) {
 		ioctl(s->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
 		close(s->perf_fd);
-		s->perf_fd = -1;
 	}
+	s->perf_fd = -1;
 	if (s->has_timer) {
 		timer_delete(s->timer);
 		s->has_timer = 0;
@@ -1127,7 +1132,7 @@ static void after_fork_child(void)
 	s->awaiting = 0;
 	/* the parent's timer is not ours (timers are not inherited); its
 	 * event fd, copied, would count the parent's thread: close it */
-	if (s->armed && s->perf_fd >= 0)
+	if (s->armed && s->perf_fd >= 0 && rt_perf_id(s->perf_fd) == s->perf_id)
 		close(s->perf_fd);
 	s->perf_fd = -1;
 	s->has_timer = 0;

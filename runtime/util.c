@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,6 +51,15 @@ void rt_close_own(int fd, const struct rt_file_id *id)
 {
 	if (rt_fd_is(fd, id))
 		close(fd);
+}
+
+uint64_t rt_perf_id(int fd)
+{
+	uint64_t id = 0;
+
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0)
+		return 0;
+	return id;
 }
 
 char *rt_append_u64(char *p, char *end, uint64_t v)

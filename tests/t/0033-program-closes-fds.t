@@ -5,10 +5,11 @@
 # thread buffer that must grow once its file is gone stops (the rest
 # counted lost) instead of growing into the program's file.  A server
 # listening under the control socket's old number gets all its
-# connections: the control thread takes none.
+# connections: the control thread takes none.  A thread's sampling
+# event is closed at its end only if it still is that event.
 . "$(dirname "$0")/lib.sh"
 
-plan 13
+plan 16
 build_prog close_fds closer -O2 -pg
 ./closer 1000 > want.txt
 files_intact() {
@@ -36,4 +37,10 @@ is "$("$CS" info g.data | grep -c 'did not exit normally')" 0 "growth: the proce
 build_prog closed_fds_listen server -O2 -pg
 limited "$CS" record -o s.data -- ./server > got.txt 2> err.txt
 is "$?/$(cat got.txt)" "0/accepted 16 of 16" "server: every connection is the program's"
+build_prog closed_fds_thread ender -O2 -pg -pthread
+for mode in trace "count --time-by=samples" sample; do
+	# shellcheck disable=SC2086
+	limited "$CS" record --mode=$mode -o e.data -- ./ender > got.txt 2> err.txt
+	is "$?/$(cat got.txt)" "0/closed behind its back: 0" "thread end, $mode: the program's descriptors stay open"
+done
 done_testing
