@@ -378,6 +378,16 @@ static struct timespec ns_timespec(uint64_t ns)
  * is sampled once, neither twice nor never.  The timer is deleted when
  * the thread stops (timer_delete is no function for a signal handler).
  */
+/* Closes FD if it still is a perf event.  An event opened for the main
+ * thread waits for it in handover.fd, and a program that closes the
+ * descriptors it did not open may have its own file under that number
+ * by the time the thread takes it or stops waiting. */
+static void close_event(int fd)
+{
+	if (rt_perf_id(fd))
+		close(fd);
+}
+
 static void take_event(struct sampler_thread *s)
 {
 	int fd = __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
@@ -388,9 +398,11 @@ static void take_event(struct sampler_thread *s)
 	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
 						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;	/* it could not be opened: the timer stays */
+	if (!rt_perf_id(fd))
+		return;	/* the program closed it: the timer stays */
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } }, left;
 	if (timer_settime(s->timer, 0, &off, &left) != 0) {
-		close(fd);
+		close_event(fd);
 		return;
 	}
 	uint64_t left_ns = timespec_ns(left.it_value);
@@ -404,7 +416,7 @@ static void take_event(struct sampler_thread *s)
 	/* the event would not start: the timer goes on where it stopped */
 	s->perf_fd = -1;
 	s->short_period = 0;
-	close(fd);
+	close_event(fd);
 	left.it_interval = ns_timespec(sampler.period_ns);
 	if (!left_ns)
 		left.it_value = left.it_interval;
@@ -868,7 +880,7 @@ static void sampler_thread_stop(void *arg)
 		s->awaiting = 0;
 		int fd = __atomic_exchange_n(&handover.fd, HANDOVER_NONE, __ATOMIC_ACQ_REL);
 		if (fd >= 0)
-			close(fd);
+			close_event(fd);
 	}
 	/* not if the program closed it and has a descriptor of its own
 	 * under that number now */
