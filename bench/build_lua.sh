@@ -16,6 +16,18 @@ lua_bench_setup() {
 	lua_src=$(lua_source_dir) || return 1
 }
 
+# lua_plain_and_pg: lua_bench_setup, then the benchmark's two usual
+# builds at -O2 -g, BIN/lua-plain and BIN/lua-pg (-pg), and WORK, the
+# script they run; fails as lua_bench_setup does.
+lua_plain_and_pg() {
+	BASE_CFLAGS="-O2 -g"
+	declare -gA BFLAGS=([plain]="" [pg]="-pg")
+	lua_bench_setup || return 1
+	build_lua plain
+	build_lua pg
+	WORK="$(dirname "${BASH_SOURCE[0]}")/progs/work.lua"
+}
+
 # lua_source_dir: prints the src/ of the Lua tree that bench/setup.sh
 # unpacks under $BENCH_DIR/src, or says what to do and fails.
 lua_source_dir() {

@@ -48,14 +48,9 @@ BUDGET_SAMPLES_NS=12	# --time-by=samples over gmon, ns per call
 BUDGET_SHARE=3		# points, each of perf's top-10 self shares
 BUDGET_TRACE_NS=30	# trace mode over the plain run, ns per call
 
-BASE_CFLAGS="-O2 -g"
-declare -A BFLAGS=([plain]="" [pg]="-pg")
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_bench_setup || exit 1
-build_lua plain
-build_lua pg
-WORK="$HERE/progs/work.lua"
+lua_plain_and_pg || exit 1
 
 # The variants, each a command; all but plain and patched run the -pg binary.
 VARIANTS=(plain gmon samples patched count countstats flight trace)

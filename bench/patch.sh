@@ -30,14 +30,9 @@ LARGE=${LARGE:-27 20}
 
 BUDGET_NS=10	# --patch over -pg tracing, ns per traced call
 
-BASE_CFLAGS="-O2 -g"
-declare -A BFLAGS=([plain]="" [pg]="-pg")
 # shellcheck source=bench/build_lua.sh
 . "$HERE/build_lua.sh"
-lua_bench_setup || exit 1
-build_lua plain
-build_lua pg
-WORK="$HERE/progs/work.lua"
+lua_plain_and_pg || exit 1
 
 VARIANTS=(plain patch pg)
 declare -A VLABEL=(

@@ -25,15 +25,20 @@
  * dense-chains lays its clusters out: densest first, each followed by the
  * one it exchanges the most calls with.
  *
- * The gains are kept per pair of chains; a merge weighs again only the
- * pairs of the chain it made, from that chain's own calls, so laying out
- * thousands of hot functions takes a fraction of a second.
+ * The merges that gain wait in a priority queue, best first.  A merge
+ * weighs again only the pairs of the chain it made, from that chain's own
+ * calls, and leaves the entries of the two chains it consumed in the
+ * queue: an entry records the versions of its chains, and one whose chain
+ * has changed since is dropped when it comes to the top.  So a merge costs
+ * the calls of the chain it made (at most a cache's worth of code) and a
+ * logarithm, not a pass over every pair of the program.
  */
 #include "optimize/optimize.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "binheap.h"
 #include "xalloc.h"
 
 /* The model cache's page, and the weight of the frequency term. */
@@ -46,12 +51,12 @@ struct cs_chain {
 };
 
 /*
- * A merge that gains: chains A < B, with A first or B first.  It stands
+ * A merge that gains GAIN: chain SECOND appended to chain FIRST.  It stands
  * while neither chain has changed since (their versions then).
  */
-struct cs_pair {
-	uint32_t a, b, va, vb;
-	double ab, ba;
+struct cs_merge {
+	double gain;
+	uint32_t first, second, v_first, v_second;
 };
 
 struct cs_state {
@@ -64,8 +69,8 @@ struct cs_state {
 	uint32_t *version;	/* of each chain: bumped by every merge into it */
 	size_t *arc_start;	/* the edges at group G: arc[arc_start[G] ..] */
 	uint32_t *arc;
-	struct cs_pair *pairs;
-	size_t npairs, pairs_alloc;
+	struct binheap queue;	/* of struct cs_merge, the best first */
+	size_t compact_at;	/* the queue's length at which its stale entries go */
 	double *x_first, *z_first;	/* per chain, while weighing one chain's pairs */
 	uint32_t *touched;
 	unsigned char *seen;
@@ -158,6 +163,8 @@ static void weigh_pairs(struct cs_state *s, uint32_t x, int above_only)
 			if (z == OPT_NONE || z == x || (above_only && z < x))
 				continue;
 			uint64_t sx = cx->size, sz = s->ch[z].c.size;
+			if (sx + sz > s->cap)
+				continue;	/* the two do not fit the cache together */
 			if (!s->seen[z]) {
 				s->seen[z] = 1;
 				s->touched[ntouched++] = z;
@@ -177,67 +184,68 @@ static void weigh_pairs(struct cs_state *s, uint32_t x, int above_only)
 		double xf = s->x_first[z], zf = s->z_first[z];
 		s->x_first[z] = s->z_first[z] = 0;
 		s->seen[z] = 0;
-		if (cx->size + cz->size > s->cap)
-			continue;
 		double f = CS_FREQUENCY_SCALE * freq_gain(s, cx, cz);
 		uint64_t small = cx->size < cz->size ? cx->size : cz->size;
 		xf = (xf + f) / (double)(small ? small : 1);
 		zf = (zf + f) / (double)(small ? small : 1);
-		if (xf <= 0 && zf <= 0)
-			continue;
-		if (s->npairs == s->pairs_alloc) {
-			s->pairs_alloc = s->pairs_alloc ? 2 * s->pairs_alloc : 256;
-			s->pairs = xrealloc(s->pairs, s->pairs_alloc * sizeof(*s->pairs));
-		}
-		s->pairs[s->npairs++] = x < z ?
-			(struct cs_pair){ x, z, s->version[x], s->version[z], xf, zf } :
-			(struct cs_pair){ z, x, s->version[z], s->version[x], zf, xf };
+		/* The pair's other way round can never come first: it stands
+		 * as long as this one, and gains less (or as much, the higher
+		 * chain first, which loses the tie). */
+		struct cs_merge m = { xf, x, z, s->version[x], s->version[z] };
+		if (zf > xf || (zf == xf && z < x))
+			m = (struct cs_merge){ zf, z, x, s->version[z], s->version[x] };
+		if (m.gain > 0)
+			binheap_push(&s->queue, &m);
 	}
 }
 
-/* 1 if merging A then B with GAIN beats the best so far (ties: lower chains, A first). */
-static int better(double gain, uint32_t a, uint32_t b, double best, uint32_t ba, uint32_t bb)
+/* 1 if merge X goes before Y: the larger gain (ties: lower chains, the lower one first). */
+static int merge_before(const void *x, const void *y)
 {
-	if (gain != best)
-		return gain > best;
-	uint32_t lo = a < b ? a : b, hi = a < b ? b : a, blo = ba < bb ? ba : bb, bhi = ba < bb ? bb : ba;
-	if (lo != blo)
-		return lo < blo;
-	if (hi != bhi)
-		return hi < bhi;
-	return a < b && ba > bb;
+	const struct cs_merge *a = x, *b = y;
+
+	if (a->gain != b->gain)
+		return a->gain > b->gain;
+	uint32_t alo = a->first < a->second ? a->first : a->second;
+	uint32_t ahi = a->first < a->second ? a->second : a->first;
+	uint32_t blo = b->first < b->second ? b->first : b->second;
+	uint32_t bhi = b->first < b->second ? b->second : b->first;
+	if (alo != blo)
+		return alo < blo;
+	if (ahi != bhi)
+		return ahi < bhi;
+	return a->first < a->second && b->first > b->second;
+}
+
+/* 1 while neither chain of merge M has changed since it was weighed. */
+static int merge_stands(const void *m, void *state)
+{
+	const struct cs_merge *p = m;
+	const struct cs_state *s = state;
+
+	return p->v_first == s->version[p->first] && p->v_second == s->version[p->second];
 }
 
 /* Merges the best pair; 0 when no merge gains. */
 static int merge_best(struct cs_state *s)
 {
-	double best = 0;
-	uint32_t first = OPT_NONE, second = OPT_NONE;
-	size_t kept = 0;
+	struct cs_merge m;
 
-	for (size_t i = 0; i < s->npairs; i++) {
-		const struct cs_pair *p = &s->pairs[i];
-		if (p->va != s->version[p->a] || p->vb != s->version[p->b])
-			continue;	/* one of the chains has changed since */
-		s->pairs[kept++] = *p;
-		if (p->ab > 0 && better(p->ab, p->a, p->b, best, first, second)) {
-			best = p->ab;
-			first = p->a;
-			second = p->b;
-		}
-		if (p->ba > 0 && better(p->ba, p->b, p->a, best, first, second)) {
-			best = p->ba;
-			first = p->b;
-			second = p->a;
-		}
+	do
+		if (!binheap_pop(&s->queue, &m))
+			return 0;
+	while (!merge_stands(&m, s));
+	append(s, m.first, m.second);
+	s->version[m.first]++;
+	s->version[m.second]++;
+	weigh_pairs(s, m.first, 0);
+	/* Each merge leaves the entries of its two chains behind: drop them
+	 * once they could be half the queue, so it stays a few times the
+	 * pairs that stand. */
+	if (s->queue.n >= s->compact_at) {
+		binheap_filter(&s->queue, merge_stands, s);
+		s->compact_at = 2 * s->queue.n > 1024 ? 2 * s->queue.n : 1024;
 	}
-	s->npairs = kept;
-	if (first == OPT_NONE)
-		return 0;
-	append(s, first, second);
-	s->version[first]++;
-	s->version[second]++;
-	weigh_pairs(s, first, 0);
 	return 1;
 }
 
@@ -285,6 +293,8 @@ void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 	s.touched = xcalloc(n + 1, sizeof(*s.touched));
 	s.seen = xcalloc(n + 1, 1);
 	index_arcs(&s);
+	binheap_init(&s.queue, sizeof(struct cs_merge), merge_before);
+	s.compact_at = 1024;
 	for (size_t i = 0; i < n; i++)
 		if (s.ch[i].alive)
 			weigh_pairs(&s, (uint32_t)i, 1);
@@ -295,7 +305,7 @@ void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 			*opt_layout_add(out) = s.ch[i].c;
 	opt_layout_sort_by_density(g, out);
 	opt_layout_link_by_calls(g, out);
-	free(s.pairs);
+	binheap_release(&s.queue);
 	free(s.arc);
 	free(s.arc_start);
 	free(s.seen);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binheap.h"
 #include "partition.h"
 #include "u64map.h"
 #include "xalloc.h"
@@ -64,49 +65,11 @@ struct candidate {
 	uint64_t w, key;
 };
 
-struct heap {
-	struct candidate *c;
-	size_t n, alloc;
-};
-
-static int before(const struct candidate *x, const struct candidate *y)
+static int before(const void *x, const void *y)
 {
-	return x->w != y->w ? x->w > y->w : x->key < y->key;
-}
+	const struct candidate *a = x, *b = y;
 
-static void heap_push(struct heap *h, uint64_t w, uint64_t key)
-{
-	ALLOC_GROW(h->c, h->n + 1, h->alloc);
-	size_t i = h->n++;
-	h->c[i] = (struct candidate){ w, key };
-	while (i && before(&h->c[i], &h->c[(i - 1) / 2])) {
-		struct candidate t = h->c[i];
-		h->c[i] = h->c[(i - 1) / 2];
-		h->c[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-}
-
-static struct candidate heap_pop(struct heap *h)
-{
-	struct candidate top = h->c[0];
-	size_t i = 0;
-
-	h->c[0] = h->c[--h->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < h->n && before(&h->c[l], &h->c[m]))
-			m = l;
-		if (r < h->n && before(&h->c[r], &h->c[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct candidate t = h->c[i];
-		h->c[i] = h->c[m];
-		h->c[m] = t;
-		i = m;
-	}
-	return top;
+	return a->w != b->w ? a->w > b->w : a->key < b->key;
 }
 
 /* Offset of group GR from the start of chain C, in bytes. */
@@ -229,11 +192,12 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 	struct opt_cluster *ch = xcalloc(n + 1, sizeof(*ch));
 	struct chain_list *nbrs = xcalloc(n + 1, sizeof(*nbrs));
 	struct pair_weights t = { 0 };
-	struct heap heap = { 0 };
+	struct binheap heap;
 	struct opt_adjacency adj;
 
 	(void)p;
 	opt_adjacency_build(g, &adj);
+	binheap_init(&heap, sizeof(struct candidate), before);
 	u64map_init(&t.index);
 	for (size_t i = 0; i < n; i++) {
 		chain_of[i] = (uint32_t)i;
@@ -254,10 +218,10 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 	}
 	for (size_t i = 0; i < t.index.mask + 1; i++)
 		if (t.index.values[i])
-			heap_push(&heap, t.w[t.index.values[i] - 1], t.index.keys[i]);
+			binheap_push(&heap, &(struct candidate){ t.w[t.index.values[i] - 1], t.index.keys[i] });
 
-	while (heap.n) {
-		struct candidate c = heap_pop(&heap);
+	struct candidate c;
+	while (binheap_pop(&heap, &c)) {
 		uint32_t a = (uint32_t)(c.key >> 32), b = (uint32_t)c.key;
 		uint64_t *w = weight_slot(&t, a, b, 0);
 		if (!w || *w != c.w)
@@ -289,7 +253,8 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 				chain_list_add(&nbrs[other], a);
 			}
 			*to_a += moved;
-			heap_push(&heap, *to_a, a < other ? u64map_pair(a, other) : u64map_pair(other, a));
+			binheap_push(&heap, &(struct candidate){ *to_a, a < other ? u64map_pair(a, other) :
+										 u64map_pair(other, a) });
 		}
 		free(nbrs[b].ids);
 		memset(&nbrs[b], 0, sizeof(nbrs[b]));
@@ -304,7 +269,7 @@ void pettis_hansen_layout(const struct opt_graph *g, const struct opt_params *p,
 	for (size_t i = 0; i < n; i++)
 		free(nbrs[i].ids);
 	free(nbrs);
-	free(heap.c);
+	binheap_release(&heap);
 	free(t.w);
 	u64map_release(&t.index);
 	free(ch);

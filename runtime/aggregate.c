@@ -43,6 +43,9 @@ static int reserve(struct thread_state *t, uint32_t records)
 	/* fault the new pages in now, in one go, as the event buffers do:
 	 * not one at a time inside the program's calls, where the faults
 	 * (and their time) would be charged to whatever runs */
+	thread_buffer_fill(t->fd,
+			   THREAD_FILE_DATA_OFFSET + (uint64_t)t->node_reserved * CCT_RECORD_SIZE,
+			   (uint64_t)(records - t->node_reserved) * CCT_RECORD_SIZE);
 	madvise(&t->nodes[t->node_reserved], (size_t)(records - t->node_reserved) * CCT_RECORD_SIZE,
 		MADV_POPULATE_WRITE);
 	t->node_reserved = records;

@@ -16,12 +16,12 @@ static void note(unsigned subtype, uint64_t value, const char *text, size_t len)
 
 	if (!runtime_thread_ready(t) || t->guard)
 		return;
-	t->guard = 1;
+	guard_take(t, 1);
 	/* a callscope_start() just made, with no hook run since, must
 	 * take effect here, or the note would be dropped unseen */
 	trace_check_capture(t);
 	trace_emit_note(t, subtype, value, text, len);
-	t->guard = 0;
+	guard_restore(t, 0);
 }
 
 EXPORT void callscope__mark(uint16_t value)

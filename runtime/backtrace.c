@@ -32,7 +32,7 @@ EXPORT NO_INSTRUMENT int backtrace(void **buffer, int size)
 		next = (backtrace_fn)runtime_next_symbol("backtrace");
 	if (t->status != THREAD_RECORDING || !t->depth || t->guard)
 		return next(buffer, size);
-	t->guard = 1;
+	guard_take(t, 1);
 	uint32_t from = t->depth > GIVEN_BACK_MAX ? t->depth - GIVEN_BACK_MAX : 0;
 	for (uint32_t i = from; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
@@ -52,7 +52,7 @@ EXPORT NO_INSTRUMENT int backtrace(void **buffer, int size)
 	for (uint32_t i = from; i < t->depth; i++)
 		if (redirect[i - from])
 			*(uintptr_t *)t->stack[i].sp = redirect[i - from];
-	t->guard = 0;
+	guard_restore(t, 0);
 	if (n <= 0)
 		return n;
 	n--;

@@ -5,6 +5,7 @@
 #ifndef CALLSCOPE_RUNTIME_H
 #define CALLSCOPE_RUNTIME_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -91,9 +92,16 @@ enum {
 	GUARD_EXIT_CLOCKED,
 };
 
+/* Signals that may arrive while one thread's guard is held and be sent
+ * again when it is freed; more run unrecorded, at once. */
+#define SIGNALS_HELD_MAX 4
+
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped;
 				 * GUARD_* in the hooks of a call */
+	uint32_t signals_held;	/* in held_signal[] from first_held on, see
+				 * guard_restore() */
+	uint32_t first_held;
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
@@ -171,6 +179,8 @@ struct thread_state {
 	uint64_t wait_out;
 	uint64_t clock_last;
 	uint64_t waited_ns;
+
+	siginfo_t held_signal[SIGNALS_HELD_MAX];
 };
 
 /*
@@ -296,6 +306,9 @@ HIDDEN void unwind_threads_remove(struct thread_state *t);
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
+/* Puts [OFF, OFF + LEN) of FD, reserved and holding nothing yet, into the
+ * page cache by writing zeros, before a mapping of it is populated. */
+HIDDEN void thread_buffer_fill(int fd, uint64_t off, uint64_t len);
 
 /* thread.c: a thread's life.  thread_start() is the slow path of its
  * first hook (returns nonzero if it now records); the others are called
@@ -477,6 +490,45 @@ HIDDEN void *runtime_next_symbol(const char *name);
 static inline uint64_t runtime_now(void)
 {
 	return clock_now(runtime_config.contract.clock);
+}
+
+uintptr_t signals_send_held(struct thread_state *t, uintptr_t result);
+
+/*
+ * The guard is taken before the runtime changes a thread's shadow stack
+ * or stream, and freed after its last access to them.  A signal handler
+ * may run between any two instructions, so the compiler must not move
+ * those accesses across the plain store to the guard: the fences keep
+ * them in place and cost no instruction.
+ */
+static inline void guard_take(struct thread_state *t, int what)
+{
+	t->guard = what;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/*
+ * Gives the guard back the value it had before guard_take(), WAS, and
+ * returns RESULT.  Once the guard is free, the program's signals that
+ * arrived while it was held (sigaction.c keeps them) are sent again, so
+ * that their handlers run, and are recorded, outside the runtime.  The
+ * hooks' fast paths return through here: the rare call is then a tail
+ * call, and their common path saves no register for it.
+ */
+static inline uintptr_t guard_restore_returning(struct thread_state *t, int was,
+						uintptr_t result)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->guard = was;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (UNLIKELY(t->signals_held) && !was)
+		return signals_send_held(t, result);
+	return result;
+}
+
+static inline void guard_restore(struct thread_state *t, int was)
+{
+	guard_restore_returning(t, was, 0);
 }
 
 /* The hook's clock read is done: T's guard says so from here on (the

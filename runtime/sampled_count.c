@@ -121,7 +121,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 {
 	if (t->guard)
 		return;	/* a signal handler's code inside a hook: not seen */
-	t->guard = 1;
+	guard_take(t, 1);
 	sampled_check_capture(t);
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
 		drop_dead_frames(t, sp, site, hook_pc);
@@ -131,7 +131,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		/* too deep to follow: the exit hook must skip its exit too */
 		if (!ret_slot)
 			t->overflow++;
-		t->guard = 0;
+		guard_restore(t, 0);
 		return;
 	}
 	struct shadow_frame *f = &t->stack[t->depth++];
@@ -153,7 +153,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->node = count_child(t, parent, addr);
 	t->cur_node = f->node;
 	t->nodes[f->node].calls += (uint64_t)t->capturing;
-	t->guard = 0;
+	guard_restore(t, 0);
 }
 
 void sampled_count_exit_named(struct thread_state *t, uint64_t addr)

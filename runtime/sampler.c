@@ -478,9 +478,9 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	}
 	/* A program without hooks learns of a stop, start or reset only
 	 * here.  A sample while capture is off is not taken, not lost. */
-	t->guard = 1;
+	guard_take(t, 1);
 	trace_check_capture(t);
-	t->guard = 0;
+	guard_restore(t, 0);
 	if (!t->capturing)
 		goto out;
 	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -488,7 +488,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	if (sampler.settings.only[0] && !in_only(pc))
 		goto out;	/* --only: not an object asked for; not a loss */
-	t->guard = 1;
+	guard_take(t, 1);
 	/* the stack's method: the frames RETS[0..N) from the frame
 	 * pointers, then (DWARF methods) COPY bytes from COPY_SP unwound
 	 * offline from the registers COPY_SP and COPY_BP */
@@ -532,7 +532,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if ((size_t)(t->end - t->cur) < need &&
 	    (t->ring_bytes || t->truncated || thread_buffer_grow(t) != 0)) {
 		s->missed += weight;
-		t->guard = 0;
+		guard_restore(t, 0);
 		goto out;
 	}
 	/* the thread was in no hook (its guard was free): the waits since
@@ -578,7 +578,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	}
 	thread_commit(t);
 	s->missed = 0;
-	t->guard = 0;
+	guard_restore(t, 0);
 out:
 	errno = saved;
 }

@@ -20,7 +20,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
@@ -65,6 +67,81 @@ static int on_higher_stack(uintptr_t here, void *context)
 #endif
 }
 
+/*
+ * A signal the kernel raised for the instruction that faulted (a bad
+ * address, a division by zero, a breakpoint) must be handled where it
+ * happened: sent again later, it would not be the same event.  Any other
+ * (a timer, a child's end, kill, sigqueue) may wait a few instructions.
+ */
+static int raised_by_fault(int sig, const siginfo_t *info)
+{
+	switch (sig) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGFPE:
+	case SIGILL:
+	case SIGTRAP:
+	case SIGSYS:
+		return info->si_code > 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A signal that arrives while the thread's guard is held (inside a hook,
+ * a sample or other work of the runtime) cannot be recorded there, and
+ * neither could its handler's calls.  The runtime keeps it and sends it
+ * again, with the same siginfo, when the guard is freed
+ * (signals_send_held()), a few hundred nanoseconds later: as if the
+ * kernel had delivered it after the hook.  Not kept, and run at once
+ * unrecorded as before: a fault's signal, a one-shot handler (the kernel
+ * has already reset it), and a real-time signal past the few that can
+ * wait.
+ */
+static int hold_signal(struct thread_state *t, int sig, const siginfo_t *info)
+{
+	if (t->status != THREAD_RECORDING || raised_by_fault(sig, info) ||
+	    (program_action[sig].sa_flags & SA_RESETHAND))
+		return 0;
+	/* while the guard is held the signal is as good as blocked, and a
+	 * blocked signal below SIGRTMIN is pending once however often it
+	 * comes (growing the buffer may take a millisecond) */
+	for (uint32_t i = 0; i < t->signals_held && sig < SIGRTMIN; i++)
+		if (t->held_signal[(t->first_held + i) % SIGNALS_HELD_MAX].si_signo == sig)
+			return 1;
+	if (t->signals_held == SIGNALS_HELD_MAX)
+		return 0;
+	t->held_signal[(t->first_held + t->signals_held) % SIGNALS_HELD_MAX] = *info;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->signals_held++;
+	return 1;
+}
+
+uintptr_t signals_send_held(struct thread_state *t, uintptr_t result)
+{
+	int saved = errno;
+	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+
+	while (t->signals_held) {
+		/* taken out under the guard, so that one arriving meanwhile
+		 * waits its turn, and sent with the guard free, so that its
+		 * handler is recorded */
+		t->guard = 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		siginfo_t info = t->held_signal[t->first_held];
+		t->first_held = (t->first_held + 1) % SIGNALS_HELD_MAX;
+		t->signals_held--;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		t->guard = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, info.si_signo, &info) != 0)
+			syscall(SYS_tgkill, pid, tid, info.si_signo);
+	}
+	errno = saved;
+	return result;
+}
+
 static void run_wrapped(int sig, siginfo_t *info, void *context)
 {
 	struct thread_state *t = trace_current();
@@ -72,6 +149,9 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 	uint64_t frame = SIGNAL_FRAME_BASE + (uint64_t)sig;
 	int recording = t->status == THREAD_RECORDING && !t->guard;
 	int saved = errno;
+
+	if (t->guard && hold_signal(t, sig, info))
+		return;
 
 	if (recording) {
 		uintptr_t here = (uintptr_t)__builtin_frame_address(0);

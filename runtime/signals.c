@@ -42,9 +42,9 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *context)
 	(void)context;
 	/* a fault inside a hook leaves the stream mid-record: skip then */
 	if (t->status == THREAD_RECORDING && !t->guard) {
-		t->guard = 1;
+		guard_take(t, 1);
 		trace_emit_note(t, STREAM_SIGNAL, (uint64_t)sig, NULL, 0);
-		t->guard = 0;
+		guard_restore(t, 0);
 	}
 	if (slot >= 0)
 		runtime_real_sigaction(sig, &previous[slot], NULL);

@@ -105,14 +105,14 @@ int thread_start(struct thread_state *t)
 	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
 		return 0;
 	int saved = errno;
-	t->guard = 1;
+	guard_take(t, 1);
 	t->status = THREAD_OFF;
 	if (thread_state_alloc(t) == 0 && thread_buffer_open(t, 0) == 0) {
 		t->status = THREAD_RECORDING;
 		pthread_setspecific(thread_key, t);
 		altstack_open(t);
 	}
-	t->guard = 0;
+	guard_restore(t, 0);
 	errno = saved;
 	return t->status == THREAD_RECORDING;
 }
@@ -141,9 +141,13 @@ static void thread_finished(void *arg)
 
 	altstack_close(t);
 	/* a sample arriving now must not interleave with the end record */
-	t->guard = 1;
+	guard_take(t, 1);
 	emit_end(t);
 	t->status = THREAD_OFF;
+	/* the guard stays held from here on: a signal it held meanwhile is
+	 * sent now, as no later release will send it */
+	signals_send_held(t, 0);
+	guard_take(t, 1);
 	thread_buffer_close(t);
 	thread_state_free(t);
 }
@@ -162,9 +166,9 @@ int thread_lifecycle_install(void)
 void thread_process_exiting(struct thread_state *t)
 {
 	if (t->status == THREAD_RECORDING && !t->guard) {
-		t->guard = 1;
+		guard_take(t, 1);
 		emit_end(t);
-		t->guard = 0;
+		guard_restore(t, 0);
 	}
 }
 
@@ -176,12 +180,14 @@ void thread_process_exiting(struct thread_state *t)
  */
 void thread_after_fork(struct thread_state *t)
 {
+	/* a child starts with no signal pending, held ones included */
+	t->signals_held = 0;
 	if (t->status != THREAD_RECORDING)
 		return;
-	t->guard = 1;
+	guard_take(t, 1);
 	thread_buffer_close(t);
 	t->status = THREAD_OFF;
 	if (thread_buffer_open(t, THREAD_FORKED) == 0)
 		t->status = THREAD_RECORDING;
-	t->guard = 0;
+	guard_restore(t, 0);
 }

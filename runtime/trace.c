@@ -592,7 +592,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		reentered(t, 2);
 		return;
 	}
-	t->guard = GUARD_ENTRY;
+	guard_take(t, GUARD_ENTRY);
 	uint64_t now = thread_clock(t);
 	hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 
@@ -604,7 +604,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp) &&
 	    frame_reused(t, sp, ret_slot, site, hook_pc, now)) {
 		tail_enter(t, addr, sp, now);
-		t->guard = 0;
+		guard_restore(t, 0);
 		return;
 	}
 	if (UNLIKELY(t->depth == t->capacity)) {
@@ -612,7 +612,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		count_lost(t, 2);
 		if (!ret_slot)
 			t->overflow++;
-		t->guard = 0;
+		guard_restore(t, 0);
 		return;
 	}
 	struct shadow_frame *f = push_frame(t, addr, sp);
@@ -630,7 +630,7 @@ static inline __attribute__((always_inline)) void enter(struct thread_state *t, 
 		aggregate_enter(t, f, now);
 	else
 		emit_entry(t, addr, now);
-	t->guard = 0;
+	guard_restore(t, 0);
 }
 
 void trace_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
@@ -676,7 +676,7 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 {
 	int was_guarded = t->guard;
 
-	t->guard = GUARD_EXIT;
+	guard_take(t, GUARD_EXIT);
 	/* a return inside a hook (a signal handler's) leaves the waits to
 	 * the hook it interrupted */
 	uint64_t now = was_guarded ? thread_now(t) : thread_clock(t);
@@ -690,7 +690,7 @@ static inline __attribute__((always_inline)) uintptr_t leave(struct thread_state
 		close_tail_callees(t, slot, now);
 	uintptr_t ret = t->stack[--t->depth].ret;
 	record_exit(t, now, FRAME_RETURNED);
-	t->guard = was_guarded;
+	guard_restore(t, was_guarded);
 	return ret;
 }
 
@@ -766,7 +766,7 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 
 	if (UNLIKELY(t->guard))
 		return 1;
-	t->guard = GUARD_ENTRY;
+	guard_take(t, GUARD_ENTRY);
 	uint32_t depth = t->depth;
 	uintptr_t real = *ret_slot;
 	if (UNLIKELY(!hooks_fast(t) || (depth && t->stack[depth - 1].sp <= sp) ||
@@ -792,11 +792,9 @@ static inline __attribute__((always_inline)) int enter_fast(struct thread_state 
 		put_entry(t, s->entry, take_delta(t, now));
 		thread_commit(t);
 	}
-	t->guard = 0;
-	return 0;
+	return (int)guard_restore_returning(t, 0, 0);
 full:
-	t->guard = 0;
-	return 1;
+	return (int)guard_restore_returning(t, 0, 1);
 }
 
 /*
@@ -810,16 +808,17 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 {
 	if (UNLIKELY(t->guard))
 		return 0;
-	t->guard = GUARD_EXIT;
+	guard_take(t, GUARD_EXIT);
 	uint32_t depth = t->depth;
 	struct shadow_frame *f = &t->stack[depth - 1];
 	if (UNLIKELY(!hooks_fast(t) || !depth || f->sp != slot || !f->ret ||
-		     (!t->nodes && !has_room(t)))) {
-		t->guard = 0;
-		return 0;
-	}
+		     (!t->nodes && !has_room(t))))
+		return guard_restore_returning(t, 0, 0);
 	uint64_t now = thread_clock_at(t, clock_tsc());
 	hook_clock_read(t, GUARD_EXIT_CLOCKED);
+	/* read while the guard holds: once the frame is popped and the
+	 * guard free, a signal handler's call may take its place */
+	uintptr_t ret = f->ret;
 	t->depth = depth - 1;
 	if (t->nodes) {
 		aggregate_exit(t, f, now, 0, 0, 0);
@@ -827,8 +826,7 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 		put_exit(t, take_delta(t, now));
 		thread_commit(t);
 	}
-	t->guard = 0;
-	return f->ret;
+	return guard_restore_returning(t, 0, ret);
 }
 
 /*
@@ -860,7 +858,7 @@ static int give_back_returns(struct thread_state *t, int forget)
 {
 	int was_guarded = t->guard, changed = 0;
 
-	t->guard = 1;
+	guard_take(t, 1);
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		uintptr_t *slot = (uintptr_t *)f->sp;
@@ -872,7 +870,7 @@ static int give_back_returns(struct thread_state *t, int forget)
 		if (forget)
 			f->ret = 0;
 	}
-	t->guard = was_guarded;
+	guard_restore(t, was_guarded);
 	return changed;
 }
 
@@ -920,11 +918,11 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
 
 	if (!t->unwinding)
 		return;
-	t->guard = 1;
+	guard_take(t, 1);
 	if (t->depth && t->stack[t->depth - 1].sp <= sp)
 		close_dead_frames(t, sp, thread_now(t));
 	if (!last) {
-		t->guard = was_guarded;
+		guard_restore(t, was_guarded);
 		return;
 	}
 	t->unwinding = 0;
@@ -934,7 +932,7 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
 		if (f->ret && *slot == f->ret)
 			*slot = (uintptr_t)callscope_return_trampoline;
 	}
-	t->guard = was_guarded;
+	guard_restore(t, was_guarded);
 }
 
 /*
@@ -956,7 +954,7 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		t->overflow--;
 		return;
 	}
-	t->guard = GUARD_EXIT;
+	guard_take(t, GUARD_EXIT);
 	uint64_t now = thread_clock(t);
 	uint32_t i = t->depth;
 
@@ -974,5 +972,5 @@ void trace_exit_named(struct thread_state *t, uint64_t addr)
 		t->depth--;
 		record_exit(t, now, FRAME_RETURNED);
 	}
-	t->guard = 0;
+	guard_restore(t, 0);
 }

@@ -78,6 +78,14 @@
 #   CALLSCOPE   the CLI (default <repo>/build/callscope)
 #   SHUFFLES    seeds of the shuffled-N controls (default "1"; "" for none)
 #   JOBS        cachegrind runs at once (default: CPUs)
+#   JQ_WORKLOAD jq's inputs: "suite" (default: trained on a quarter of
+#               jq's own tests/jq.test, measured on heldout.jq over a
+#               500-record catalogue, where the code of one record is
+#               several times the cache) or "posts" (trained on a filter
+#               over a 6,000-record catalogue, measured on group_by over
+#               1,000 posts: the inputs before, whose per-record code fits
+#               the cache, so that the offsets alone move its misses more
+#               than any order does; RESULTS.md)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -93,6 +101,7 @@ SHUFFLES=${SHUFFLES-1}
 OFFSETS=${OFFSETS:-$(seq -s, 0 112 3472)}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 JOBS=${JOBS:-$(nproc)}
+JQ_WORKLOAD=${JQ_WORKLOAD:-suite}
 OUT=$BENCH_DIR/programs
 
 say() { printf 'programs-bench: %s\n' "$*" >&2; }
@@ -127,7 +136,8 @@ concat() {	# BYTES OUT_FILE FILES...
 # Each build_NAME fills OBJS (objects and archives, in link order) and LIBS,
 # and builds the -pg copy PG_BIN when PROFILE=trace.  Each input_NAME writes
 # the training and held-out inputs and sets TRAIN and HELDOUT (the
-# program's arguments).
+# program's arguments), and TRAIN_MODE=count where a trace of the training
+# run would be too large (PROFILE=trace only).
 build_lua() {
 	copy_source 'lua5.4-*' "$W"
 	mkdir -p obj pg inc
@@ -240,17 +250,41 @@ build_jq() {
 	return 0
 }
 input_jq() {
-	# Records made by jq itself (the binary built above): a catalogue to
-	# train on, posts to measure on.
-	src/jq -nc '[range(6000) | {id: ., name: "item \(. * 7919 % 10007)", price: ((. * 37 % 1000) / 10),
-		tags: [range(. % 6) | "t\(.)"], nested: {a: (. % 13), b: [., (. * 2)]}}]' >train.json
-	src/jq -nc '[range(1000) | {user: "u\(. % 211)", when: (1600000000 + . * 3600),
-		text: ("word " * (. % 9 + 1)), score: (. % 17 - 8), flags: {x: (. % 2 == 0), y: null}}]' >heldout.json
-	TRAIN=(-c '[.[] | select(.id % 3 == 0) | {id, n: (.tags | length), p: (.price * 2)}] | sort_by(.p) | map(.n) | add' "$W/train.json")
-	HELDOUT=(-c 'group_by(.user) | map({user: .[0].user, n: length, total: (map(.score) | add),
-		words: (map(.text | split(" ") | length) | add), last: (map(.when) | max | todate)})
-		| sort_by(-.total) | .[0:5]' "$W/heldout.json")
-	ABOUT="trained on a filter over a 6,000-record catalogue, measured on group_by over 1,000 posts (input_jq in programs.sh)"
+	case $JQ_WORKLOAD in
+	posts)
+		# Records made by jq itself (the binary built above): a catalogue to
+		# train on, posts to measure on.
+		src/jq -nc '[range(6000) | {id: ., name: "item \(. * 7919 % 10007)", price: ((. * 37 % 1000) / 10),
+			tags: [range(. % 6) | "t\(.)"], nested: {a: (. % 13), b: [., (. * 2)]}}]' >train.json
+		src/jq -nc '[range(1000) | {user: "u\(. % 211)", when: (1600000000 + . * 3600),
+			text: ("word " * (. % 9 + 1)), score: (. % 17 - 8), flags: {x: (. % 2 == 0), y: null}}]' >heldout.json
+		TRAIN=(-c '[.[] | select(.id % 3 == 0) | {id, n: (.tags | length), p: (.price * 2)}] | sort_by(.p) | map(.n) | add' "$W/train.json")
+		HELDOUT=(-c 'group_by(.user) | map({user: .[0].user, n: length, total: (map(.score) | add),
+			words: (map(.text | split(" ") | length) | add), last: (map(.when) | max | todate)})
+			| sort_by(-.total) | .[0:5]' "$W/heldout.json")
+		ABOUT="trained on a filter over a 6,000-record catalogue, measured on group_by over 1,000 posts (input_jq in programs.sh)"
+		;;
+	suite)
+		# Every fourth case of jq's own test suite (blank-line separated;
+		# '#' lines are comments), its modules where the suite keeps them.
+		awk 'BEGIN { RS = "" } {
+			out = ""; n = split($0, line, "\n")
+			for (i = 1; i <= n; i++) if (line[i] !~ /^#/) out = out line[i] "\n"
+			if (out != "" && cases++ % 4 == 0) printf "%s\n", out
+		}' src/tests/jq.test >train.test
+		src/jq -nc '[range(500) | {id: ., name: "item \(. * 7919 % 10007)", price: ((. * 37 % 1000) / 10),
+			tags: [range(. % 6) | "t\(.)"], nested: {a: (. % 13), b: [., (. * 2)]}}]' >catalogue.json
+		TRAIN=(-L "$W/src/tests/modules" --run-tests "$W/train.test")
+		HELDOUT=(-c -f "$HERE/heldout.jq" "$W/catalogue.json")
+		# Each test compiles jq's builtins anew: a trace of the 85 would
+		# take gigabytes, so the calls are counted in place (the same
+		# calls, so the same order: a trace and a count of nine of the
+		# tests gave one order file).
+		TRAIN_MODE=count
+		ABOUT="trained on every fourth case of jq's tests/jq.test (\`jq --run-tests\`), measured on bench/optimize/heldout.jq over a 500-record catalogue"
+		;;
+	*) die "JQ_WORKLOAD is posts or suite, not '$JQ_WORKLOAD'" ;;
+	esac
 }
 
 # Tcl's tclsh, with its library linked in (configure --disable-shared);
@@ -361,6 +395,7 @@ run_program() {	# NAME
 	cd "$W"
 	say "$p: building"
 	"build_$p"
+	TRAIN_MODE=
 	"input_$p"
 	link_order "$p-default" "" -Wl,-Map="$p-default.map"
 
@@ -370,6 +405,7 @@ run_program() {	# NAME
 	if [ "$PROFILE" = trace ]; then
 		# Sampled too, for the weights that count samples.
 		rec=(--mode=both --freq="$FREQ")
+		[ "$TRAIN_MODE" = count ] && rec=(--mode=count)
 		trained=$PG_BIN
 	fi
 	"$CALLSCOPE" record "${rec[@]}" -o train.data -- "$trained" "${TRAIN[@]}" \
@@ -457,7 +493,7 @@ done
 {
 	echo "## Run: link orders on real programs — $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`bench/setup.sh && make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\" SHUFFLES=\"$SHUFFLES\")."
+	echo "Command: \`bench/setup.sh && make && bench/optimize/programs.sh\` (PROGRAMS=\"$PROGRAMS\" JQ_WORKLOAD=$JQ_WORKLOAD PROFILE=$PROFILE FREQ=$FREQ OFFSETS=$OFFSETS OPTIONS=\"$OPTIONS\" VARIANTS=\"$VARIANTS\" SHUFFLES=\"$SHUFFLES\")."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)."
 	echo "Tools: $(gcc --version | head -1); $(ld.lld-19 --version | head -1); $(valgrind --version); callscope $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo "I1 misses: cachegrind 32K/8/64 on the held-out input, mean over the offsets [min–max];"

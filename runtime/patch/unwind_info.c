@@ -68,8 +68,8 @@ enum {
 };
 
 /* x86-64 DWARF register numbers */
-#define REG_RSP 7
-#define REG_RA 16
+#define DWARF_REG_RSP 7
+#define DWARF_REG_RA 16
 
 static void put(struct eh_frame *f, const void *bytes, size_t n)
 {
@@ -215,7 +215,7 @@ static void put_search(struct eh_frame *f)
 		memcpy(x.b + x.branch[i].at, &d, 2);
 	}
 	put_u8(f, DW_CFA_val_expression);
-	put_uleb(f, REG_RA);
+	put_uleb(f, DWARF_REG_RA);
 	put_uleb(f, x.n);
 	put(f, x.b, x.n);
 }
@@ -237,12 +237,12 @@ void eh_frame_begin(struct eh_frame *f)
 	put(f, "zR", 3);			/* augmentation, with its NUL */
 	put_uleb(f, 1);				/* code alignment */
 	put_u8(f, 0x78);			/* data alignment: -8 */
-	put_u8(f, REG_RA);
+	put_u8(f, DWARF_REG_RA);
 	put_uleb(f, 1);				/* augmentation data: */
 	put_u8(f, 0x00);			/* addresses absolute, 8 bytes */
 	/* at a function's first instruction */
-	put_u8(f, DW_CFA_def_cfa), put_uleb(f, REG_RSP), put_uleb(f, 8);
-	put_u8(f, DW_CFA_offset | REG_RA), put_uleb(f, 1);
+	put_u8(f, DW_CFA_def_cfa), put_uleb(f, DWARF_REG_RSP), put_uleb(f, 8);
+	put_u8(f, DW_CFA_offset | DWARF_REG_RA), put_uleb(f, 1);
 	close_entry(f, 0);
 }
 
@@ -381,7 +381,7 @@ void eh_frame_slot(struct eh_frame *f, uintptr_t slot, const uint8_t *body, size
 	advance(f, &at, SITE_RETURN + 5);
 	put_u8(f, DW_CFA_def_cfa_offset);
 	put_uleb(f, 8);
-	put_u8(f, DW_CFA_offset | REG_RA);
+	put_u8(f, DW_CFA_offset | DWARF_REG_RA);
 	put_uleb(f, 1);
 	/* the body runs in place of the function's entry, CFA as at 8 */
 	size_t described = body_rows(f, body, body_len, &at);

@@ -6,8 +6,8 @@
 # splitting by calls, cannot give); samples in the hooks are counted apart.
 . "$(dirname "$0")/lib.sh"
 
-plan 15
-for kind in PG CYG; do
+plan 20
+for kind in PG FENTRY CYG; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
 	build_prog sample_hot hot_$kind -O2 $flags

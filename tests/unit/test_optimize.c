@@ -173,6 +173,31 @@ static void test_cache_size_respected(void **state)
 	}
 }
 
+/*
+ * cache-sort keeps its candidate merges in a queue and drops the stale ones
+ * when they pile up: on a program large enough for that to happen many
+ * times, every hot group is still placed once and every chain fits.
+ */
+static void test_cache_sort_large(void **state)
+{
+	(void)state;
+	for (unsigned seed = 1; seed <= 2; seed++) {
+		struct opt_graph *g = random_graph(3000, seed, seed % 2);
+		struct opt_layout l;
+		layout_of(g, "cache-sort", 16384, &l);
+		check_complete(g, &l);
+		size_t merged = 0;
+		for (size_t i = 0; i < l.n; i++)
+			if (l.clusters[i].n > 1) {
+				assert_true(l.clusters[i].size <= 16384);
+				merged++;
+			}
+		assert_true(merged > 50);
+		opt_layout_free(&l);
+		opt_graph_free(g);
+	}
+}
+
 static void test_fixed_groups_never_split(void **state)
 {
 	(void)state;
@@ -826,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_clusters_linked_by_calls),
 		cmocka_unit_test(test_cache_sort_second_caller),
+		cmocka_unit_test(test_cache_sort_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
