@@ -354,6 +354,18 @@ HIDDEN void aggregate_use(struct thread_state *t, struct cct_record *records, ui
 HIDDEN void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 				uintptr_t *ret_slot, uintptr_t site, uintptr_t hook_pc);
 HIDDEN void sampled_count_exit_named(struct thread_state *t, uint64_t addr);
+/* Whether a frame entered with a return slot has its return redirected
+ * through the trampoline: always in a trace, flight or clock-timed count,
+ * but under --time-by=samples only where -finstrument-functions hooks
+ * leave a library call no other way to see its return; every other frame
+ * there learns of its return by the stack pointer, and one redirected all
+ * the same would come back through the trampoline after its frame was
+ * dropped. */
+static inline int returns_redirected(void)
+{
+	return !runtime_config.contract.time_by_samples ||
+	       (runtime_config.contract.hooks & CONTRACT_HOOKS_CYG);
+}
 /* A timer sample of WEIGHT periods at PC and SP, on a thread whose stack
  * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
  * inside the runtime (a hook, a patched entry's jump or trampoline),

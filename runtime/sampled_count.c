@@ -146,7 +146,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	/* -finstrument-functions' hooks name no return slot that a library
 	 * call's (libcall/) could be compared with: that call's return is
 	 * seen through the trampoline, as in a trace */
-	if (ret_slot && (runtime_config.contract.hooks & CONTRACT_HOOKS_CYG) && f->ret &&
+	if (ret_slot && returns_redirected() && f->ret &&
 	    f->ret != (uintptr_t)callscope_return_trampoline)
 		*ret_slot = (uintptr_t)callscope_return_trampoline;
 	f->parent_node = parent;

@@ -926,7 +926,9 @@ void trace_exception_caught(struct thread_state *t, uintptr_t sp, int last)
 		return;
 	}
 	t->unwinding = 0;
-	for (uint32_t i = 0; i < t->depth; i++) {
+	/* the survivors whose slots trace_exception_thrown() gave back:
+	 * those and only those that were redirected */
+	for (uint32_t i = 0; returns_redirected() && i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		uintptr_t *slot = (uintptr_t *)f->sp;
 		if (f->ret && *slot == f->ret)
