@@ -1,9 +1,13 @@
 /*
  * libslow_perf_open.so: makes the opening of a perf event for the main
- * thread by another thread of its process take CALLSCOPE_SLOW_PERF_OPEN_MS
- * milliseconds, as the kernel's wait for an RCU grace period does when the
- * machine had no per-thread event open for a while (often 8–20 ms, not at
- * all when another program holds one).  Preloaded (LD_PRELOAD) into a
+ * thread by another thread of its process wait until the main thread has
+ * run CALLSCOPE_SLOW_PERF_OPEN_MS milliseconds of CPU time, as the
+ * kernel's wait for an RCU grace period delays it when the machine had no
+ * per-thread event open for a while (often 8–20 ms, not at all when
+ * another program holds one).  CPU time, not wall time: on a loaded
+ * machine the main thread may hardly run in a wall-clock wait, and the
+ * tests count the samples taken meanwhile (at most twenty times as long
+ * in wall time, for a main thread that blocks).  Preloaded (LD_PRELOAD) into a
  * recorded program, it lets the tests see the sampler's start-up while
  * that event is still being opened: the timer sampling the main thread,
  * a fork or an exit meanwhile.  Other calls of syscall() go through.
@@ -17,6 +21,26 @@
 #include <unistd.h>
 
 typedef long (*syscall_fn)(long, ...);
+
+static double seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	return clock_gettime(clock, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0;
+}
+
+/* Waits until thread TID has run MS milliseconds of CPU, or twenty times
+ * that has passed. */
+static void wait_for_main_thread_cpu(long tid, long ms)
+{
+	/* the kernel's CPU-time clock of one thread (CPUCLOCK_SCHED, per thread) */
+	clockid_t cpu = (clockid_t)((~(unsigned)tid << 3) | 6);
+	double until = seconds(CLOCK_MONOTONIC) + 20 * ms / 1e3;
+	struct timespec tick = { 0, 1000000 };
+
+	while (seconds(cpu) < ms / 1e3 && seconds(CLOCK_MONOTONIC) < until)
+		nanosleep(&tick, NULL);
+}
 
 long syscall(long number, ...)
 {
@@ -32,10 +56,7 @@ long syscall(long number, ...)
 	va_end(ap);
 	const char *ms = getenv("CALLSCOPE_SLOW_PERF_OPEN_MS");
 	/* pid: the main thread's (the process's), from another thread */
-	if (number == SYS_perf_event_open && ms && a[1] == getpid() && gettid() != getpid()) {
-		long n = atol(ms);
-		struct timespec ts = { n / 1000, (n % 1000) * 1000000 };
-		nanosleep(&ts, NULL);
-	}
+	if (number == SYS_perf_event_open && ms && a[1] == getpid() && gettid() != getpid())
+		wait_for_main_thread_cpu(a[1], atol(ms));
 	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

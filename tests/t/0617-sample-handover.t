@@ -23,7 +23,8 @@ rates_ok() {
 	awk -v lo="$1" -v hi="$2" -v want="$3" '{ n++; if ($3 < lo || $3 > hi) bad = 1 }
 		END { exit !(n == want && !bad) }'
 }
-# slowly CMD...: CMD with the main thread's event opened 150 ms late
+# slowly CMD...: CMD with the main thread's event opened once it has run
+# 150 ms of CPU
 slowly() {
 	CALLSCOPE_SLOW_PERF_OPEN_MS=150 LD_PRELOAD=$SLOW_PERF_OPEN "$@"
 }
