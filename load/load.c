@@ -326,6 +326,16 @@ static int in_runtime_library(const struct image_symbols *is, uint64_t addr)
 	return 0;
 }
 
+/* Does the object at PATH call hooks: built with them, or its entries
+ * patched by record --patch? */
+static int object_hooked(const struct image_symbols *is, const char *path)
+{
+	for (size_t i = 0; i < is->df->npatch; i++)
+		if (is->df->patch[i].patched && !strcmp(is->df->patch[i].path, path))
+			return 1;
+	return symtab_object_has_hooks(is->symtab, path);
+}
+
 /*
  * A sample of a trace: was its time seen by hooks, as a library call's
  * self time (the PC in an object without hooks, inside a call traced into
@@ -339,12 +349,12 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 	enum unhooked_kind kind = UNHOOKED_UNSEEN;
 	const char *object = si->in_object ? si->object : "";
 
-	if ((si->in_object && symtab_object_has_hooks(tr->is->symtab, si->object)) ||
+	if ((si->in_object && object_hooked(tr->is, si->object)) ||
 	    (!si->in_object && in_runtime_library(tr->is, addr))) {
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
 		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1].func];
-		if (*top->object && !symtab_object_has_hooks(tr->is->symtab, top->object))
+		if (*top->object && !object_hooked(tr->is, top->object))
 			kind = UNHOOKED_SEEN;
 	}
 	tr->v->unhooked(tr->v->ctx, object, kind, weight);

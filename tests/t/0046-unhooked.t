@@ -4,7 +4,7 @@
 # and where a build with hooks of such a library lies.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 14
 mkdir sys pg
 cc -O2 -g -fPIC -shared -Wl,-soname,libunhooked.so.1 -o sys/libunhooked.so.1 "$PROGS/unhooked_lib.c"
 cc -O2 -g -pg -fPIC -shared -Wl,-soname,libunhooked.so.1 -o pg/libunhooked.so.1 "$PROGS/unhooked_lib.c"
@@ -55,4 +55,24 @@ ok $(jq '.unhooked | if .samples >= 20 then 0 else 1 end' f.json) \
 	"a call-heavy run was sampled beside its trace ($(jq .unhooked.samples f.json))"
 ok $(jq '.unhooked | if .unseen * 5 < .samples then 0 else 1 end' f.json) \
 	"the hooks' time is not time in code without hooks ($(jq -c .unhooked f.json))"
+
+# A program built without hooks whose entries record --patch patched: its
+# own code is hooked code, with no advice to rebuild it.
+cat > busy.c <<'C'
+__attribute__((noinline)) static unsigned long busy(unsigned long n)
+{
+	unsigned long x = 1;
+	for (unsigned long i = 0; i < n; i++)
+		x = x * 6364136223846793005u + i;
+	return x;
+}
+int main(void) { return busy(200000000) == 0; }
+C
+cc -O2 -g -o busy busy.c
+limited "$CS" record --patch --no-libcall --outside-freq=997 -o p.data -- ./busy >/dev/null 2>&1
+"$CS" report -i p.data --json > p.json
+ok $(jq '.unhooked | if .samples >= 20 and .hooked * 4 >= .samples * 3 then 0 else 1 end' p.json) \
+	"a patched program's own time is hooked time ($(jq -c .unhooked p.json))"
+! "$CS" info -i p.data | grep -q "has no hooks"
+ok $? "and info does not tell to rebuild it with -pg"
 done_testing
