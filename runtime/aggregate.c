@@ -37,6 +37,9 @@ static int reserve(struct thread_state *t, uint32_t records)
 	if (records <= t->node_reserved)
 		return records > t->node_used ? 0 : -1;
 	uint64_t began = runtime_now();
+	/* not into the program's file, should it have closed ours */
+	if (!rt_fd_is(t->fd, &t->fd_id))
+		return -1;
 	if (posix_fallocate(t->fd, THREAD_FILE_DATA_OFFSET,
 			    (off_t)records * CCT_RECORD_SIZE) != 0)
 		return -1;

@@ -34,6 +34,7 @@ static struct {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	uint64_t tsc_start, mono_start, unix_start_ns;
 	char staging[CONTRACT_PATH_MAX + 1024];	/* absolute: clients have another cwd */
+	struct rt_file_id fd_id;	/* the socket fd was made for */
 } control = { -1, 0, "", 0, 0, 0, "" };
 
 int capture_set(int on)
@@ -372,7 +373,10 @@ static void *control_main(void *arg)
 				if (clients[i].fd == ready[k].fd)
 					client_read(&clients[i]);
 		}
-		if ((ready[0].revents & POLLIN) && client_accept(clients) < 0)
+		/* a program that closed our fd may listen on its number now:
+		 * its connections are not ours to take */
+		if ((ready[0].revents & POLLIN) &&
+		    (!rt_fd_is(control.fd, &control.fd_id) || client_accept(clients) < 0))
 			return NULL;
 	}
 	return NULL;
@@ -419,7 +423,7 @@ void control_after_fork(void)
 {
 	if (control.fd < 0)
 		return;
-	close(control.fd);
+	rt_close_own(control.fd, &control.fd_id);
 	control.fd = -1;
 	control.path[0] = '\0';
 	control_listen();
@@ -459,6 +463,7 @@ static void control_listen(void)
 		goto fail;
 	}
 	control.owner = pid;
+	rt_file_id_of(control.fd, &control.fd_id);
 
 	if (runtime_thread_spawn(control_main, NULL) != 0) {
 		unlink(control.path);

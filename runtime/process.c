@@ -23,6 +23,11 @@
 #include <unistd.h>
 
 static int process_fd = -1;
+/* Its path and file: a program that closes the descriptor (and may get
+ * its number again for a file of its own) has the sections written
+ * through a descriptor opened again for each write. */
+static char process_path[CONTRACT_PATH_MAX + 64];
+static struct rt_file_id process_id;
 /* The program's path, read once by process_write_start(). */
 static char exe_path[CONTRACT_PATH_MAX];
 
@@ -40,11 +45,24 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* Appends N bytes at P to the process file. */
+static int process_write(const uint8_t *p, size_t n)
+{
+	if (rt_fd_is(process_fd, &process_id))
+		return write_all(process_fd, p, n);
+	int fd = open(process_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, p, n);
+	close(fd);
+	return rc;
+}
+
 static int flush_section(struct sec_builder *b, uint8_t *buf)
 {
 	if (b->overflow)
 		return -1;
-	return write_all(process_fd, buf, (size_t)(b->p - buf));
+	return process_write(buf, (size_t)(b->p - buf));
 }
 
 /* Opens p-PID-N.sec for the first free N, which becomes the image number. */
@@ -66,6 +84,8 @@ static int open_process_file(void)
 			      O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			runtime_config.image = n;
+			memcpy(process_path, path, sizeof(process_path));
+			rt_file_id_of(fd, &process_id);
 			return fd;
 		}
 		if (errno != EEXIST)
@@ -132,7 +152,7 @@ struct object_batch {
 static void batch_flush(struct object_batch *batch)
 {
 	if (batch->len)
-		write_all(process_fd, batch->buf, batch->len);
+		process_write(batch->buf, batch->len);
 	batch->len = 0;
 }
 
@@ -160,12 +180,35 @@ static void write_objects(void)
 	batch_flush(&batch);
 }
 
+/*
+ * NAME as a path the analyzer can open from any directory.  The loader
+ * keeps the name it was given: a library found through LD_LIBRARY_PATH=.
+ * or opened as dlopen("./plugin.so") has a name relative to the working
+ * directory, which is joined to it here (the directory the loader used,
+ * unless the program changed directory between loading the object and
+ * this description).  Names without a slash (the vDSO's) are not files
+ * and stay as they are.
+ */
+static const char *object_path(const char *name, char *buf, size_t size)
+{
+	if (name[0] == '/' || !strchr(name, '/') || !getcwd(buf, size))
+		return name;
+	const char *rest = strncmp(name, "./", 2) == 0 ? name + 2 : name;
+	char *end = rt_append(rt_append(buf + strlen(buf), buf + size, "/"), buf + size, rest);
+	return end ? buf : name;
+}
+
 /* Builds INFO's OBJECT section behind what BATCH holds; -1 when it does
  * not fit there. */
 static int object_section(const struct dl_phdr_info *info, struct object_batch *batch)
 {
 	struct sec_builder b = { batch->buf + batch->len, batch->buf + sizeof(batch->buf), 0 };
-	const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : exe_path;
+	/* static: this runs inside dl_iterate_phdr, which holds the loader's
+	 * lock, so one call at a time, and a program thread that calls
+	 * dlclose() need not have the room on its stack */
+	static char absolute[CONTRACT_PATH_MAX];
+	const char *path = info->dlpi_name && *info->dlpi_name ?
+		object_path(info->dlpi_name, absolute, sizeof(absolute)) : exe_path;
 	size_t id_len;
 	const void *id = runtime_build_id(info, &id_len);
 	uint32_t nseg = 0;
@@ -216,8 +259,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	static char cmdline[8192];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
 
-	if (process_fd >= 0)
-		close(process_fd);
+	rt_close_own(process_fd, &process_id);
 	process_fd = open_process_file();
 	if (process_fd < 0) {
 		rt_warn("cannot create the process file in the staging directory",

@@ -96,6 +96,14 @@ enum {
  * again when it is freed; more run unrecorded, at once. */
 #define SIGNALS_HELD_MAX 4
 
+/* Which file a descriptor the runtime opened is.  A program may close
+ * descriptors it did not open (a daemon closing all but 0-2) and get
+ * their numbers again from its next open(): the runtime then must
+ * neither write to nor close that number, which is now the program's. */
+struct rt_file_id {
+	uint64_t dev, ino;
+};
+
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped;
 				 * GUARD_* in the hooks of a call */
@@ -119,6 +127,7 @@ struct thread_state {
 	uint64_t win_file_off;
 	struct thread_file_header *hdr;
 	int fd;
+	struct rt_file_id fd_id;	/* the file fd was opened on */
 	/* flight recorder: the ring is mapped twice in a row, so a record
 	 * that runs past ring_end lands at the ring's start; cur wraps back
 	 * by ring_bytes once past ring_end.  Without a ring, ring_end is the
@@ -487,6 +496,15 @@ HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);
+/* util.c: struct rt_file_id of FD, and whether FD still is that file */
+HIDDEN void rt_file_id_of(int fd, struct rt_file_id *id);
+HIDDEN int rt_fd_is(int fd, const struct rt_file_id *id);
+/* close(FD) if it still is the file ID */
+HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
+/* The id of FD's perf event, 0 when FD is none: every perf event
+ * descriptor shares one inode, so this tells the runtime's own event
+ * from one the program opened (or an eventfd) under the same number. */
+HIDDEN uint64_t rt_perf_id(int fd);
 HIDDEN void rt_warn(const char *msg, const char *detail);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */

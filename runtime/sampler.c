@@ -76,6 +76,7 @@
 struct sampler_thread {
 	int armed;
 	int perf_fd;		/* the task-clock event, or -1: the POSIX timer */
+	uint64_t perf_id;	/* its event's id (rt_perf_id) */
 	int has_timer;		/* TIMER exists (disarmed once the event took over) */
 	int awaiting;		/* the main thread's event is being opened for it */
 	int short_period;	/* the event's first period is the rest of the timer's */
@@ -377,6 +378,16 @@ static struct timespec ns_timespec(uint64_t ns)
  * is sampled once, neither twice nor never.  The timer is deleted when
  * the thread stops (timer_delete is no function for a signal handler).
  */
+/* Closes FD if it still is a perf event.  An event opened for the main
+ * thread waits for it in handover.fd, and a program that closes the
+ * descriptors it did not open may have its own file under that number
+ * by the time the thread takes it or stops waiting. */
+static void close_event(int fd)
+{
+	if (rt_perf_id(fd))
+		close(fd);
+}
+
 static void take_event(struct sampler_thread *s)
 {
 	int fd = __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
@@ -387,9 +398,11 @@ static void take_event(struct sampler_thread *s)
 	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
 						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;	/* it could not be opened: the timer stays */
+	if (!rt_perf_id(fd))
+		return;	/* the program closed it: the timer stays */
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } }, left;
 	if (timer_settime(s->timer, 0, &off, &left) != 0) {
-		close(fd);
+		close_event(fd);
 		return;
 	}
 	uint64_t left_ns = timespec_ns(left.it_value);
@@ -397,12 +410,13 @@ static void take_event(struct sampler_thread *s)
 	    ioctl(fd, PERF_EVENT_IOC_PERIOD, &left_ns) == 0)
 		s->short_period = 1;
 	s->perf_fd = fd;
+	s->perf_id = rt_perf_id(fd);
 	if (enable_event(fd) == 0)
 		return;
 	/* the event would not start: the timer goes on where it stopped */
 	s->perf_fd = -1;
 	s->short_period = 0;
-	close(fd);
+	close_event(fd);
 	left.it_interval = ns_timespec(sampler.period_ns);
 	if (!left_ns)
 		left.it_value = left.it_interval;
@@ -735,6 +749,7 @@ static enum event_support probe_events(void)
 static int arm_event(struct sampler_thread *s, int fd)
 {
 	s->perf_fd = fd;
+	s->perf_id = rt_perf_id(fd);
 	s->armed = 1;
 	pthread_setspecific(sampler_key, s);
 	if (enable_event(fd) == 0)
@@ -865,13 +880,15 @@ static void sampler_thread_stop(void *arg)
 		s->awaiting = 0;
 		int fd = __atomic_exchange_n(&handover.fd, HANDOVER_NONE, __ATOMIC_ACQ_REL);
 		if (fd >= 0)
-			close(fd);
+			close_event(fd);
 	}
-	if (s->perf_fd >= 0) {
+	/* not if the program closed it and has a descriptor of its own
+	 * under that number now */
+	if (s->perf_fd >= 0 && rt_perf_id(s->perf_fd) == s->perf_id) {
 		ioctl(s->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
 		close(s->perf_fd);
-		s->perf_fd = -1;
 	}
+	s->perf_fd = -1;
 	if (s->has_timer) {
 		timer_delete(s->timer);
 		s->has_timer = 0;
@@ -1127,7 +1144,7 @@ static void after_fork_child(void)
 	s->awaiting = 0;
 	/* the parent's timer is not ours (timers are not inherited); its
 	 * event fd, copied, would count the parent's thread: close it */
-	if (s->armed && s->perf_fd >= 0)
+	if (s->armed && s->perf_fd >= 0 && rt_perf_id(s->perf_fd) == s->perf_id)
 		close(s->perf_fd);
 	s->perf_fd = -1;
 	s->has_timer = 0;

@@ -103,6 +103,12 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 		errno = EFBIG;
 		return -1;
 	}
+	/* the program closed our descriptor and may have its own file
+	 * there now: recording stops (counted lost) rather than write to it */
+	if (!rt_fd_is(t->fd, &t->fd_id)) {
+		errno = EBADF;
+		return -1;
+	}
 	/* on a nearly full disk, the smallest window, if even that fits */
 	if (!window_fits(t->fd, len)) {
 		len = CONTRACT_CHUNK_MIN;
@@ -226,6 +232,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 {
 	t->tid = (uint32_t)syscall(SYS_gettid);
 	t->fd = open_file(t);
+	rt_file_id_of(t->fd, &t->fd_id);
 	if (t->fd < 0) {
 		rt_warn("cannot create a thread buffer in the staging directory",
 			strerror(errno));
@@ -318,7 +325,7 @@ fail:
 	if (t->hdr)
 		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
 	t->hdr = NULL;
-	close(t->fd);
+	rt_close_own(t->fd, &t->fd_id);
 	t->fd = -1;
 	return -1;
 }
@@ -333,8 +340,7 @@ void thread_buffer_close(struct thread_state *t)
 	t->ring_bytes = 0;
 	if (t->hdr)
 		munmap(t->hdr, THREAD_FILE_DATA_OFFSET);
-	if (t->fd >= 0)
-		close(t->fd);
+	rt_close_own(t->fd, &t->fd_id);
 	t->win_base = NULL;
 	t->hdr = NULL;
 	t->cur = t->end = NULL;

@@ -10,7 +10,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *rt_append(char *p, char *end, const char *s)
@@ -23,6 +26,40 @@ char *rt_append(char *p, char *end, const char *s)
 	if (p)
 		*p = '\0';
 	return p;
+}
+
+void rt_file_id_of(int fd, struct rt_file_id *id)
+{
+	struct stat st;
+
+	id->dev = id->ino = 0;
+	if (fstat(fd, &st) == 0) {
+		id->dev = (uint64_t)st.st_dev;
+		id->ino = (uint64_t)st.st_ino;
+	}
+}
+
+int rt_fd_is(int fd, const struct rt_file_id *id)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && id->ino &&
+	       (uint64_t)st.st_dev == id->dev && (uint64_t)st.st_ino == id->ino;
+}
+
+void rt_close_own(int fd, const struct rt_file_id *id)
+{
+	if (rt_fd_is(fd, id))
+		close(fd);
+}
+
+uint64_t rt_perf_id(int fd)
+{
+	uint64_t id = 0;
+
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0)
+		return 0;
+	return id;
 }
 
 char *rt_append_u64(char *p, char *end, uint64_t v)

@@ -20,7 +20,7 @@ unseen=$(jq .unhooked.unseen u.json)
 ok $(( seen * 4 < samples || unseen * 4 < samples )) \
 	"about half inside the traced library call ($seen), half unseen ($unseen)"
 is "$(jq -r '.unhooked.objects[0] | "\(.object) \(.hooked_build)"' u.json)" \
-	"sys/libunhooked.so.1 $PWD/libunhooked.so.1.0" "the object, and the build with hooks beside the program"
+	"$PWD/sys/libunhooked.so.1 $PWD/libunhooked.so.1.0" "the object, and the build with hooks beside the program"
 is "$(jq '[.functions[] | select(.name == "lib_by_pointer")] | length' u.json)" 0 \
 	"the call through a pointer is not traced"
 "$CS" report -i u.data > u.txt

@@ -41,8 +41,10 @@ is() {
 		ok 0 "$3"
 	else
 		ok 1 "$3"
-		echo "#   got:      '$1'"
-		echo "#   expected: '$2'"
+		# on stderr, as TAP's diagnostics go: prove shows them without -v,
+		# so a failure in a full run says what it saw
+		echo "#   got:      '$1'" >&2
+		echo "#   expected: '$2'" >&2
 	fi
 }
 
@@ -101,7 +103,7 @@ same_file() {
 		ok 0 "$3"
 	else
 		ok 1 "$3"
-		diff "$1" "$2" | head -10 | sed 's/^/#   /'
+		diff "$1" "$2" | head -10 | sed 's/^/#   /' >&2
 	fi
 }
 
