@@ -98,9 +98,10 @@ static inline void drop_returned_frames(struct thread_state *t, uintptr_t sp)
 }
 
 /* Open frames at or below SP are gone, but for those a -finstrument-functions
- * entry at SITE shows it was inlined into; the path is the innermost left. */
+ * entry at SITE shows it was inlined into, and the frame whose return slot
+ * at SP a TAIL_CALL reuses; the path is the innermost left. */
 static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t site,
-			     uintptr_t hook_pc)
+			     uintptr_t hook_pc, int tail_call)
 {
 	uint32_t d = t->depth;
 
@@ -109,7 +110,7 @@ static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t sit
 	t->depth = d;
 	if (site)
 		d = inlined_depth(t, sp, site, hook_pc);
-	else
+	else if (!tail_call)
 		while (d && t->stack[d - 1].sp == sp)
 			d--;
 	t->depth = d;
@@ -123,8 +124,14 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		return;	/* a signal handler's code inside a hook: not seen */
 	guard_take(t, 1);
 	sampled_check_capture(t);
+	/* a slot that leads to the trampoline was redirected for a frame
+	 * still open: this function was reached by a jump from it (a library
+	 * function ending in `jmp *%rsi`, as ostream's operator<< does for
+	 * std::endl), and returns with it through the trampoline, which
+	 * closes both (trace.c's close_tail_callees) */
+	int tail_call = ret_slot && *ret_slot == (uintptr_t)callscope_return_trampoline;
 	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
-		drop_dead_frames(t, sp, site, hook_pc);
+		drop_dead_frames(t, sp, site, hook_pc, tail_call);
 	else
 		drop_returned_frames(t, sp);
 	if (UNLIKELY(t->depth == t->capacity)) {
@@ -140,7 +147,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->sp = sp;
 	/* nonzero marks a frame that learns of its return by the stack
 	 * pointer (the sampler looks) */
-	f->ret = ret_slot ? *ret_slot : 0;
+	f->ret = ret_slot && !tail_call ? *ret_slot : 0;
 	f->site = site;
 	f->hook_pc = hook_pc;
 	/* -finstrument-functions' hooks name no return slot that a library

@@ -2,9 +2,10 @@
  * A function that may catch an exception and then ends in a jump to
  * another (a tail call at -O2): after a catch, its return address must
  * still be the one the program left there, so that the function it jumps
- * to returns straight to main.
+ * to returns straight to main.  main prints with std::endl, which
+ * libstdc++'s operator<< reaches by a jump too.
  */
-#include <cstdio>
+#include <iostream>
 
 static volatile int total;
 
@@ -40,6 +41,6 @@ int main()
 
 	for (int i = 0; i < 20; i++)
 		last = catch_then_jump(i);
-	printf("%d\n", last);
+	std::cout << last << std::endl;
 	return 0;
 }

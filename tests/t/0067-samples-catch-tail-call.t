@@ -5,6 +5,9 @@
 # catch once redirected every surviving frame through the trampoline, so
 # the function jumped to came back through it with its frame already
 # dropped, and the program aborted ("the shadow stack is corrupt").
+# Under -finstrument-functions a library call's return is redirected, and
+# `std::cout << std::endl` jumps from ostream's operator<< to std::endl
+# with that slot: the same abort, until the jump kept the caller's frame.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v g++ > /dev/null 2>&1; then
