@@ -545,12 +545,19 @@ static inline void guard_take(struct thread_state *t, int what)
  * hooks' fast paths return through here: the rare call is then a tail
  * call, and their common path saves no register for it.
  */
-static inline uintptr_t guard_restore_returning(struct thread_state *t, int was,
-						uintptr_t result)
+/* Sets the guard to WAS, fenced as guard_take() is, and sends nothing:
+ * the step guard_restore_returning() and signals_send_held() share. */
+static inline void guard_put(struct thread_state *t, int was)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->guard = was;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline uintptr_t guard_restore_returning(struct thread_state *t, int was,
+						uintptr_t result)
+{
+	guard_put(t, was);
 	if (UNLIKELY(t->signals_held) && !was)
 		return signals_send_held(t, result);
 	return result;

@@ -121,20 +121,19 @@ static int hold_signal(struct thread_state *t, int sig, const siginfo_t *info)
 uintptr_t signals_send_held(struct thread_state *t, uintptr_t result)
 {
 	int saved = errno;
-	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	/* the thread's id as its buffer recorded it: only a recording
+	 * thread holds signals */
+	pid_t pid = getpid(), tid = (pid_t)t->tid;
 
 	while (t->signals_held) {
 		/* taken out under the guard, so that one arriving meanwhile
 		 * waits its turn, and sent with the guard free, so that its
 		 * handler is recorded */
-		t->guard = 1;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		guard_take(t, 1);
 		siginfo_t info = t->held_signal[t->first_held];
 		t->first_held = (t->first_held + 1) % SIGNALS_HELD_MAX;
 		t->signals_held--;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		t->guard = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		guard_put(t, 0);
 		if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, info.si_signo, &info) != 0)
 			syscall(SYS_tgkill, pid, tid, info.si_signo);
 	}
