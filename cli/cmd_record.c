@@ -481,9 +481,16 @@ int cmd_record(int argc, char **argv)
 		    out_path);
 	if (!mkdtemp(staging))
 		die("cannot write '%s': %s", out_path, strerror(errno));
-	if (strlen(staging) >= sizeof(contract.dir))
+	/* the runtime has it by its absolute path: the program may change
+	 * directory before a thread, a child or an exec'd image opens its
+	 * files there */
+	char *absolute = realpath(staging, NULL);
+	if (!absolute)
+		die("cannot find the staging directory '%s' again: %s", staging, strerror(errno));
+	if (strlen(absolute) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
-	memcpy(contract.dir, staging, strlen(staging) + 1);
+	memcpy(contract.dir, absolute, strlen(absolute) + 1);
+	free(absolute);
 	struct patch_plan *patch_plan = patch ? record_patch_plan(prog, patch_spec, staging) : NULL;
 	int tsc = tsc_usable();
 	if (force_clock >= 0)
