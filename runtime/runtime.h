@@ -326,6 +326,7 @@ HIDDEN int thread_start(struct thread_state *t);
 HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
+HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
