@@ -79,6 +79,7 @@ __attribute__((constructor)) static void runtime_init(void)
 
 	if (getauxval(AT_SECURE))
 		return;
+	rt_log_init();
 	text = secure_getenv(CONTRACT_ENV);
 	if (!text)
 		return;

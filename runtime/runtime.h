@@ -506,7 +506,10 @@ HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
  * descriptor shares one inode, so this tells the runtime's own event
  * from one the program opened (or an eventfd) under the same number. */
 HIDDEN uint64_t rt_perf_id(int fd);
+/* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
+ * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN void rt_log_init(void);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */
 HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);
