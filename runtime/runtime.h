@@ -327,6 +327,9 @@ HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
 HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
+/* init.c: what the runtime's fork handlers do in a child, for a child
+ * that clone() made without running them (clone.c), but start a thread */
+HIDDEN void runtime_cloned(void);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
