@@ -132,9 +132,8 @@ static pthread_key_t sampler_key;
  * about a second waits in perf_event_open() for an RCU grace period (the
  * kernel turns its context-switch hooks for such events back on and waits
  * until every CPU sees them): 8-20 ms here, which would otherwise be the
- * program's wall time.  The opening thread starts the event with a short
- * first period, and at that first signal the handler swaps the two
- * (take_event()).  Not at a signal of the timer: the kernel checks CPU-time
+ * program's wall time.  The opening thread starts the event for one short
+ * period, and at its signal the handler swaps the two (take_event()).  Not at a signal of the timer: the kernel checks CPU-time
  * timers at its tick, and on a loaded machine a thread's timer may signal
  * rarely or not at all any more (seen on Linux 6.18: 200 ms of a thread's
  * CPU time without one signal), while the event, driven by a
@@ -142,7 +141,8 @@ static pthread_key_t sampler_key;
  */
 enum { HANDOVER_NONE = -1, HANDOVER_WAITING = -2 };
 /* the event's first period, which ends the timer's turn: a few
- * microseconds of the main thread's CPU time once the event is open */
+ * microseconds of the main thread's CPU time once the event is open; the
+ * event stops after it (PERF_EVENT_IOC_REFRESH 1) until taken */
 #define HANDOVER_FIRST_PERIOD_NS 20000
 static struct {
 	int fd;			/* the event once opened, or a HANDOVER_ state */
@@ -419,7 +419,6 @@ static uint64_t take_event(struct sampler_thread *s)
 	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
 						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return 0;
-	s->awaiting = 0;
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } };
 	timer_settime(s->timer, 0, &off, NULL);
 	uint64_t now = thread_cpu_ns();
@@ -428,10 +427,13 @@ static uint64_t take_event(struct sampler_thread *s)
 	uint64_t next = sampler.period_ns - elapsed % sampler.period_ns;
 	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &next) == 0)
 		s->short_period = 1;
-	s->perf_fd = fd;
 	s->perf_id = rt_perf_id(fd);
-	if (!sampler.sigtrap)
-		ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);	/* it stopped after that period */
+	/* the event's before the wait ends: a SIGTRAP may interrupt this
+	 * handler (SA_NODEFER, patch/trap.c) */
+	s->perf_fd = fd;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s->awaiting = 0;
+	enable_event(fd);	/* it stopped after its first period */
 	return periods > s->timer_weight ? periods - s->timer_weight : 0;
 }
 
@@ -868,9 +870,9 @@ static void *open_main_thread_event(void *arg)
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
 		if (fd >= 0)
 			close(fd);	/* the main thread stopped sampling meanwhile */
-	} else if (fd >= 0 && enable_event(fd) != 0) {
-		/* only the main thread's first sample takes it, and none came:
-		 * the timer stays */
+	} else if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+		/* the event would not start, so no signal of it will come
+		 * to take it: the timer stays */
 		int published = fd;
 		if (__atomic_compare_exchange_n(&handover.fd, &published, HANDOVER_NONE, 0,
 						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))

@@ -14,7 +14,9 @@ plan 8
 build_prog sample_handover ho -O2
 "$CS" record -o probe.data -- ./ho spin 20 > /dev/null 2>&1
 if [ "$("$CS" report -i probe.data --json | jq -r .sample_source)" = tick-timer ]; then
-	skip 8 "perf events are not allowed on this machine: there is no hand-over"
+	for _ in 1 2 3 4 5 6 7 8; do
+		skip "perf events are not allowed on this machine: there is no hand-over"
+	done
 	done_testing
 	exit 0
 fi
