@@ -98,7 +98,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* the hooks' cost is subtracted from traced calls; a run that only
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
-	if (!contract->sample_only && !contract->time_by_samples)
+	if (calls_timed_by_clock(contract))
 		calibrate_at_start();
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
@@ -115,6 +115,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* before main and before the runtime starts threads of its own */
 	if (contract->patch)
 		patch_install();
+	if (calls_timed_by_clock(contract))
+		cpu_wait_open_aside();
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();
