@@ -87,9 +87,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	}
 	set_triggers(contract);
-	callscope_hooks_fast = contract->clock == CONTRACT_CLOCK_TSC &&
-			       !contract->time_by_samples && !contract->has_start &&
-			       !contract->nstops;
+	trace_fast_paths_choose(contract);
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();

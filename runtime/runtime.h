@@ -261,13 +261,18 @@ static inline uint64_t runtime_now(void);
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
-/* trace.c: their fast paths (see there), tried first when
- * callscope_hooks_fast says this process's settings allow them: the
- * clock is the TSC, calls are timed by it, and no trigger needs checking.
- * Set once by the constructor; the assembly tests it. */
-HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
+/* trace.c: their fast paths (see there), one pair for the event modes
+ * and one for count mode, tried first when the process's settings allow
+ * them (the clock is the TSC, calls are timed by it, and no trigger needs
+ * checking).  The assembly calls the pair trace_fast_paths_choose() chose
+ * once, in the constructor; NULL: none. */
+HIDDEN uintptr_t callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
-extern int callscope_hooks_fast HIDDEN;
+HIDDEN uintptr_t callscope_hook_enter_count_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_fast(uintptr_t slot);
+extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
+extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
+HIDDEN void trace_fast_paths_choose(const struct contract *contract);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
