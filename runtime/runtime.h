@@ -262,7 +262,7 @@ HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
 /* trace.c: their fast paths (see there), one pair for the event modes
- * and one for count mode, tried first when the process's settings allow
+ * and one for count mode without and with --call-stats, tried first when the process's settings allow
  * them (the clock is the TSC, calls are timed by it, and no trigger needs
  * checking).  The assembly calls the pair trace_fast_paths_choose() chose
  * once, in the constructor; NULL: none. */
@@ -270,6 +270,8 @@ HIDDEN uintptr_t callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
 HIDDEN uintptr_t callscope_hook_enter_count_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_count_fast(uintptr_t slot);
+HIDDEN uintptr_t callscope_hook_enter_count_stats_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot);
 extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
 extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
 HIDDEN void trace_fast_paths_choose(const struct contract *contract);

@@ -262,7 +262,7 @@ static inline __attribute__((always_inline)) void record_exit(struct thread_stat
 {
 	if (UNLIKELY(t->nodes))
 		aggregate_exit(t, &t->stack[t->depth], now, end != FRAME_RETURNED,
-			       end == FRAME_THROWN, t->ncounters);
+			       end == FRAME_THROWN, t->ncounters, 1);
 	else
 		emit_exit(t, now, end);
 }
@@ -779,9 +779,16 @@ static inline __attribute__((always_inline)) int entry_fits(const struct thread_
 	return !redirected;
 }
 
+/* The kinds of recording the fast paths are compiled for, one each. */
+enum fast_kind {
+	FAST_EVENTS,		/* a trace or a flight recording */
+	FAST_COUNT,		/* count mode, no function's statistics */
+	FAST_COUNT_STATS,	/* count mode with --call-stats */
+};
+
 /*
- * The usual entry done by enter()'s steps without a call, in the kind of
- * recording COUNT says (a constant: each caller is compiled for one):
+ * The usual entry done by enter()'s steps without a call, in the KIND of
+ * recording (a constant: each caller is compiled for one):
  * entry_fits(), and a trace or flight recording's window has room and
  * the function an id (in the first slot looked at), or count mode's
  * cache the call path (not a truncated one).  Returns nonzero, having
@@ -789,7 +796,7 @@ static inline __attribute__((always_inline)) int entry_fits(const struct thread_
  */
 static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_state *t,
 								   uint64_t addr, uintptr_t *ret_slot,
-								   int count)
+								   enum fast_kind kind)
 {
 	if (UNLIKELY(t->guard))
 		return 1;
@@ -798,7 +805,8 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 	uintptr_t real = *ret_slot;
 	if (UNLIKELY(!entry_fits(t, (uintptr_t)ret_slot, depth, real)))
 		goto full;
-	if (count) {
+	if (kind != FAST_EVENTS) {
+		int stats = kind == FAST_COUNT_STATS;
 		if (UNLIKELY(!t->nodes))
 			goto full;
 		uint32_t node = count_cached_child(count_cache_slot(t, t->cur_node, addr),
@@ -808,8 +816,8 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 		uint64_t now = thread_clock_at(t, clock_tsc());
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
-		aggregate_count_open(t, f, node, t->nodes[node].func_record);
-		count_from(t, f, now, 0, 0);
+		aggregate_count_open(t, f, node, stats ? t->nodes[node].func_record : 0);
+		count_from(t, f, now, 0, 0, stats);
 	} else {
 		/* a count-mode thread has no window: no room */
 		const struct func_slot *s;
@@ -829,32 +837,36 @@ full:
 	return guard_restore_returning(t, 0, 1);
 }
 
-/* The fast paths' end of frame F, just popped, at NOW; COUNT as for
+/* The fast paths' end of frame F, just popped, at NOW; KIND as for
  * enter_fast(). */
 static inline __attribute__((always_inline)) void close_fast(struct thread_state *t,
 							     struct shadow_frame *f, uint64_t now,
-							     int count)
+							     enum fast_kind kind)
 {
-	if (count) {
-		aggregate_exit(t, f, now, 0, 0, 0);
+	if (kind != FAST_EVENTS) {
+		aggregate_exit(t, f, now, 0, 0, 0, kind == FAST_COUNT_STATS);
 	} else {
 		put_exit(t, take_delta(t, now));
 		thread_commit(t);
 	}
 }
 
+static uintptr_t leave_count_tail(struct thread_state *t, uintptr_t slot, enum fast_kind kind);
+
 /*
- * The usual return done by leave()'s steps without a call, COUNT as for
+ * The usual return done by leave()'s steps without a call, KIND as for
  * enter_fast(): the innermost open frame is the one whose return slot is
- * SLOT, or (not in count mode) a tail callee, ret 0, of the one below
- * it, which is, and a
+ * SLOT, or a tail callee (ret 0) of the one below it, which is, and a
  * trace or flight recording's window has room (for the two records:
- * has_room()), or count mode has its nodes.  Returns the real return
- * address, or 0, having changed nothing, when the return needs leave()
- * instead (a longer chain of tail calls, stack repair).
+ * has_room()), or count mode has its nodes.  TAILS: whether a tail
+ * callee's end is written here, else handed to leave_count_tail().
+ * Returns the real return address, or 0, having changed nothing, when
+ * the return needs leave() instead (a longer chain of tail calls, stack
+ * repair).
  */
 static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_state *t,
-								   uintptr_t slot, int count)
+								   uintptr_t slot, enum fast_kind kind,
+								   int tails)
 {
 	if (UNLIKELY(t->guard))
 		return 0;
@@ -862,26 +874,39 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 	uint32_t depth = t->depth;
 	struct shadow_frame *f = &t->stack[depth - 1];
 	if (UNLIKELY(!hooks_fast(t) || !depth || f->sp != slot ||
-		     (count ? !t->nodes : !has_room(t))))
+		     (kind != FAST_EVENTS ? !t->nodes : !has_room(t))))
 		return guard_restore_returning(t, 0, 0);
-	/* count mode leaves them to leave(): two node updates inline would
-	 * make every one of its returns save more registers */
 	int tail = !f->ret;
-	if (UNLIKELY(tail) && (count || depth < 2 || f[-1].sp != slot || !f[-1].ret))
+	if (UNLIKELY(tail) && !tails) {
+		guard_put(t, 0);
+		return leave_count_tail(t, slot, kind);
+	}
+	if (UNLIKELY(tail) && (depth < 2 || f[-1].sp != slot || !f[-1].ret))
 		return guard_restore_returning(t, 0, 0);
 	uint64_t now = thread_clock_at(t, clock_tsc());
 	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	if (UNLIKELY(tail)) {
 		/* the callee first, as close_tail_callees() does */
 		t->depth = --depth;
-		close_fast(t, f--, now, count);
+		close_fast(t, f--, now, kind);
 	}
 	/* read while the guard holds: once the frame is popped and the
 	 * guard free, a signal handler's call may take its place */
 	uintptr_t ret = f->ret;
 	t->depth = depth - 1;
-	close_fast(t, f, now, count);
+	close_fast(t, f, now, kind);
 	return guard_restore_returning(t, 0, ret);
+}
+
+/* Count mode's return that ends a tail callee too, out of line: two node
+ * updates inline would make every one of its returns save more
+ * registers. */
+static uintptr_t __attribute__((noinline)) leave_count_tail(struct thread_state *t, uintptr_t slot,
+							    enum fast_kind kind)
+{
+	if (kind == FAST_COUNT_STATS)
+		return leave_fast(t, slot, FAST_COUNT_STATS, 1);
+	return leave_fast(t, slot, FAST_COUNT, 1);
 }
 
 /*
@@ -897,22 +922,32 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
  */
 uintptr_t callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self)
 {
-	return enter_fast(trace_current(), self, ret_slot, 0);
+	return enter_fast(trace_current(), self, ret_slot, FAST_EVENTS);
 }
 
 uintptr_t callscope_hook_return_fast(uintptr_t slot)
 {
-	return leave_fast(trace_current(), slot, 0);
+	return leave_fast(trace_current(), slot, FAST_EVENTS, 1);
 }
 
 uintptr_t callscope_hook_enter_count_fast(uintptr_t *ret_slot, uint64_t self)
 {
-	return enter_fast(trace_current(), self, ret_slot, 1);
+	return enter_fast(trace_current(), self, ret_slot, FAST_COUNT);
 }
 
 uintptr_t callscope_hook_return_count_fast(uintptr_t slot)
 {
-	return leave_fast(trace_current(), slot, 1);
+	return leave_fast(trace_current(), slot, FAST_COUNT, 0);
+}
+
+uintptr_t callscope_hook_enter_count_stats_fast(uintptr_t *ret_slot, uint64_t self)
+{
+	return enter_fast(trace_current(), self, ret_slot, FAST_COUNT_STATS);
+}
+
+uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot)
+{
+	return leave_fast(trace_current(), slot, FAST_COUNT_STATS, 0);
 }
 
 /* Each kind of recording has fast paths compiled for it alone, so that
@@ -924,10 +959,16 @@ void trace_fast_paths_choose(const struct contract *contract)
 	if (contract->clock != CONTRACT_CLOCK_TSC || contract->time_by_samples ||
 	    contract->has_start || contract->nstops)
 		return;
-	callscope_hook_enter_fast_path =
-		contract->count_nodes ? callscope_hook_enter_count_fast : callscope_hook_enter_fast;
-	callscope_hook_return_fast_path =
-		contract->count_nodes ? callscope_hook_return_count_fast : callscope_hook_return_fast;
+	if (!contract->count_nodes) {
+		callscope_hook_enter_fast_path = callscope_hook_enter_fast;
+		callscope_hook_return_fast_path = callscope_hook_return_fast;
+	} else if (!contract->call_stats) {
+		callscope_hook_enter_fast_path = callscope_hook_enter_count_fast;
+		callscope_hook_return_fast_path = callscope_hook_return_count_fast;
+	} else {
+		callscope_hook_enter_fast_path = callscope_hook_enter_count_stats_fast;
+		callscope_hook_return_fast_path = callscope_hook_return_count_stats_fast;
+	}
 }
 
 /*
