@@ -333,6 +333,7 @@ HIDDEN int thread_start(struct thread_state *t);
 HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
+HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
@@ -512,7 +513,10 @@ HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
  * descriptor shares one inode, so this tells the runtime's own event
  * from one the program opened (or an eventfd) under the same number. */
 HIDDEN uint64_t rt_perf_id(int fd);
+/* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
+ * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN void rt_log_init(void);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */
 HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);
