@@ -2,9 +2,9 @@
  * callscope record [-o PATH] [--clock=tsc|mono] [--chunk=BYTES] -- PROG [ARGS...]
  *
  * Runs PROG with the runtime preloaded, waits for it, and seals what the
- * runtime wrote into one data file.  PROG's exit status is passed through
- * (128 + N when it was killed by signal N), so `callscope record` can stand
- * in for the program in scripts.
+ * runtime wrote into one data file.  PROG's exit status is passed through,
+ * and its death by a signal too (record then dies of the same signal), so
+ * `callscope record` can stand in for the program in scripts.
  */
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -322,6 +323,27 @@ static void open_log(const char *path)
 	free(absolute);
 }
 
+/*
+ * Ends record as the program ended, killed by SIG, as timeout(1) passes on
+ * its command's death: a caller that asks how it ended (a shell printing
+ * "Segmentation fault", a test harness expecting a death by signal) sees
+ * the program's.  Without a core file of record's own.  Returns only for
+ * a signal whose default action does not end a process.
+ */
+static void die_of_signal(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+
+	fflush(NULL);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
 /* Prepends LIB to LD_PRELOAD, keeping what the user had. */
 static void set_preload(const char *lib)
 {
@@ -623,7 +645,9 @@ int cmd_record(int argc, char **argv)
 	free(staging);
 	free(runtime);
 	free(prog);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
+		die_of_signal(WTERMSIG(status));
 		return 128 + WTERMSIG(status);
+	}
 	return WEXITSTATUS(status);
 }
