@@ -90,6 +90,9 @@ __attribute__((constructor)) static void runtime_init(void)
 	callscope_hooks_fast = contract->clock == CONTRACT_CLOCK_TSC &&
 			       !contract->time_by_samples && !contract->has_start &&
 			       !contract->nstops;
+	/* the entries' own fast path: a frame of a -finstrument-functions
+	 * build's needs its return redirected (sampled_count_enter()) */
+	callscope_hooks_sampled = contract->time_by_samples && !(contract->hooks & CONTRACT_HOOKS_CYG);
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();

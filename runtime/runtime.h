@@ -268,6 +268,11 @@ HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
 HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
 extern int callscope_hooks_fast HIDDEN;
+/* sampled_count.c: the fast path of mcount and __fentry__ under
+ * --time-by=samples, tried first when callscope_hooks_sampled says so
+ * (set once by the constructor, tested by the assembly) */
+HIDDEN int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t self);
+extern int callscope_hooks_sampled HIDDEN;
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);

@@ -163,6 +163,69 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	guard_restore(t, 0);
 }
 
+int callscope_hooks_sampled;
+
+/*
+ * The usual entry of a -pg or -mfentry function, whose return address
+ * lies at RET_SLOT, done as sampled_count_enter() does it but in a short
+ * run of straight code: the thread records with its capture state up to
+ * date, the shadow stack has room, and count mode's cache holds the call
+ * path.  Returns nonzero, having changed nothing, when
+ * sampled_count_enter() must do the entry instead.
+ *
+ * Short and straight, because the hooks' work disturbs the program's own
+ * time beside them: a hook that runs through two C functions, each
+ * saving registers, with branches of its own (sampled_count_enter() by
+ * way of callscope_hook_enter()) leaves the program's short functions
+ * with up to a third more timer samples than in a run without hooks (the
+ * shares of bench/hooks.sh, and bench/RESULTS.md).
+ */
+int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
+{
+	struct thread_state *t = trace_current();
+	uintptr_t sp = (uintptr_t)ret_slot;
+
+	if (UNLIKELY(t->guard))
+		return 1;
+	/* set before the status is read: read together, as one wider load,
+	 * the two would wait for the store of the guard that ended the
+	 * previous hook */
+	t->guard = 1;
+	if (UNLIKELY(t->status != THREAD_RECORDING ||
+		     t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED))) {
+		t->guard = 0;
+		return 1;
+	}
+	/* the frames that returned, as sampled_count_enter() finds them */
+	uint32_t d = t->depth;
+	if (d && t->stack[d - 1].sp <= sp)
+		do
+			d--;
+		while (d && t->stack[d - 1].sp <= sp);
+	else
+		while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, sp, sp + SLOT_REACH))
+			d--;
+	uint32_t parent = d ? t->stack[d - 1].node : 0;
+	uint32_t node = count_cached_child(count_cache_slot(t, parent, addr), parent, addr);
+	if (UNLIKELY(d == t->capacity || !node || node == AGGREGATE_TRUNCATED_NODE)) {
+		t->guard = 0;
+		return 1;
+	}
+	struct shadow_frame *f = &t->stack[d];
+	f->addr = addr;
+	f->sp = sp;
+	f->ret = *ret_slot;
+	f->site = 0;
+	f->hook_pc = 0;
+	f->parent_node = parent;
+	f->node = node;
+	t->depth = d + 1;
+	t->cur_node = node;
+	t->nodes[node].calls += (uint64_t)t->capturing;
+	t->guard = 0;
+	return 0;
+}
+
 void sampled_count_exit_named(struct thread_state *t, uint64_t addr)
 {
 	if (t->guard)

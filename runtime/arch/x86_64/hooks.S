@@ -8,8 +8,9 @@
  * read its arguments yet) and call C with (return-address slot, address
  * inside the function): first the fast path, callscope_hook_enter_fast(),
  * which calls nothing and so saves no register of its own (when the
- * process's settings allow it: callscope_hooks_fast), and when it
- * declines the full one.  The C side is built with -mgeneral-regs-only
+ * process's settings allow it: callscope_hooks_fast, or under
+ * --time-by=samples callscope_hooks_sampled and its own,
+ * callscope_hook_enter_sampled()), and when it declines the full one.  The C side is built with -mgeneral-regs-only
  * and calls nothing that touches vector registers, so xmm0-7 are saved
  * only when it asks for the slow path (a thread's first hook, which opens
  * files through libc).  The C side may replace the return address with
@@ -33,6 +34,20 @@
 .endm
 
 /*
+ * The arguments of a call into C: the return-address slot (SLOT as in
+ * ENTRY_HOOK below) and our own return address, inside the function,
+ * ABOVE bytes up the stack past what the hook has saved.
+ */
+.macro HOOK_ARGS slot, above
+	.if \slot < 0
+	leaq	8(%rbp), %rdi
+	.else
+	leaq	\slot+\above(%rsp), %rdi
+	.endif
+	movq	\above(%rsp), %rsi
+.endm
+
+/*
  * An entry hook: SLOT is the return-address slot's offset from %rsp as
  * the hook is entered (8 for __fentry__), or -1 to take it from the frame
  * pointer (mcount runs after the prologue: 8(%rbp)).  The fast path is
@@ -46,13 +61,8 @@
 	.cfi_startproc
 	SAVE_INT
 	cmpl	$0, callscope_hooks_fast(%rip)
-	je	3f
-	.if \slot < 0
-	leaq	8(%rbp), %rdi
-	.else
-	leaq	\slot+FRAME(%rsp), %rdi
-	.endif
-	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
+	je	4f
+	HOOK_ARGS \slot, FRAME
 	call	callscope_hook_enter_fast
 	/* the callee's clock runs from here on, and after the full path's
 	 * call below; the caller's before each (runtime/hook_samples.c) */
@@ -62,26 +72,25 @@
 2:	RESTORE_INT
 	ret
 3:	HOOK_LABEL \name\()_full
-	.if \slot < 0
-	leaq	8(%rbp), %rdi
-	.else
-	leaq	\slot+FRAME(%rsp), %rdi
-	.endif
-	movq	FRAME(%rsp), %rsi
+	HOOK_ARGS \slot, FRAME
 	call	callscope_hook_enter
 	HOOK_LABEL \name\()_full_done
 	testl	%eax, %eax
 	jz	2b
 	SAVE_XMM
-	.if \slot < 0
-	leaq	8(%rbp), %rdi
-	.else
-	leaq	\slot+FRAME+XMM_FRAME(%rsp), %rdi
-	.endif
-	movq	FRAME+XMM_FRAME(%rsp), %rsi
+	HOOK_ARGS \slot, FRAME+XMM_FRAME
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
+	/* --time-by=samples: its own fast path (runtime/sampled_count.c),
+	 * tried first likewise */
+4:	cmpl	$0, callscope_hooks_sampled(%rip)
+	je	3b
+	HOOK_ARGS \slot, FRAME
+	call	callscope_hook_enter_sampled
+	testl	%eax, %eax
+	jz	2b
+	jmp	3b
 	HOOK_LABEL \name\()_end
 	.cfi_endproc
 	.size	\name, .-\name
