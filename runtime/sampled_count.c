@@ -190,12 +190,10 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 	/* set before the status is read: read together, as one wider load,
 	 * the two would wait for the store of the guard that ended the
 	 * previous hook */
-	t->guard = 1;
+	guard_take(t, 1);
 	if (UNLIKELY(t->status != THREAD_RECORDING ||
-		     t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED))) {
-		t->guard = 0;
-		return 1;
-	}
+		     t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED)))
+		return (int)guard_restore_returning(t, 0, 1);
 	/* the frames that returned, as sampled_count_enter() finds them */
 	uint32_t d = t->depth;
 	if (d && t->stack[d - 1].sp <= sp)
@@ -207,10 +205,8 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 			d--;
 	uint32_t parent = d ? t->stack[d - 1].node : 0;
 	uint32_t node = count_cached_child(count_cache_slot(t, parent, addr), parent, addr);
-	if (UNLIKELY(d == t->capacity || !node || node == AGGREGATE_TRUNCATED_NODE)) {
-		t->guard = 0;
-		return 1;
-	}
+	if (UNLIKELY(d == t->capacity || !node || node == AGGREGATE_TRUNCATED_NODE))
+		return (int)guard_restore_returning(t, 0, 1);
 	struct shadow_frame *f = &t->stack[d];
 	f->addr = addr;
 	f->sp = sp;
@@ -222,8 +218,7 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 	t->depth = d + 1;
 	t->cur_node = node;
 	t->nodes[node].calls += (uint64_t)t->capturing;
-	t->guard = 0;
-	return 0;
+	return (int)guard_restore_returning(t, 0, 0);
 }
 
 void sampled_count_exit_named(struct thread_state *t, uint64_t addr)
