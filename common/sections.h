@@ -215,13 +215,13 @@ struct thread_file_header {
 
 /*
  * The call memo of a count-mode thread timed by samples
- * (--time-by=samples): per shadow-stack depth a few entries, one chosen
- * by the function's address, each holding the call path last entered
- * there and that path's whole call count, which its node's `calls` does
- * not have yet.  A call on the same path again then touches the entry
- * alone, not the 128-byte node, so that the hooks' memory traffic stays
- * small beside the program's.  A path has one depth and one function, so
- * it is in one entry at most.  The runtime writes the count into the node
+ * (--time-by=samples): entries chosen by a hash of the parent path and
+ * the function, as a cache of call paths is, each holding the call path
+ * last entered there and that path's whole call count, which its node's
+ * `calls` does not have yet.  A call on the same path again then touches
+ * the entry alone, not the 128-byte node, so that the hooks' memory
+ * traffic stays small beside the program's.  A path has one parent and
+ * one function, so it is in one entry at most.  The runtime writes the count into the node
  * when the entry is taken for another path; sealing writes every entry's
  * count into its node (`node` 0: none), which makes the counts whole
  * however the process ended.  Writing a count twice does no harm: it is

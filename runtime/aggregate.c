@@ -115,6 +115,14 @@ static uint32_t func_slot_count(uint32_t records)
 	return n;
 }
 
+#define CALL_MEMO_ENTRIES (1u << CALL_MEMO_BITS)
+#define CALL_MEMO_BYTES (CALL_MEMO_ENTRIES * sizeof(struct thread_call_memo))
+
+/* A thread's call memo when it has none: no entry matches a call (no
+ * function is at address 0), so the entry hooks' fast path declines and
+ * count_call() counts in the nodes. */
+static struct thread_call_memo no_call_memo[CALL_MEMO_ENTRIES];
+
 void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t nrecords,
 		   struct cct_cache_slot *cache, struct cct_func_slot *func_slots,
 		   uint32_t nfunc_slots)
@@ -122,16 +130,15 @@ void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t 
 	t->nodes = records;
 	t->node_cap = t->node_reserved = nrecords;
 	t->node_cache = cache;
-	t->call_memo = NULL;
-	t->call_memo_depths = 0;
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
 	t->func_slots = func_slots;
 	t->func_slot_mask = nfunc_slots - 1;
 	t->funcs_used = 0;
 	start_tree(t);
 }
 
-#define CALL_MEMO_ENTRIES (CALL_MEMO_DEPTHS << CALL_MEMO_WAY_BITS)
-#define CALL_MEMO_BYTES (CALL_MEMO_ENTRIES * sizeof(struct thread_call_memo))
+
 
 /*
  * The call memo, in the thread's file past the nodes' room, which ends at
@@ -143,8 +150,8 @@ static void call_memo_open(struct thread_state *t, uint64_t nodes_end)
 {
 	uint64_t at = (nodes_end + 4095) & ~(uint64_t)4095;
 
-	t->call_memo = NULL;
-	t->call_memo_depths = 0;
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
 	if (rt_file_room(at, CALL_MEMO_BYTES) != CALL_MEMO_BYTES ||
 	    ftruncate(t->fd, (off_t)(at + CALL_MEMO_BYTES)) != 0)
 		return;
@@ -153,7 +160,7 @@ static void call_memo_open(struct thread_state *t, uint64_t nodes_end)
 		return;
 	madvise(p, CALL_MEMO_BYTES, MADV_POPULATE_WRITE);
 	t->call_memo = p;
-	t->call_memo_depths = CALL_MEMO_DEPTHS;
+	t->call_memo_on = 1;
 	t->hdr->call_memo_offset = at;
 	t->hdr->call_memo_entries = CALL_MEMO_ENTRIES;
 }
@@ -219,12 +226,12 @@ void aggregate_close(struct thread_state *t)
 	munmap(t->nodes, (size_t)t->node_cap * CCT_RECORD_SIZE);
 	munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
 	munmap(t->func_slots, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
-	if (t->call_memo)
+	if (t->call_memo_on)
 		munmap(t->call_memo, CALL_MEMO_BYTES);
 	t->nodes = NULL;
 	t->node_cache = NULL;
-	t->call_memo = NULL;
-	t->call_memo_depths = 0;
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
 	t->func_slots = NULL;
 }
 

@@ -163,10 +163,10 @@ struct thread_state {
 	uint32_t cur_node;	/* the path the thread is in */
 	struct cct_cache_slot *node_cache;
 	/* --time-by=samples: the call memo (sections.h), mapped from the
-	 * thread's file, and the depths it has entries for (0: none; calls
-	 * then go to the nodes directly) */
+	 * thread's file when call_memo_on, else entries that match no call
+	 * (calls then go to the nodes directly) */
 	struct thread_call_memo *call_memo;
-	uint32_t call_memo_depths;
+	int call_memo_on;
 	struct cct_func_slot *func_slots;
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */

@@ -22,8 +22,8 @@
  * samples go to its path, as perf gives them to the function.
  * Calls count as they begin, so a call still running at the end is
  * already counted: in the call memo of the thread's file (sections.h)
- * while its path is the one last entered at its depth, else in the
- * path's node (count_call()).
+ * while its path holds its entry there, else in the path's node
+ * (count_call()).
  *
  * A sample whose PC lies in an object without hooks (libc's realloc,
  * memcpy, strcmp) is that object's function's time: it goes to a child of
@@ -164,7 +164,7 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->parent_node = parent;
 	f->node = count_child(t, parent, addr);
 	t->cur_node = f->node;
-	count_call(t, (uint32_t)(f - t->stack), parent, addr, f->node);
+	count_call(t, parent, addr, f->node);
 	guard_restore(t, 0);
 }
 
@@ -174,8 +174,8 @@ int callscope_hooks_sampled;
  * The usual entry of a -pg or -mfentry function, whose return address
  * lies at RET_SLOT, done as sampled_count_enter() does it but in a short
  * run of straight code: the thread records with its capture state up to
- * date, the shadow stack has room, and the call memo's entry of the
- * depth holds the call path.  Returns nonzero, having changed nothing,
+ * date, the shadow stack has room, and the call memo's entry holds the
+ * call path.  Returns nonzero, having changed nothing,
  * when sampled_count_enter() must do the entry instead.
  *
  * Short and straight, because the hooks' work disturbs the program's own
@@ -186,7 +186,7 @@ int callscope_hooks_sampled;
  * shares of bench/hooks.sh, and bench/RESULTS.md).  And small in memory:
  * the call is counted in the memo entry, one line besides the shadow
  * stack, not in the path's 128-byte node found through the cache, whose
- * two loads let the next instructions of the program (a callee's cache
+ * two dependent loads let the next instructions of the program (a callee's cache
  * misses) run under the hook and its samples.
  */
 int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
@@ -213,12 +213,10 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 		while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, sp, sp + SLOT_REACH))
 			d--;
 	uint32_t parent = d ? t->stack[d - 1].node : 0;
-	/* the call memo's entry of this depth, when it holds this path
+	/* the call memo's entry, when it holds this path
 	 * (sampled_count_enter() takes it otherwise) */
-	if (UNLIKELY(d >= t->call_memo_depths || d == t->capacity))
-		return (int)guard_restore_returning(t, 0, 1);
-	struct thread_call_memo *m = call_memo_entry(t, d, addr);
-	if (UNLIKELY(m->addr != addr || m->parent != parent))
+	struct thread_call_memo *m = call_memo_entry(t, parent, addr);
+	if (UNLIKELY(d == t->capacity || m->addr != addr || m->parent != parent))
 		return (int)guard_restore_returning(t, 0, 1);
 	uint32_t node = m->node;
 	struct shadow_frame *f = &t->stack[d];
