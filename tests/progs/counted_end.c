@@ -10,8 +10,9 @@
  * Each thread that works calls mid() N times, which calls leaf_a() each
  * time and leaf_b() every third time (i % 3 == 0: (N + 2) / 3 times), so
  * the path below mid() changes from call to call; leaf_b() N times more
- * from work() itself; and deep() 10 times 301 calls deep (recursion
- * deeper than any fixed table of depths), each ending in leaf_a().
+ * from work() itself; and deep() 10 times 2501 calls deep, each calling
+ * leaf_a() too: 25010 calls of each, on 5002 call paths, more than a
+ * table of 4096 paths can hold at once.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -41,10 +42,9 @@ __attribute__((noinline)) void mid(int i)
 
 __attribute__((noinline)) void deep(int n)
 {
+	leaf_a();
 	if (n)
 		deep(n - 1);
-	else
-		leaf_a();
 	sink++;
 }
 
@@ -55,7 +55,7 @@ __attribute__((noinline)) void work(int n)
 		leaf_b();
 	}
 	for (int j = 0; j < 10; j++)
-		deep(300);
+		deep(2500);
 }
 
 static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
