@@ -64,7 +64,7 @@ static void after_fork_child(void)
 	if (process_write_start(parent, runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0) {
 		runtime_config.active = 0;
-		t->status = THREAD_OFF;
+		thread_after_fork_unrecorded(t);
 		return;
 	}
 	control_after_fork();
@@ -79,6 +79,7 @@ __attribute__((constructor)) static void runtime_init(void)
 
 	if (getauxval(AT_SECURE))
 		return;
+	rt_log_init();
 	text = secure_getenv(CONTRACT_ENV);
 	if (!text)
 		return;
@@ -87,12 +88,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	}
 	set_triggers(contract);
-	callscope_hooks_fast = contract->clock == CONTRACT_CLOCK_TSC &&
-			       !contract->time_by_samples && !contract->has_start &&
-			       !contract->nstops;
-	/* the entries' own fast path: a frame of a -finstrument-functions
-	 * build's needs its return redirected (sampled_count_enter()) */
-	callscope_hooks_sampled = contract->time_by_samples && !(contract->hooks & CONTRACT_HOOKS_CYG);
+	trace_fast_paths_choose(contract);
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();

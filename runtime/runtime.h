@@ -266,18 +266,23 @@ static inline uint64_t runtime_now(void);
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
-/* trace.c: their fast paths (see there), tried first when
- * callscope_hooks_fast says this process's settings allow them: the
- * clock is the TSC, calls are timed by it, and no trigger needs checking.
- * Set once by the constructor; the assembly tests it. */
-HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
+/* trace.c: their fast paths (see there), one pair for the event modes
+ * and one for count mode without and with --call-stats, tried first when the process's settings allow
+ * them (the clock is the TSC, calls are timed by it, and no trigger needs
+ * checking).  The assembly calls the pair trace_fast_paths_choose() chose
+ * once, in the constructor; NULL: none. */
+HIDDEN uintptr_t callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
-extern int callscope_hooks_fast HIDDEN;
-/* sampled_count.c: the fast path of mcount and __fentry__ under
- * --time-by=samples, tried first when callscope_hooks_sampled says so
- * (set once by the constructor, tested by the assembly) */
-HIDDEN int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t self);
-extern int callscope_hooks_sampled HIDDEN;
+HIDDEN uintptr_t callscope_hook_enter_count_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_fast(uintptr_t slot);
+HIDDEN uintptr_t callscope_hook_enter_count_stats_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot);
+extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
+extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
+HIDDEN void trace_fast_paths_choose(const struct contract *contract);
+/* sampled_count.c: the entries' fast path under --time-by=samples, which
+ * trace_fast_paths_choose() chooses for -pg and -mfentry builds */
+HIDDEN uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t self);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
@@ -336,6 +341,7 @@ HIDDEN int thread_start(struct thread_state *t);
 HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
+HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
@@ -515,7 +521,10 @@ HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
  * descriptor shares one inode, so this tells the runtime's own event
  * from one the program opened (or an eventfd) under the same number. */
 HIDDEN uint64_t rt_perf_id(int fd);
+/* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
+ * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN void rt_log_init(void);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */
 HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);

@@ -168,8 +168,6 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	guard_restore(t, 0);
 }
 
-int callscope_hooks_sampled;
-
 /*
  * The usual entry of a -pg or -mfentry function, whose return address
  * lies at RET_SLOT, done as sampled_count_enter() does it but in a short
@@ -189,7 +187,7 @@ int callscope_hooks_sampled;
  * two dependent loads let the next instructions of the program (a callee's cache
  * misses) run under the hook and its samples.
  */
-int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
+uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 {
 	struct thread_state *t = trace_current();
 	uintptr_t sp = (uintptr_t)ret_slot;
@@ -202,7 +200,7 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 	guard_take(t, 1);
 	if (UNLIKELY(t->status != THREAD_RECORDING ||
 		     t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED)))
-		return (int)guard_restore_returning(t, 0, 1);
+		return guard_restore_returning(t, 0, 1);
 	/* the frames that returned, as sampled_count_enter() finds them */
 	uint32_t d = t->depth;
 	if (d && t->stack[d - 1].sp <= sp)
@@ -217,7 +215,7 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 	 * (sampled_count_enter() takes it otherwise) */
 	struct thread_call_memo *m = call_memo_entry(t, parent, addr);
 	if (UNLIKELY(d == t->capacity || m->addr != addr || m->parent != parent))
-		return (int)guard_restore_returning(t, 0, 1);
+		return guard_restore_returning(t, 0, 1);
 	uint32_t node = m->node;
 	struct shadow_frame *f = &t->stack[d];
 	f->addr = addr;
@@ -230,7 +228,7 @@ int callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 	t->depth = d + 1;
 	t->cur_node = node;
 	m->calls += (uint64_t)t->capturing;
-	return (int)guard_restore_returning(t, 0, 0);
+	return guard_restore_returning(t, 0, 0);
 }
 
 void sampled_count_exit_named(struct thread_state *t, uint64_t addr)
