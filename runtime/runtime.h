@@ -260,6 +260,15 @@ extern struct capture_state capture_state HIDDEN;
 
 extern struct runtime_config runtime_config HIDDEN;
 
+/* Whether the clock times the calls (a trace, flight or count mode by the
+ * clock): then the hooks' cost is calibrated and a thread's waits for a
+ * CPU are left out of its clock.  Not in a run that only samples, nor one
+ * timed by samples. */
+static inline int calls_timed_by_clock(const struct contract *c)
+{
+	return !c->sample_only && !c->time_by_samples;
+}
+
 static inline uint64_t runtime_now(void);
 
 /* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
@@ -342,6 +351,9 @@ HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
 HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
+/* init.c: what the runtime's fork handlers do in a child, for a child
+ * that clone() made without running them (clone.c), but start a thread */
+HIDDEN void runtime_cloned(void);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
@@ -405,8 +417,13 @@ HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t
  * hooks' when switch records arrived, see thread_clock(). */
 HIDDEN void cpu_wait_start(void);
 HIDDEN void cpu_wait_open(struct thread_state *t);
+/* Starts opening the main thread's records on a thread of the runtime's
+ * own, once, at start-up, for a run whose calls the clock times. */
+HIDDEN void cpu_wait_open_aside(void);
 HIDDEN void cpu_wait_close(struct thread_state *t);
 HIDDEN void cpu_wait_take(struct thread_state *t);
+/* Whether the thread's waits for a CPU are being left out of its clock. */
+HIDDEN int cpu_wait_left_out(const struct thread_state *t);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

@@ -321,6 +321,11 @@ static void ring_sync_due(struct thread_state *t, int pending)
 void trace_emit_note(struct thread_state *t, unsigned subtype, uint64_t value,
 		     const char *text, size_t len)
 {
+	/* count mode keeps sums, no history for a note to take its place in:
+	 * nothing the run did is lost (a program that aborts, or marks its
+	 * phases, was said to have lost events) */
+	if (t->nodes)
+		return;
 	if (!ensure_room(t, 0)) {
 		count_lost(t, 1);
 		return;
