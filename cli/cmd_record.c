@@ -10,6 +10,7 @@
 #include <cpuid.h>
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -42,6 +43,9 @@ static const char usage_text[] =
 	"usage: callscope record [options] -- PROG [ARGS...]\n"
 	"\n"
 	"  -o, --output PATH     where to write the recording (default: callscope.data)\n"
+	"  -q, --quiet           print nothing of record's own but warnings and errors\n"
+	"      --log FILE        append record's and the runtime's lines to FILE, not\n"
+	"                        to the program's stderr\n"
 	"      --mode MODE       trace (every call; the default for a program with\n"
 	"                        hooks); sample (the default without hooks; a program\n"
 	"                        with hooks runs them idle); both (trace and sample);\n"
@@ -293,6 +297,31 @@ static char *idle_hooks_library(const char *runtime)
 	return path;
 }
 
+/*
+ * record --log=PATH: record's lines are appended to PATH, and so are the
+ * runtime's (it opens PATH, by its absolute name, for each), so the
+ * program's stderr is its own.
+ */
+static void open_log(const char *path)
+{
+	/* not blocking: a FIFO with no reader fails here, not hangs */
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+		      0666);
+	if (fd < 0)
+		die("cannot open the log '%s': %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+		die("cannot log to '%s': it is neither a regular file nor a device such as "
+		    "/dev/null", path);
+	FILE *log = fdopen(fd, "a");
+	char *absolute = realpath(path, NULL);
+	if (!log || !absolute)
+		die("cannot open the log '%s': %s", path, strerror(errno));
+	die_set_stream(log);
+	setenv(CONTRACT_LOG_ENV, absolute, 1);
+	free(absolute);
+}
+
 /* Prepends LIB to LD_PRELOAD, keeping what the user had. */
 static void set_preload(const char *lib)
 {
@@ -306,6 +335,8 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "log", required_argument, NULL, 'G' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "chunk", required_argument, NULL, 'k' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -334,6 +365,8 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record_sampling rs = { .hz = SAMPLING_HZ_DEFAULT };
 	const char *out_path = "callscope.data";
+	const char *log_path = NULL;
+	int quiet = 0;
 	const char *start_at = NULL, *stop_at = NULL, *events = NULL;
 	const char *libcall = LIBCALL_ALL;
 	uint32_t outside_hz = OUTSIDE_HZ_DEFAULT;
@@ -347,9 +380,11 @@ int cmd_record(int argc, char **argv)
 	memset(&contract, 0, sizeof(contract));
 	contract.version = CONTRACT_VERSION;
 	contract.chunk_bytes = 0;	/* not given: chosen below */
-	while ((opt = getopt_long(argc, argv, "+o:e:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:e:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'G': log_path = optarg; break;
 		case 'c':
 			if (!strcmp(optarg, "tsc"))
 				force_clock = CONTRACT_CLOCK_TSC;
@@ -392,6 +427,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (patch && attach_pid)
 		usage_die("--patch patches a program as it starts; leave out --pid");
+	die_set_silent(quiet);
+	if (log_path)
+		open_log(log_path);
+	else
+		unsetenv(CONTRACT_LOG_ENV);	/* not a recording's around this one */
 	if (attach_pid)
 		return attach_record(attach_pid, attach_duration, rs.hz);
 	if (optind >= argc) {
@@ -411,8 +451,8 @@ int cmd_record(int argc, char **argv)
 		die("'%s' is statically linked, so the runtime cannot be loaded into it; "
 		    "link it dynamically", prog);
 	if (patch && hooks.kinds) {
-		fprintf(stderr, "callscope: '%s' calls %s hooks, so it is traced through them; "
-			"--patch is left out\n", prog, program_hooks_describe(hooks.kinds));
+		inform("'%s' calls %s hooks, so it is traced through them; --patch is left out",
+		       prog, program_hooks_describe(hooks.kinds));
 		patch = 0;
 	}
 	if (patch && rs.mode == RECORD_MODE_SAMPLE)
@@ -481,9 +521,16 @@ int cmd_record(int argc, char **argv)
 		    out_path);
 	if (!mkdtemp(staging))
 		die("cannot write '%s': %s", out_path, strerror(errno));
-	if (strlen(staging) >= sizeof(contract.dir))
+	/* the runtime has it by its absolute path: the program may change
+	 * directory before a thread, a child or an exec'd image opens its
+	 * files there */
+	char *absolute = realpath(staging, NULL);
+	if (!absolute)
+		die("cannot find the staging directory '%s' again: %s", staging, strerror(errno));
+	if (strlen(absolute) >= sizeof(contract.dir))
 		die("the output path '%s' is too long", out_path);
-	memcpy(contract.dir, staging, strlen(staging) + 1);
+	memcpy(contract.dir, absolute, strlen(absolute) + 1);
+	free(absolute);
 	struct patch_plan *patch_plan = patch ? record_patch_plan(prog, patch_spec, staging) : NULL;
 	int tsc = tsc_usable();
 	if (force_clock >= 0)
@@ -536,7 +583,7 @@ int cmd_record(int argc, char **argv)
 	int status = 0;
 	int spawn_error = posix_spawn(&child, prog, NULL, NULL, prog_argv, environ);
 	if (spawn_error) {
-		fprintf(stderr, "callscope: cannot run '%s': %s\n", prog, strerror(spawn_error));
+		error("cannot run '%s': %s", prog, strerror(spawn_error));
 		status = W_EXITCODE(127, 0);	/* as a shell says it could not run one */
 	}
 	/* Like time(1): the terminal's signals are the program's to handle. */
@@ -565,10 +612,12 @@ int cmd_record(int argc, char **argv)
 	seal_remove_staging(staging);
 	if (res.threads == 0)
 		warning("'%s' ran no instrumented code; '%s' holds no calls", prog, out_path);
-	fprintf(stderr, "callscope: recorded %zu thread%s of %zu process%s into '%s' (%llu bytes)%s\n",
-		res.threads, res.threads == 1 ? "" : "s", res.processes,
-		res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
-		res.lost_events ? "; some events were lost, see 'callscope info'" : "");
+	inform("recorded %zu thread%s of %zu process%s into '%s' (%llu bytes)%s",
+	       res.threads, res.threads == 1 ? "" : "s", res.processes,
+	       res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
+	       res.lost_events ? "; some events were lost, see 'callscope info'" : "");
+	if (quiet && res.lost_events)
+		warning("some events were lost in '%s', see 'callscope info'", out_path);
 	free((void *)session.patch_coverage);
 	free(sample_env);
 	free(staging);

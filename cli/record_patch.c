@@ -25,10 +25,10 @@ struct patch_plan *record_patch_plan(const char *prog, const char *spec, const c
 		exit(EXIT_FATAL);
 	free(path);
 	patch_plan_totals(plan, &found, &patched);
-	fprintf(stderr, "callscope: patching the entries of %llu of %llu function%s in %zu "
-		"object%s%s\n", (unsigned long long)patched, (unsigned long long)found,
-		found == 1 ? "" : "s", plan->nobjects, plan->nobjects == 1 ? "" : "s",
-		patched < found ? "; 'callscope info --verbose' lists the others" : "");
+	inform("patching the entries of %llu of %llu function%s in %zu object%s%s",
+	       (unsigned long long)patched, (unsigned long long)found,
+	       found == 1 ? "" : "s", plan->nobjects, plan->nobjects == 1 ? "" : "s",
+	       patched < found ? "; 'callscope info --verbose' lists the others" : "");
 	patch_spec_release(&s);
 	return plan;
 }

@@ -76,8 +76,8 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 		if (rs->only || rs->stack != SAMPLING_STACK_AUTO || rs->asked)
 			usage_die("--time-by=samples finds each sample's call path on the shadow "
 				  "stack, over the whole program: leave out --sample, --only and --stack");
-		fprintf(stderr, "callscope: counting the calls of '%s' per call path, timed by "
-			"samples at %u Hz of %s time\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+		inform("counting the calls of '%s' per call path, timed by samples at %u Hz of %s "
+		       "time", prog, rs->hz, rs->wall ? "wall" : "CPU");
 	} else if (c->ring_bytes || c->count_nodes) {
 		usage_die("sampling does not go with --mode=flight or --mode=count; %s",
 			  has_hooks ? "leave out --sample (or time count mode by samples: "
@@ -92,15 +92,15 @@ char *record_sampling_choose(const struct record_sampling *rs, const char *prog,
 	if (c->time_by_samples)
 		;	/* said above */
 	else if (record_sampling_idle_hooks(rs, has_hooks))
-		fprintf(stderr, "callscope: sampling '%s' at %u Hz of %s time; its profiling hooks "
-			"stay idle (--mode=sample)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+		inform("sampling '%s' at %u Hz of %s time; its profiling hooks stay idle "
+		       "(--mode=sample)", prog, rs->hz, rs->wall ? "wall" : "CPU");
 	else if (has_hooks)
-		fprintf(stderr, "callscope: tracing '%s' and sampling it at %u Hz of %s time\n", prog,
-			rs->hz, rs->wall ? "wall" : "CPU");
+		inform("tracing '%s' and sampling it at %u Hz of %s time", prog,
+		       rs->hz, rs->wall ? "wall" : "CPU");
 	else
-		fprintf(stderr, "callscope: '%s' carries no profiling hooks; sampling it at %u Hz "
-			"of %s time (for exact calls, compile it with -pg or "
-			"-finstrument-functions)\n", prog, rs->hz, rs->wall ? "wall" : "CPU");
+		inform("'%s' carries no profiling hooks; sampling it at %u Hz of %s time (for "
+		       "exact calls, compile it with -pg or -finstrument-functions)", prog, rs->hz,
+		       rs->wall ? "wall" : "CPU");
 	static const char *const stacks[] = { "auto", "fp", "dwarf" };
 	return xasprintf("hz=%u;clock=%s;stack=%s%s%s%s", rs->hz, rs->wall ? "wall" : "cpu",
 			 stacks[rs->stack], rs->timer ? ";source=timer" : "",

@@ -30,6 +30,9 @@
 #include "sampling.h"
 
 #define CONTRACT_ENV "CALLSCOPE_CONTRACT"
+/* record --log=FILE: the runtime appends its warnings to FILE (an
+ * absolute path) instead of writing them on the program's stderr */
+#define CONTRACT_LOG_ENV "CALLSCOPE_LOG"
 #define CONTRACT_VERSION 1
 #define CONTRACT_PATH_MAX 3072
 

@@ -6,6 +6,8 @@
 
 static const char *program = "callscope";
 static int quiet;
+static int silent;
+static FILE *stream;
 
 void die_set_program(const char *name)
 {
@@ -17,60 +19,78 @@ void die_set_quiet(int on)
 	quiet = on;
 }
 
+void die_set_silent(int on)
+{
+	silent = on;
+}
+
+void die_set_stream(FILE *to)
+{
+	stream = to;
+}
+
+static FILE *out(void)
+{
+	return stream ? stream : stderr;
+}
+
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: %s", program, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(out(), "%s: %s", program, prefix);
+	vfprintf(out(), fmt, ap);
+	fputc('\n', out());
+	fflush(out());
 }
+
+/* The body of every variadic reporter below: one line with PREFIX,
+ * unless MUTED. */
+#define REPORT_UNLESS(muted, prefix)                  \
+	do {                                          \
+		va_list ap;                           \
+		if (!(muted)) {                       \
+			va_start(ap, fmt);            \
+			report(prefix, fmt, ap);      \
+			va_end(ap);                   \
+		}                                     \
+	} while (0)
 
 void die(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	report("", fmt, ap);
-	va_end(ap);
+	REPORT_UNLESS(0, "");
 	exit(EXIT_FATAL);
 }
 
 void usage_die(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	report("", fmt, ap);
-	va_end(ap);
+	REPORT_UNLESS(0, "");
 	exit(EXIT_USAGE);
 }
 
 int error(const char *fmt, ...)
 {
-	va_list ap;
-	if (quiet)
-		return -1;
-	va_start(ap, fmt);
-	report("", fmt, ap);
-	va_end(ap);
+	REPORT_UNLESS(quiet, "");
 	return -1;
 }
 
 void warning(const char *fmt, ...)
 {
-	va_list ap;
-	if (quiet)
-		return;
-	va_start(ap, fmt);
-	report("warning: ", fmt, ap);
-	va_end(ap);
+	REPORT_UNLESS(quiet, "warning: ");
+}
+
+void inform(const char *fmt, ...)
+{
+	REPORT_UNLESS(silent, "");
 }
 
 void bug_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: BUG at %s:%d: ", program, file, line);
+	fprintf(out(), "%s: BUG at %s:%d: ", program, file, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(out(), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', out());
+	fflush(out());
 	abort();
 }

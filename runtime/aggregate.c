@@ -259,12 +259,12 @@ void aggregate_capture(struct thread_state *t, int on, uint64_t now)
 	if (!on) {
 		for (uint32_t i = t->depth; i-- > 0;)
 			if (t->stack[i].counted)
-				count_until(t, &t->stack[i], now, t->ncounters);
+				count_until(t, &t->stack[i], now, t->ncounters, 1);
 		return;
 	}
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		if (!f->counted)
-			count_from(t, f, now, 1, t->ncounters);
+			count_from(t, f, now, 1, t->ncounters, 1);
 	}
 }

@@ -106,11 +106,14 @@ static inline void count_note_call(struct cct_func_record *fr, uint64_t start, u
  * INHERITED: it began before (a forked child's frame, or a call running
  * when capture resumed), so its time counts from now but not its call.
  * NCOUNTERS is t->ncounters, or 0 where the caller knows there are none
- * (the hooks' fast path), so that no loop over them is left.
+ * (the hooks' fast path), so that no loop over them is left; STATS is 0
+ * where the caller knows no function has statistics (count mode's fast
+ * path without --call-stats: every func_record is 0), so that their code
+ * is left out too, else 1.
  */
 static inline __attribute__((always_inline)) void
 count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited,
-	   uint32_t ncounters)
+	   uint32_t ncounters, int stats)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
@@ -119,9 +122,12 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 	f->start = now;
 	for (uint32_t i = 0; i < ncounters; i++)
 		f->counter_start[i] = t->counter_now[i];
-	if (!inherited && f->func_record)
-		count_note_start(t, count_func_record(t, f->func_record), now);
-	f->hooks_at = t->hooks_q;
+	if (stats && f->func_record) {
+		if (!inherited)
+			count_note_start(t, count_func_record(t, f->func_record), now);
+		/* read by count_until() only for a call with statistics */
+		f->hooks_at = t->hooks_q;
+	}
 	/* a truncated path's time counts in its outermost activation only */
 	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;
@@ -137,16 +143,17 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 }
 
 /* F's activation stops counting at NOW: its call and time go to its
- * node.  NCOUNTERS as for count_from(). */
+ * node.  NCOUNTERS and STATS as for count_from(). */
 static inline __attribute__((always_inline)) void
-count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32_t ncounters)
+count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32_t ncounters,
+	    int stats)
 {
 	struct cct_record *n = &t->nodes[f->node];
 	uint64_t d = now > f->start ? now - f->start : 0;
 
 	f->counted = 0;
 	/* a part of a call is not a call's duration */
-	if (!f->inherited && f->func_record)
+	if (stats && !f->inherited && f->func_record)
 		count_note_call(count_func_record(t, f->func_record), f->start, now,
 				t->hooks_q - f->hooks_at);
 	n->calls += !f->inherited;
@@ -193,7 +200,7 @@ aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t n
 			     node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
 							      : aggregate_find_func(t, f->addr));
 	if (t->capturing)
-		count_from(t, f, now, inherited, t->ncounters);
+		count_from(t, f, now, inherited, t->ncounters, 1);
 }
 
 /* The root keeps the latest counter readings, for calls still running
@@ -213,15 +220,15 @@ aggregate_enter(struct thread_state *t, struct shadow_frame *f, uint64_t now)
 }
 
 /* F's call ended at NOW (UNWOUND, THROWN: how, see trace.c); NCOUNTERS
- * as for count_from(). */
+ * and STATS as for count_from(). */
 static inline __attribute__((always_inline)) void
 aggregate_exit(struct thread_state *t, struct shadow_frame *f, uint64_t now, int unwound,
-	       int thrown, uint32_t ncounters)
+	       int thrown, uint32_t ncounters, int stats)
 {
 	if (UNLIKELY(ncounters))
 		count_note_counters(t);
 	if (f->counted) {
-		count_until(t, f, now, ncounters);
+		count_until(t, f, now, ncounters, stats);
 		if (UNLIKELY(unwound)) {
 			t->nodes[f->node].unwound++;
 			t->nodes[f->node].thrown += (uint64_t)thrown;

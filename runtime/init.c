@@ -64,7 +64,7 @@ static void after_fork_child(void)
 	if (process_write_start(parent, runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0) {
 		runtime_config.active = 0;
-		t->status = THREAD_OFF;
+		thread_after_fork_unrecorded(t);
 		return;
 	}
 	control_after_fork();
@@ -79,6 +79,7 @@ __attribute__((constructor)) static void runtime_init(void)
 
 	if (getauxval(AT_SECURE))
 		return;
+	rt_log_init();
 	text = secure_getenv(CONTRACT_ENV);
 	if (!text)
 		return;
@@ -87,9 +88,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	}
 	set_triggers(contract);
-	callscope_hooks_fast = contract->clock == CONTRACT_CLOCK_TSC &&
-			       !contract->time_by_samples && !contract->has_start &&
-			       !contract->nstops;
+	trace_fast_paths_choose(contract);
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();
@@ -98,7 +97,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* the hooks' cost is subtracted from traced calls; a run that only
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
-	if (!contract->sample_only && !contract->time_by_samples)
+	if (calls_timed_by_clock(contract))
 		calibrate_at_start();
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
@@ -115,6 +114,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* before main and before the runtime starts threads of its own */
 	if (contract->patch)
 		patch_install();
+	if (calls_timed_by_clock(contract))
+		cpu_wait_open_aside();
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();

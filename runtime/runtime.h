@@ -255,19 +255,35 @@ extern struct capture_state capture_state HIDDEN;
 
 extern struct runtime_config runtime_config HIDDEN;
 
+/* Whether the clock times the calls (a trace, flight or count mode by the
+ * clock): then the hooks' cost is calibrated and a thread's waits for a
+ * CPU are left out of its clock.  Not in a run that only samples, nor one
+ * timed by samples. */
+static inline int calls_timed_by_clock(const struct contract *c)
+{
+	return !c->sample_only && !c->time_by_samples;
+}
+
 static inline uint64_t runtime_now(void);
 
 /* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
 HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
-/* trace.c: their fast paths (see there), tried first when
- * callscope_hooks_fast says this process's settings allow them: the
- * clock is the TSC, calls are timed by it, and no trigger needs checking.
- * Set once by the constructor; the assembly tests it. */
-HIDDEN int callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
+/* trace.c: their fast paths (see there), one pair for the event modes
+ * and one for count mode without and with --call-stats, tried first when the process's settings allow
+ * them (the clock is the TSC, calls are timed by it, and no trigger needs
+ * checking).  The assembly calls the pair trace_fast_paths_choose() chose
+ * once, in the constructor; NULL: none. */
+HIDDEN uintptr_t callscope_hook_enter_fast(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return_fast(uintptr_t slot);
-extern int callscope_hooks_fast HIDDEN;
+HIDDEN uintptr_t callscope_hook_enter_count_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_fast(uintptr_t slot);
+HIDDEN uintptr_t callscope_hook_enter_count_stats_fast(uintptr_t *ret_slot, uint64_t self);
+HIDDEN uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot);
+extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
+extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
+HIDDEN void trace_fast_paths_choose(const struct contract *contract);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
@@ -326,6 +342,7 @@ HIDDEN int thread_start(struct thread_state *t);
 HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
+HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
@@ -389,8 +406,13 @@ HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t
  * hooks' when switch records arrived, see thread_clock(). */
 HIDDEN void cpu_wait_start(void);
 HIDDEN void cpu_wait_open(struct thread_state *t);
+/* Starts opening the main thread's records on a thread of the runtime's
+ * own, once, at start-up, for a run whose calls the clock times. */
+HIDDEN void cpu_wait_open_aside(void);
 HIDDEN void cpu_wait_close(struct thread_state *t);
 HIDDEN void cpu_wait_take(struct thread_state *t);
+/* Whether the thread's waits for a CPU are being left out of its clock. */
+HIDDEN int cpu_wait_left_out(const struct thread_state *t);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);
@@ -505,7 +527,10 @@ HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
  * descriptor shares one inode, so this tells the runtime's own event
  * from one the program opened (or an eventfd) under the same number. */
 HIDDEN uint64_t rt_perf_id(int fd);
+/* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
+ * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);
+HIDDEN void rt_log_init(void);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */
 HIDDEN void rt_warn_joined(const char *const parts[], const char *short_msg);

@@ -191,3 +191,23 @@ void thread_after_fork(struct thread_state *t)
 		t->status = THREAD_RECORDING;
 	guard_restore(t, 0);
 }
+
+/*
+ * The child of fork() that cannot record (its process file could not be
+ * made: no descriptor left, no space): it lets go of the parent's files,
+ * whose mappings would write into the parent's data and whose ring of
+ * switch records a child does not inherit, but keeps the shadow stack,
+ * as the functions it is inside of still return through the trampoline.
+ */
+void thread_after_fork_unrecorded(struct thread_state *t)
+{
+	t->signals_held = 0;
+	if (t->status != THREAD_RECORDING) {
+		t->status = THREAD_OFF;
+		return;
+	}
+	guard_take(t, 1);
+	thread_buffer_close(t);
+	t->status = THREAD_OFF;
+	guard_restore(t, 0);
+}

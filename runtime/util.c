@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
@@ -81,7 +82,35 @@ char *rt_append_u64(char *p, char *end, uint64_t v)
 	return p;
 }
 
-/* One line on stderr, written in one call so lines from threads do not mix. */
+/* record --log's file, copied at start-up (the program may change its
+ * environment); "": the program's stderr */
+static char log_path[CONTRACT_PATH_MAX];
+
+void rt_log_init(void)
+{
+	const char *path = secure_getenv(CONTRACT_LOG_ENV);
+
+	if (path && path[0] == '/' && strlen(path) < sizeof(log_path))
+		memcpy(log_path, path, strlen(path) + 1);
+}
+
+/* Writes LINE to the log, opened for each line (warnings are rare, and a
+ * descriptor kept open could be closed or taken over by the program);
+ * returns nonzero when it could not. */
+static int log_line(const char *line, size_t len)
+{
+	if (!log_path[0])
+		return -1;
+	int fd = open(log_path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, line, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* One line on stderr (or record --log's file), written in one call so
+ * lines from threads do not mix. */
 void rt_warn(const char *msg, const char *detail)
 {
 	char line[512];
@@ -95,6 +124,8 @@ void rt_warn(const char *msg, const char *detail)
 	if (!p)
 		p = end;
 	*p++ = '\n';
+	if (log_line(line, (size_t)(p - line)) == 0)
+		return;
 	ssize_t ignored = write(STDERR_FILENO, line, (size_t)(p - line));
 	(void)ignored;
 }

@@ -6,10 +6,13 @@
  * the prologue, so it lies just above our own return address.  Both save
  * every integer register that can carry an argument (the function has not
  * read its arguments yet) and call C with (return-address slot, address
- * inside the function): first the fast path, callscope_hook_enter_fast(),
- * which calls nothing and so saves no register of its own (when the
- * process's settings allow it: callscope_hooks_fast), and when it
- * declines the full one.  The C side is built with -mgeneral-regs-only
+ * inside the function): first the fast path, which calls nothing and so
+ * saves no register of its own, and when it declines the full one.  The
+ * fast path is the one compiled for the recording's kind (a trace's or a
+ * flight recording's, or count mode's) or none, as the process's settings
+ * say: the constructor sets callscope_hook_enter_fast_path, and its
+ * return's callscope_hook_return_fast_path, once, and an indirect call
+ * through it costs each kind what a direct call would.  The C side is built with -mgeneral-regs-only
  * and calls nothing that touches vector registers, so xmm0-7 are saved
  * only when it asks for the slow path (a thread's first hook, which opens
  * files through libc).  The C side may replace the return address with
@@ -45,22 +48,26 @@
 \name:
 	.cfi_startproc
 	SAVE_INT
-	cmpl	$0, callscope_hooks_fast(%rip)
-	je	3f
+	movq	callscope_hook_enter_fast_path(%rip), %rax
+	testq	%rax, %rax
+	jz	3f
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
 	leaq	\slot+FRAME(%rsp), %rdi
 	.endif
 	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
-	call	callscope_hook_enter_fast
+	call	*%rax
 	/* the callee's clock runs from here on, and after the full path's
 	 * call below; the caller's before each (runtime/hook_samples.c) */
 	HOOK_LABEL \name\()_fast_done
-	testl	%eax, %eax
+	testq	%rax, %rax
 	jnz	3f
-2:	RESTORE_INT
+2:	.cfi_remember_state
+	RESTORE_INT
 	ret
+	/* the code below runs with the registers still saved */
+	.cfi_restore_state
 3:	HOOK_LABEL \name\()_full
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
@@ -122,9 +129,10 @@ callscope_return_trampoline:
 	pushq	%rdx			/* %rsp is 8 mod 16 now */
 	leaq	16(%rsp), %rdi		/* the slot */
 	subq	$8, %rsp
-	cmpl	$0, callscope_hooks_fast(%rip)
+	movq	callscope_hook_return_fast_path(%rip), %rcx
+	testq	%rcx, %rcx
 	je	2f
-	call	callscope_hook_return_fast
+	call	*%rcx
 	testq	%rax, %rax
 	jnz	1f
 2:	leaq	24(%rsp), %rdi		/* no fast path, or it declined */
