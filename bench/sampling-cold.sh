@@ -17,11 +17,17 @@
 # each run and times it: a round is cold when every probe of it waited
 # (≥ 1 ms).  The medians are given over all rounds and over the cold ones.
 #
+# With TRACED=1 the program is built with -pg and `record` traces it (with
+# its samples beside the trace, as by default), which opens a perf event of
+# its own for the main thread (its context switches, see
+# runtime/cpu_wait.c); the plain run is then the -pg build's own, which
+# writes gmon.out, and gperftools is left out.
+#
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-sampling-cold), CALLSCOPE,
 # BASELINE (another build's callscope, e.g. main's, measured in the same
 # rounds), REPEAT (rounds, the median is kept; default 21), PAUSE
 # (seconds before each run; default 1.5), ROUNDS (mix's argument; default:
-# what takes 0.2 s of CPU here).  Prints Markdown.
+# what takes 0.2 s of CPU here), TRACED.  Prints Markdown.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,18 +38,19 @@ BASELINE=${BASELINE:-}
 REPEAT=${REPEAT:-21}
 PAUSE=${PAUSE:-1.5}
 ROUNDS=${ROUNDS:-}
+TRACED=${TRACED:-}
 BUDGET=3	# percent of a plain run's wall time
 . "$HERE/median.sh"
 
 mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
-cc -O2 -g -fno-omit-frame-pointer -o mix "$HERE/progs/sample_mix.c"
+cc -O2 -g -fno-omit-frame-pointer ${TRACED:+-pg} -o mix "$HERE/progs/sample_mix.c"
 cc -O2 -o timed_run "$HERE/progs/timed_run.c"
 cc -O2 -o perf_first_open "$HERE/progs/perf_first_open.c"
 gp=/usr/lib/x86_64-linux-gnu/libprofiler.so
 variants=(plain callscope)
 [ -n "$BASELINE" ] && variants+=(baseline)
-[ -e "$gp" ] && variants+=(gperftools)
+[ -e "$gp" ] && [ -z "$TRACED" ] && variants+=(gperftools)
 
 if [ -z "$ROUNDS" ]; then
 	trial=()
@@ -109,7 +116,7 @@ table() {
 		[ "$v" = gperftools ] && verdict=""
 		echo "| $(label "$v") | $w | $o | $c | $(pct "$c" "$plain_cpu") | $verdict |"
 	done
-	if [ -e "$gp" ]; then
+	if [[ " ${variants[*]} " == *" gperftools "* ]]; then
 		echo
 		awk -v c="$(med "$(values 4 callscope "$@")")" -v g="$(med "$(values 4 gperftools "$@")")" \
 			-v cc="$(med "$(values 3 callscope "$@")")" -v gc="$(med "$(values 3 gperftools "$@")")" 'BEGIN {
@@ -118,7 +125,11 @@ table() {
 	fi
 }
 
-echo "## Sampling from a cold start: a 0.2 s program at 999 Hz (\`mix $ROUNDS\`)"
+if [ -n "$TRACED" ]; then
+	echo "## Tracing from a cold start: a 0.2 s program built with -pg (\`mix $ROUNDS\`)"
+else
+	echo "## Sampling from a cold start: a 0.2 s program at 999 Hz (\`mix $ROUNDS\`)"
+fi
 echo
 echo "Medians of $REPEAT interleaved rounds, each run ${PAUSE} s after a probe and the probe ${PAUSE} s" \
 	"after the run before; wall time from the parent, CPU time by wait4 (no perf stat around the" \
@@ -137,5 +148,6 @@ else
 		"events open, and the kernel's wait was paid by it, not by the runs."
 fi
 echo
+[ -n "$TRACED" ] && exit 0
 echo "Samples of the last callscope run: $("$CALLSCOPE" report -i cs.data --json |
 	jq -r '"\(.samples), \(.tick_timer_samples // 0) of them by the POSIX timer before the task-clock event took over"')."

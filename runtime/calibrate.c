@@ -312,7 +312,7 @@ void calibrate_at_exit(void)
 			ran.wait_ns = now.wait_ns - sched_at_start.wait_ns;
 		}
 		struct thread_state *t = trace_current();
-		ran.left_out = t->wait_head != NULL;
+		ran.left_out = cpu_wait_left_out(t);
 		ran.left_out_ns = t->waited_ns;
 	}
 	/* a sample would land in the scratch stream, amid the batches */

@@ -18,13 +18,26 @@
  * strict perf_event_paranoid) the thread's times include the waits, as
  * before; the main thread's CPU and wait times in the CALIBRATION section
  * then tell how much.
+ *
+ * The main thread's event is opened by a thread of the runtime's own,
+ * started with the runtime (cpu_wait_open_aside()), as the sampler's is
+ * (see sampler.c's handover): the first per-thread perf event opened on a
+ * machine that had none for about a second waits in perf_event_open() for
+ * an RCU grace period, 8-20 ms that would otherwise be the program's.
+ * From the thread's first hook until the ring is ready its head points at
+ * aside.ready, which the opener sets once the ring waits in aside.ring:
+ * the next hook then sees records pending and takes the ring on the thread
+ * itself (cpu_wait_take()), so the hooks' one load stays all they pay.
+ * The records are read from the ring's first: a wait between the opening
+ * and that hook is left out like any other.  One before the opening is not
+ * seen, as one before a thread's first hook is not.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
 
 #include <linux/perf_event.h>
-#include <string.h>
 #include <sys/mman.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,7 +55,8 @@ static size_t page_bytes(void)
 	return (size_t)getpagesize();
 }
 
-static int open_switch_event(void)
+/* TID's switch records (0: the calling thread's). */
+static int open_switch_event(pid_t tid)
 {
 	struct perf_event_attr attr;
 
@@ -58,11 +72,93 @@ static int open_switch_event(void)
 	attr.clockid = CLOCK_MONOTONIC;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The ring of TID's switch records, mapped, with its PAGES of records;
+ * NULL when the kernel refuses the event. */
+static struct perf_event_mmap_page *map_switch_ring(pid_t tid, uint32_t *pages)
+{
+	int fd = open_switch_event(tid);
+	if (fd < 0)
+		return NULL;
+	void *map = MAP_FAILED;
+	uint32_t n = WAIT_RING_PAGES_MAX;
+	for (; n && map == MAP_FAILED; n /= 2)
+		map = mmap(NULL, (1 + n) * page_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* the mapping keeps the event alive: no descriptor is left open */
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	*pages = n * 2;
+	return map;
+}
+
+/*
+ * The main thread's ring while a thread of the runtime's own opens it.
+ * Whichever comes first opens it: that thread, or the main thread at its
+ * first hook, which then opens its own as any thread does.  On a quiet
+ * machine, where the kernel may wait, the thread comes first; on a busy
+ * one it may not run for milliseconds, whose waits for a CPU would stay
+ * in the main thread's times, and the main thread does not wait for it.
+ */
+#define ASIDE_WAITING ((struct perf_event_mmap_page *)1)
+enum { ASIDE_FREE, ASIDE_OPENING, ASIDE_DECIDED };
+static struct {
+	uint64_t ready;		/* the main thread's head meanwhile: 1 once done */
+	struct perf_event_mmap_page *ring;	/* ASIDE_WAITING, the ring, or NULL */
+	uint32_t pages;
+	pid_t tid;		/* the main thread */
+	int state;		/* ASIDE_: taken by the thread, by the main thread */
+} aside = { .state = ASIDE_DECIDED };
+
+static void *open_aside(void *arg)
+{
+	uint32_t pages = 0;
+	struct perf_event_mmap_page *waiting = ASIDE_WAITING;
+	int free = ASIDE_FREE;
+
+	(void)arg;
+	if (!__atomic_compare_exchange_n(&aside.state, &free, ASIDE_OPENING, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return NULL;	/* the main thread opened its own */
+	struct perf_event_mmap_page *ring = map_switch_ring(aside.tid, &pages);
+	aside.pages = pages;
+	if (!__atomic_compare_exchange_n(&aside.ring, &waiting, ring, 0, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED)) {
+		/* the thread stopped recording meanwhile */
+		if (ring)
+			munmap(ring, (1 + pages) * page_bytes());
+		return NULL;
+	}
+	__atomic_store_n(&aside.ready, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* On the main thread, once aside.ready is set: its ring, or none. */
+static void adopt_aside(struct thread_state *t)
+{
+	struct perf_event_mmap_page *ring = __atomic_exchange_n(&aside.ring, NULL, __ATOMIC_ACQ_REL);
+
+	t->wait_head = NULL;
+	if (!ring || ring == ASIDE_WAITING)
+		return;
+	t->wait_page = ring;
+	t->wait_pages = aside.pages;
+	/* from the ring's first record: the waits since it opened */
+	t->wait_tail = 0;
+	t->wait_head = (const volatile uint64_t *)&ring->data_head;
 }
 
 void cpu_wait_close(struct thread_state *t)
 {
+	if (t->wait_head == &aside.ready) {
+		/* the ring opened aside will not be wanted */
+		struct perf_event_mmap_page *ring =
+			__atomic_exchange_n(&aside.ring, NULL, __ATOMIC_ACQ_REL);
+		if (ring && ring != ASIDE_WAITING)
+			munmap(ring, (1 + aside.pages) * page_bytes());
+	}
 	if (t->wait_page)
 		munmap(t->wait_page, (1 + t->wait_pages) * page_bytes());
 	t->wait_page = NULL;
@@ -82,32 +178,47 @@ void cpu_wait_start(void)
 	mono_at_start = clock_mono_ns();
 }
 
+void cpu_wait_open_aside(void)
+{
+	aside.tid = getpid();
+	aside.ring = ASIDE_WAITING;
+	aside.ready = 0;
+	aside.state = ASIDE_FREE;
+	if (runtime_thread_spawn(open_aside, NULL) != 0)
+		aside.state = ASIDE_DECIDED;	/* the main thread opens its own */
+}
+
 /* Opens the calling thread's switch records; when the kernel refuses,
- * nothing is left out. */
+ * nothing is left out.  The main thread's first take those opened aside. */
 void cpu_wait_open(struct thread_state *t)
 {
 	t->wait_page = NULL;
 	t->wait_head = NULL;
 	t->wait_out = 0;
 	t->waited_ns = 0;
-	int fd = open_switch_event();
-	if (fd < 0)
+	if (t->tid == (uint32_t)aside.tid &&
+	    __atomic_exchange_n(&aside.state, ASIDE_DECIDED, __ATOMIC_ACQ_REL) == ASIDE_OPENING) {
+		t->wait_tail = 0;
+		t->wait_head = &aside.ready;
 		return;
-	void *map = MAP_FAILED;
-	uint32_t pages = WAIT_RING_PAGES_MAX;
-	for (; pages && map == MAP_FAILED; pages /= 2)
-		map = mmap(NULL, (1 + pages) * page_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED,
-			   fd, 0);
-	/* the mapping keeps the event alive: no descriptor is left open */
-	close(fd);
-	if (map == MAP_FAILED)
+	}
+	struct perf_event_mmap_page *ring = map_switch_ring(0, &t->wait_pages);
+	if (!ring)
 		return;
-	t->wait_pages = pages * 2;
-	struct perf_event_mmap_page *pc = map;
-	t->wait_page = pc;
-	t->wait_tail = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	t->wait_page = ring;
+	t->wait_tail = __atomic_load_n(&ring->data_head, __ATOMIC_ACQUIRE);
 	t->clock_last = runtime_now();
-	t->wait_head = (const volatile uint64_t *)&pc->data_head;
+	t->wait_head = (const volatile uint64_t *)&ring->data_head;
+}
+
+int cpu_wait_left_out(const struct thread_state *t)
+{
+	if (t->wait_head == &aside.ready) {
+		/* opened aside, not yet taken: the next hook would */
+		struct perf_event_mmap_page *ring = __atomic_load_n(&aside.ring, __ATOMIC_ACQUIRE);
+		return ring && ring != ASIDE_WAITING;
+	}
+	return t->wait_page != NULL;
 }
 
 /* LEN bytes of the ring at stream offset AT, which may wrap its end. */
@@ -150,6 +261,11 @@ static uint64_t clock_to_mono(struct clock_rate r, uint64_t raw)
 
 void cpu_wait_take(struct thread_state *t)
 {
+	if (t->wait_head == &aside.ready) {
+		adopt_aside(t);
+		if (!t->wait_head)
+			return;
+	}
 	struct perf_event_mmap_page *pc = t->wait_page;
 	const uint8_t *ring = (const uint8_t *)pc + page_bytes();
 	uint64_t ring_len = (uint64_t)t->wait_pages * page_bytes();

@@ -53,8 +53,9 @@ static void process_exiting(void)
 }
 
 /* The child of fork() is a process of its own: its sections, its
- * control socket, then the calling thread's own file (thread.c). */
-static void after_fork_child(void)
+ * control socket (served by a thread of its own when FORKED, not in a
+ * child of clone()), then the calling thread's own file (thread.c). */
+static void child_starts(int forked)
 {
 	struct thread_state *t = trace_current();
 	pid_t parent = runtime_config.pid;
@@ -67,8 +68,19 @@ static void after_fork_child(void)
 		thread_after_fork_unrecorded(t);
 		return;
 	}
-	control_after_fork();
+	control_after_fork(forked);
 	thread_after_fork(t);
+}
+
+static void after_fork_child(void)
+{
+	child_starts(1);
+}
+
+void runtime_cloned(void)
+{
+	child_starts(0);
+	sampler_forked();
 }
 
 __attribute__((constructor)) static void runtime_init(void)
@@ -97,7 +109,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* the hooks' cost is subtracted from traced calls; a run that only
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
-	if (!contract->sample_only && !contract->time_by_samples)
+	if (calls_timed_by_clock(contract))
 		calibrate_at_start();
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
@@ -114,6 +126,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	/* before main and before the runtime starts threads of its own */
 	if (contract->patch)
 		patch_install();
+	if (calls_timed_by_clock(contract))
+		cpu_wait_open_aside();
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();

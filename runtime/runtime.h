@@ -162,6 +162,11 @@ struct thread_state {
 	uint32_t node_reserved;	/* nodes the file has space for */
 	uint32_t cur_node;	/* the path the thread is in */
 	struct cct_cache_slot *node_cache;
+	/* --time-by=samples: the call memo (sections.h), mapped from the
+	 * thread's file when call_memo_on, else entries that match no call
+	 * (calls then go to the nodes directly) */
+	struct thread_call_memo *call_memo;
+	int call_memo_on;
 	struct cct_func_slot *func_slots;
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */
@@ -255,6 +260,15 @@ extern struct capture_state capture_state HIDDEN;
 
 extern struct runtime_config runtime_config HIDDEN;
 
+/* Whether the clock times the calls (a trace, flight or count mode by the
+ * clock): then the hooks' cost is calibrated and a thread's waits for a
+ * CPU are left out of its clock.  Not in a run that only samples, nor one
+ * timed by samples. */
+static inline int calls_timed_by_clock(const struct contract *c)
+{
+	return !c->sample_only && !c->time_by_samples;
+}
+
 static inline uint64_t runtime_now(void);
 
 /* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
@@ -275,6 +289,9 @@ HIDDEN uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot);
 extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
 extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
 HIDDEN void trace_fast_paths_choose(const struct contract *contract);
+/* sampled_count.c: the entries' fast path under --time-by=samples, which
+ * trace_fast_paths_choose() chooses for -pg and -mfentry builds */
+HIDDEN uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t self);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);
@@ -334,6 +351,9 @@ HIDDEN int thread_lifecycle_install(void);
 HIDDEN void thread_process_exiting(struct thread_state *t);
 HIDDEN void thread_after_fork(struct thread_state *t);
 HIDDEN void thread_after_fork_unrecorded(struct thread_state *t);
+/* init.c: what the runtime's fork handlers do in a child, for a child
+ * that clone() made without running them (clone.c), but start a thread */
+HIDDEN void runtime_cloned(void);
 /* Whether the calling thread records, starting it on its first hook. */
 static inline int runtime_thread_ready(struct thread_state *t)
 {
@@ -397,8 +417,13 @@ HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t
  * hooks' when switch records arrived, see thread_clock(). */
 HIDDEN void cpu_wait_start(void);
 HIDDEN void cpu_wait_open(struct thread_state *t);
+/* Starts opening the main thread's records on a thread of the runtime's
+ * own, once, at start-up, for a run whose calls the clock times. */
+HIDDEN void cpu_wait_open_aside(void);
 HIDDEN void cpu_wait_close(struct thread_state *t);
 HIDDEN void cpu_wait_take(struct thread_state *t);
+/* Whether the thread's waits for a CPU are being left out of its clock. */
+HIDDEN int cpu_wait_left_out(const struct thread_state *t);
 
 /* counters.c */
 HIDDEN int counters_open(struct thread_state *t);

@@ -81,6 +81,9 @@ struct sampler_thread {
 	int awaiting;		/* the main thread's event is being opened for it */
 	int short_period;	/* the event's first period is the rest of the timer's */
 	timer_t timer;
+	/* while awaiting: the thread's CPU time when its timer started, and
+	 * the periods the timer's signals weighed since (see take_event()) */
+	uint64_t timer_start_ns, timer_weight;
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
 	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
 	uint64_t missed;		/* samples not written since the last one */
@@ -129,14 +132,23 @@ static pthread_key_t sampler_key;
  * about a second waits in perf_event_open() for an RCU grace period (the
  * kernel turns its context-switch hooks for such events back on and waits
  * until every CPU sees them): 8-20 ms here, which would otherwise be the
- * program's wall time.  At the timer's first signal after the event is
- * ready, the handler swaps the two (take_event()).
+ * program's wall time.  The opening thread starts the event for one short
+ * period, and at its signal the handler swaps the two (take_event()).  Not at a signal of the timer: the kernel checks CPU-time
+ * timers at its tick, and on a loaded machine a thread's timer may signal
+ * rarely or not at all any more (seen on Linux 6.18: 200 ms of a thread's
+ * CPU time without one signal), while the event, driven by a
+ * high-resolution timer of its own, signals on time.
  */
 enum { HANDOVER_NONE = -1, HANDOVER_WAITING = -2 };
+/* the event's first period, which ends the timer's turn: a few
+ * microseconds of the main thread's CPU time once the event is open; the
+ * event stops after it (PERF_EVENT_IOC_REFRESH 1) until taken */
+#define HANDOVER_FIRST_PERIOD_NS 20000
 static struct {
 	int fd;			/* the event once opened, or a HANDOVER_ state */
 	pid_t tid;		/* the main thread */
-	pthread_mutex_t opening;	/* held while it opens: fork() waits */
+	pthread_mutex_t opening;	/* held while it opens and starts it:
+					 * fork() and the thread's stop wait */
 } handover = { HANDOVER_NONE, 0, PTHREAD_MUTEX_INITIALIZER };
 
 static int in_only(uintptr_t pc)
@@ -371,13 +383,6 @@ static struct timespec ns_timespec(uint64_t ns)
 	return (struct timespec){ (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 }
 
-/*
- * In a signal of the main thread's timer: once its event is open, the event
- * takes over.  The timer stops where it is, and the event's first period
- * is what was left of the timer's, so that the CPU time around the switch
- * is sampled once, neither twice nor never.  The timer is deleted when
- * the thread stops (timer_delete is no function for a signal handler).
- */
 /* Closes FD if it still is a perf event.  An event opened for the main
  * thread waits for it in handover.fd, and a program that closes the
  * descriptors it did not open may have its own file under that number
@@ -388,39 +393,58 @@ static void close_event(int fd)
 		close(fd);
 }
 
-static void take_event(struct sampler_thread *s)
+/* The calling thread's CPU time, the clock of its timer and its event. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? timespec_ns(ts) : 0;
+}
+
+/*
+ * In the first signal of the main thread's event (see handover): the event
+ * takes over from the timer, which stops.  The periods of CPU time since
+ * the timer started that its signals did not weigh (all of them since it
+ * last signalled, if the kernel stopped checking it) are owed by the
+ * sample of this signal: returns that weight, 0 for no sample.  The
+ * event's next period ends where the timer's would have, so that the CPU
+ * time around the switch is sampled once, neither twice nor never.  The
+ * timer is deleted when the thread stops (timer_delete is no function for
+ * a signal handler).
+ */
+static uint64_t take_event(struct sampler_thread *s)
 {
 	int fd = __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
 
-	if (fd == HANDOVER_WAITING)
-		return;
-	s->awaiting = 0;
 	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
 						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		return;	/* it could not be opened: the timer stays */
-	if (!rt_perf_id(fd))
-		return;	/* the program closed it: the timer stays */
-	struct itimerspec off = { { 0, 0 }, { 0, 0 } }, left;
-	if (timer_settime(s->timer, 0, &off, &left) != 0) {
-		close_event(fd);
-		return;
-	}
-	uint64_t left_ns = timespec_ns(left.it_value);
-	if (left_ns && left_ns < sampler.period_ns &&
-	    ioctl(fd, PERF_EVENT_IOC_PERIOD, &left_ns) == 0)
+		return 0;
+	struct itimerspec off = { { 0, 0 }, { 0, 0 } };
+	timer_settime(s->timer, 0, &off, NULL);
+	uint64_t now = thread_cpu_ns();
+	uint64_t elapsed = now > s->timer_start_ns ? now - s->timer_start_ns : 0;
+	uint64_t periods = elapsed / sampler.period_ns;
+	uint64_t next = sampler.period_ns - elapsed % sampler.period_ns;
+	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &next) == 0)
 		s->short_period = 1;
-	s->perf_fd = fd;
 	s->perf_id = rt_perf_id(fd);
-	if (enable_event(fd) == 0)
-		return;
-	/* the event would not start: the timer goes on where it stopped */
-	s->perf_fd = -1;
-	s->short_period = 0;
-	close_event(fd);
-	left.it_interval = ns_timespec(sampler.period_ns);
-	if (!left_ns)
-		left.it_value = left.it_interval;
-	timer_settime(s->timer, 0, &left, NULL);
+	/* the event's before the wait ends: a SIGTRAP may interrupt this
+	 * handler (SA_NODEFER, patch/trap.c) */
+	s->perf_fd = fd;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s->awaiting = 0;
+	enable_event(fd);	/* it stopped after its first period */
+	return periods > s->timer_weight ? periods - s->timer_weight : 0;
+}
+
+/* Whether INFO is the signal of the main thread's event while it waits
+ * for it: the end of the event's first period. */
+static int is_handover_signal(const siginfo_t *info)
+{
+	if (sampler.sigtrap)
+		return is_task_clock_trap(info);
+	return info->si_code == POLL_HUP &&
+	       info->si_fd == __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
 }
 
 /* After the event's first, shortened period: the full period from now on. */
@@ -452,11 +476,19 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		goto out;
 	}
 	if (by_timer) {
-		/* the timer's, or one it queued before the event took over:
-		 * CPU time the event did not count */
+		/* one the timer queued before the event took over: its
+		 * periods were weighed by the event's first sample */
+		if (s->perf_fd >= 0)
+			goto out;
 		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
 		if (s->awaiting)
-			take_event(s);
+			s->timer_weight += weight;
+	} else if (s->awaiting && is_handover_signal(info)) {
+		/* the CPU time the timer did not sample, as its own */
+		weight = take_event(s);
+		by_timer = 1;
+		if (!weight)
+			goto out;
 	} else if (s->perf_fd >= 0 && sampler.sigtrap) {
 		if (!is_task_clock_trap(info)) {
 			forward_to_program(sig, info, context);
@@ -829,9 +861,23 @@ static void *open_main_thread_event(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&handover.opening);
 	int fd = open_task_clock(handover.tid, sampler.sigtrap);
+	uint64_t first = HANDOVER_FIRST_PERIOD_NS;
+	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_PERIOD, &first) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (!__atomic_compare_exchange_n(&handover.fd, &waiting, fd >= 0 ? fd : HANDOVER_NONE, 0,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED) && fd >= 0)
-		close(fd);	/* the main thread stopped sampling meanwhile */
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		if (fd >= 0)
+			close(fd);	/* the main thread stopped sampling meanwhile */
+	} else if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+		/* the event would not start, so no signal of it will come
+		 * to take it: the timer stays */
+		int published = fd;
+		if (__atomic_compare_exchange_n(&handover.fd, &published, HANDOVER_NONE, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			close(fd);
+	}
 	pthread_mutex_unlock(&handover.opening);
 	return NULL;
 }
@@ -855,6 +901,8 @@ static void start_main_thread(void)
 	handover.tid = (pid_t)gettid();
 	handover.fd = HANDOVER_WAITING;
 	s->awaiting = 1;
+	s->timer_start_ns = thread_cpu_ns();	/* before the timer's start: see take_event() */
+	s->timer_weight = 0;
 	if (arm_timer(s) != 0) {
 		/* no timer to sample meanwhile: wait for the event here */
 		s->awaiting = 0;
@@ -876,9 +924,12 @@ static void sampler_thread_stop(void *arg)
 		return;
 	s->armed = 0;
 	if (s->awaiting) {
-		/* the event opened for this thread will not be wanted */
+		/* the event opened for this thread will not be wanted; once
+		 * the thread opening it is done with it */
 		s->awaiting = 0;
+		pthread_mutex_lock(&handover.opening);
 		int fd = __atomic_exchange_n(&handover.fd, HANDOVER_NONE, __ATOMIC_ACQ_REL);
+		pthread_mutex_unlock(&handover.opening);
 		if (fd >= 0)
 			close_event(fd);
 	}
@@ -1150,6 +1201,12 @@ static void after_fork_child(void)
 	s->has_timer = 0;
 	s->armed = 0;
 	sampler_thread_start();
+}
+
+void sampler_forked(void)
+{
+	if (sampler.on)
+		after_fork_child();
 }
 
 /* Called by the runtime's constructor once it records. */

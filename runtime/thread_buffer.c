@@ -275,7 +275,7 @@ int thread_buffer_open(struct thread_state *t, uint32_t flags)
 				       (t->counter_rdpmc ? THREAD_COUNTERS_BY_RDPMC : 0) |
 				       runtime_config.counter_cost << THREAD_COUNTERS_COST_SHIFT;
 	/* calls timed by the clock leave out the thread's waits for a CPU */
-	if (!runtime_config.contract.sample_only && !runtime_config.contract.time_by_samples)
+	if (calls_timed_by_clock(&runtime_config.contract))
 		cpu_wait_open(t);
 	if (runtime_config.contract.count_nodes) {
 		/* capture may begin off (--start-at, --start-stopped): the

@@ -54,7 +54,9 @@ timer=$(jq .tick_timer_samples r.json)
 samples=$(jq .samples r.json)
 echo "# $samples samples, $timer by the timer"
 if [ $events = 0 ]; then
-	skip 3 "perf events are not allowed on this machine: the timer does it all"
+	for _ in 1 2 3; do
+		skip "perf events are not allowed on this machine: the timer does it all"
+	done
 else
 	[ "$timer" -ge 10 ]
 	ok $? "the timer sampled the start ($timer samples)"
