@@ -49,6 +49,7 @@ RUNTIME_SRC := \
 	runtime/api.c \
 	runtime/backtrace.c \
 	runtime/calibrate.c \
+	runtime/clone.c \
 	runtime/context.c \
 	runtime/control.c \
 	runtime/counters.c \
@@ -85,7 +86,8 @@ RUNTIME_SRC := \
 	runtime/unwind_threads.c \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
-	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S
+	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S \
+	runtime/arch/x86_64/call_on_stack.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

@@ -418,15 +418,18 @@ void control_start(void)
 }
 
 /* The child of fork() has no control thread and must not hold its
- * parent's socket: it gets its own, same session and staging directory. */
-void control_after_fork(void)
+ * parent's socket: it gets its own, same session and staging directory,
+ * when SERVE says it may start a thread (not in a child of clone(), for
+ * which libc has not made itself ready for threads as fork does). */
+void control_after_fork(int serve)
 {
 	if (control.fd < 0)
 		return;
 	rt_close_own(control.fd, &control.fd_id);
 	control.fd = -1;
 	control.path[0] = '\0';
-	control_listen();
+	if (serve)
+		control_listen();
 }
 
 static void control_listen(void)

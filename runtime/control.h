@@ -17,6 +17,6 @@ HIDDEN int capture_reset(void);
 /* Starts the control socket's thread; quiet no-op when it cannot. */
 HIDDEN void control_start(void);
 /* In a forked child: a socket of its own. */
-HIDDEN void control_after_fork(void);
+HIDDEN void control_after_fork(int serve);
 
 #endif

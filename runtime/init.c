@@ -53,8 +53,9 @@ static void process_exiting(void)
 }
 
 /* The child of fork() is a process of its own: its sections, its
- * control socket, then the calling thread's own file (thread.c). */
-static void after_fork_child(void)
+ * control socket (served by a thread of its own when FORKED, not in a
+ * child of clone()), then the calling thread's own file (thread.c). */
+static void child_starts(int forked)
 {
 	struct thread_state *t = trace_current();
 	pid_t parent = runtime_config.pid;
@@ -67,8 +68,19 @@ static void after_fork_child(void)
 		thread_after_fork_unrecorded(t);
 		return;
 	}
-	control_after_fork();
+	control_after_fork(forked);
 	thread_after_fork(t);
+}
+
+static void after_fork_child(void)
+{
+	child_starts(1);
+}
+
+void runtime_cloned(void)
+{
+	child_starts(0);
+	sampler_forked();
 }
 
 __attribute__((constructor)) static void runtime_init(void)

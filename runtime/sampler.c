@@ -1203,6 +1203,12 @@ static void after_fork_child(void)
 	sampler_thread_start();
 }
 
+void sampler_forked(void)
+{
+	if (sampler.on)
+		after_fork_child();
+}
+
 /* Called by the runtime's constructor once it records. */
 HIDDEN void sampler_install(void)
 {

@@ -7,6 +7,8 @@
 /* Starts sampling when the contract asks for it (smp): the calling (main)
  * thread now, threads created later from pthread_create. */
 HIDDEN void sampler_install(void);
+/* The sampler's fork handler for a child, run by runtime_forked(). */
+HIDDEN void sampler_forked(void);
 /* Objects were loaded (dlopen): their code becomes known to the stack
  * walk, and --only matches them.  Not from a signal handler. */
 HIDDEN void sampler_objects_loaded(void);
