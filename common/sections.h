@@ -205,6 +205,34 @@ struct thread_file_header {
 	uint32_t nsync;		/* sync_pos[nsync % RING_SYNC_SLOTS] is next */
 	uint32_t counter_info;	/* see THREAD_COUNTERS_* */
 	uint64_t sync_pos[64];
+	/* count mode timed by samples: where the call memo (below) lies in
+	 * the file, past the call-path nodes' room, and how many entries it
+	 * has (0: none) */
+	uint64_t call_memo_offset;
+	uint32_t call_memo_entries;
+	uint32_t unused;
+};
+
+/*
+ * The call memo of a count-mode thread timed by samples
+ * (--time-by=samples): entries chosen by a hash of the parent path and
+ * the function, as a cache of call paths is, each holding the call path
+ * last entered there and that path's whole call count, which its node's
+ * `calls` does not have yet.  A call on the same path again then touches
+ * the entry alone, not the 128-byte node, so that the hooks' memory
+ * traffic stays small beside the program's.  A path has one parent and
+ * one function, so it is in one entry at most.  The runtime writes the count into the node
+ * when the entry is taken for another path; sealing writes every entry's
+ * count into its node (`node` 0: none), which makes the counts whole
+ * however the process ended.  Writing a count twice does no harm: it is
+ * the node's total, not an increment.
+ */
+struct thread_call_memo {
+	uint64_t addr;		/* the function, as the hooks name it */
+	uint32_t parent;	/* the path it was called on */
+	uint32_t node;		/* its path: 0 while the entry is being taken */
+	uint64_t calls;		/* the path's calls, counted here */
+	uint64_t unused;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "formats/call_memo.h"
 #include "formats/cursor.h"
 #include "formats/native.h"
 #include "formats/native_checksum.h"
@@ -41,7 +42,9 @@ static int map_file(const char *path, struct mapped *m)
 	}
 	m->size = (size_t)st.st_size;
 	if (m->size) {
-		void *p = mmap(NULL, m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		/* private: a thread file's call memo is settled in the copy
+		 * (copy_thread_file()) */
+		void *p = mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
 			close(fd);
 			return -1;
@@ -224,6 +227,9 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 		span.part[0] = m->bytes + THREAD_FILE_DATA_OFFSET;
 		span.len[0] = (size_t)(end - THREAD_FILE_DATA_OFFSET);
 	}
+	/* a process still running (one that outlived record) has its
+	 * latest counts there; a finished one's were settled in the file */
+	call_memo_settle(m->bytes, m->size);
 	thread_head(h, head, res);
 
 	const struct data_part parts[3] = {
@@ -252,6 +258,25 @@ static int thread_file_finished(const struct thread_file_header *h)
 	       kill((pid_t)h->pid, 0) != 0 && errno == ESRCH;
 }
 
+/* The counts of the call memo of a finished count-mode thread, written
+ * into the file FD (header H) itself, before the memo past the nodes is
+ * cut off: the in-place seal copies nothing. */
+static void settle_in_file(int fd, const struct thread_file_header *h)
+{
+	struct stat st;
+
+	if (!(h->flags & THREAD_CCT) || !h->call_memo_entries || fstat(fd, &st) != 0)
+		return;
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		warning("cannot add the last calls counted to the call paths of a thread: %s",
+			strerror(errno));
+		return;
+	}
+	call_memo_settle(p, (size_t)st.st_size);
+	munmap(p, (size_t)st.st_size);
+}
+
 static void trim_thread_file(const char *path)
 {
 	struct thread_file_header h;
@@ -261,6 +286,7 @@ static void trim_thread_file(const char *path)
 		return;
 	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && thread_file_finished(&h)) {
 		struct stat st;
+		settle_in_file(fd, &h);
 		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > h.committed_end &&
 		    ftruncate(fd, (off_t)h.committed_end) != 0)
 			warning("cannot give back the unused space of '%s': %s", path,

@@ -277,6 +277,8 @@ void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l)
 const struct opt_algorithm opt_algorithms[] = {
 	{ "cache-sort", cache_sort_layout,
 	  "chains merged by the cache hits each merge gains (cache-directed sort)" },
+	{ "cache-sort-callers", cache_sort_callers_layout,
+	  "cache-sort, then each chain left joins the chain that calls it most (C3's rule)" },
 	{ "dense-chains", dense_chains_layout,
 	  "call chains taken densest first, from likely callers, linked by calls" },
 	{ "c3", c3_layout, "call-chain clustering (Ottoni and Maher, CGO 2017)" },

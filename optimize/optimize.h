@@ -190,6 +190,9 @@ void executed_layout(const struct opt_graph *g, const struct opt_params *p,
 		     struct opt_layout *out);
 void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 		       struct opt_layout *out);
+/* cache-sort, then each chain left joins the chain that calls it the most if both fit. */
+void cache_sort_callers_layout(const struct opt_graph *g, const struct opt_params *p,
+			       struct opt_layout *out);
 
 typedef void opt_algorithm_fn(const struct opt_graph *g, const struct opt_params *p,
 			      struct opt_layout *out);

@@ -115,6 +115,14 @@ static uint32_t func_slot_count(uint32_t records)
 	return n;
 }
 
+#define CALL_MEMO_ENTRIES (1u << CALL_MEMO_BITS)
+#define CALL_MEMO_BYTES (CALL_MEMO_ENTRIES * sizeof(struct thread_call_memo))
+
+/* A thread's call memo when it has none: no entry matches a call (no
+ * function is at address 0), so the entry hooks' fast path declines and
+ * count_call() counts in the nodes. */
+static struct thread_call_memo no_call_memo[CALL_MEMO_ENTRIES];
+
 void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t nrecords,
 		   struct cct_cache_slot *cache, struct cct_func_slot *func_slots,
 		   uint32_t nfunc_slots)
@@ -122,10 +130,39 @@ void aggregate_use(struct thread_state *t, struct cct_record *records, uint32_t 
 	t->nodes = records;
 	t->node_cap = t->node_reserved = nrecords;
 	t->node_cache = cache;
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
 	t->func_slots = func_slots;
 	t->func_slot_mask = nfunc_slots - 1;
 	t->funcs_used = 0;
 	start_tree(t);
+}
+
+
+
+/*
+ * The call memo, in the thread's file past the nodes' room, which ends at
+ * NODES_END (a file offset): in the file, so that its counts are there
+ * however the process ends; faulted in now, as the records are.  Without
+ * room for it (a file size limit), calls go to the nodes.
+ */
+static void call_memo_open(struct thread_state *t, uint64_t nodes_end)
+{
+	uint64_t at = (nodes_end + 4095) & ~(uint64_t)4095;
+
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
+	if (rt_file_room(at, CALL_MEMO_BYTES) != CALL_MEMO_BYTES ||
+	    ftruncate(t->fd, (off_t)(at + CALL_MEMO_BYTES)) != 0)
+		return;
+	void *p = mmap(NULL, CALL_MEMO_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, (off_t)at);
+	if (p == MAP_FAILED)
+		return;
+	madvise(p, CALL_MEMO_BYTES, MADV_POPULATE_WRITE);
+	t->call_memo = p;
+	t->call_memo_on = 1;
+	t->hdr->call_memo_offset = at;
+	t->hdr->call_memo_entries = CALL_MEMO_ENTRIES;
 }
 
 int aggregate_open(struct thread_state *t)
@@ -176,6 +213,8 @@ int aggregate_open(struct thread_state *t)
 		errno = saved;
 		return -1;
 	}
+	if (runtime_config.contract.time_by_samples)
+		call_memo_open(t, THREAD_FILE_DATA_OFFSET + bytes);
 	start_tree(t);
 	return 0;
 }
@@ -187,8 +226,12 @@ void aggregate_close(struct thread_state *t)
 	munmap(t->nodes, (size_t)t->node_cap * CCT_RECORD_SIZE);
 	munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
 	munmap(t->func_slots, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
+	if (t->call_memo_on)
+		munmap(t->call_memo, CALL_MEMO_BYTES);
 	t->nodes = NULL;
 	t->node_cache = NULL;
+	t->call_memo = no_call_memo;
+	t->call_memo_on = 0;
 	t->func_slots = NULL;
 }
 
@@ -246,6 +289,24 @@ uint32_t aggregate_child_slow(struct thread_state *t, struct cct_cache_slot *slo
 	slot->parent = parent;
 	slot->node = c;
 	return c;
+}
+
+void call_memo_take(struct thread_state *t, struct thread_call_memo *entry, uint32_t parent,
+		    uint64_t addr, uint32_t node)
+{
+	/* each store after the one before it, as sealing may find them
+	 * (sections.h): the count that leaves, then the entry marked empty
+	 * while it changes, then its new path */
+	if (entry->node)
+		t->nodes[entry->node].calls = entry->calls;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	entry->node = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	entry->addr = addr;
+	entry->parent = parent;
+	entry->calls = t->nodes[node].calls + (uint64_t)t->capturing;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	entry->node = node;
 }
 
 /*

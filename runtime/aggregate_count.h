@@ -53,6 +53,44 @@ static inline uint32_t count_child(struct thread_state *t, uint32_t parent, uint
 	return aggregate_child_slow(t, slot, parent, addr);
 }
 
+/* The call memo's size: 1 << CALL_MEMO_BITS entries, 128 KiB, as many
+ * as the cache of call paths has slots */
+#define CALL_MEMO_BITS 12
+
+/* The call memo's entry for the child of PARENT for ADDR, chosen as the
+ * cache slot is: a path (one parent, one function) has one entry. */
+static inline struct thread_call_memo *call_memo_entry(const struct thread_state *t,
+						       uint32_t parent, uint64_t addr)
+{
+	uint32_t h = (uint32_t)(((addr * 0x9E3779B97F4A7C15ull) >> 32) ^ parent) &
+		     ((1u << CALL_MEMO_BITS) - 1);
+
+	return &t->call_memo[h];
+}
+
+/* aggregate.c: ENTRY of the call memo is taken for the path NODE, the
+ * child of PARENT for ADDR, with one more call when the thread counts */
+HIDDEN void call_memo_take(struct thread_state *t, struct thread_call_memo *entry,
+			   uint32_t parent, uint64_t addr, uint32_t node);
+
+/*
+ * One more call (when the thread counts) of NODE, the child of PARENT for
+ * ADDR: in the call memo (sections.h) when the thread has one, else in
+ * the node.
+ */
+static inline void count_call(struct thread_state *t, uint32_t parent, uint64_t addr, uint32_t node)
+{
+	if (!t->call_memo_on || node == AGGREGATE_TRUNCATED_NODE) {
+		t->nodes[node].calls += (uint64_t)t->capturing;
+		return;
+	}
+	struct thread_call_memo *m = call_memo_entry(t, parent, addr);
+	if (m->node == node)
+		m->calls += (uint64_t)t->capturing;
+	else
+		call_memo_take(t, m, parent, addr, node);
+}
+
 /*
  * A call of F's function begins at NOW: the period since its previous
  * call loses the hooks' cost of every call begun in between and of that

@@ -162,6 +162,11 @@ struct thread_state {
 	uint32_t node_reserved;	/* nodes the file has space for */
 	uint32_t cur_node;	/* the path the thread is in */
 	struct cct_cache_slot *node_cache;
+	/* --time-by=samples: the call memo (sections.h), mapped from the
+	 * thread's file when call_memo_on, else entries that match no call
+	 * (calls then go to the nodes directly) */
+	struct thread_call_memo *call_memo;
+	int call_memo_on;
 	struct cct_func_slot *func_slots;
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */
@@ -284,6 +289,9 @@ HIDDEN uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot);
 extern uintptr_t (*callscope_hook_enter_fast_path)(uintptr_t *ret_slot, uint64_t self) HIDDEN;
 extern uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot) HIDDEN;
 HIDDEN void trace_fast_paths_choose(const struct contract *contract);
+/* sampled_count.c: the entries' fast path under --time-by=samples, which
+ * trace_fast_paths_choose() chooses for -pg and -mfentry builds */
+HIDDEN uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t self);
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 EXPORT void __monstartup(unsigned long low, unsigned long high);

@@ -21,7 +21,9 @@
  * trampoline runs after the entry hook, are the function's own: their
  * samples go to its path, as perf gives them to the function.
  * Calls count as they begin, so a call still running at the end is
- * already counted.
+ * already counted: in the call memo of the thread's file (sections.h)
+ * while its path holds its entry there, else in the path's node
+ * (count_call()).
  *
  * A sample whose PC lies in an object without hooks (libc's realloc,
  * memcpy, strcmp) is that object's function's time: it goes to a child of
@@ -141,8 +143,11 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 		guard_restore(t, 0);
 		return;
 	}
+	/* the path of the frame below, not cur_node, which a signal taken
+	 * inside sampled_count_exit_named() finds not yet updated: a path
+	 * then always lies at one depth, as the call memo needs it */
+	uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
 	struct shadow_frame *f = &t->stack[t->depth++];
-	uint32_t parent = t->cur_node;
 	f->addr = addr;
 	f->sp = sp;
 	/* nonzero marks a frame that learns of its return by the stack
@@ -159,8 +164,71 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	f->parent_node = parent;
 	f->node = count_child(t, parent, addr);
 	t->cur_node = f->node;
-	t->nodes[f->node].calls += (uint64_t)t->capturing;
+	count_call(t, parent, addr, f->node);
 	guard_restore(t, 0);
+}
+
+/*
+ * The usual entry of a -pg or -mfentry function, whose return address
+ * lies at RET_SLOT, done as sampled_count_enter() does it but in a short
+ * run of straight code: the thread records with its capture state up to
+ * date, the shadow stack has room, and the call memo's entry holds the
+ * call path.  Returns nonzero, having changed nothing,
+ * when sampled_count_enter() must do the entry instead.
+ *
+ * Short and straight, because the hooks' work disturbs the program's own
+ * time beside them: a hook that runs through two C functions, each
+ * saving registers, with branches of its own (sampled_count_enter() by
+ * way of callscope_hook_enter()) leaves the program's short functions
+ * with up to a third more timer samples than in a run without hooks (the
+ * shares of bench/hooks.sh, and bench/RESULTS.md).  And small in memory:
+ * the call is counted in the memo entry, one line besides the shadow
+ * stack, not in the path's 128-byte node found through the cache, whose
+ * two dependent loads let the next instructions of the program (a callee's cache
+ * misses) run under the hook and its samples.
+ */
+uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
+{
+	struct thread_state *t = trace_current();
+	uintptr_t sp = (uintptr_t)ret_slot;
+
+	if (UNLIKELY(t->guard))
+		return 1;
+	/* set before the status is read: read together, as one wider load,
+	 * the two would wait for the store of the guard that ended the
+	 * previous hook */
+	guard_take(t, 1);
+	if (UNLIKELY(t->status != THREAD_RECORDING ||
+		     t->epoch != __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED)))
+		return guard_restore_returning(t, 0, 1);
+	/* the frames that returned, as sampled_count_enter() finds them */
+	uint32_t d = t->depth;
+	if (d && t->stack[d - 1].sp <= sp)
+		do
+			d--;
+		while (d && t->stack[d - 1].sp <= sp);
+	else
+		while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, sp, sp + SLOT_REACH))
+			d--;
+	uint32_t parent = d ? t->stack[d - 1].node : 0;
+	/* the call memo's entry, when it holds this path
+	 * (sampled_count_enter() takes it otherwise) */
+	struct thread_call_memo *m = call_memo_entry(t, parent, addr);
+	if (UNLIKELY(d == t->capacity || m->addr != addr || m->parent != parent))
+		return guard_restore_returning(t, 0, 1);
+	uint32_t node = m->node;
+	struct shadow_frame *f = &t->stack[d];
+	f->addr = addr;
+	f->sp = sp;
+	f->ret = *ret_slot;
+	f->site = 0;
+	f->hook_pc = 0;
+	f->parent_node = parent;
+	f->node = node;
+	t->depth = d + 1;
+	t->cur_node = node;
+	m->calls += (uint64_t)t->capturing;
+	return guard_restore_returning(t, 0, 0);
 }
 
 void sampled_count_exit_named(struct thread_state *t, uint64_t addr)

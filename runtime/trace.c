@@ -961,6 +961,13 @@ uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot)
  * the chosen pair through a pointer. */
 void trace_fast_paths_choose(const struct contract *contract)
 {
+	if (contract->time_by_samples) {
+		/* entries alone: a -pg function's return is not redirected,
+		 * and a -finstrument-functions frame's is (sampled_count_enter()) */
+		if (!(contract->hooks & CONTRACT_HOOKS_CYG))
+			callscope_hook_enter_fast_path = callscope_hook_enter_sampled;
+		return;
+	}
 	if (contract->clock != CONTRACT_CLOCK_TSC || contract->time_by_samples ||
 	    contract->has_start || contract->nstops)
 		return;

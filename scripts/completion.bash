@@ -102,7 +102,7 @@ _callscope()
 	report:-s | report:--sort) values="self total calls avg max name" ;;
 	tree:-s | tree:--sort) values="total self calls name" ;;
 	*:--signal-filter) values="separate exclude none" ;;
-	optimize:--algorithm) values="cache-sort dense-chains c3 cph pettis-hansen executed" ;;
+	optimize:--algorithm) values="cache-sort cache-sort-callers dense-chains c3 cph pettis-hansen executed" ;;
 	optimize:--weight) values="calls time samples mixed" ;;
 	esac
 	if [[ -n $values ]]; then

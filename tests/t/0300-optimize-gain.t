@@ -11,7 +11,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	skip "valgrind is not installed (scripts/deps/optimize.txt)"
 	done_testing
 fi
-plan 24
+plan 26
 
 sh "$PROGS/opt_gen.sh" 240 >prog.c
 cc -O2 -g -ffunction-sections -c prog.c -o prog.o
@@ -39,17 +39,20 @@ for p in 0 1 2 3; do
 	[ $((last - first)) -eq 6 ] || spread=1
 done
 ok $spread "each phase's functions are placed next to one another"
-# The cache-directed sort keeps each phase together too, within the cache.
-"$CS" optimize -i p.data --binary prog-default --map prog.map --algorithm=cache-sort \
-	--cache-size=8K -o cs >/dev/null 2>&1
-ok $? "optimize --algorithm=cache-sort succeeds"
-spread=0
-for p in 0 1 2 3; do
-	lines=$(grep -n -E "^(hot_${p}_|phase_${p}\$)" cs.order | cut -d: -f1 | sort -n)
-	[ $(($(echo "$lines" | tail -1) - $(echo "$lines" | head -1))) -eq 6 ] || spread=1
+# The cache-directed sort keeps each phase together too, within the cache,
+# and so does its variant that then joins the chains left to their callers.
+for alg in cache-sort cache-sort-callers; do
+	"$CS" optimize -i p.data --binary prog-default --map prog.map --algorithm=$alg \
+		--cache-size=8K -o cs >/dev/null 2>&1
+	ok $? "optimize --algorithm=$alg succeeds"
+	spread=0
+	for p in 0 1 2 3; do
+		lines=$(grep -n -E "^(hot_${p}_|phase_${p}\$)" cs.order | cut -d: -f1 | sort -n)
+		[ $(($(echo "$lines" | tail -1) - $(echo "$lines" | head -1))) -eq 6 ] || spread=1
+	done
+	[ "$(grep -c -E '^(hot|phase)_' cs.order)" -eq 28 ] && ! grep -q '^cold_' cs.order
+	ok $((spread + $?)) "$alg orders every hot function, each phase's next to one another"
 done
-[ "$(grep -c -E '^(hot|phase)_' cs.order)" -eq 28 ] && ! grep -q '^cold_' cs.order
-ok $((spread + $?)) "cache-sort orders every hot function, each phase's next to one another"
 grep -q 'not called: 2[4-9][0-9] ' app.lor
 ok $? "the .lor lists the cold functions as not called"
 grep -q -- '-Wl,-T,app.ld' opt.out && grep -q -- '--symbol-ordering-file=app.order' opt.out
