@@ -82,10 +82,15 @@ gmon_of() {
 	[ $# -lt 2 ] || mv gmon.out "$2"
 }
 
-# call_paths FILE: every call path of the tree with its calls, one per line
+# call_paths FILE: every call path of the tree with its calls, one per
+# line.  Paths with no call are left out: --time-by=samples names code
+# without hooks that a sample landed in (libc's wait4 under waitpid) as
+# a path of its own with 0 calls, which a trace of the same run may or
+# may not have sampled.
 call_paths() {
 	"$CS" tree -i "$1" --json | jq -r '
-		def walk(p): (p + "/" + .name) as $q | "\($q) \(.calls)", (.children[]? | walk($q));
+		def walk(p): (p + "/" + .name) as $q
+			| (if .calls > 0 then "\($q) \(.calls)" else empty end), (.children[]? | walk($q));
 		.tree.children[] | walk("")' | sort
 }
 
