@@ -36,8 +36,8 @@
 #include "runtime.h"
 
 #include <linux/perf_event.h>
-#include <sys/mman.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -198,6 +198,10 @@ void cpu_wait_open(struct thread_state *t)
 	t->waited_ns = 0;
 	if (t->tid == (uint32_t)aside.tid &&
 	    __atomic_exchange_n(&aside.state, ASIDE_DECIDED, __ATOMIC_ACQ_REL) == ASIDE_OPENING) {
+		/* the ring is read from its first record, which may be older
+		 * than the thread's start: a wait before now is not the thread's
+		 * (taken off, it would run its clock back past its start) */
+		t->clock_last = runtime_now();
 		t->wait_tail = 0;
 		t->wait_head = &aside.ready;
 		return;
