@@ -27,8 +27,12 @@
  * objects whose call frame information says they keep frame pointers
  * (frame_pointers.c, decided once per object outside the handler) and the
  * chain ended where the ABI marks a thread's first frame (a zero frame
- * pointer); otherwise the sample carries a copy of the top of the stack
- * for DWARF unwinding offline, as --stack=dwarf does for every sample.  A sample that cannot
+ * pointer); from the first frame that is not, the walk follows the
+ * objects' call frame information (cfi.c), which reaches the thread's
+ * first frame however large the frames are.  Where neither goes on (code
+ * loaded later, no FDE, a rule it does not know) the sample carries a copy
+ * of the stack from that frame for DWARF unwinding offline, as
+ * --stack=dwarf does for every sample.  A sample that cannot
  * be written (the thread is inside a hook, its buffer is full) is counted
  * and the count travels with the next written sample; while capture is
  * off (stopped by the program, a trigger or `callscope live`) nothing is
