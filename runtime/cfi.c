@@ -189,6 +189,13 @@ static void set_rule(struct row *row, uint64_t reg, uint8_t kind, int64_t n, con
 	row->reg[reg] = (struct rule){ kind, n, expr };
 }
 
+/* N times the alignment FACTOR, wrapping (damaged bytes give huge N): an
+ * offset that leads off the stack is refused when it is used. */
+static int64_t scaled(uint64_t n, int64_t factor)
+{
+	return (int64_t)(n * (uint64_t)factor);
+}
+
 /* DW_CFA_restore: REG's rule as the CIE's instructions left it. */
 static void restore(struct interp *st, uint64_t reg)
 {
@@ -229,7 +236,7 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 		case 2:
 			if (eh_get_uleb(&in, &p, &u))
 				return -1;
-			set_rule(&st->row, op & 0x3f, RULE_OFFSET, (int64_t)u * da, NULL);
+			set_rule(&st->row, op & 0x3f, RULE_OFFSET, scaled(u, da), NULL);
 			continue;
 		case 3:
 			restore(st, op & 0x3f);
@@ -248,7 +255,7 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 			if (eh_get_uleb(&in, &p, &reg) || eh_get_uleb(&in, &p, &u))
 				return -1;
 			set_rule(&st->row, reg, op == 0x05 ? RULE_OFFSET : RULE_VAL_OFFSET,
-				 (int64_t)u * da, NULL);
+				 scaled(u, da), NULL);
 			break;
 		case 0x06:	/* restore_extended */
 			if (eh_get_uleb(&in, &p, &reg))
@@ -282,7 +289,7 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 			if (op == 0x0c ? eh_get_uleb(&in, &p, &u) : eh_get_sleb(&in, &p, &v))
 				return -1;
 			st->row.cfa_reg = reg;
-			st->row.cfa_off = op == 0x0c ? (int64_t)u : v * da;
+			st->row.cfa_off = op == 0x0c ? (int64_t)u : scaled((uint64_t)v, da);
 			st->row.cfa_expr = NULL;
 			break;
 		case 0x0d:	/* def_cfa_register */
@@ -299,7 +306,7 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 		case 0x13:	/* def_cfa_offset_sf */
 			if (eh_get_sleb(&in, &p, &v))
 				return -1;
-			st->row.cfa_off = v * da;
+			st->row.cfa_off = scaled((uint64_t)v, da);
 			break;
 		case 0x0f:	/* def_cfa_expression */
 			if (take_block(&in, &p, &expr))
@@ -315,7 +322,8 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 		case 0x11: case 0x15:	/* offset_extended_sf, val_offset_sf */
 			if (eh_get_uleb(&in, &p, &reg) || eh_get_sleb(&in, &p, &v))
 				return -1;
-			set_rule(&st->row, reg, op == 0x11 ? RULE_OFFSET : RULE_VAL_OFFSET, v * da, NULL);
+			set_rule(&st->row, reg, op == 0x11 ? RULE_OFFSET : RULE_VAL_OFFSET,
+				 scaled((uint64_t)v, da), NULL);
 			break;
 		case 0x2e:	/* GNU_args_size: what a landing pad pops */
 			if (eh_get_uleb(&in, &p, &u))
@@ -324,7 +332,7 @@ static int run(struct interp *st, const uint8_t *p, const uint8_t *end)
 		case 0x2f:	/* GNU_negative_offset_extended */
 			if (eh_get_uleb(&in, &p, &reg) || eh_get_uleb(&in, &p, &u))
 				return -1;
-			set_rule(&st->row, reg, RULE_OFFSET, -(int64_t)u * da, NULL);
+			set_rule(&st->row, reg, RULE_OFFSET, scaled(0 - u, da), NULL);
 			break;
 		default:	/* set_loc, or one no unwinder knows */
 			return -1;

@@ -25,6 +25,15 @@ int eh_readable(const struct eh_span *s, const uint8_t *p, size_t n)
 	return p >= s->lo && p <= s->hi && (size_t)(s->hi - p) >= n;
 }
 
+/* The 4 bytes at P, which a damaged table may leave unaligned. */
+static uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
 /* Reads the LEB128 at *P (inside S), sign-extended when SIGNED. */
 static int get_leb(const struct eh_span *s, const uint8_t **p, uint64_t *out, int is_signed)
 {
@@ -81,11 +90,11 @@ static int get_encoded(const struct eh_span *s, const uint8_t **p, uint8_t enc,
 	if (!n || !eh_readable(s, at, n))
 		return -1;
 	switch (enc & PE_FORMAT) {
-	case PE_UDATA2: v = *(const uint16_t *)at; break;
-	case PE_SDATA2: v = *(const int16_t *)at; break;
-	case PE_UDATA4: v = *(const uint32_t *)at; break;
-	case PE_SDATA4: v = *(const int32_t *)at; break;
-	default: v = *(const int64_t *)at; break;
+	case PE_UDATA2: { uint16_t x; __builtin_memcpy(&x, at, 2); v = x; break; }
+	case PE_SDATA2: { int16_t x; __builtin_memcpy(&x, at, 2); v = x; break; }
+	case PE_UDATA4: v = load_u32(at); break;
+	case PE_SDATA4: v = (int32_t)load_u32(at); break;
+	default: __builtin_memcpy(&v, at, 8); break;
 	}
 	*p += n;
 	switch (enc & PE_APPL) {
@@ -114,10 +123,10 @@ static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info
 	const uint8_t *p = cie;
 	uint64_t skip;
 
-	if (!eh_readable(s, p, 9) || *(const uint32_t *)p == 0xffffffffu ||
-	    *(const uint32_t *)(p + 4) != 0 || !eh_readable(s, p + 4, *(const uint32_t *)p))
+	if (!eh_readable(s, p, 9) || load_u32(p) == 0xffffffffu || load_u32(p + 4) != 0 ||
+	    !eh_readable(s, p + 4, load_u32(p)))
 		return -1;	/* 64-bit DWARF, not a CIE, or past the segment */
-	out->end = p + 4 + *(const uint32_t *)p;
+	out->end = p + 4 + load_u32(p);
 	p += 8;
 	if (*p != 1 && *p != 3)
 		return -1;
@@ -173,7 +182,7 @@ int eh_fde_read(const struct eh_span *s, const uint8_t *fde, struct eh_fde *out)
 
 	if (!eh_readable(s, fde, 8))
 		return -1;
-	uint32_t len = *(const uint32_t *)fde, cie_off = *(const uint32_t *)(fde + 4);
+	uint32_t len = load_u32(fde), cie_off = load_u32(fde + 4);
 	if (len == 0xffffffffu || len < 8 || !cie_off || !eh_readable(s, fde + 4, len))
 		return -1;
 	const uint8_t *end = fde + 4 + len, *p = fde + 8;
