@@ -75,6 +75,9 @@
 #define ONLY_RANGES_MAX 64
 #define TEXT_RANGES_MAX 256
 #define UNHOOKED_MAX 64
+/* frames_hi lies 64 bytes above the stack the program started with, and
+ * the loader's entry aligns it down by up to 15 before its first call */
+#define STACK_END_SLACK 80
 
 /* Per-thread sampler state; the handler reads nothing else but the
  * thread's buffer. */
@@ -322,6 +325,20 @@ static const struct eh_table *cfi_table_at(uintptr_t pc)
 	return NULL;
 }
 
+/*
+ * Whether the frame whose registers are REGS is the thread's first
+ * though no FDE says so: its stack pointer lies where the frames end
+ * (within a frame's alignment of the stack the program started with,
+ * above which lie its arguments and environment).  The loader's entry,
+ * which runs the objects' constructors before it jumps to the program's,
+ * has no call frame information: a sample in a constructor ends there.
+ */
+static int at_stack_end(const struct sampler_thread *s, const struct cfi_regs *regs)
+{
+	return (regs->known & (1u << CFI_RSP)) && s->frames_hi &&
+	       regs->r[CFI_RSP] + STACK_END_SLACK >= s->frames_hi;
+}
+
 /* Where a walk by the call frame information ended. */
 enum cfi_walk_end {
 	CFI_WALK_FIRST_FRAME,	/* at the thread's first frame: the stack is whole */
@@ -350,17 +367,14 @@ static enum cfi_walk_end walk_cfi(const struct thread_state *t, const struct sam
 	for (;;) {
 		uintptr_t lookup = regs->r[CFI_RIP] - (exact ? 0 : 1);
 		const struct eh_table *table = cfi_table_at(lookup);
-		if (!table || eh_fde_find(table, lookup, &f))
-			return CFI_WALK_STOPPED;
 		struct cfi_regs caller = *regs;
-		switch (cfi_step(&table->span, &f, lookup, &stack, &caller)) {
-		case CFI_STEP_FIRST_FRAME:
+		enum cfi_step step = table && !eh_fde_find(table, lookup, &f)
+					     ? cfi_step(&table->span, &f, lookup, &stack, &caller)
+					     : CFI_STEP_STOP;
+		if (step == CFI_STEP_FIRST_FRAME || (step == CFI_STEP_STOP && at_stack_end(s, regs)))
 			return CFI_WALK_FIRST_FRAME;
-		case CFI_STEP_STOP:
+		if (step == CFI_STEP_STOP)
 			return CFI_WALK_STOPPED;
-		case CFI_STEP_CALLER:
-			break;
-		}
 		uintptr_t sp = caller.r[CFI_RSP], ret = caller.r[CFI_RIP];
 		if (!(caller.known & (1u << CFI_RSP)) || (!f.signal && sp <= regs->r[CFI_RSP]))
 			return CFI_WALK_STOPPED;
