@@ -54,6 +54,7 @@ RUNTIME_SRC := \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/cpu_wait.c \
+	runtime/cfi.c \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \
@@ -171,13 +172,16 @@ $(O)/tests/lib%.so: tests/inject/%.c
 	@echo "  LD      $@"
 	$(Q)$(CC) -std=gnu11 -O2 -fPIC -shared $(WARN) -o $@ $< -ldl
 
+# what a single TAP test needs besides 'all': prove tests/t/NNNN-*.t
+shims: $(INJECT)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done
 
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
 # them checks is left behind.  The others run beside them.
-e2e: all $(INJECT) $(PLAN_CHECK)
+e2e: all shims $(PLAN_CHECK)
 	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)
@@ -271,5 +275,5 @@ FORCE:
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit e2e check fuzz fuzz-smoke bench clean
+.PHONY: all shims unit e2e check fuzz fuzz-smoke bench clean
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -25,15 +25,22 @@
  * dense-chains lays its clusters out: densest first, each followed by the
  * one it exchanges the most calls with.
  *
- * cache-sort-callers then applies C3's rule to the chains the gains left
- * apart: hottest per byte first, each chain is appended to the chain that
- * calls it the most, if the two fit the cache together, however few the
- * calls.  The gains merge the pairs with the most calls per byte first,
- * so a part of the program the training ran rarely (an interpreter whose
- * loop makes few calls, beside a compiler that makes millions) is merged
- * last, into whatever chains still have room; the rule keeps each such
- * chain with its callers.  It is no default: on SQLite it lost the win
- * over lld's C3 that cache-sort has (bench/RESULTS.md).
+ * Then C3's rule joins the chains the gains left apart: hottest per byte
+ * first, each chain is appended to the chain that calls it the most, if
+ * the two fit the cache together, however few the calls.  The gains merge
+ * the pairs with the most calls per byte first, so a part of the program
+ * the training ran rarely (an interpreter whose loop makes few calls,
+ * beside a compiler that makes millions) is merged last, into whatever
+ * chains still have room; the rule keeps each such chain with its callers.
+ *
+ * cache-sort skips the joins when a hot group is larger than the cache
+ * (an interpreter's loop of 40 KB, say): its hot lines then take sets all
+ * over the cache, where the rest of the hot code lands against it decides
+ * the misses, and a join shifts every chain laid out after the one it
+ * grew by kilobytes.  Measured, the joins lost SQLite's whole win over
+ * lld's C3 (sqlite3VdbeExec, 39.5 KB) and a fifth of Tcl's (TEBCresume,
+ * 54 KB), and turned jq's loss into a draw and kept Lua's win, which have
+ * no such function (bench/RESULTS.md).  cache-sort-callers always joins.
  *
  * The merges that gain wait in a priority queue, best first.  A merge
  * weighs again only the pairs of the chain it made, from that chain's own
@@ -350,8 +357,23 @@ static void index_arcs(struct cs_state *s)
 	}
 }
 
+/* When the chains the gains left apart join their callers. */
+enum cs_joins {
+	CS_JOIN_UNLESS_LARGER_THAN_CACHE,	/* unless a hot group is larger than the cache */
+	CS_JOIN_ALWAYS,
+};
+
+/* 1 if a hot group is larger than the cache (it is then a chain of its own). */
+static int hot_group_larger_than(const struct opt_graph *g, uint64_t cap)
+{
+	for (size_t i = 0; i < g->ngroups; i++)
+		if (opt_group_hot(&g->groups[i]) && g->groups[i].size > cap)
+			return 1;
+	return 0;
+}
+
 static void cache_sort(const struct opt_graph *g, const struct opt_params *p,
-		       struct opt_layout *out, int join_callers_left)
+		       struct opt_layout *out, enum cs_joins joins)
 {
 	struct cs_state s = { .g = g, .cap = p->cache_size ? p->cache_size : 32768 };
 	size_t n = g->ngroups;
@@ -382,7 +404,7 @@ static void cache_sort(const struct opt_graph *g, const struct opt_params *p,
 			weigh_pairs(&s, (uint32_t)i, 1);
 	while (merge_best(&s))
 		;
-	if (join_callers_left)
+	if (joins == CS_JOIN_ALWAYS || !hot_group_larger_than(g, s.cap))
 		join_callers(&s, n);
 	for (size_t i = 0; i < n; i++)
 		if (s.ch[i].alive)
@@ -405,11 +427,11 @@ static void cache_sort(const struct opt_graph *g, const struct opt_params *p,
 void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 		       struct opt_layout *out)
 {
-	cache_sort(g, p, out, 0);
+	cache_sort(g, p, out, CS_JOIN_UNLESS_LARGER_THAN_CACHE);
 }
 
 void cache_sort_callers_layout(const struct opt_graph *g, const struct opt_params *p,
 			       struct opt_layout *out)
 {
-	cache_sort(g, p, out, 1);
+	cache_sort(g, p, out, CS_JOIN_ALWAYS);
 }

@@ -276,9 +276,10 @@ void opt_layout_sink_cold(const struct opt_graph *g, struct opt_layout *l)
  */
 const struct opt_algorithm opt_algorithms[] = {
 	{ "cache-sort", cache_sort_layout,
-	  "chains merged by the cache hits each merge gains (cache-directed sort)" },
+	  "chains merged by the cache hits each merge gains, then joined to their callers "
+	  "unless a hot function is larger than the cache" },
 	{ "cache-sort-callers", cache_sort_callers_layout,
-	  "cache-sort, then each chain left joins the chain that calls it most (C3's rule)" },
+	  "cache-sort, joining each chain left to the chain that calls it most (C3's rule) always" },
 	{ "dense-chains", dense_chains_layout,
 	  "call chains taken densest first, from likely callers, linked by calls" },
 	{ "c3", c3_layout, "call-chain clustering (Ottoni and Maher, CGO 2017)" },

@@ -188,9 +188,14 @@ void dense_chains_layout(const struct opt_graph *g, const struct opt_params *p,
 			 struct opt_layout *out);
 void executed_layout(const struct opt_graph *g, const struct opt_params *p,
 		     struct opt_layout *out);
+/*
+ * Chains merged by the cache hits each merge gains, then each chain left
+ * joins the chain that calls it the most if both fit, unless a hot group
+ * is larger than the cache (cache_sort.c says why).
+ */
 void cache_sort_layout(const struct opt_graph *g, const struct opt_params *p,
 		       struct opt_layout *out);
-/* cache-sort, then each chain left joins the chain that calls it the most if both fit. */
+/* The same, joining the chains left whatever the sizes of the hot groups. */
 void cache_sort_callers_layout(const struct opt_graph *g, const struct opt_params *p,
 			       struct opt_layout *out);
 

@@ -14,7 +14,7 @@ O=build/san
 # leaks are not errors here: the tools exit right after their work
 ASAN_OPTIONS=detect_leaks=0
 export ASAN_OPTIONS
-make -s O=$O SAN=$SAN WERROR=1 all $O/tests/libfail_io.so
+make -s O=$O SAN=$SAN WERROR=1 all shims
 make -s O=$O SAN=$SAN WERROR=1 unit fuzz-smoke
 CALLSCOPE_BUILD=$O prove -j2 \
 	tests/t/0002-*.t tests/t/0019-*.t tests/t/0020-*.t tests/t/0040-*.t tests/t/0041-*.t tests/t/0103-*.t \

@@ -4,6 +4,7 @@
 # program's stderr holds only what the program wrote, as test suites that
 # compare it need.
 . "$(dirname "$0")/lib.sh"
+needs_shims "$FAIL_IO"
 
 plan 13
 build_prog chdir_then_spawn app -O2 -pg

@@ -9,6 +9,7 @@
 # event, so the tests make it with a preloaded shim that delays that
 # opening (tests/inject/slow_perf_open.c).
 . "$(dirname "$0")/lib.sh"
+needs_shims "$SLOW_PERF_OPEN"
 . "$ROOT/tests/t/lib-sampling.sh"
 
 plan 13

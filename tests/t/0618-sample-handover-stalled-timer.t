@@ -8,6 +8,7 @@
 # thread's timer signal once only (tests/inject/stalled_timer.c), another
 # opens its event once it has run 150 ms of CPU (slow_perf_open.c).
 . "$(dirname "$0")/lib.sh"
+needs_shims "$SLOW_PERF_OPEN" "$STALLED_TIMER"
 . "$ROOT/tests/t/lib-sampling.sh"
 
 plan 8

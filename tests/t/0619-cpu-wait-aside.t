@@ -12,6 +12,7 @@
 # time, though its first hook after comes only at its end; only those of
 # the first 20 ms may stay.
 . "$(dirname "$0")/lib.sh"
+needs_shims "$SLOW_PERF_OPEN"
 
 plan 6
 build_prog cpu_share p -O2 -finstrument-functions

@@ -5,6 +5,7 @@
 # crashes, each failure is named, and recorded + lost == what the program
 # did.
 . "$(dirname "$0")/lib.sh"
+needs_shims "$FAIL_IO"
 
 plan 10
 

@@ -18,6 +18,16 @@ SLOW_PERF_OPEN="$BUILD/tests/libslow_perf_open.so"
 # preloaded, makes the main thread's periodic timers signal once only
 # (tests/inject/stalled_timer.c)
 STALLED_TIMER="$BUILD/tests/libstalled_timer.so"
+# needs_shims FILE...: the preloaded shims a test depends on are built.  A
+# missing one would be skipped by the loader with a warning and the test
+# would check a run without its fault: stop with the command that builds it.
+needs_shims() {
+	for shim in "$@"; do
+		[ -f "$shim" ] && continue
+		echo "Bail out! $shim is not built: run 'make shims' before this test"
+		exit 1
+	done
+}
 PROGS="$ROOT/tests/progs"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/callscope-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

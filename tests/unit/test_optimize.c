@@ -354,32 +354,58 @@ static void test_cache_sort_second_caller(void **state)
 }
 
 /*
- * A part of the program the training ran rarely stays with its caller
- * under cache-sort-callers.  The hot core {c d} (a million calls) calls
- * the interpreter n once and the helper x 50 times; n calls s, x calls y.
- * No merge into the core gains (the page model: a cold chain spreads the
- * core's heat over more pages), so cache-sort leaves three chains and
- * links {x y}, which exchanges more calls with the core, next to it.
- * cache-sort-callers then appends each chain left to the chain that calls
- * it the most where the two fit: {x y} does not fit beside the core,
- * {n s} does, however few its calls.
+ * A part of the program the training ran rarely stays with its caller.
+ * The hot core {c d} (a million calls) calls the interpreter n once and
+ * the helper x 50 times; n calls s, x calls y.  No merge into the core
+ * gains (the page model: a cold chain spreads the core's heat over more
+ * pages), so the gains leave three chains, and {x y}, which exchanges
+ * more calls with the core, would be linked next to it.  Then each chain
+ * left is appended to the chain that calls it the most where the two fit:
+ * {x y} does not fit beside the core, {n s} does, however few its calls.
  */
-static void test_cache_sort_callers_keeps_rare_part(void **state)
+/* Adds the program above to G; returns c. */
+static uint32_t add_rare_part(struct opt_graph *g)
 {
-	struct opt_graph *g = opt_graph_new();
 	uint32_t c = add(g, "c", 0x1000, 1000, 1), d = add(g, "d", 0x2000, 1000, 1000000);
 	uint32_t x = add(g, "x", 0x3000, 2000, 50), y = add(g, "y", 0x4000, 500, 1000);
 	uint32_t n = add(g, "n", 0x5000, 1500, 1), s = add(g, "s", 0x6000, 100, 1000);
 
-	(void)state;
 	opt_graph_add_calls(g, c, d, 1000000);
 	opt_graph_add_calls(g, c, x, 50);
 	opt_graph_add_calls(g, x, y, 1000);
 	opt_graph_add_calls(g, c, n, 1);
 	opt_graph_add_calls(g, n, s, 1000);
+	return c;
+}
+
+static void test_cache_sort_keeps_rare_part(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+
+	(void)state;
+	add_rare_part(g);
 	opt_graph_finish(g);
-	assert_order(g, "cache-sort", 4096, "c d x y n s");
+	assert_order(g, "cache-sort", 4096, "c d n s x y");
 	assert_order(g, "cache-sort-callers", 4096, "c d n s x y");
+	opt_graph_free(g);
+}
+
+/*
+ * The same program with a hot function larger than the cache, big (the
+ * core calls it 10 times): cache-sort leaves the chains as the gains made
+ * them, so {x y} is linked next to the core and {n s} stays apart;
+ * cache-sort-callers still joins {n s} to the core.
+ */
+static void test_cache_sort_no_joins_beside_larger_than_cache(void **state)
+{
+	struct opt_graph *g = opt_graph_new();
+
+	(void)state;
+	uint32_t c = add_rare_part(g), big = add(g, "big", 0x7000, 5000, 10);
+	opt_graph_add_calls(g, c, big, 10);
+	opt_graph_finish(g);
+	assert_order(g, "cache-sort", 4096, "c d x y n s big");
+	assert_order(g, "cache-sort-callers", 4096, "c d n s x y big");
 	opt_graph_free(g);
 }
 
@@ -883,7 +909,8 @@ int main(void)
 		cmocka_unit_test(test_clusters_linked_by_calls),
 		cmocka_unit_test(test_cache_sort_second_caller),
 		cmocka_unit_test(test_cache_sort_large),
-		cmocka_unit_test(test_cache_sort_callers_keeps_rare_part),
+		cmocka_unit_test(test_cache_sort_keeps_rare_part),
+		cmocka_unit_test(test_cache_sort_no_joins_beside_larger_than_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
