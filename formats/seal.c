@@ -203,6 +203,19 @@ static void thread_head(const struct thread_file_header *h, uint8_t head[THREAD_
 	res->lost_events += h->lost_events;
 }
 
+/*
+ * Whether M is a thread file its thread never began to write: the
+ * process ended (exit() racing a thread's start, a kill) after the file
+ * was made and before its header was, so it holds nothing, and nothing
+ * of the thread was recorded to lose.
+ */
+static int thread_file_never_begun(const struct mapped *m)
+{
+	static const uint8_t none[8];
+
+	return m->size < sizeof(none) || !memcmp(m->bytes, none, sizeof(none));
+}
+
 static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 			    struct seal_result *res)
 {
@@ -210,6 +223,8 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 	uint8_t head[THREAD_HEAD_SIZE];
 	struct stream_span span = { { NULL, NULL }, { 0, 0 } };
 
+	if (thread_file_never_begun(m))
+		return 0;
 	if (m->size < THREAD_FILE_DATA_OFFSET || memcmp(h->magic, THREAD_FILE_MAGIC, 8) ||
 	    h->version != THREAD_FILE_VERSION) {
 		warning("ignoring '%s' in the staging directory: not a thread buffer", name);
