@@ -161,18 +161,102 @@ static void write_objects(void)
 	batch_flush(&batch);
 }
 
-/*
- * NAME as a path the analyzer can open from any directory.  The loader
- * keeps the name it was given: a library found through LD_LIBRARY_PATH=.
- * or opened as dlopen("./plugin.so") has a name relative to the working
- * directory, which is joined to it here (the directory the loader used,
- * unless the program changed directory between loading the object and
- * this description).  Names without a slash (the vDSO's) are not files
- * and stay as they are.
- */
-static const char *object_path(const char *name, char *buf, size_t size)
+/* The hexadecimal number at *P, which moves past it. */
+static uintptr_t hex_field(const char **p)
 {
-	if (name[0] == '/' || !strchr(name, '/') || !getcwd(buf, size))
+	uintptr_t v = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uintptr_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uintptr_t)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/*
+ * The file the kernel says is mapped at ADDR, from /proc/self/maps: an
+ * absolute path, right whatever directory the program has moved to since
+ * the loader opened the file.  Into BUF (SIZE bytes, which also bounds
+ * the lines read); 0, or -1 when no file is mapped there or the table
+ * cannot be read.  A deleted file's entry (" (deleted)") is no path to
+ * open.
+ */
+static int mapped_file_path(uintptr_t addr, char *buf, size_t size)
+{
+	static char chunk[4096];
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	int found = -1, skipping = 0;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n && found < 0; i++) {
+			if (chunk[i] != '\n') {
+				if (len + 1 < size)
+					buf[len++] = chunk[i];
+				else
+					skipping = 1;	/* longer than BUF: not ours to use */
+				continue;
+			}
+			buf[len] = '\0';
+			/* "START-END PERMS OFFSET DEV INODE   PATH" */
+			const char *p = buf;
+			uintptr_t lo = hex_field(&p), hi = 0;
+			if (*p == '-') {
+				p++;
+				hi = hex_field(&p);
+			}
+			const char *path = strchr(p, '/');
+			size_t plen = path ? strlen(path) : 0;
+			if (!skipping && path && addr >= lo && addr < hi &&
+			    !(plen > 10 && !strcmp(path + plen - 10, " (deleted)"))) {
+				memmove(buf, path, plen + 1);
+				found = 0;
+			}
+			len = 0;
+			skipping = 0;
+		}
+		if (found == 0)
+			break;
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * INFO's name as a path the analyzer can open from any directory.  The
+ * loader keeps the name it was given: a library found through
+ * LD_LIBRARY_PATH=. or opened as dlopen("./plugin.so") has a name relative
+ * to the working directory of that moment, which the program may have
+ * left since (gawk's tests load ../extension/.libs/filefuncs.so, then
+ * chdir), and an object loaded later is described later.  So the path is
+ * the one the kernel gives the file mapped at the object's first segment;
+ * failing that, the name joined to the working directory now.  Names
+ * without a slash (the vDSO's) are not files and stay as they are.
+ */
+static const char *object_path(const struct dl_phdr_info *info, char *buf, size_t size)
+{
+	const char *name = info->dlpi_name;
+
+	if (name[0] == '/' || !strchr(name, '/'))
+		return name;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+			if (mapped_file_path(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr, buf, size) == 0)
+				return buf;
+			break;
+		}
+	if (!getcwd(buf, size))
 		return name;
 	const char *rest = strncmp(name, "./", 2) == 0 ? name + 2 : name;
 	char *end = rt_append(rt_append(buf + strlen(buf), buf + size, "/"), buf + size, rest);
@@ -189,7 +273,7 @@ static int object_section(const struct dl_phdr_info *info, struct object_batch *
 	 * dlclose() need not have the room on its stack */
 	static char absolute[CONTRACT_PATH_MAX];
 	const char *path = info->dlpi_name && *info->dlpi_name ?
-		object_path(info->dlpi_name, absolute, sizeof(absolute)) : exe_path;
+		object_path(info, absolute, sizeof(absolute)) : exe_path;
 	size_t id_len;
 	const void *id = runtime_build_id(info, &id_len);
 	uint32_t nseg = 0;
