@@ -54,6 +54,7 @@ RUNTIME_SRC := \
 	runtime/control.c \
 	runtime/counters.c \
 	runtime/cpu_wait.c \
+	runtime/cfi.c \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
 	runtime/frame_pointers.c \

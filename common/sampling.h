@@ -13,8 +13,9 @@
  * start-up).  stack=dwarf copies the top SAMPLING_COPY_MAX bytes of the
  * stack with the registers the DWARF unwinder starts from, for binaries
  * built without frame pointers; fp walks the frame pointers; auto (the
- * default) walks them where the code keeps them and copies the stack
- * where it does not (see runtime/sampler.c).
+ * default) walks them where the code keeps them, then the objects' call
+ * frame information in the handler, and copies the stack from where
+ * neither can go on (see runtime/sampler.c).
  * source=timer measures CPU time with a POSIX CPU-time timer even where a
  * perf_event task-clock counter could be had.  bg=1 samples in the
  * background of a trace, only to measure the time spent in code without
@@ -51,6 +52,9 @@ enum sample_flags {
 	SAMPLE_TICK_TIMER = 1 << 4,
 	/* taken beside a trace to tell hooked time from the rest (bg=1) */
 	SAMPLE_BACKGROUND = 1 << 5,
+	/* (FP and FP_DWARF methods) frames were found in the handler by the
+	 * objects' call frame information, beyond any frame-pointer walk */
+	SAMPLE_CFI = 1 << 6,
 };
 
 enum sample_method {
@@ -66,9 +70,24 @@ enum sample_method {
 	SAMPLE_METHOD_FP_DWARF = 3,
 };
 
+/* The methods a report counts samples by: the four above, then FP and
+ * FP_DWARF with SAMPLE_CFI. */
+enum { SAMPLE_METHOD_CFI = 4, SAMPLE_METHOD_CFI_DWARF = 5, SAMPLE_METHODS = 6 };
+
+static inline unsigned sample_method_of(uint64_t flags)
+{
+	unsigned m = (unsigned)((flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT);
+
+	if (!(flags & SAMPLE_CFI))
+		return m;
+	return m == SAMPLE_METHOD_FP_DWARF ? SAMPLE_METHOD_CFI_DWARF
+	       : m == SAMPLE_METHOD_FP ? SAMPLE_METHOD_CFI : m;
+}
+
 /* How the sampler finds a sample's callers. */
 enum sampling_stack {
-	SAMPLING_STACK_AUTO = 0,	/* frame pointers where kept, else a copy */
+	SAMPLING_STACK_AUTO = 0,	/* frame pointers where kept, else the call
+					 * frame information, else a copy */
 	SAMPLING_STACK_FP,
 	SAMPLING_STACK_DWARF,
 };

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "contract.h"
+#include "sampling.h"
 #include "model/unhooked.h"
 
 #define FUNC_NONE UINT32_MAX	/* the caller of a thread's outermost calls */
@@ -218,7 +219,7 @@ struct profile {
 	uint64_t samples_lost;
 	uint64_t samples_outside;
 	uint64_t samples_truncated;
-	uint64_t samples_by_method[4];
+	uint64_t samples_by_method[SAMPLE_METHODS];	/* by sample_method_of() */
 	struct sample_arc *sample_arcs;
 	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;

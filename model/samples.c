@@ -9,7 +9,7 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 	p->samples_lost += missed;
 	p->samples_outside += outside ? weight : 0;
 	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? 1 : 0;
-	p->samples_by_method[(flags & SAMPLE_METHOD_MASK) >> SAMPLE_METHOD_SHIFT] += weight;
+	p->samples_by_method[sample_method_of(flags)] += weight;
 	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
 	p->samples_tick += (flags & SAMPLE_TICK_TIMER) ? weight : 0;
 	if (!n)

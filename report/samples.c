@@ -15,11 +15,13 @@ char *report_samples_method(const struct profile *p)
 		[SAMPLE_METHOD_FP] = "frame pointers",
 		[SAMPLE_METHOD_DWARF] = "DWARF unwinding",
 		[SAMPLE_METHOD_FP_DWARF] = "frame pointers then DWARF",
+		[SAMPLE_METHOD_CFI] = "call frame information",
+		[SAMPLE_METHOD_CFI_DWARF] = "call frame information then DWARF",
 	};
 	uint64_t total = 0;
 	size_t used = 0, only = 0;
 
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < SAMPLE_METHODS; m++) {
 		total += p->samples_by_method[m];
 		if (p->samples_by_method[m]) {
 			used++;
@@ -30,7 +32,7 @@ char *report_samples_method(const struct profile *p)
 		return xstrdup(used ? names[only] : "none");
 	/* the methods in their order above, each with its share */
 	char *text = xstrdup("");
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < SAMPLE_METHODS; m++) {
 		if (!p->samples_by_method[m])
 			continue;
 		char *more = xasprintf("%s%s%s %.0f %%", text, *text ? ", " : "", names[m],

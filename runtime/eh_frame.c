@@ -25,7 +25,17 @@ int eh_readable(const struct eh_span *s, const uint8_t *p, size_t n)
 	return p >= s->lo && p <= s->hi && (size_t)(s->hi - p) >= n;
 }
 
-int eh_get_uleb(const struct eh_span *s, const uint8_t **p, uint64_t *out)
+/* The 4 bytes at P, which a damaged table may leave unaligned. */
+static uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+/* Reads the LEB128 at *P (inside S), sign-extended when SIGNED. */
+static int get_leb(const struct eh_span *s, const uint8_t **p, uint64_t *out, int is_signed)
 {
 	uint64_t v = 0;
 
@@ -35,11 +45,28 @@ int eh_get_uleb(const struct eh_span *s, const uint8_t **p, uint64_t *out)
 		uint8_t b = *(*p)++;
 		v |= (uint64_t)(b & 0x7f) << shift;
 		if (!(b & 0x80)) {
+			if (is_signed && shift + 7 < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << (shift + 7);
 			*out = v;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int eh_get_uleb(const struct eh_span *s, const uint8_t **p, uint64_t *out)
+{
+	return get_leb(s, p, out, 0);
+}
+
+int eh_get_sleb(const struct eh_span *s, const uint8_t **p, int64_t *out)
+{
+	uint64_t v;
+
+	if (get_leb(s, p, &v, 1))
+		return -1;
+	*out = (int64_t)v;
+	return 0;
 }
 
 static size_t encoded_size(uint8_t enc)
@@ -63,11 +90,11 @@ static int get_encoded(const struct eh_span *s, const uint8_t **p, uint8_t enc,
 	if (!n || !eh_readable(s, at, n))
 		return -1;
 	switch (enc & PE_FORMAT) {
-	case PE_UDATA2: v = *(const uint16_t *)at; break;
-	case PE_SDATA2: v = *(const int16_t *)at; break;
-	case PE_UDATA4: v = *(const uint32_t *)at; break;
-	case PE_SDATA4: v = *(const int32_t *)at; break;
-	default: v = *(const int64_t *)at; break;
+	case PE_UDATA2: { uint16_t x; __builtin_memcpy(&x, at, 2); v = x; break; }
+	case PE_SDATA2: { int16_t x; __builtin_memcpy(&x, at, 2); v = x; break; }
+	case PE_UDATA4: v = load_u32(at); break;
+	case PE_SDATA4: v = (int32_t)load_u32(at); break;
+	default: __builtin_memcpy(&v, at, 8); break;
 	}
 	*p += n;
 	switch (enc & PE_APPL) {
@@ -80,11 +107,15 @@ static int get_encoded(const struct eh_span *s, const uint8_t **p, uint8_t enc,
 	return 0;
 }
 
-/* What an FDE needs from its CIE: how its pointers are encoded and
- * whether it carries augmentation data. */
+/* What an FDE needs from its CIE: how its pointers are encoded, whether
+ * it carries augmentation data, and what unwinding needs (eh_fde). */
 struct cie_info {
 	uint8_t fde_enc;
 	int has_z;
+	int signal;
+	uint64_t code_align, ra;
+	int64_t data_align;
+	const uint8_t *insns, *end;
 };
 
 static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info *out)
@@ -92,9 +123,10 @@ static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info
 	const uint8_t *p = cie;
 	uint64_t skip;
 
-	if (!eh_readable(s, p, 9) || *(const uint32_t *)p == 0xffffffffu ||
-	    *(const uint32_t *)(p + 4) != 0)
-		return -1;	/* 64-bit DWARF, or not a CIE */
+	if (!eh_readable(s, p, 9) || load_u32(p) == 0xffffffffu || load_u32(p + 4) != 0 ||
+	    !eh_readable(s, p + 4, load_u32(p)))
+		return -1;	/* 64-bit DWARF, not a CIE, or past the segment */
+	out->end = p + 4 + load_u32(p);
 	p += 8;
 	if (*p != 1 && *p != 3)
 		return -1;
@@ -106,16 +138,22 @@ static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info
 	p++;
 	out->fde_enc = PE_ABSPTR;
 	out->has_z = aug[0] == 'z';
-	if (eh_get_uleb(s, &p, &skip) || eh_get_uleb(s, &p, &skip))	/* alignments */
+	out->signal = 0;
+	if (eh_get_uleb(s, &p, &out->code_align) || eh_get_sleb(s, &p, &out->data_align))
 		return -1;
-	if (cie[8] == 1)
-		p++;
-	else if (eh_get_uleb(s, &p, &skip))
+	if (cie[8] == 1) {
+		if (!eh_readable(s, p, 1))
+			return -1;
+		out->ra = *p++;
+	} else if (eh_get_uleb(s, &p, &out->ra)) {
 		return -1;
+	}
+	out->insns = NULL;	/* unknown augmentation: no instructions */
 	if (!out->has_z)
 		return 0;
-	if (eh_get_uleb(s, &p, &skip))
+	if (eh_get_uleb(s, &p, &skip) || skip > (uint64_t)(out->end - p))
 		return -1;
+	const uint8_t *insns = p + skip;
 	for (const char *a = aug + 1; *a; a++) {
 		if (!eh_readable(s, p, 1))
 			return -1;
@@ -128,10 +166,13 @@ static int read_cie(const struct eh_span *s, const uint8_t *cie, struct cie_info
 			uintptr_t ignored;
 			if (get_encoded(s, &p, enc & 0x7f, 0, &ignored))
 				return -1;
-		} else if (*a != 'S' && *a != 'B') {
+		} else if (*a == 'S') {
+			out->signal = 1;
+		} else if (*a != 'B') {
 			return 0;	/* the rest cannot be parsed: R came first anyway */
 		}
 	}
+	out->insns = insns;
 	return 0;
 }
 
@@ -141,7 +182,7 @@ int eh_fde_read(const struct eh_span *s, const uint8_t *fde, struct eh_fde *out)
 
 	if (!eh_readable(s, fde, 8))
 		return -1;
-	uint32_t len = *(const uint32_t *)fde, cie_off = *(const uint32_t *)(fde + 4);
+	uint32_t len = load_u32(fde), cie_off = load_u32(fde + 4);
 	if (len == 0xffffffffu || len < 8 || !cie_off || !eh_readable(s, fde + 4, len))
 		return -1;
 	const uint8_t *end = fde + 4 + len, *p = fde + 8;
@@ -159,6 +200,12 @@ int eh_fde_read(const struct eh_span *s, const uint8_t *fde, struct eh_fde *out)
 	out->insns = p;
 	out->end = end;
 	out->addr_size = encoded_size(cie.fde_enc);
+	out->cie_insns = cie.insns;	/* NULL: an augmentation it cannot parse */
+	out->cie_end = cie.end;
+	out->code_align = cie.code_align;
+	out->data_align = cie.data_align;
+	out->ra = cie.ra;
+	out->signal = cie.signal;
 	return 0;
 }
 
@@ -215,25 +262,31 @@ int eh_table_entry(const struct eh_table *t, size_t i, uintptr_t *begin, const u
 	return 0;
 }
 
-uintptr_t eh_function_start(const struct eh_table *t, uintptr_t pc)
+int eh_fde_find(const struct eh_table *t, uintptr_t pc, struct eh_fde *out)
 {
 	size_t lo = 0, hi = t->count;
 	uintptr_t begin;
 	const uint8_t *fde;
-	struct eh_fde f;
 
 	/* the last entry that begins at or before PC */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (eh_table_entry(t, mid, &begin, &fde))
-			return 0;
+			return -1;
 		if (begin <= pc)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	if (!t->count || eh_table_entry(t, lo, &begin, &fde) || begin > pc ||
-	    eh_fde_read(&t->span, fde, &f) || f.begin != begin || pc - begin >= f.range)
-		return 0;
-	return begin;
+	    eh_fde_read(&t->span, fde, out) || out->begin != begin || pc - begin >= out->range)
+		return -1;
+	return 0;
+}
+
+uintptr_t eh_function_start(const struct eh_table *t, uintptr_t pc)
+{
+	struct eh_fde f;
+
+	return eh_fde_find(t, pc, &f) ? 0 : f.begin;
 }

@@ -30,11 +30,20 @@ struct eh_table {
 };
 
 /* One FDE: the code it describes, [begin, begin + range), and its call
- * frame instructions [insns, end), whose addresses are addr_size bytes. */
+ * frame instructions [insns, end), whose addresses are addr_size bytes;
+ * its CIE's initial instructions [cie_insns, cie_end), alignment factors,
+ * return address column, and whether it describes a signal frame
+ * (augmentation S: the caller's PC is no return address); cie_insns is
+ * NULL when the CIE has an augmentation it cannot parse. */
 struct eh_fde {
 	uintptr_t begin, range;
 	const uint8_t *insns, *end;
 	size_t addr_size;
+	const uint8_t *cie_insns, *cie_end;
+	uint64_t code_align;
+	int64_t data_align;
+	uint64_t ra;
+	int signal;
 };
 
 /* Whether the N bytes at P lie inside S. */
@@ -54,6 +63,14 @@ HIDDEN int eh_table_entry(const struct eh_table *t, size_t i, uintptr_t *begin,
 
 /* Reads the FDE at FDE (inside S) into OUT: 0, or -1. */
 HIDDEN int eh_fde_read(const struct eh_span *s, const uint8_t *fde, struct eh_fde *out);
+
+/* Reads the signed LEB128 at *P (inside S) into OUT and moves *P past
+ * it: 0, or -1. */
+HIDDEN int eh_get_sleb(const struct eh_span *s, const uint8_t **p, int64_t *out);
+
+/* The FDE of T covering PC into OUT: 0, or -1 when none does.  Reads only
+ * T's mapped memory: async-signal-safe, while the object stays loaded. */
+HIDDEN int eh_fde_find(const struct eh_table *t, uintptr_t pc, struct eh_fde *out);
 
 /* Where the function holding PC begins, as the FDE covering PC says;
  * 0 when no FDE of T covers it.  Reads only T's mapped memory:

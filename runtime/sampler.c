@@ -27,8 +27,12 @@
  * objects whose call frame information says they keep frame pointers
  * (frame_pointers.c, decided once per object outside the handler) and the
  * chain ended where the ABI marks a thread's first frame (a zero frame
- * pointer); otherwise the sample carries a copy of the top of the stack
- * for DWARF unwinding offline, as --stack=dwarf does for every sample.  A sample that cannot
+ * pointer); from the first frame that is not, the walk follows the
+ * objects' call frame information (cfi.c), which reaches the thread's
+ * first frame however large the frames are.  Where neither goes on (code
+ * loaded later, no FDE, a rule it does not know) the sample carries a copy
+ * of the stack from that frame for DWARF unwinding offline, as
+ * --stack=dwarf does for every sample.  A sample that cannot
  * be written (the thread is inside a hook, its buffer is full) is counted
  * and the count travels with the next written sample; while capture is
  * off (stopped by the program, a trigger or `callscope live`) nothing is
@@ -43,6 +47,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "cfi.h"
 #include "eh_frame.h"
 #include "frame_pointers.h"
 #include "libcall/libcall.h"
@@ -70,6 +75,9 @@
 #define ONLY_RANGES_MAX 64
 #define TEXT_RANGES_MAX 256
 #define UNHOOKED_MAX 64
+/* frames_hi lies 64 bytes above the stack the program started with, and
+ * the loader's entry aligns it down by up to 15 before its first call */
+#define STACK_END_SLACK 80
 
 /* Per-thread sampler state; the handler reads nothing else but the
  * thread's buffer. */
@@ -105,6 +113,9 @@ static struct {
 	size_t ntext;
 	uintptr_t text_lo[TEXT_RANGES_MAX], text_hi[TEXT_RANGES_MAX];
 	uint8_t text_fp[TEXT_RANGES_MAX];	/* its object keeps frame pointers */
+	/* stack=auto: its object's call frame information, when readable */
+	uint8_t text_has_cfi[TEXT_RANGES_MAX];
+	struct eh_table text_cfi[TEXT_RANGES_MAX];
 	/* those of objects loaded since (dlopen), appended by the control
 	 * thread and published by nknown: a return address there is taken
 	 * as one, but the code is never read, as the object may be closed */
@@ -301,6 +312,96 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 		fp = next;
 	}
 	return n;
+}
+
+/* The call frame information of the object loaded at start-up whose code
+ * holds PC, or NULL (objects loaded later may be closed while a sample
+ * reads them). */
+static const struct eh_table *cfi_table_at(uintptr_t pc)
+{
+	for (size_t i = 0; i < sampler.ntext; i++)
+		if (pc >= sampler.text_lo[i] && pc < sampler.text_hi[i])
+			return sampler.text_has_cfi[i] ? &sampler.text_cfi[i] : NULL;
+	return NULL;
+}
+
+/*
+ * Whether the frame whose registers are REGS is the thread's first
+ * though no FDE says so: its stack pointer lies where the frames end
+ * (within a frame's alignment of the stack the program started with,
+ * above which lie its arguments and environment).  The loader's entry,
+ * which runs the objects' constructors before it jumps to the program's,
+ * has no call frame information: a sample in a constructor ends there.
+ */
+static int at_stack_end(const struct sampler_thread *s, const struct cfi_regs *regs)
+{
+	return (regs->known & (1u << CFI_RSP)) && s->frames_hi &&
+	       regs->r[CFI_RSP] + STACK_END_SLACK >= s->frames_hi;
+}
+
+/* Where a walk by the call frame information ended. */
+enum cfi_walk_end {
+	CFI_WALK_FIRST_FRAME,	/* at the thread's first frame: the stack is whole */
+	CFI_WALK_FULL,		/* at MAX frames */
+	CFI_WALK_STOPPED,	/* at a frame it cannot step out of: *REGS are its own */
+};
+
+/*
+ * Walks the stack from the frame whose registers are *REGS with the
+ * objects' call frame information, appending the return addresses to
+ * RETS[*N..MAX).  EXACT says the frame's PC is where it was interrupted,
+ * not a return address (whose call is the byte before it).  A frame that
+ * does not move the stack pointer up (but a signal frame's), or returns
+ * outside loaded code, ends the walk: a smashed stack cannot make it go
+ * round in circles or wander off.
+ */
+static enum cfi_walk_end walk_cfi(const struct thread_state *t, const struct sampler_thread *s,
+				  struct cfi_regs *regs, int exact, uint64_t *rets, size_t *n,
+				  size_t max)
+{
+	const struct cfi_stack stack = { s->stack_lo, s->stack_hi };
+	struct eh_fde f;
+
+	if (!s->stack_hi)
+		return CFI_WALK_STOPPED;
+	for (;;) {
+		uintptr_t lookup = regs->r[CFI_RIP] - (exact ? 0 : 1);
+		const struct eh_table *table = cfi_table_at(lookup);
+		struct cfi_regs caller = *regs;
+		enum cfi_step step = table && !eh_fde_find(table, lookup, &f)
+					     ? cfi_step(&table->span, &f, lookup, &stack, &caller)
+					     : CFI_STEP_STOP;
+		if (step == CFI_STEP_FIRST_FRAME || (step == CFI_STEP_STOP && at_stack_end(s, regs)))
+			return CFI_WALK_FIRST_FRAME;
+		if (step == CFI_STEP_STOP)
+			return CFI_WALK_STOPPED;
+		uintptr_t sp = caller.r[CFI_RSP], ret = caller.r[CFI_RIP];
+		if (!(caller.known & (1u << CFI_RSP)) || (!f.signal && sp <= regs->r[CFI_RSP]))
+			return CFI_WALK_STOPPED;
+		if (!f.signal)
+			ret = real_return(t, sp - 8, ret);
+		if (ret < 4096 || (sampler.ntext && !in_text(ret, 0) && !in_known(ret)))
+			return CFI_WALK_STOPPED;
+		if (*n == max)
+			return CFI_WALK_FULL;
+		rets[(*n)++] = ret;
+		caller.r[CFI_RIP] = ret;
+		*regs = caller;
+		exact = f.signal;
+	}
+}
+
+/* The interrupted frame's registers, all known. */
+static void context_regs(const ucontext_t *uc, struct cfi_regs *regs)
+{
+	static const int greg[CFI_REGS] = {
+		REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+		REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP,
+	};
+
+	for (int i = 0; i < CFI_REGS; i++)
+		regs->r[i] = (uint64_t)uc->uc_mcontext.gregs[greg[i]];
+	regs->known = (1u << CFI_REGS) - 1;
 }
 
 /* How many bytes of the stack from SP a sample copies for unwinding. */
@@ -541,6 +642,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	size_t n = 0, copy = 0;
 	uintptr_t copy_sp = sp, copy_bp = fp;
 	unsigned method = s->stack_hi ? SAMPLE_METHOD_FP : SAMPLE_METHOD_PC;
+	uint64_t cfi = 0;	/* SAMPLE_CFI when the call frame information found frames */
 	struct walk_end end;
 	if (sampler.settings.background) {
 		/* beside a trace: where the time goes is all it asks */
@@ -551,20 +653,45 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, 0, &end);
 		truncated = s->stack_hi && !end.complete;
 		break;
-	case SAMPLING_STACK_AUTO:
+	case SAMPLING_STACK_AUTO: {
+		/* frame pointers where the code keeps them, then the call
+		 * frame information; a copy from where neither goes on */
+		struct cfi_regs regs;
+		int exact = 1;
+		context_regs(uc, &regs);
 		if (in_frame_pointer_code(pc)) {
 			n = walk_frames(t, s, fp, sp, rets, SAMPLING_STACK_MAX, 1, &end);
 			if (end.complete)
 				break;
 			if (end.boundary && n < SAMPLING_STACK_MAX) {
-				method = SAMPLE_METHOD_FP_DWARF;
-				copy_sp = end.sp;
-				copy_bp = end.bp;
-				copy = copy_size(s, copy_sp);
-				break;
+				regs.r[CFI_RSP] = end.sp;
+				regs.r[CFI_RBP] = end.bp;
+				regs.r[CFI_RIP] = rets[n - 1];
+				regs.known = (1u << CFI_RSP) | (1u << CFI_RBP) | (1u << CFI_RIP);
+				exact = 0;
+			} else {
+				n = 0;	/* a chain that led nowhere: unwind it all instead */
 			}
-			/* a chain that led nowhere: unwind it all instead */
 		}
+		size_t walked = n;
+		enum cfi_walk_end how = walk_cfi(t, s, &regs, exact, rets, &n, SAMPLING_STACK_MAX);
+		if (how != CFI_WALK_STOPPED || n > walked)
+			cfi = SAMPLE_CFI;
+		if (how == CFI_WALK_FIRST_FRAME)
+			break;
+		if (how == CFI_WALK_FULL) {
+			truncated = 1;
+			break;
+		}
+		if (n) {
+			method = SAMPLE_METHOD_FP_DWARF;
+			copy_sp = regs.r[CFI_RSP];
+			copy_bp = regs.known & (1u << CFI_RBP) ? regs.r[CFI_RBP] : 0;
+			copy = copy_size(s, copy_sp);
+			break;
+		}
+		cfi = 0;
+	}
 		/* fall through */
 	case SAMPLING_STACK_DWARF:
 		n = 0;
@@ -588,7 +715,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
 	uint64_t flags = (sampler.wall ? SAMPLE_WALL : by_timer ? SAMPLE_TICK_TIMER : 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |
-			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) |
+			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) | cfi |
 			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
 	if (now > t->last_time)
 		t->last_time = now;
@@ -1042,7 +1169,8 @@ static void collect_unhooked(const struct dl_phdr_info *info)
 
 static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 {
-	int fp = -1;
+	int fp = -1, has_cfi = 0;
+	struct eh_table cfi;
 
 	(void)size;
 	(void)data;
@@ -1050,11 +1178,17 @@ static int collect_text(struct dl_phdr_info *info, size_t size, void *data)
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
 			continue;
-		if (fp < 0)
+		if (fp < 0) {
 			fp = object_frame_pointers(info);
+			has_cfi = sampler.settings.stack == SAMPLING_STACK_AUTO &&
+				  eh_table_find(info, &cfi) == 0;
+		}
 		sampler.text_lo[sampler.ntext] = info->dlpi_addr + ph->p_vaddr;
 		sampler.text_hi[sampler.ntext] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
 		sampler.text_fp[sampler.ntext] = (uint8_t)fp;
+		sampler.text_has_cfi[sampler.ntext] = (uint8_t)has_cfi;
+		if (has_cfi)
+			sampler.text_cfi[sampler.ntext] = cfi;
 		sampler.ntext++;
 	}
 	collect_unhooked(info);

@@ -2,7 +2,8 @@
 # Frame-pointer stacks give the callers: spin() is called for 80 % of its
 # time from path_a() and 20 % from path_b(); report --lines puts the
 # samples on spin's loop.  Without frame pointers, the default stack method
-# and --stack=dwarf find the same callers by DWARF unwinding, and
+# (the call frame information, followed in the signal handler) and
+# --stack=dwarf (DWARF unwinding of a copy) find the same callers, and
 # --stack=fp counts its stacks as truncated instead of calling them whole.
 . "$(dirname "$0")/lib.sh"
 
@@ -26,12 +27,13 @@ ok $? "path_b's total_pct is 20 +- $m ($b)"
 m=$(pct main total_pct)
 awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
 ok $? "main is on (nearly) every stack ($m)"
-# the program keeps frame pointers, libc (main's caller) does not
-# (a sample or two may land where only DWARF can unwind, as in the loader
-# at start-up: the report then gives each method's share)
+# the program keeps frame pointers, libc (main's caller) does not: the
+# walk goes on there with the call frame information (a sample or two may
+# land elsewhere, as in the loader at start-up: the report then gives each
+# method's share)
 method=$(jq -r .stack_method r.json)
-echo "$method" | awk '{ if ($0 == "frame pointers then DWARF") exit 0
-	if (match($0, /frame pointers then DWARF [0-9]+ %$/)) { split(substr($0, RSTART), w, " "); exit !(w[5] >= 90) }
+echo "$method" | awk '{ if ($0 == "call frame information") exit 0
+	if (match($0, /call frame information [0-9]+ %/)) { split(substr($0, RSTART, RLENGTH), w, " "); exit !(w[4] >= 90) }
 	exit 1 }'
 ok $? "the report names the stack method ($method)"
 is "$(jq -r .truncated_stacks r.json)" 0 "every stack reaches the thread's first frame"
@@ -52,10 +54,11 @@ m=$(pct main total_pct)
 awk -v p="$m" 'BEGIN { exit !(p >= 95) }'
 ok $? "--stack=dwarf: main is on (nearly) every stack ($m)"
 
-# by default a program without frame pointers is unwound with DWARF
+# by default a program without frame pointers is unwound in the handler
 limited "$CS" record -o a.data -- ./nofp stack > /dev/null 2>&1
 "$CS" report -i a.data --json > r.json
-is "$(jq -r .stack_method r.json)" "DWARF unwinding" "no frame pointers: the default chose DWARF"
+is "$(jq -r .stack_method r.json)" "call frame information" \
+	"no frame pointers: the default followed the call frame information"
 m=10
 [ "$(jq -r .sample_source r.json)" = tick-timer ] && m=15
 a=$(pct path_a total_pct)
@@ -64,7 +67,7 @@ ok $? "default stacks without frame pointers: path_a's total_pct is 80 +- $m ($a
 s_=$(pct _start total_pct)
 awk -v p="$s_" 'BEGIN { exit !(p >= 95) }'
 ok $? "default stacks reach _start ($s_)"
-"$CS" info -i a.data | grep -q '^samples: .*stacks by DWARF unwinding, 0 truncated'
+"$CS" info -i a.data | grep -q '^samples: .*stacks by call frame information, 0 truncated'
 ok $? "info names the stack method and the truncated stacks"
 
 # frame pointers asked for where there are none: the stacks are cut short

@@ -10,6 +10,7 @@
 #include "formats/stream_reader.h"
 #include "model/cct.h"
 #include "model/samples.h"
+#include "report/samples.h"
 #include "sampling.h"
 #include "stream.h"
 
@@ -102,6 +103,34 @@ static void test_decode(void **state)
 	stream_reader_release(&r);
 }
 
+/* Samples walked with the call frame information in the handler count as
+ * their own methods, beside those of the two bits. */
+static void test_methods(void **state)
+{
+	struct profile *p = profile_new();
+	const uint32_t one[] = { profile_intern_func(p, "a", "", 0, 0, NULL, 0) };
+
+	(void)state;
+	assert_int_equal(sample_method_of(SAMPLE_METHOD_FP << SAMPLE_METHOD_SHIFT), SAMPLE_METHOD_FP);
+	assert_int_equal(sample_method_of(SAMPLE_CFI | SAMPLE_METHOD_FP << SAMPLE_METHOD_SHIFT),
+			 SAMPLE_METHOD_CFI);
+	assert_int_equal(sample_method_of(SAMPLE_CFI | SAMPLE_METHOD_FP_DWARF << SAMPLE_METHOD_SHIFT),
+			 SAMPLE_METHOD_CFI_DWARF);
+	profile_add_sample(p, one, 1, 1, SAMPLE_CFI | SAMPLE_METHOD_FP << SAMPLE_METHOD_SHIFT, 0, 0);
+	char *text = report_samples_method(p);
+	assert_string_equal(text, "call frame information");
+	free(text);
+	profile_add_sample(p, one, 1, 2, SAMPLE_CFI | SAMPLE_METHOD_FP << SAMPLE_METHOD_SHIFT, 0, 0);
+	profile_add_sample(p, one, 1, 1, SAMPLE_CFI | SAMPLE_METHOD_FP_DWARF << SAMPLE_METHOD_SHIFT,
+			   0, 0);
+	profile_add_sample(p, one, 1, 1, SAMPLE_METHOD_DWARF << SAMPLE_METHOD_SHIFT, 0, 0);
+	text = report_samples_method(p);
+	assert_string_equal(text, "DWARF unwinding 20 %, call frame information 60 %, "
+				  "call frame information then DWARF 20 %");
+	free(text);
+	profile_free(p);
+}
+
 static void test_model(void **state)
 {
 	struct profile *p = profile_new();
@@ -159,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_methods),
 		cmocka_unit_test(test_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
