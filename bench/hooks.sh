@@ -19,7 +19,9 @@
 #   REPEAT      rounds (default 7)
 #   LUA_ARGS    work.lua arguments (default "27 20")
 #   SHARE_FREQ  samples per second for the share comparison (default 4999)
-#   SHARE_RUNS  runs of each profiler summed for the shares (default 3)
+#   SHARE_RUNS  runs of each profiler summed for the shares (default 6: with
+#               3, the largest difference of the same builds moved by a
+#               point from run to run, a third of the budget)
 #   CS_OPTS     more 'callscope record' options (default --no-libcall: the
 #               calls gmon sees, the program's own; time in a library then
 #               goes to the library's function the samples name, as perf
@@ -39,7 +41,7 @@ CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 REPEAT=${REPEAT:-7}
 LUA_ARGS=${LUA_ARGS:-27 20}
 SHARE_FREQ=${SHARE_FREQ:-4999}
-SHARE_RUNS=${SHARE_RUNS:-3}
+SHARE_RUNS=${SHARE_RUNS:-6}
 CS_OPTS=${CS_OPTS---no-libcall}
 SHARE_ARGS=${SHARE_ARGS:-27 100}
 BASELINE=${BASELINE:-}

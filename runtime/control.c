@@ -359,6 +359,8 @@ static void *control_main(void *arg)
 		}
 		int got = poll(ready, (nfds_t)n, wake > now ? (int)(wake - now) : 0);
 		if (now_ms() >= next_refresh) {
+			if (runtime_thread_alone())
+				return NULL;	/* glibc's exit(0) follows */
 			process_objects_refresh();
 			next_refresh = now_ms() + OBJECTS_POLL_MS;
 		}

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <string.h>
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 				 void *);
@@ -34,4 +35,24 @@ int runtime_thread_spawn(void *(*fn)(void *), void *arg)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	return rc == 0 ? 0 : -1;
+}
+
+/*
+ * glibc ends the process (exit(0)) when the thread that ends is the last
+ * one it counts, and it counts the runtime's threads too: a program whose
+ * threads all end by pthread_exit, or return after the main thread's
+ * pthread_exit, would live on with a thread of the runtime's alone.  That
+ * thread returns when this says so, and glibc's exit(0) comes from it.
+ * The leader stays a zombie member (State Z) until the process ends, so
+ * "alone" is two threads, the leader a zombie.
+ */
+int runtime_thread_alone(void)
+{
+	char text[4096];
+	size_t n = rt_read_small_file("/proc/self/status", text, sizeof(text) - 1);
+
+	text[n] = '\0';
+	const char *state = strstr(text, "\nState:\t");
+	const char *threads = strstr(text, "\nThreads:\t");
+	return state && threads && state[8] == 'Z' && threads[10] == '2' && threads[11] == '\n';
 }

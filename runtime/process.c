@@ -94,25 +94,6 @@ static int open_process_file(void)
 	return -1;
 }
 
-static size_t read_small_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-
-	if (fd < 0)
-		return 0;
-	while (got < size) {
-		ssize_t r = read(fd, buf + got, size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	return got;
-}
-
 const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -352,7 +333,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	}
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = '\0';
-	size_t cmd_len = read_small_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
+	size_t cmd_len = rt_read_small_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
 
 	uint8_t *sec = sec_begin(&b, SECTION_PROCESS);
 	sec_put_u32(&b, (uint32_t)runtime_config.pid);
@@ -400,7 +381,7 @@ void process_write_end(uint32_t reason)
 int process_sched_times(struct sched_times *out)
 {
 	char text[128];
-	size_t n = read_small_file("/proc/thread-self/schedstat", text, sizeof(text) - 1);
+	size_t n = rt_read_small_file("/proc/thread-self/schedstat", text, sizeof(text) - 1);
 	char *p = text, *end;
 
 	text[n] = '\0';

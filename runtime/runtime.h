@@ -525,6 +525,10 @@ HIDDEN void calibrate_at_exit(void);
 /* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
  * every signal blocked; 0, or -1 when no thread could be made. */
 HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
+/* Whether the calling thread of the runtime's own is the last one alive
+ * in the process: the program's threads have all ended, the first by
+ * pthread_exit (its leader a zombie until the process ends). */
+HIDDEN int runtime_thread_alone(void);
 
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);
@@ -538,6 +542,8 @@ HIDDEN void rt_close_own(int fd, const struct rt_file_id *id);
  * descriptor shares one inode, so this tells the runtime's own event
  * from one the program opened (or an eventfd) under the same number. */
 HIDDEN uint64_t rt_perf_id(int fd);
+/* util.c: up to SIZE bytes of a small file (a /proc entry); how many */
+HIDDEN size_t rt_read_small_file(const char *path, char *buf, size_t size);
 /* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
  * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);

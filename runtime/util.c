@@ -54,6 +54,26 @@ void rt_close_own(int fd, const struct rt_file_id *id)
 		close(fd);
 }
 
+/* Up to SIZE bytes of a small file (a /proc entry) into BUF; how many. */
+size_t rt_read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return 0;
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return got;
+}
+
 uint64_t rt_perf_id(int fd)
 {
 	uint64_t id = 0;
