@@ -41,14 +41,8 @@ build_lua() {
 	(cd lua/src && cc $CFLAGS_DISTRO -DLUA_USE_LINUX -I. -o ../lua \
 		$(ls *.c | grep -v '^luac\.c$') -lm -ldl)
 }
-build_bzip2() {
-	[ -x bzip2src/bzip2 ] && return
-	rm -rf bzip2src && cp -r "$(ls -d "$SRC"/bzip2-*/ | head -1)" bzip2src
-	# its library linked in, as upstream's Makefile does (Debian's links
-	# the shared libbz2, whose stripped code perf cannot name)
-	(cd bzip2src && cc $CFLAGS_DISTRO -D_FILE_OFFSET_BITS=64 -o bzip2 bzip2.c blocksort.c \
-		huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c)
-}
+# shellcheck source=bench/build_real.sh
+. "$HERE/build_real.sh"
 build_zstd() {
 	[ -x zstd/programs/zstd ] && return
 	rm -rf zstd && cp -r "$(ls -d "$SRC"/libzstd-*/ | head -1)" zstd

@@ -35,12 +35,8 @@ mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
 
 # --- the programs built from source, once --------------------------------
-build_bzip2() {
-	[ -x bzip2src/bzip2 ] && return
-	rm -rf bzip2src && cp -r "$(ls -d "$SRC"/bzip2-*/ | head -1)" bzip2src
-	(cd bzip2src && cc $CFLAGS_DISTRO -D_FILE_OFFSET_BITS=64 -o bzip2 bzip2.c blocksort.c \
-		huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c)
-}
+# shellcheck source=bench/build_real.sh
+. "$HERE/build_real.sh"
 build_xz() {
 	[ -x xzsrc/src/xz/xz ] && return
 	rm -rf xzsrc && cp -r "$(ls -d "$SRC"/xz-utils-*/ | head -1)" xzsrc
