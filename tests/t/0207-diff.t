@@ -25,9 +25,15 @@ ok $? "sorted by the absolute change in self time"
 is "$(awk '!/^#/ && ++n == 2 { print $NF; exit }' d.txt)" "$(jq -r '.functions[0].name' d.json)" \
 	"the text form leads with the same function"
 all=$(jq '.functions | length' d.json)
-shown=$("$CS" diff --json --threshold 10 a.data b.data | jq '.functions | length')
+# burn's self time (and work's and main's totals) grows by about twice
+# A's whole time; the rest move by a fraction of it: a threshold of 50 %
+# keeps that true however the hooks' subtracted cost moves A's sum
+"$CS" diff --threshold 50 a.data b.data > t.txt 2>&1
+shown=$("$CS" diff --json --threshold 50 a.data b.data | jq '.functions | length')
 [ "$shown" -ge 1 ] && [ "$shown" -lt "$all" ]
-ok $? "--threshold 10 hides the small changes ($shown of $all shown)"
+r=$?
+ok $r "--threshold 50 hides the small changes ($shown of $all shown)"
+[ $r -eq 0 ] || sed 's/^/#   /' t.txt d.txt >&2
 
 # two recordings of timer samples: their samples are compared
 build_prog sample_hot st -O2 -fno-omit-frame-pointer
