@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -161,22 +162,6 @@ static void write_objects(void)
 	batch_flush(&batch);
 }
 
-/* The hexadecimal number at *P, which moves past it. */
-static uintptr_t hex_field(const char **p)
-{
-	uintptr_t v = 0;
-
-	for (;; (*p)++) {
-		char c = **p;
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (uintptr_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (uintptr_t)(c - 'a' + 10);
-		else
-			return v;
-	}
-}
-
 /*
  * The file the kernel says is mapped at ADDR, from /proc/self/maps: an
  * absolute path, right whatever directory the program has moved to since
@@ -210,12 +195,10 @@ static int mapped_file_path(uintptr_t addr, char *buf, size_t size)
 			}
 			buf[len] = '\0';
 			/* "START-END PERMS OFFSET DEV INODE   PATH" */
-			const char *p = buf;
-			uintptr_t lo = hex_field(&p), hi = 0;
-			if (*p == '-') {
-				p++;
-				hi = hex_field(&p);
-			}
+			char *p;
+			uintptr_t lo = strtoull(buf, &p, 16), hi = 0;
+			if (*p == '-')
+				hi = strtoull(p + 1, &p, 16);
 			const char *path = strchr(p, '/');
 			size_t plen = path ? strlen(path) : 0;
 			if (!skipping && path && addr >= lo && addr < hi &&
