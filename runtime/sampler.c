@@ -172,21 +172,31 @@ static int in_only(uintptr_t pc)
 	return 0;
 }
 
+/* The index of the range of code loaded at start-up that holds ADDR, or
+ * -1. */
+static long text_range_at(uintptr_t addr)
+{
+	for (size_t i = 0; i < sampler.ntext; i++)
+		if (addr >= sampler.text_lo[i] && addr < sampler.text_hi[i])
+			return (long)i;
+	return -1;
+}
+
 /* Whether [ADDR - BEFORE, ADDR) lies in loaded code (readable). */
 static int in_text(uintptr_t addr, uintptr_t before)
 {
-	for (size_t i = 0; i < sampler.ntext; i++)
-		if (addr >= sampler.text_lo[i] + before && addr < sampler.text_hi[i])
-			return 1;
-	return 0;
+	long r = text_range_at(addr);
+
+	return r >= 0 && addr >= sampler.text_lo[r] + before;
 }
 
 /* Whether ADDR lies in code whose object keeps frame pointers. */
 static int in_frame_pointer_code(uintptr_t addr)
 {
-	for (size_t i = 0; i < sampler.ntext; i++)
-		if (addr >= sampler.text_lo[i] && addr < sampler.text_hi[i])
-			return sampler.text_fp[i];
+	long r = text_range_at(addr);
+
+	if (r >= 0)
+		return sampler.text_fp[r];
 	size_t n = __atomic_load_n(&sampler.nknown, __ATOMIC_ACQUIRE);
 	for (size_t i = 0; i < n; i++)
 		if (addr >= sampler.known_lo[i] && addr < sampler.known_hi[i])
@@ -319,10 +329,9 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
  * reads them). */
 static const struct eh_table *cfi_table_at(uintptr_t pc)
 {
-	for (size_t i = 0; i < sampler.ntext; i++)
-		if (pc >= sampler.text_lo[i] && pc < sampler.text_hi[i])
-			return sampler.text_has_cfi[i] ? &sampler.text_cfi[i] : NULL;
-	return NULL;
+	long r = text_range_at(pc);
+
+	return r >= 0 && sampler.text_has_cfi[r] ? &sampler.text_cfi[r] : NULL;
 }
 
 /*
