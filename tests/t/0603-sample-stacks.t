@@ -6,6 +6,7 @@
 # --stack=dwarf (DWARF unwinding of a copy) find the same callers, and
 # --stack=fp counts its stacks as truncated instead of calling them whole.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/t/lib-sampling.sh"
 
 plan 16
 build_prog sample_hot st -O2 -fno-omit-frame-pointer
@@ -32,9 +33,7 @@ ok $? "main is on (nearly) every stack ($m)"
 # land elsewhere, as in the loader at start-up: the report then gives each
 # method's share)
 method=$(jq -r .stack_method r.json)
-echo "$method" | awk '{ if ($0 == "call frame information") exit 0
-	if (match($0, /call frame information [0-9]+ %/)) { split(substr($0, RSTART, RLENGTH), w, " "); exit !(w[4] >= 90) }
-	exit 1 }'
+echo "$method" | cfi_share_at_least 90
 ok $? "the report names the stack method ($method)"
 is "$(jq -r .truncated_stacks r.json)" 0 "every stack reaches the thread's first frame"
 "$CS" report -i s.data --lines --json > l.json

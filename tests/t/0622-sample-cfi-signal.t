@@ -5,6 +5,7 @@
 # interrupted registers are) to the interrupted code and on to the
 # thread's first frame, all in the sampler's handler.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/t/lib-sampling.sh"
 
 plan 4
 build_prog sample_frames sf -O2 -fomit-frame-pointer
@@ -18,9 +19,7 @@ ok $? "the samples are in the handler ($h %)"
 # at the signal frame would copy the rest in nearly every sample (a sample
 # or two elsewhere, at the start or the end, may take the copy)
 method=$(jq -r .stack_method r.json)
-echo "$method" | awk '{ if ($0 == "call frame information") exit 0
-	if (match($0, /call frame information [0-9]+ %/)) { split(substr($0, RSTART, RLENGTH), w, " "); exit !(w[4] >= 97) }
-	exit 1 }'
+echo "$method" | cfi_share_at_least 97
 ok $? "the handler's walk went on through the signal frame ($method)"
 is "$(jq -r .truncated_stacks r.json)" 0 "no stack is truncated"
 done_testing

@@ -22,3 +22,15 @@ rates_within() {
 	awk -v lo="$1" -v hi="$2" '{ n++; if ($3 < lo || $3 > hi) bad = 1 }
 		END { exit !(n == 3 && !bad) }'
 }
+
+# cfi_share_at_least PCT < METHOD: the report's stack_method METHOD names
+# the call frame information alone, or gives it at least PCT % of the
+# samples ("call frame information 97 %, frame pointers then DWARF 3 %")
+cfi_share_at_least() {
+	awk -v want="$1" '{ if ($0 == "call frame information") exit 0
+		if (match($0, /call frame information [0-9]+ %/)) {
+			split(substr($0, RSTART, RLENGTH), w, " ")
+			exit !(w[4] >= want)
+		}
+		exit 1 }'
+}
