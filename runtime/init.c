@@ -74,6 +74,7 @@ static void child_starts(int forked)
 
 static void after_fork_child(void)
 {
+	process_fork_child();
 	child_starts(1);
 }
 
@@ -116,7 +117,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	if (thread_lifecycle_install() != 0)
 		return;
-	pthread_atfork(NULL, NULL, after_fork_child);
+	pthread_atfork(process_fork_prepare, process_fork_parent, after_fork_child);
 	atexit(process_exiting);
 	signals_install();
 	signal_masks_resolve();
