@@ -465,7 +465,10 @@ EXPORT int dlclose(void *handle)
 	}
 	if (runtime_config.active && process_fd >= 0) {
 		int saved = errno;
+		/* another thread may fork meanwhile, as during a refresh */
+		pthread_mutex_lock(&refresh_lock);
 		write_objects();
+		pthread_mutex_unlock(&refresh_lock);
 		errno = saved;
 	}
 	return real(handle);
