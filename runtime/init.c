@@ -132,5 +132,6 @@ __attribute__((constructor)) static void runtime_init(void)
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();
-	control_start();
+	if (!contract->no_live)
+		control_start();
 }
