@@ -57,6 +57,7 @@ RUNTIME_SRC := \
 	runtime/cfi.c \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
+	runtime/fd_above_limit.c \
 	runtime/frame_pointers.c \
 	runtime/hook_samples.c \
 	runtime/hooks.c \
