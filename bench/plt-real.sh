@@ -76,12 +76,14 @@ for entry in "${programs[@]}"; do
 	# "OBJECT NAME SHARE" lines, self shares
 	perf report -i p.data --stdio --no-children --comms "$comm" --sort dso,sym \
 		2> /dev/null | awk '/^ +[0-9.]+%/ { gsub("%", "", $1); print $2, $NF, $1 }' > perf.all
-	"$CALLSCOPE" report -i cs.data --json | jq -r '.functions[] | select(.self_samples > 0)
-		| "\(.object // "-" | sub(".*/"; "")) \(.name) \(.self_pct)"' > cs.all
+	"$CALLSCOPE" report -i cs.data --json > cs.json
+	jq -r '.functions[] | select(.self_samples > 0)
+		| "\(.object // "-" | sub(".*/"; "")) \(.name) \(.self_pct)"' cs.json > cs.all
+	perf_samples=$(perf script -i p.data -F comm 2> /dev/null | awk -v c="$comm" '$1 == c' | wc -l)
 	echo
 	echo "## $name"
 	echo
-	echo "\`$cmd\`: callscope $(wc -l < cs.all) functions with samples, perf $(wc -l < perf.all)."
+	echo "\`$cmd\`: callscope $(jq .samples cs.json) samples, perf $perf_samples."
 	echo
 	echo "| object | stub | perf self % | callscope self % |"
 	echo "| --- | --- | --- | --- |"
