@@ -232,6 +232,8 @@ static void sort_stubs(struct plt_symbols *t)
 {
 	size_t w = 0;
 
+	if (!t->n)
+		return;
 	qsort(t->a, t->n, sizeof(*t->a), by_start);
 	for (size_t r = 0; r < t->n; r++) {
 		if (w && t->a[r].start < t->a[w - 1].start + t->a[w - 1].size) {

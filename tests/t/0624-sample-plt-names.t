@@ -4,16 +4,17 @@
 # write on Debian 12 (lazy .plt with its 8-byte .plt.got; IBT's .plt.sec
 # with 16-byte .plt.got entries; -z now; lld's entries, which carry no
 # entry size), every instruction of the stub sections gets objdump's
-# label (tests/symbols/symbolize), and a sampled hot loop of calls
-# through the PLT shows the stubs by name in the report, the call graph
-# and the folded stacks, with no unnamed address of the program.
+# label (tests/symbols/symbolize) unless a real symbol is there, and a
+# sampled hot loop of calls through the PLT shows the stubs by name in
+# the report, the call graph and the folded stacks, with no unnamed
+# address of the program.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/t/lib-plt.sh"
 
 # Debian's crt1.o carries no IBT property, so -fcf-protection alone gets
 # no .plt.sec from GNU ld; -z ibtplt asks for the IBT layout anyway.
 VARIANTS="lazy:-fcf-protection=none ibt:-fcf-protection:-Wl,-z,ibtplt now:-Wl,-z,now"
-plan 20
+plan 22
 
 for v in $VARIANTS; do
 	name=${v%%:*}
@@ -39,6 +40,20 @@ for v in $VARIANTS; do
 	"$CS" graph -i "$name.data" | grep -q '^\[[0-9]*\].* \(strlen\|abs\)@plt \['
 	ok $? "$name: the call graph has the stubs' entries"
 done
+
+# A real symbol at a stub's address is the stub's name: objcopy puts a
+# sizeless one on the lazy build's first stub; the stub after it keeps
+# its own name, as the symbol says nothing of where it ends.
+first=$(objdump -d -j .plt p-lazy | awk '/@plt>:$/ { print $1; exit }')
+second=$(printf '%x' $((0x$first + 16)))
+objcopy --add-symbol "own_stub=.plt:$((0x$first - 0x$(readelf -SW p-lazy |
+	awk '$2 == ".plt" { print $4 }'))),function,global" p-lazy p-own
+is "$(printf '%s\n' "$first" | "$SYMBOLIZE" p-own | cut -d' ' -f2)" own_stub \
+	"a real symbol at a stub's address names it"
+want=$(objdump -d -j .plt p-lazy | awk -v a="$(printf '%016x' 0x$second)" \
+	'$1 == a { print substr($2, 2, length($2) - 3) }')
+is "$(printf '%s\n' "$second" | "$SYMBOLIZE" p-own | cut -d' ' -f2)" "$want" \
+	"the next stub keeps its name ($want)"
 
 lld=
 for l in ld.lld-19 ld.lld; do
