@@ -80,6 +80,7 @@ static void after_fork_child(void)
 
 void runtime_cloned(void)
 {
+	fd_above_limit_cloned();
 	child_starts(0);
 	sampler_forked();
 }
@@ -105,6 +106,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	if (contract->start_stopped)
 		capture_state.on = 0;
 	runtime_config.pid = getpid();
+	fd_above_limit_install();
 	cpu_wait_start();
 
 	/* the hooks' cost is subtracted from traced calls; a run that only

@@ -85,6 +85,7 @@ static int open_process_file(void)
 		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL |
 			      O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
+			fd = rt_fd_above_limit(fd);
 			runtime_config.image = n;
 			memcpy(process_path, path, sizeof(process_path));
 			rt_file_id_of(fd, &process_id);

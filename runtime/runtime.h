@@ -534,6 +534,21 @@ HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
  * pthread_exit (its leader a zombie until the process ends). */
 HIDDEN int runtime_thread_alone(void);
 
+/* fd_above_limit.c: FD, which the runtime keeps open, moved at or above
+ * the soft RLIMIT_NOFILE (out of the numbers the program uses and scans)
+ * and closed; returns the descriptor to use, FD itself when there is no
+ * room (the hard limit is the soft one) or the move fails.  CLOEXEC is
+ * kept.  Move a perf event before setting its O_ASYNC: its signals carry
+ * the number it had then. */
+HIDDEN int rt_fd_above_limit(int fd);
+/* fork handlers that keep a move from being under way in a child;
+ * installed before any other fork handler of the runtime, as their child
+ * halves move descriptors */
+HIDDEN void fd_above_limit_install(void);
+/* A child of clone(), which runs no fork handlers: the limit as the
+ * program set it, and no move under way. */
+HIDDEN void fd_above_limit_cloned(void);
+
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);
 HIDDEN char *rt_append_u64(char *p, char *end, uint64_t v);

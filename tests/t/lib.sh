@@ -72,6 +72,17 @@ skip() {
 # Runs a command under a time limit (default 60 s).
 limited() { timeout -k 5 "${LIMIT:-60}" "$@"; }
 
+# fd_limit_with_room SOFT: the soft descriptor limit set to SOFT, below the
+# hard one, so that the runtime has room for its descriptors above it
+# (runtime/fd_above_limit.c); the whole test is skipped where the hard
+# limit is no higher.  Call it before plan.
+fd_limit_with_room() {
+	hard=$(ulimit -Hn)
+	[ "$hard" = unlimited ] || [ "$hard" -gt "$1" ] ||
+		{ echo "1..0 # SKIP the hard descriptor limit ($hard) leaves no room above $1"; exit 0; }
+	ulimit -Sn "$1"
+}
+
 # build_prog SOURCE OUTPUT FLAGS...: compiles tests/progs/SOURCE.c.
 build_prog() {
 	src=$1
