@@ -91,7 +91,14 @@ static int copy_above(int fd, const struct rlimit *limit)
 					     : limit->rlim_max;
 		if (prlimit(0, RLIMIT_NOFILE, &raised_to, NULL) != 0)
 			break;
-		high = fcntl(fd, F_DUPFD_CLOEXEC, (int)limit->rlim_cur);
+		/* from halfway up the room: a program that lowered its limit
+		 * below descriptors it holds may look a little past it
+		 * (CPython's subprocess tests look at every number up to the
+		 * highest they hold); all of it when it is the last there is */
+		rlim_t gap = raised_to.rlim_cur == limit->rlim_max
+				     ? 0
+				     : (raised_to.rlim_cur - limit->rlim_cur) / 2;
+		high = fcntl(fd, F_DUPFD_CLOEXEC, (int)(limit->rlim_cur + gap));
 		/* EMFILE: the room is taken (descriptors of many threads) */
 		if (high >= 0 || errno != EMFILE || raised_to.rlim_cur == limit->rlim_max)
 			break;

@@ -3,8 +3,10 @@
  * descriptor open below it, found as a program looking for its own finds
  * them (CPython's subprocess tests fstat each number), after argv[1] calls
  * on each of argv[2] threads (the main thread and argv[2] - 1 more, still
- * running while it looks).  A profiler that keeps descriptors of its own
- * among the program's shows here.
+ * running while it looks), and argv[3] numbers past it (default 0: a
+ * program that lowered its limit below descriptors it holds looks past
+ * it, as CPython's subprocess tests do).  A profiler that keeps
+ * descriptors of its own among the program's shows here.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -47,6 +49,7 @@ int main(int argc, char **argv)
 	int threads = argc > 2 ? atoi(argv[2]) : 1;
 	pthread_t others[THREADS_MAX];
 	long open_max = sysconf(_SC_OPEN_MAX);
+	long past = argc > 3 ? atol(argv[3]) : 0;
 	struct stat st;
 
 	calls = argc > 1 ? atol(argv[1]) : 1000;
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
 	work();
 	pthread_barrier_wait(&looked_up);
 	printf("open max %ld\n", open_max);
-	for (long fd = 0; fd < open_max; fd++)
+	for (long fd = 0; fd < open_max + past; fd++)
 		if (fstat((int)fd, &st) == 0)
 			printf("%ld\n", fd);
 	fflush(stdout);
