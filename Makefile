@@ -57,6 +57,7 @@ RUNTIME_SRC := \
 	runtime/cfi.c \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
+	runtime/fd_above_limit.c \
 	runtime/frame_pointers.c \
 	runtime/hook_samples.c \
 	runtime/hooks.c \
@@ -167,13 +168,20 @@ $(PLAN_CHECK): tests/patch/plan_check.c $(TOOL_OBJ) $(COMPILE_DEPS)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS) -lcapstone
 
+# names a binary's addresses as the reports do (tests/symbols/)
+SYMBOLIZE := $(O)/tests/symbolize
+$(SYMBOLIZE): tests/symbols/symbolize.c $(TOOL_OBJ) $(COMPILE_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_OBJ) $(TOOL_LIBS)
+
 $(O)/tests/lib%.so: tests/inject/%.c
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -std=gnu11 -O2 -fPIC -shared $(WARN) -o $@ $< -ldl
 
 # what a single TAP test needs besides 'all': prove tests/t/NNNN-*.t
-shims: $(INJECT)
+shims: $(INJECT) $(SYMBOLIZE)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "# $$t"; $$t; done

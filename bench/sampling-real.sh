@@ -34,21 +34,8 @@ mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
 
 # --- the programs, each built once from a copy of its source ------------
-build_lua() {
-	[ -x lua/lua ] && return
-	rm -rf lua && cp -r "$(ls -d "$SRC"/lua5.4-*/ | head -1)" lua
-	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > lua/src/lua5.4-deb-multiarch.h
-	(cd lua/src && cc $CFLAGS_DISTRO -DLUA_USE_LINUX -I. -o ../lua \
-		$(ls *.c | grep -v '^luac\.c$') -lm -ldl)
-}
 # shellcheck source=bench/build_real.sh
 . "$HERE/build_real.sh"
-build_zstd() {
-	[ -x zstd/programs/zstd ] && return
-	rm -rf zstd && cp -r "$(ls -d "$SRC"/libzstd-*/ | head -1)" zstd
-	make -s -C zstd/programs zstd CFLAGS="$CFLAGS_DISTRO" HAVE_ZLIB=0 HAVE_LZMA=0 \
-		HAVE_LZ4=0 HAVE_THREAD=0 > /dev/null 2>&1
-}
 build_lua
 build_bzip2
 build_zstd
@@ -68,11 +55,7 @@ local parts = {}
 for i = 1, 20000 * scale do parts[#parts + 1] = tostring(i % 977) end
 print(s, #table.concat(parts, ","))
 LUA
-# text with some repetition, the same every run
-[ -s text.txt ] || awk -v n=600000 'BEGIN { srand(7);
-	split("the of and to in is was that for it with as his on be at by had", w, " ");
-	for (i = 0; i < n; i++) { line = ""; for (k = 0; k < 8; k++)
-		line = line w[int(rand() * 18) + 1] int(rand() * 50) " "; print line } }' > text.txt
+write_text text.txt 600000
 
 [ -s text3.txt ] || cat text.txt text.txt text.txt > text3.txt
 
@@ -134,9 +117,10 @@ for entry in "${programs[@]}"; do
 		echo "| --- | --- | --- | --- | --- |"
 		while read -r fn p; do
 			# a symbol version (__libc_start_main@@GLIBC_2.34) is not
-			# part of perf's name
-			c=$(jq -r --arg f "$fn" --arg k $field \
-				'[.functions[] | select((.name | sub("@.*"; "")) == $f) | .[$k]] | add // 0' cs.json)
+			# part of perf's name; a PLT stub's @plt is
+			c=$(jq -r --arg f "$fn" --arg k $field '[.functions[]
+				| select((.name | if endswith("@plt") then . else sub("@.*"; "") end) == $f)
+				| .[$k]] | add // 0' cs.json)
 			d=$(echo "$c - $p" | bc -l | xargs printf "%+.2f")
 			# a share with callees above perf's means perf's unwinding
 			# stopped short of callers that callscope found: the budget

@@ -290,7 +290,7 @@ static int client_accept(struct client *clients)
 {
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	int fd = accept4(control.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	int fd = rt_fd_above_limit(accept4(control.fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
 
 	if (fd < 0) {
 		if (errno == EBADF || errno == EINVAL || errno == ENOTSOCK)
@@ -454,7 +454,7 @@ static void control_listen(void)
 	if (!p || !q)
 		goto fail;
 
-	control.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	control.fd = rt_fd_above_limit(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
 	if (control.fd < 0)
 		goto fail;
 	memset(&addr, 0, sizeof(addr));

@@ -27,7 +27,8 @@ static int open_counter(const struct contract_counter *c)
 	attr.config = c->config;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return rt_fd_above_limit(
+		(int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
 void counters_close(struct thread_state *t)

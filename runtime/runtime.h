@@ -477,6 +477,10 @@ HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
 HIDDEN void process_objects_refresh(void);
+/* fork() waits for a refresh to end: pthread_atfork's three handlers */
+HIDDEN void process_fork_prepare(void);
+HIDDEN void process_fork_parent(void);
+HIDDEN void process_fork_child(void);
 /* The GNU build ID of a loaded object (*LEN bytes), or NULL. */
 struct dl_phdr_info;
 HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len);
@@ -529,6 +533,21 @@ HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
  * in the process: the program's threads have all ended, the first by
  * pthread_exit (its leader a zombie until the process ends). */
 HIDDEN int runtime_thread_alone(void);
+
+/* fd_above_limit.c: FD, which the runtime keeps open, moved at or above
+ * the soft RLIMIT_NOFILE (out of the numbers the program uses and scans)
+ * and closed; returns the descriptor to use, FD itself when there is no
+ * room (the hard limit is the soft one) or the move fails.  CLOEXEC is
+ * kept.  Move a perf event before setting its O_ASYNC: its signals carry
+ * the number it had then. */
+HIDDEN int rt_fd_above_limit(int fd);
+/* fork handlers that keep a move from being under way in a child;
+ * installed before any other fork handler of the runtime, as their child
+ * halves move descriptors */
+HIDDEN void fd_above_limit_install(void);
+/* A child of clone(), which runs no fork handlers: the limit as the
+ * program set it, and no move under way. */
+HIDDEN void fd_above_limit_cloned(void);
 
 /* util.c: async-signal-safe helpers */
 HIDDEN char *rt_append(char *p, char *end, const char *s);

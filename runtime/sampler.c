@@ -868,7 +868,9 @@ static int open_task_clock(pid_t tid, int sigtrap)
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 
 	task_clock_attr(&attr, sigtrap);
-	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	/* moved before O_ASYNC: the signals name the number it has then */
+	int fd = rt_fd_above_limit(
+		(int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 	if (fd < 0 || sigtrap)
 		return fd < 0 ? -1 : fd;
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||

@@ -215,7 +215,7 @@ static int open_file(struct thread_state *t)
 		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			      0600);
 		if (fd >= 0 || errno != EEXIST)
-			return fd;
+			return rt_fd_above_limit(fd);
 	}
 	return -1;
 }

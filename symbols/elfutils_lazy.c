@@ -149,5 +149,7 @@ LAZY_FUNCTION(libelf, GElf_Ehdr *, gelf_getehdr, (Elf *elf, GElf_Ehdr *dest), (e
 LAZY_FUNCTION(libelf, GElf_Phdr *, gelf_getphdr, (Elf *elf, int ndx, GElf_Phdr *dst),
 	      (elf, ndx, dst))
 LAZY_FUNCTION(libelf, GElf_Shdr *, gelf_getshdr, (Elf_Scn *scn, GElf_Shdr *dst), (scn, dst))
+LAZY_FUNCTION(libelf, GElf_Rela *, gelf_getrela, (Elf_Data *data, int ndx, GElf_Rela *dst),
+	      (data, ndx, dst))
 LAZY_FUNCTION(libelf, GElf_Sym *, gelf_getsym, (Elf_Data *data, int ndx, GElf_Sym *dst),
 	      (data, ndx, dst))

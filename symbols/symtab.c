@@ -34,6 +34,7 @@
 #include "readfile.h"
 #include "symbols/debug_files.h"
 #include "symbols/fde_table.h"
+#include "symbols/plt.h"
 #include "xalloc.h"
 
 struct object {
@@ -44,8 +45,10 @@ struct object {
 	Dwfl *dwfl;		/* NULL when the file's symbols are not trusted */
 	Dwfl_Module *mod;
 	uint64_t mod_bias;	/* libdwfl's address = link-time + mod_bias */
-	struct fde_table fdes;	/* function starts for addresses no symbol covers */
-	int fdes_loaded;
+	/* for addresses no symbol covers, read when first needed */
+	struct fde_table fdes;	/* function starts */
+	struct plt_symbols plt;	/* "memcpy@plt": the PLT's stubs */
+	int unnamed_code_loaded;
 	struct alias_index *aliases;	/* built when first needed */
 	int hooks;			/* 1, 0, or -1 until looked at */
 };
@@ -106,6 +109,7 @@ void symtab_free(struct symtab *st)
 		if (st->objects[i].dwfl)
 			dwfl_end(st->objects[i].dwfl);
 		fde_table_release(&st->objects[i].fdes);
+		plt_symbols_release(&st->objects[i].plt);
 		alias_index_free(st->objects[i].aliases);
 		free(st->objects[i].path);
 	}
@@ -385,6 +389,23 @@ static const struct alias_imports *imports_of(struct symtab *st)
 	return st->imports;
 }
 
+/* Reads OBJ's tables for addresses no symbol covers (OBJ has a module):
+ * its FDEs and its PLT stubs, once, when first needed. */
+static void load_unnamed_code(struct object *obj)
+{
+	GElf_Addr ignored;
+	Elf *elf;
+
+	if (obj->unnamed_code_loaded)
+		return;
+	obj->unnamed_code_loaded = 1;
+	elf = dwfl_module_getelf(obj->mod, &ignored);
+	if (!elf)
+		return;
+	fde_table_load(elf, &obj->fdes);
+	plt_symbols_load(elf, &obj->plt);
+}
+
 static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 {
 	struct symbol_info *out = &e->info;
@@ -415,7 +436,22 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		 * its size says ADDR is past its end (a PLT stub, padding):
 		 * naming such an address after that symbol would be wrong.
 		 */
-		if (name && *name && (!sym.st_size || off < sym.st_size)) {
+		int covered = name && *name && (!sym.st_size || off < sym.st_size);
+		/* A PLT stub is named when no symbol covers it, or only a
+		 * sizeless one from below; a symbol at the stub's own
+		 * address is a real name for it and wins. */
+		const struct plt_symbol *stub = NULL;
+		if (!covered || !sym.st_size) {
+			load_unnamed_code(obj);
+			stub = plt_symbols_lookup(&obj->plt, link);
+		}
+		if (stub && (!covered || stub->start > link - off)) {
+			out->name = stub->name;
+			out->start = stub->start;
+			out->size = stub->size;
+			return;
+		}
+		if (covered) {
 			/* the function may have aliases, and libdwfl answers
 			 * with any of them: the name is chosen at its entry
 			 * for every address inside, so that a sample's PC and
@@ -431,13 +467,7 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 		/* No symbol covers it (a stripped object, a static function):
 		 * one name per function, not per address, from the FDEs */
 		uint64_t start, size;
-		if (!obj->fdes_loaded) {
-			GElf_Addr ignored;
-			Elf *elf = dwfl_module_getelf(obj->mod, &ignored);
-			if (elf)
-				fde_table_load(elf, &obj->fdes);
-			obj->fdes_loaded = 1;
-		}
+		load_unnamed_code(obj);
 		if (fde_table_lookup(&obj->fdes, link, &start, &size) == 0 &&
 		    (!name || !*name || start > link - off)) {
 			out->name = keep_name(st, xasprintf("%s+0x%" PRIx64, obj->label, start));

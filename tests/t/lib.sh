@@ -18,6 +18,9 @@ SLOW_PERF_OPEN="$BUILD/tests/libslow_perf_open.so"
 # preloaded, makes the main thread's periodic timers signal once only
 # (tests/inject/stalled_timer.c)
 STALLED_TIMER="$BUILD/tests/libstalled_timer.so"
+# preloaded, makes the control thread's walks of the loaded objects hold
+# the loader's lock longer (tests/inject/slow_loader_walk.c)
+SLOW_LOADER_WALK="$BUILD/tests/libslow_loader_walk.so"
 # needs_shims FILE...: the preloaded shims a test depends on are built.  A
 # missing one would be skipped by the loader with a warning and the test
 # would check a run without its fault: stop with the command that builds it.
@@ -68,6 +71,17 @@ skip() {
 
 # Runs a command under a time limit (default 60 s).
 limited() { timeout -k 5 "${LIMIT:-60}" "$@"; }
+
+# fd_limit_with_room SOFT: the soft descriptor limit set to SOFT, below the
+# hard one, so that the runtime has room for its descriptors above it
+# (runtime/fd_above_limit.c); the whole test is skipped where the hard
+# limit is no higher.  Call it before plan.
+fd_limit_with_room() {
+	hard=$(ulimit -Hn)
+	[ "$hard" = unlimited ] || [ "$hard" -gt "$1" ] ||
+		{ echo "1..0 # SKIP the hard descriptor limit ($hard) leaves no room above $1"; exit 0; }
+	ulimit -Sn "$1"
+}
 
 # build_prog SOURCE OUTPUT FLAGS...: compiles tests/progs/SOURCE.c.
 build_prog() {
