@@ -193,6 +193,8 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				return -1;
 			}
 			out->time_by_samples = 1;
+		} else if (klen == 6 && !memcmp(p, "nolive", 6)) {
+			out->no_live = vlen == 1 && val[0] == '1';
 		} else if (klen == 6 && !memcmp(p, "cstats", 6)) {
 			out->call_stats = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "hooks", 5)) {
@@ -322,6 +324,8 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";timeby=samples");
 	if (c->call_stats)
 		p = append(p, end, ";cstats=1");
+	if (c->no_live)
+		p = append(p, end, ";nolive=1");
 	if (c->hooks) {
 		p = append(p, end, ";hooks=");
 		p = append_u32(p, end, c->hooks);

@@ -5,7 +5,7 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;smp=LEN:SETTINGS];dir=PATH
+ *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;nolive=1][;smp=LEN:SETTINGS];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -16,7 +16,8 @@
  * entries from the plan the launcher wrote in dir.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
  * cost through the same ones.  timeby=samples (with count) makes the
- * hooks only count calls, time coming from the sampler.  smp turns the
+ * hooks only count calls, time coming from the sampler.  nolive=1 leaves
+ * out the control socket and its thread.  smp turns the
  * sampler on with SETTINGS, LEN bytes in common/sampling.h's syntax
  * (which has ';' of its own, hence the length).  dir comes last and runs
  * to the end of the string, so a path may hold ';'.
@@ -92,6 +93,7 @@ struct contract {
 				 * PATCH_PLAN_FILE in dir (patch_plan.h) */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
+	int no_live;		/* record --no-live: no control socket or thread */
 	int call_stats;		/* count mode keeps each function's per-call
 				 * statistics (record --call-stats) */
 	/* the sampler's settings (common/sampling.h), checked by

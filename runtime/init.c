@@ -74,6 +74,7 @@ static void child_starts(int forked)
 
 static void after_fork_child(void)
 {
+	process_fork_child();
 	child_starts(1);
 }
 
@@ -118,7 +119,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	if (thread_lifecycle_install() != 0)
 		return;
-	pthread_atfork(NULL, NULL, after_fork_child);
+	pthread_atfork(process_fork_prepare, process_fork_parent, after_fork_child);
 	atexit(process_exiting);
 	signals_install();
 	signal_masks_resolve();
@@ -133,5 +134,6 @@ __attribute__((constructor)) static void runtime_init(void)
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();
-	control_start();
+	if (!contract->no_live)
+		control_start();
 }

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -404,17 +405,47 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct 
 	flush_section(&b, buf);
 }
 
+/*
+ * The control thread walks the loaded objects at any moment of the
+ * program's, and dl_iterate_phdr holds the loader's lock meanwhile.  A
+ * fork() in that moment would give the child that lock taken by a thread
+ * it does not have, and the child's first walk (the runtime's own,
+ * describing the child; or the program's: an exception's unwinder, a
+ * dlopen) would wait for ever -- glibc resets that lock in the child
+ * only for its own dlopen.  So fork() waits for a refresh to end, and no
+ * refresh begins until the fork is done (pthread_atfork, init.c).
+ */
+static pthread_mutex_t refresh_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void process_fork_prepare(void)
+{
+	pthread_mutex_lock(&refresh_lock);
+}
+
+void process_fork_parent(void)
+{
+	pthread_mutex_unlock(&refresh_lock);
+}
+
+/* The child has one thread, the one that forked: the lock is its again. */
+void process_fork_child(void)
+{
+	pthread_mutex_init(&refresh_lock, NULL);
+}
+
 void process_objects_refresh(void)
 {
 	unsigned long long loads = 0;
 
 	if (process_fd < 0)
 		return;
+	pthread_mutex_lock(&refresh_lock);
 	dl_iterate_phdr(count_loads, &loads);
-	if (loads == described_loads)
-		return;
-	write_objects();
-	sampler_objects_loaded();
+	if (loads != described_loads) {
+		write_objects();
+		sampler_objects_loaded();
+	}
+	pthread_mutex_unlock(&refresh_lock);
 }
 
 /*
@@ -435,7 +466,10 @@ EXPORT int dlclose(void *handle)
 	}
 	if (runtime_config.active && process_fd >= 0) {
 		int saved = errno;
+		/* another thread may fork meanwhile, as during a refresh */
+		pthread_mutex_lock(&refresh_lock);
 		write_objects();
+		pthread_mutex_unlock(&refresh_lock);
 		errno = saved;
 	}
 	return real(handle);

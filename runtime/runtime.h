@@ -477,6 +477,10 @@ HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
  * sampler of them; cheap when nothing was loaded.  Never from a signal
  * handler: it takes the loader's lock. */
 HIDDEN void process_objects_refresh(void);
+/* fork() waits for a refresh to end: pthread_atfork's three handlers */
+HIDDEN void process_fork_prepare(void);
+HIDDEN void process_fork_parent(void);
+HIDDEN void process_fork_child(void);
 /* The GNU build ID of a loaded object (*LEN bytes), or NULL. */
 struct dl_phdr_info;
 HIDDEN const uint8_t *runtime_build_id(const struct dl_phdr_info *info, size_t *len);

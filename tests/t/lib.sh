@@ -18,6 +18,9 @@ SLOW_PERF_OPEN="$BUILD/tests/libslow_perf_open.so"
 # preloaded, makes the main thread's periodic timers signal once only
 # (tests/inject/stalled_timer.c)
 STALLED_TIMER="$BUILD/tests/libstalled_timer.so"
+# preloaded, makes the control thread's walks of the loaded objects hold
+# the loader's lock longer (tests/inject/slow_loader_walk.c)
+SLOW_LOADER_WALK="$BUILD/tests/libslow_loader_walk.so"
 # needs_shims FILE...: the preloaded shims a test depends on are built.  A
 # missing one would be skipped by the loader with a warning and the test
 # would check a run without its fault: stop with the command that builds it.

@@ -34,6 +34,7 @@ static void test_round_trip(void **state)
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
 	in.call_stats = 1;
+	in.no_live = 1;
 	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -52,6 +53,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
 	assert_int_equal(out.time_by_samples, 1);
 	assert_int_equal(out.call_stats, 1);
+	assert_int_equal(out.no_live, 1);
 	assert_string_equal(out.dir, in.dir);
 }
 
@@ -68,6 +70,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.has_start, 0);
 	assert_int_equal(c.nstops, 0);
 	assert_int_equal(c.start_stopped, 0);
+	assert_int_equal(c.no_live, 0);
 	assert_int_equal(c.patch, 0);
 	assert_int_equal(c.sample_only, 0);
 	assert_string_equal(c.sampling, "");
