@@ -310,12 +310,49 @@ static void trim_thread_file(const char *path)
 	close(fd);
 }
 
-static int by_name(const void *a, const void *b)
+/* The numbers of a staging file's name after its two-letter prefix
+ * ("p-PID-N.sec", "t-PID-IMAGE-TID-N.buf"), at most MAX: how many. */
+static size_t name_numbers(const char *name, unsigned long long *v, size_t max)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *p = name + 2;
+	size_t n = 0;
+
+	while (n < max && *p >= '0' && *p <= '9') {
+		char *end;
+		v[n++] = strtoull(p, &end, 10);
+		if (*end != '-')
+			break;
+		p = end + 1;
+	}
+	return n;
 }
 
-/* Returns the sorted names in DIR starting with PREFIX; caller frees. */
+/*
+ * Staging files in the order of the run: by process id and image as
+ * numbers (as text, a thread 10000 came before its process's main thread
+ * 9999, and readers take the first thread of a process for its main
+ * one), each process's main thread (its tid is the pid) before its other
+ * threads, which follow by tid.  Names of another form keep text order.
+ */
+static int by_run_order(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	unsigned long long u[4], v[4];
+	size_t n = name_numbers(x, u, 4);
+
+	if (strncmp(x, y, 2) || name_numbers(y, v, 4) != n)
+		return strcmp(x, y);
+	for (size_t i = 0; i < n; i++) {
+		if (n == 4 && i == 2 && (u[2] == u[0]) != (v[2] == v[0]))
+			return u[2] == u[0] ? -1 : 1;
+		if (u[i] != v[i])
+			return u[i] < v[i] ? -1 : 1;
+	}
+	return strcmp(x, y);
+}
+
+/* Returns the names in DIR starting with PREFIX, in run order; caller
+ * frees. */
 static char **list_files(const char *dir, const char *prefix, size_t *n)
 {
 	DIR *d = opendir(dir);
@@ -333,7 +370,7 @@ static char **list_files(const char *dir, const char *prefix, size_t *n)
 		names[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, *n, sizeof(*names), by_name);
+	qsort(names, *n, sizeof(*names), by_run_order);
 	return names;
 }
 
@@ -437,7 +474,7 @@ static int copy_session(FILE *out, const char *staging_dir, char **threads, size
 	return write_session(out, &s);
 }
 
-/* The staging files, each kind in name order. */
+/* The staging files, each kind in run order. */
 struct staging_files {
 	char **procs, **threads;
 	size_t nproc, nthread;

@@ -452,11 +452,13 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 			return;
 		}
 		if (covered) {
-			/* a function's entry (a call's address) may have aliases */
-			if (!off)
-				name = alias_preferred(&obj->aliases, obj->mod,
-						       link + obj->mod_bias, name,
-						       imports_of(st));
+			/* the function may have aliases, and libdwfl answers
+			 * with any of them: the name is chosen at its entry
+			 * for every address inside, so that a sample's PC and
+			 * a call's address name it alike */
+			name = alias_preferred(&obj->aliases, obj->mod,
+					       link - off + obj->mod_bias, name,
+					       imports_of(st));
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;

@@ -3,18 +3,22 @@
  * descriptor open below it, found as a program looking for its own finds
  * them (CPython's subprocess tests fstat each number), after argv[1] calls
  * on each of argv[2] threads (the main thread and argv[2] - 1 more, still
- * running while it looks), and argv[3] numbers past it (default 0: a
- * program that lowered its limit below descriptors it holds looks past
- * it, as CPython's subprocess tests do).  A profiler that keeps
- * descriptors of its own among the program's shows here.
+ * running while it looks); with argv[3] "fork", a child forked then
+ * makes its calls and looks instead, and with argv[3] a number N, it also
+ * looks N numbers past the limit (a program that lowered its limit below
+ * descriptors it holds looks past it, as CPython's subprocess tests do).
+ * A profiler that keeps descriptors of its own among the program's shows
+ * here.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define THREADS_MAX 8
+#define THREADS_MAX 100
 
 static long calls;
 /* the calls' results, kept so that the compiler keeps the calls */
@@ -61,11 +65,20 @@ int main(int argc, char **argv)
 		pthread_create(&others[i], NULL, thread_main, NULL);
 	work();
 	pthread_barrier_wait(&looked_up);
-	printf("open max %ld\n", open_max);
-	for (long fd = 0; fd < open_max + past; fd++)
-		if (fstat((int)fd, &st) == 0)
-			printf("%ld\n", fd);
-	fflush(stdout);
+	pid_t child = argc > 3 && strcmp(argv[3], "fork") == 0 ? fork() : -1;
+	if (child > 0) {
+		waitpid(child, NULL, 0);
+	} else {
+		if (child == 0)
+			work();
+		printf("open max %ld\n", open_max);
+		for (long fd = 0; fd < open_max + past; fd++)
+			if (fstat((int)fd, &st) == 0)
+				printf("%ld\n", fd);
+		fflush(stdout);
+		if (child == 0)
+			_exit(0);
+	}
 	pthread_barrier_wait(&may_end);
 	for (int i = 1; i < threads; i++)
 		pthread_join(others[i], NULL);

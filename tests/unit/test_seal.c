@@ -300,6 +300,35 @@ static void test_other_file_system_copied(void **state)
 	remove_fixture(&fx);
 }
 
+/* Ids that cross a power of ten: the threads come out in run order, each
+ * process's main thread first, not in the text order of their names. */
+static void test_run_order_across_digits(void **state)
+{
+	struct fixture fx;
+	uint8_t *bytes;
+	size_t len;
+	struct data_file df;
+	char err[256];
+
+	(void)state;
+	make_staging(&fx, 10, 99998);	/* threads 99998 and 99999 */
+	write_thread_file(fx.staging, fx.pid, 100000, STREAM_LEN / 4, 7);
+	write_process_file(fx.staging, 100001);
+	write_thread_file(fx.staging, 100001, 100001, STREAM_LEN / 4, 9);
+	assert_int_equal(seal_to_memory(fx.staging, &bytes, &len), 0);
+	assert_int_equal(data_file_parse(bytes, len, &df, err, sizeof(err)), 0);
+	assert_int_equal(df.nprocesses, 2);
+	assert_int_equal(df.processes[0].pid, 99998);
+	assert_int_equal(df.nthreads, 4);
+	assert_int_equal(df.threads[0].tid, 99998);
+	assert_int_equal(df.threads[1].tid, 99999);
+	assert_int_equal(df.threads[2].tid, 100000);
+	assert_int_equal(df.threads[3].tid, 100001);
+	data_file_release(&df);
+	free(bytes);
+	remove_fixture(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_failed_rename_keeps_recording),
 		cmocka_unit_test(test_live_process_copied),
 		cmocka_unit_test(test_other_file_system_copied),
+		cmocka_unit_test(test_run_order_across_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

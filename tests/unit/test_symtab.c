@@ -33,6 +33,19 @@ static __attribute__((noinline)) int marker_static(void) { return __LINE__; }
 int test_symtab_marker_global(void);
 __attribute__((noinline)) int test_symtab_marker_global(void) { return __LINE__; }
 
+/* One function with two names, as glibc defines many: a strong one with
+ * leading underscores, which libdwfl prefers, and the weak public one a
+ * reader wants.  Its loop makes an address inside it that is not its entry. */
+int __test_symtab_aliased(int n);
+__attribute__((noinline)) int __test_symtab_aliased(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i * n;
+	return s;
+}
+int test_symtab_aliased(int n) __attribute__((weak, alias("__test_symtab_aliased")));
+
 #define MAX_SEGS 16
 
 struct image {
@@ -186,6 +199,22 @@ static void test_static_and_global(void **state)
 	symtab_lookup(st, fn_addr(test_symtab_marker_global) + 1, 0, &si);
 	assert_string_equal(si.name, "test_symtab_marker_global");
 	assert_int_equal(si.start, fn_addr(test_symtab_marker_global) - self.bias);
+	symtab_free(st);
+}
+
+static void test_alias_named_alike_inside(void **state)
+{
+	struct symtab *st = load_self();
+	struct symbol_info at_entry, inside;
+	uint64_t entry = (uint64_t)(uintptr_t)test_symtab_aliased;
+
+	(void)state;
+	/* a sample's PC inside, looked up first, must not fix the name */
+	symtab_lookup(st, entry + 4, 0, &inside);
+	symtab_lookup(st, entry, 0, &at_entry);
+	assert_string_equal(at_entry.name, "test_symtab_aliased");
+	assert_string_equal(inside.name, "test_symtab_aliased");
+	assert_int_equal(inside.start, entry - self.bias);
 	symtab_free(st);
 }
 
@@ -494,6 +523,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_and_global),
+		cmocka_unit_test(test_alias_named_alike_inside),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_add_twice),
 		cmocka_unit_test(test_build_id_mismatch),
