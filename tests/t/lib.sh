@@ -72,14 +72,14 @@ skip() {
 # Runs a command under a time limit (default 60 s).
 limited() { timeout -k 5 "${LIMIT:-60}" "$@"; }
 
-# fd_limit_with_room SOFT: the soft descriptor limit set to SOFT, below the
-# hard one, so that the runtime has room for its descriptors above it
-# (runtime/fd_above_limit.c); the whole test is skipped where the hard
-# limit is no higher.  Call it before plan.
+# fd_limit_with_room SOFT [ROOM]: the soft descriptor limit set to SOFT,
+# at least ROOM (default 1) below the hard one, so that the runtime has room
+# for its descriptors above it (runtime/fd_above_limit.c); the whole test
+# is skipped where the hard limit is lower.  Call it before plan.
 fd_limit_with_room() {
 	hard=$(ulimit -Hn)
-	[ "$hard" = unlimited ] || [ "$hard" -gt "$1" ] ||
-		{ echo "1..0 # SKIP the hard descriptor limit ($hard) leaves no room above $1"; exit 0; }
+	[ "$hard" = unlimited ] || [ "$hard" -ge "$(($1 + ${2:-1}))" ] ||
+		{ echo "1..0 # SKIP the hard descriptor limit ($hard) leaves no room of ${2:-1} above $1"; exit 0; }
 	ulimit -Sn "$1"
 }
 
