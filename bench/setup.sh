@@ -102,12 +102,29 @@ if ! apt-cache showsrc lua5.4 2>/dev/null | grep -q '^Package: lua5.4'; then
 	apt_update
 fi
 
+# 'apt-get source PKG' into $BENCH_DIR/src.  A mirror may list a version
+# whose files it no longer serves (a security update gone stale gives
+# 404): the other versions apt knows are tried next, newest first.
+fetch_source() {
+	local pkg=$1 version
+	if (cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null 2>&1); then
+		return 0
+	fi
+	for version in $(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -rV); do
+		say "apt-get source $pkg failed; trying version $version"
+		if (cd "$BENCH_DIR/src" && apt-get source -qq "$pkg=$version" >/dev/null 2>&1); then
+			return 0
+		fi
+	done
+	die "apt-get source $pkg failed for every version apt lists; run 'apt-get update' and try again"
+}
+
 mkdir -p "$BENCH_DIR/src"
 if ! compgen -G "$BENCH_DIR/src/lua5.4-*/src/lua.c" >/dev/null; then
 	say "apt-get source lua5.4 into $BENCH_DIR/src"
 	# Plain 'apt-get source' downloads and unpacks (dpkg-source -x) but
 	# does not build; that is all we need.
-	(cd "$BENCH_DIR/src" && apt-get source -qq lua5.4 >/dev/null)
+	fetch_source lua5.4
 fi
 # SQLite, Tcl, jq, gawk and xz-utils for bench/optimize/programs.sh, each
 # with a file that shows it is unpacked.
@@ -116,7 +133,7 @@ for pkg_file in sqlite3:configure.ac tcl8.6:unix/configure jq:configure.ac gawk:
 	pkg=${pkg_file%%:*}
 	if ! compgen -G "$BENCH_DIR/src/$pkg-*/${pkg_file#*:}" >/dev/null; then
 		say "apt-get source $pkg into $BENCH_DIR/src"
-		(cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null)
+		fetch_source "$pkg"
 	fi
 done
 for lua_dir in "$BENCH_DIR"/src/lua5.4-*/; do
@@ -126,6 +143,6 @@ done
 # bzip2, a real program whose library calls bench/libcall.sh counts
 if ! compgen -G "$BENCH_DIR/src/bzip2-*/bzip2.c" >/dev/null; then
 	say "apt-get source bzip2 into $BENCH_DIR/src"
-	(cd "$BENCH_DIR/src" && apt-get source -qq bzip2 >/dev/null)
+	fetch_source bzip2
 fi
 say "ready: lua source in ${lua_dir%/}"

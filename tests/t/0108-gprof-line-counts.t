@@ -20,7 +20,7 @@ gcov_counts() { sed -n 's/^ *\([0-9#]*\): *\([0-9]*\):.*/\2:\1/p' "$1" | grep -v
 ours() {
 	n=$(wc -l < "$2")
 	sed -n '/^ *seconds *calls$/,$p' "$1" | sed -n "2,$((n + 1))p" |
-		awk '{ if (match($0, /^ {0,10}[0-9. ]* +[0-9#]+ -> /)) {
+		awk '{ if (match($0, /^[0-9. ]* +[0-9#]+ -> /)) {
 			c = substr($0, 1, RLENGTH); sub(/ ->.*/, "", c); sub(/.* /, "", c)
 			print NR ":" c } }'
 }
