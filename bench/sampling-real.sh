@@ -76,6 +76,19 @@ perf_all() {
 		sort -k2,2 -gr
 }
 
+# aliases.json from cs.json: every function name of the objects callscope
+# named, mapped to its object and address, so that two names of one
+# function (glibc's __strcoll_l and strcoll_l: perf prefers the global
+# name, callscope the public one) compare as the same function
+alias_map() {
+	jq -r '[.functions[].object] | unique | .[]' cs.json | while read -r obj; do
+		[ -f "$obj" ] || continue
+		readelf -Ws "$obj" 2> /dev/null | awk -v o="$obj" '
+			($4 == "FUNC" || $4 == "IFUNC") && $7 != "UND" && $8 != "" {
+				n = $8; sub(/@.*/, "", n); print n, o ":" $2 }'
+	done | jq -R -n '[inputs | split(" ") | { (.[0]): .[1] }] | add // {}' > aliases.json
+}
+
 echo "# Sampled profiles of real programs: callscope against perf"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores; perf $(perf version 2>/dev/null | awk '{ print $3 }');"
@@ -91,6 +104,7 @@ for entry in "${programs[@]}"; do
 	perf record -q -e cpu-clock -F 999 --call-graph=dwarf --all-user -o p.data -- \
 		"$CALLSCOPE" record -o cs.data -- $cmd > /dev/null 2> cs.err
 	"$CALLSCOPE" report -i cs.data --json > cs.json
+	alias_map
 	samples=$(jq .samples cs.json)
 	method=$(jq -r .stack_method cs.json)
 	truncated=$(jq .truncated_stacks cs.json)
@@ -117,9 +131,12 @@ for entry in "${programs[@]}"; do
 		echo "| --- | --- | --- | --- | --- |"
 		while read -r fn p; do
 			# a symbol version (__libc_start_main@@GLIBC_2.34) is not
-			# part of perf's name; a PLT stub's @plt is
-			c=$(jq -r --arg f "$fn" --arg k $field '[.functions[]
-				| select((.name | if endswith("@plt") then . else sub("@.*"; "") end) == $f)
+			# part of perf's name; a PLT stub's @plt is; another name
+			# of the same function is the same function
+			c=$(jq -r --arg f "$fn" --arg k $field --slurpfile al aliases.json '
+				$al[0] as $a | ($a[$f] // $f) as $key | [.functions[]
+				| select((.name | if endswith("@plt") then . else sub("@.*"; "") end)
+					 | ($a[.] // .) == $key)
 				| .[$k]] | add // 0' cs.json)
 			d=$(echo "$c - $p" | bc -l | xargs printf "%+.2f")
 			# a share with callees above perf's means perf's unwinding
