@@ -228,4 +228,7 @@ conserved() {
 	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
 	d=$(( n - $2 ))
 	ok $(( d < -8 || d > 8 )) "$3: kept + lost ($n) == the events of a run that lost nothing ($2)"
+	# on stderr, as is() says what it saw
+	[ $d -ge -8 ] && [ $d -le 8 ] ||
+		echo "#   kept + lost: $n ($("$CS" info -i "$1" --json | jq -c '{events, lost_events}')), expected $2 ± 8" >&2
 }
