@@ -24,6 +24,10 @@ NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct thread_state *t = trace_current();
 
+	/* a run that only samples leaves its hooks idle (trace.c) */
+	if (UNLIKELY(runtime_config.contract.sample_only))
+		return;
+
 	/* the frame's place is the caller's stack pointer before it called
 	 * here (16 above our frame address), so that a library call the
 	 * function makes, whose return slot lies just below, nests in it */
@@ -38,7 +42,7 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *site)
 	struct thread_state *t = trace_current();
 
 	(void)site;
-	if (LIKELY(t->status == THREAD_RECORDING))
+	if (LIKELY(t->status == THREAD_RECORDING) && !runtime_config.contract.sample_only)
 		trace_exit_named(t, (uint64_t)(uintptr_t)fn);
 }
 

@@ -959,8 +959,22 @@ uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot)
  * a trace's carry none of count mode's work and need no register a call
  * must keep (1.5–2 ns a call less on the Lua benchmark); the assembly calls
  * the chosen pair through a pointer. */
+/* The entry of a run that only samples: its hooks are idle (code with
+ * hooks that it runs came later, by exec or dlopen, and is sampled as the
+ * rest is; record preloads the idle hooks only when the program itself
+ * has them). */
+static uintptr_t hook_enter_idle(uintptr_t *ret_slot, uint64_t self)
+{
+	(void)ret_slot, (void)self;
+	return 0;
+}
+
 void trace_fast_paths_choose(const struct contract *contract)
 {
+	if (contract->sample_only) {
+		callscope_hook_enter_fast_path = hook_enter_idle;
+		return;
+	}
 	if (contract->time_by_samples) {
 		/* entries alone: a -pg function's return is not redirected,
 		 * and a -finstrument-functions frame's is (sampled_count_enter()) */

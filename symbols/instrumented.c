@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,12 +34,42 @@ unsigned program_hook_of(const char *name)
 	return 0;
 }
 
+/*
+ * The interpreter a script at PATH names on its "#!" line, into BUF of
+ * SIZE bytes; NULL when PATH does not start with one.  A script that
+ * execs the real program (valgrind's and libtool's wrappers) records
+ * through its interpreter, which is an ELF executable.
+ */
+static const char *script_interpreter(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen_regular(path);
+	char line[256];
+	int got = f && fgets(line, sizeof(line), f) != NULL;
+
+	if (f)
+		fclose(f);
+	if (!got || strncmp(line, "#!", 2))
+		return NULL;
+	const char *start = line + 2 + strspn(line + 2, " \t");
+	size_t len = strcspn(start, " \t\r\n");
+	if (!len || len >= size)
+		return NULL;
+	memcpy(buf, start, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 int program_hooks_read(const char *path, struct program_hooks *out)
 {
 	int rc = program_hooks_probe(path, out);
+	char interpreter[256];
 
 	if (rc == -2)
 		return error("cannot open '%s': %s", path, open_strerror(errno));
+	if (rc < 0 && script_interpreter(path, interpreter, sizeof(interpreter)))
+		return error("'%s' is not an ELF executable but a script for %s; give callscope "
+			     "the compiled program, or record the script through its interpreter: "
+			     "callscope record -- %s %s ...", path, interpreter, interpreter, path);
 	if (rc < 0)
 		return error("'%s' is not an ELF executable; give callscope the compiled program, "
 			     "not a script", path);

@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 33
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -35,7 +35,12 @@ limited "$CS" record -o p.data -- ./plain >/dev/null 2>err.txt
 grep -q "'./plain' carries no profiling hooks; sampling it .*compile it with -pg or -finstrument-functions" err.txt
 ok $? "without hooks, the fallback to sampling names the flags for exact calls"
 printf '#!/bin/sh\necho hi\n' > script.sh; chmod +x script.sh
-one_line_error "a script" "not an ELF executable" "$CS" record -- ./script.sh
+one_line_error "a script" \
+	"not an ELF executable but a script for /bin/sh; .* callscope record -- /bin/sh ./script.sh \.\.\." \
+	"$CS" record -- ./script.sh
+printf 'echo hi\n' > bare.sh; chmod +x bare.sh
+one_line_error "a script without #!" "'./bare.sh' is not an ELF executable; give callscope the compiled program" \
+	"$CS" record -- ./bare.sh
 one_line_error "unwritable output" "cannot write 'no/such/dir/x.data'" "$CS" record -o no/such/dir/x.data -- ./pg
 mkfifo fifo
 one_line_error "output is a FIFO" "cannot write 'fifo': it is not a regular file" "$CS" record -o fifo -- ./pg
