@@ -212,6 +212,12 @@ void gprof_static_calls(struct gprof_symtab *st, const struct gmon *g, int stric
 void gprof_assemble(struct gprof_symtab *st, const struct gprof_filters *f,
 		    struct gprof_result *res);
 void gprof_result_release(struct gprof_result *res);
+/*
+ * The bytes a histogram bin covers, as gprof's "granularity" line prints
+ * them: (long) hist_scale * (long) sizeof (UNIT), with x86-64's results
+ * where a damaged histogram's range leaves a long too small for it.
+ */
+long gprof_granularity(const struct gprof_result *res);
 
 /* Output.  FIRST tracks whether a form feed must separate sections. */
 void gprof_print_flat(FILE *out, struct gprof_symtab *st, const struct gprof_filters *f,

@@ -63,7 +63,7 @@ static void print_header(FILE *out, const struct gprof_opts *o, struct gprof_res
 			fputs("\t\t\tCall graph\n\n", out);
 	}
 	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-		(long)res->hist_scale * 2L);
+		gprof_granularity(res));
 	if (res->print_time > 0.0) {
 		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / res->print_time,
 			res->print_time / res->hz);

@@ -162,7 +162,7 @@ void gprof_print_flat(FILE *out, struct gprof_symtab *st, const struct gprof_fil
 	snprintf(unit, sizeof(unit), "%c%c/call", si[log_scale].prefix, res->abbrev);
 	if (o->bsd_style) {
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-			(long)res->hist_scale * 2L);
+			gprof_granularity(res));
 		if (res->total_time > 0.0)
 			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / res->total_time,
 				res->total_time / res->hz, res->dimen);

@@ -11,6 +11,7 @@
  */
 #include "gprof/gprof.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,17 @@
 
 #define DFN_NAN 0
 #define DFN_BUSY (-1)
+
+long gprof_granularity(const struct gprof_result *res)
+{
+	double scale = res->hist_scale;
+	/* past a long's range (2^63 units: a histogram over the whole address
+	 * space, in one bin) x86-64's conversion gives LONG_MIN, and gprof's
+	 * product wraps, as it does here in unsigned arithmetic */
+	long units = scale >= -0x1p63 && scale < 0x1p63 ? (long)scale : LONG_MIN;
+
+	return (long)((unsigned long)units * 2u);
+}
 
 void gprof_assign_samples(struct gprof_symtab *st, const struct gmon *g,
 			  const struct gprof_filters *f, struct gprof_result *res)
