@@ -198,19 +198,24 @@ fuzz-smoke: $(FUZZ_BIN)
 
 # Long runs with clang's libFuzzer + ASan/UBSan, not in CI (needs clang and
 # libclang-rt-14-dev): make fuzz [FUZZ_SECONDS=300].  Crashes land in
-# $(O)/fuzz-long/crashes/; each one found becomes a seed file.
+# $(O)/fuzz-long/crashes/; each one found becomes a seed file.  Undefined
+# behaviour stops a fuzzer as a crash does (-fno-sanitize-recover), so
+# that it leaves its input there too; every fuzzer runs, and the target
+# fails at the end if any found something.
 FUZZ_SECONDS ?= 300
 FUZZ_LONG := $(patsubst tests/fuzz/%.c,$(O)/fuzz-long/%,$(FUZZ_SRC))
 fuzz: $(FUZZ_LONG)
 	@mkdir -p $(O)/fuzz-long/crashes
-	@set -e; for h in $(FUZZ_LONG); do n=$$(basename $$h); d=$(O)/fuzz-long/corpus-$${n#fuzz_}; \
+	@found=""; for h in $(FUZZ_LONG); do n=$$(basename $$h); d=$(O)/fuzz-long/corpus-$${n#fuzz_}; \
 		mkdir -p $$d; cp tests/fuzz/seeds/$${n#fuzz_}/* $$d/; \
-		$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(O)/fuzz-long/crashes/ $$d; done
+		$$h -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(O)/fuzz-long/crashes/ $$d || \
+			found="$$found $$n"; done; \
+	if [ -n "$$found" ]; then echo "fuzz: found something:$$found; see $(O)/fuzz-long/crashes/" >&2; exit 1; fi
 
 $(O)/fuzz-long/fuzz_%: tests/fuzz/fuzz_%.c $(filter-out cli/%,$(TOOL_SRC))
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fno-math-errno -fsanitize=fuzzer,address,undefined \
-		-I include -I common -I lib -I . $(BANNED) -o $@ $^ $(TOOL_LIBS)
+		-fno-sanitize-recover=undefined -I include -I common -I lib -I . $(BANNED) -o $@ $^ $(TOOL_LIBS)
 
 check: all unit fuzz-smoke e2e
 
