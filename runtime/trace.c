@@ -955,10 +955,6 @@ uintptr_t callscope_hook_return_count_stats_fast(uintptr_t slot)
 	return leave_fast(trace_current(), slot, FAST_COUNT_STATS, 0);
 }
 
-/* Each kind of recording has fast paths compiled for it alone, so that
- * a trace's carry none of count mode's work and need no register a call
- * must keep (1.5–2 ns a call less on the Lua benchmark); the assembly calls
- * the chosen pair through a pointer. */
 /* The entry of a run that only samples: its hooks are idle (code with
  * hooks that it runs came later, by exec or dlopen, and is sampled as the
  * rest is; record preloads the idle hooks only when the program itself
@@ -969,6 +965,10 @@ static uintptr_t hook_enter_idle(uintptr_t *ret_slot, uint64_t self)
 	return 0;
 }
 
+/* Each kind of recording has fast paths compiled for it alone, so that
+ * a trace's carry none of count mode's work and need no register a call
+ * must keep (1.5–2 ns a call less on the Lua benchmark); the assembly calls
+ * the chosen pair through a pointer. */
 void trace_fast_paths_choose(const struct contract *contract)
 {
 	if (contract->sample_only) {
@@ -982,8 +982,7 @@ void trace_fast_paths_choose(const struct contract *contract)
 			callscope_hook_enter_fast_path = callscope_hook_enter_sampled;
 		return;
 	}
-	if (contract->clock != CONTRACT_CLOCK_TSC || contract->time_by_samples ||
-	    contract->has_start || contract->nstops)
+	if (contract->clock != CONTRACT_CLOCK_TSC || contract->has_start || contract->nstops)
 		return;
 	if (!contract->count_nodes) {
 		callscope_hook_enter_fast_path = callscope_hook_enter_fast;
