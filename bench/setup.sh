@@ -102,19 +102,16 @@ if ! apt-cache showsrc lua5.4 2>/dev/null | grep -q '^Package: lua5.4'; then
 	apt_update
 fi
 
-# 'apt-get source PKG' into $BENCH_DIR/src.  A mirror may list a version
-# whose files it no longer serves (a security update gone stale gives
-# 404): the other versions apt knows are tried next, newest first.
+# 'apt-get source PKG' into $BENCH_DIR/src, the versions apt knows tried
+# newest first: a mirror may list a version whose files it no longer
+# serves (a security update gone stale gives 404).
 fetch_source() {
 	local pkg=$1 version
-	if (cd "$BENCH_DIR/src" && apt-get source -qq "$pkg" >/dev/null 2>&1); then
-		return 0
-	fi
 	for version in $(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -rV); do
-		say "apt-get source $pkg failed; trying version $version"
 		if (cd "$BENCH_DIR/src" && apt-get source -qq "$pkg=$version" >/dev/null 2>&1); then
 			return 0
 		fi
+		say "apt-get source $pkg=$version failed; trying an older version"
 	done
 	die "apt-get source $pkg failed for every version apt lists; run 'apt-get update' and try again"
 }
