@@ -9,7 +9,7 @@ plan 12
 
 build_prog fault_threads ft -O2 -finstrument-functions
 # each thread's buffer stays under 1000 KB; the three of them together do not
-(ulimit -f 1000; limited "$CS" record --mode=trace -o lim.data -- ./ft 3 400000 > /dev/null 2> err.txt)
+(ulimit -f 1000; limited "$CS" record --mode=trace --outside-freq=0 -o lim.data -- ./ft 3 400000 > /dev/null 2> err.txt)
 rc=$?
 ok $(( rc == 0 || rc > 128 )) "record is not killed by SIGXFSZ (exit $rc)"
 grep -q "cannot write 'lim.data': File too large" err.txt
@@ -19,7 +19,7 @@ ok $(( ! $? )) "no temporary file is left"
 staging=$(ls -d .callscope-* 2> /dev/null | head -n 1)
 grep -q "the recording stays in '\(\./\)\?$staging': read it there" err.txt
 ok $? "record names the staging directory it kept and what to do with it"
-limited "$CS" record --mode=trace -o full.data -- ./ft 3 400000 > /dev/null 2>&1
+limited "$CS" record --mode=trace --outside-freq=0 -o full.data -- ./ft 3 400000 > /dev/null 2>&1
 all=$("$CS" info -i full.data --json | jq .events)
 "$CS" info -i "$staging" --json > info.json 2> err.txt
 ok $? "info reads the staging directory" || sed 's/^/#   /' err.txt
@@ -29,7 +29,7 @@ limited "$CS" merge --keep-events -o sealed.data "$staging" > /dev/null 2>&1
 is "$("$CS" info -i sealed.data --json | jq .events)" "$(jq .events info.json)" \
 	"merge -o writes it as a data file where there is room"
 
-limited "$CS" record --mode=trace -o small.data -- ./ft 1 100 > /dev/null 2>&1
+limited "$CS" record --mode=trace --outside-freq=0 -o small.data -- ./ft 1 100 > /dev/null 2>&1
 (ulimit -f 1; "$CS" merge -o m.data small.data small.data > /dev/null 2> err.txt)
 rc=$?
 ok $(( rc == 0 || rc > 128 )) "merge is not killed by SIGXFSZ (exit $rc)"

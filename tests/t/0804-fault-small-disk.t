@@ -14,13 +14,13 @@ fi
 plan 6
 
 build_prog fault_threads ft -O2 -finstrument-functions
-limited "$CS" record --mode=trace -o full.data -- ./ft 3 300000 > /dev/null 2>&1
+limited "$CS" record --mode=trace --outside-freq=0 -o full.data -- ./ft 3 300000 > /dev/null 2>&1
 all=$("$CS" info -i full.data --json | jq .events)
 
 mkdir disk
 cat > run.sh <<EOF2
 mount -t tmpfs -o size=2m tmpfs disk || exit 99
-"$CS" record --mode=trace -o disk/small.data -- ./ft 3 300000 > /dev/null 2> err.txt
+"$CS" record --mode=trace --outside-freq=0 -o disk/small.data -- ./ft 3 300000 > /dev/null 2> err.txt
 echo \$? > rc.txt
 cp disk/small.data small.data
 EOF2

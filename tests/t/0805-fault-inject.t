@@ -10,13 +10,13 @@ needs_shims "$FAIL_IO"
 plan 10
 
 build_prog fault_threads ft -O2 -finstrument-functions
-limited "$CS" record --mode=trace -o full.data -- ./ft 3 200000 > /dev/null 2>&1
+limited "$CS" record --mode=trace --outside-freq=0 -o full.data -- ./ft 3 200000 > /dev/null 2>&1
 all=$("$CS" info -i full.data --json | jq .events)
 
 # failing CALL:SKIP:ERRNO PROGRAM OUTPUT: records ./ft with the failures.
 failing() {
 	CALLSCOPE_FAIL_IO=$1 CALLSCOPE_FAIL_IO_IN=$2 LD_PRELOAD=$FAIL_IO \
-		limited "$CS" record --mode=trace -o "$3" -- ./ft 3 200000 > /dev/null 2> err.txt
+		limited "$CS" record --mode=trace --outside-freq=0 -o "$3" -- ./ft 3 200000 > /dev/null 2> err.txt
 }
 
 # room for every header page, and for two windows of the four threads

@@ -223,7 +223,9 @@ callscope_arcs() {
 # conserved DATA ALL NAME: the events DATA kept plus those it counted lost
 # are the ALL events of a run that lost nothing.  Within 8: besides the
 # calls, a run writes a few records of its own whose number varies with
-# timing; a lost buffer's worth is thousands.
+# timing; a lost buffer's worth is thousands.  Both runs are recorded with
+# --outside-freq=0: the samples beside a trace are events too, and their
+# number follows the CPU time the run took, which load moves by dozens.
 conserved() {
 	n=$("$CS" info -i "$1" --json | jq '.events + .lost_events')
 	d=$(( n - $2 ))
