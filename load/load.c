@@ -14,6 +14,7 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "model/thread_builder.h"
 #include "saturate.h"
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
@@ -289,7 +290,7 @@ enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
 	if (already_open)
 		tr->v->open_frame(tr->v->ctx, fn, t - tr->shift);
 	else if (tr->build)
-		profile_enter(build_builder(tr->build), fn, t - tr->shift);
+		thread_builder_enter(build_builder(tr->build), fn, t - tr->shift);
 	else
 		tr->v->enter(tr->v->ctx, fn, t - tr->shift);
 }
@@ -307,7 +308,7 @@ exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 		return;
 	}
 	if (tr->build)
-		profile_exit(build_builder(tr->build), t - tr->shift, kind);
+		thread_builder_exit(build_builder(tr->build), t - tr->shift, kind);
 	else
 		tr->v->exit(tr->v->ctx, t - tr->shift, kind);
 }
