@@ -14,6 +14,7 @@
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
+#include "model/thread_builder.h"
 #include "saturate.h"
 #include "symbols/demangle.h"
 #include "symbols/symtab.h"
@@ -231,6 +232,7 @@ struct thread_replay {
 		uint32_t hidden;	/* not shown to the visitor */
 	} *open;
 	size_t depth, alloc;
+	size_t hidden;		/* how many of the open calls are hidden */
 	size_t excluding;	/* depth of the excluded handler call, 0 if none */
 	uint64_t exclude_start;
 	uint64_t shift;
@@ -284,12 +286,14 @@ enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
 		}
 	}
 	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide };
-	if (hide)
+	if (hide) {
+		tr->hidden++;
 		return;
+	}
 	if (already_open)
 		tr->v->open_frame(tr->v->ctx, fn, t - tr->shift);
 	else if (tr->build)
-		profile_enter(build_builder(tr->build), fn, t - tr->shift);
+		thread_builder_enter(build_builder(tr->build), fn, t - tr->shift);
 	else
 		tr->v->enter(tr->v->ctx, fn, t - tr->shift);
 }
@@ -300,6 +304,7 @@ exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 	if (!tr->depth)
 		return;
 	if (tr->open[--tr->depth].hidden) {
+		tr->hidden--;
 		if (tr->excluding == tr->depth + 1) {
 			tr->excluding = 0;
 			tr->shift += t - tr->exclude_start;
@@ -307,7 +312,7 @@ exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 		return;
 	}
 	if (tr->build)
-		profile_exit(build_builder(tr->build), t - tr->shift, kind);
+		thread_builder_exit(build_builder(tr->build), t - tr->shift, kind);
 	else
 		tr->v->exit(tr->v->ctx, t - tr->shift, kind);
 }
@@ -474,6 +479,125 @@ static size_t after_last_reset(const struct data_thread *th, unsigned ncounters)
 	return from;
 }
 
+/* Decodes a varint of one or two bytes at *PP, which has room for both;
+ * returns -1 for a longer one, left to the reader. */
+static inline int short_varint(const uint8_t **pp, uint64_t *out)
+{
+	const uint8_t *p = *pp;
+
+	if (p[0] < 0x80) {
+		*out = p[0];
+		*pp = p + 1;
+		return 0;
+	}
+	if (p[1] < 0x80) {
+		*out = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The replay's loop for the records that make up nearly all of a trace,
+ * when the profile builder is the visitor and nothing is hidden from it:
+ * an EXIT of a call that is open, and an ENTRY of an id already resolved
+ * in this id epoch that is no signal handler's frame, each with its varints
+ * of one or two bytes.  Decoding, the replay's work and the builder's run
+ * in one loop with no call in it, the replay's state in locals.  Stops at
+ * the first record it does not take, before it, for the general loop to
+ * decode with stream_reader_next() (which accepts and rejects the same
+ * input: see stream_reader_next_quick()), and returns how many events it
+ * took; *END_NS is the last one's time.  EXTRAS is what the builder is to
+ * do besides (model/thread_builder.h), a constant in each instance below.
+ */
+static inline __attribute__((always_inline)) uint64_t
+replay_quick_as(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		uint64_t unit_q32, uint64_t *end_ns, unsigned extras)
+{
+	struct thread_builder *b = build_builder(tr->build);
+	const uint8_t *p = r->p;
+	const uint8_t *const limit = (const uint8_t *)r->quick_limit;
+	const uint64_t shift = tr->shift;
+	const uint32_t *const by_id = tr->by_id;
+	const size_t by_id_alloc = tr->by_id_alloc;
+	const uint64_t *const addrs = r->addrs;
+	struct open_call *open = tr->open;
+	size_t depth = tr->depth, alloc = tr->alloc;
+	uint64_t time = r->time, events = 0, t = 0;
+
+	while (p <= limit) {
+		const uint8_t *q = p;
+		uint64_t v, delta;
+		uint32_t fn = 0;
+
+		if (short_varint(&q, &v))
+			break;
+		if ((v & 3) == STREAM_EXIT) {
+			if (!depth)
+				break;
+			delta = v >> 2;
+		} else {
+			uint64_t id = v >> 2;
+			if ((v & 3) != STREAM_ENTRY || id >= by_id_alloc || !by_id[id] ||
+			    addrs[id] - SIGNAL_FRAME_BASE < SIGNAL_FRAME_MAX - SIGNAL_FRAME_BASE ||
+			    short_varint(&q, &delta))
+				break;
+			fn = by_id[id] - 1;
+		}
+		if (time + delta < time)
+			break;
+		time += delta;
+		t = units_to_ns(origin, unit_q32, time);
+		if ((v & 3) == STREAM_EXIT) {
+			depth--;
+			thread_builder_pop_as(b, thread_builder_clamp(b, t - shift), CLOSE_RETURN,
+					      extras);
+		} else {
+			ALLOC_GROW(open, depth + 1, alloc);
+			open[depth++] = (struct open_call){ fn, 0 };
+			thread_builder_push_as(b, fn, thread_builder_clamp(b, t - shift), 1, extras);
+		}
+		p = q;
+		events++;
+	}
+	tr->open = open;
+	tr->depth = depth;
+	tr->alloc = alloc;
+	if (events) {
+		r->p = p;
+		r->time = time;
+		*end_ns = t;
+	}
+	return events;
+}
+
+/* The loop for a profile that asks for nothing besides times and counts
+ * (the text report), and the one for anything else. */
+static __attribute__((noinline)) uint64_t
+replay_quick_lean(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		  uint64_t unit_q32, uint64_t *end_ns)
+{
+	return replay_quick_as(tr, r, origin, unit_q32, end_ns, 0);
+}
+
+static __attribute__((noinline)) uint64_t
+replay_quick_full(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		  uint64_t unit_q32, uint64_t *end_ns)
+{
+	return replay_quick_as(tr, r, origin, unit_q32, end_ns, BUILDER_ALL);
+}
+
+static uint64_t replay_quick(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+			     uint64_t unit_q32, uint64_t *end_ns)
+{
+	if (tr->hidden || tr->id_epoch != r->id_epoch)
+		return 0;
+	if (thread_builder_extras(build_builder(tr->build)))
+		return replay_quick_full(tr, r, origin, unit_q32, end_ns);
+	return replay_quick_lean(tr, r, origin, unit_q32, end_ns);
+}
+
 /*
  * Replays one thread's stream into V.  The stream's own small function ids
  * index a table of resolved functions, so each address is symbolized once
@@ -515,7 +639,11 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	const int want_counters = ncounters && v->counters;
 	size_t from = th->flags & THREAD_HAS_RESET ? after_last_reset(th, ncounters) : 0;
 	stream_reader_init(&r, th->stream + from, th->stream_len - from, th->start_time, ncounters);
-	while ((rc = stream_reader_next_quick(&r, &ev)) == 1) {
+	for (;;) {
+		if (tr.build && !want_counters)
+			events += replay_quick(&tr, &r, origin, unit_q32, &end_ns);
+		if ((rc = stream_reader_next_quick(&r, &ev)) != 1)
+			break;
 		uint64_t t = units_to_ns(origin, unit_q32, ev.time);
 
 		events++;

@@ -3,7 +3,7 @@
  * what each number means; the comments here say how it is kept exact.
  */
 #include "model/profile.h"
-#include "model/call_span.h"
+#include "model/thread_builder.h"
 #include "sections.h"
 
 #include <math.h>
@@ -167,60 +167,6 @@ uint32_t profile_intern_sample_arc(struct profile *p, uint32_t caller, uint32_t 
 	return (uint32_t)p->nsample_arcs++;
 }
 
-/*
- * One open call during replay: its times and counters (model/call_span.h),
- * and same_self_ns, which collects the self time of this function's nested
- * (recursive) activations when this frame is the outermost one of its
- * function, so arcs get exact self/child splits.
- */
-struct replay_frame {
-	struct call_span span;
-	uint32_t func;
-	uint32_t arc;
-	uint64_t same_self_ns;
-	int outermost;		/* no other activation of func below it */
-};
-
-/* What replay keeps per function of a thread: one record, so a call
- * touches one cache line of it. */
-struct func_replay {
-	uint32_t active;	/* open activations */
-	uint32_t outer_depth;	/* the outermost one's depth */
-	/* when the latest call began (UINT64_MAX: none yet) and how many
-	 * calls had begun by then, for the period between consecutive calls */
-	uint64_t last_start;
-	uint64_t last_entries;
-};
-
-/* A direct-mapped cache of (caller, callee) -> arc in front of the arc
- * table: a program's hot arcs are a few hundred, and each call looks its
- * arc up.  A slot's pair is UINT64_MAX while empty (no pair is: a callee
- * is never FUNC_NONE). */
-#define ARC_CACHE_SLOTS 1024
-
-struct arc_cache_slot {
-	uint64_t pair;
-	uint32_t arc;
-};
-
-struct thread_builder {
-	struct arc_cache_slot arc_cache[ARC_CACHE_SLOTS];
-	struct profile *p;
-	uint64_t counters[CONTRACT_COUNTERS_MAX];	/* current values, from profile_counters() */
-	size_t info_index;
-	double inner_ns, outer_ns;
-	/* the same costs in 1/256 ns, for integer arithmetic per call */
-	struct hook_cost cost;
-	struct replay_frame *stack;
-	size_t depth, alloc;
-	struct func_replay *funcs;	/* indexed by function */
-	size_t nfuncs;
-	uint64_t entries;	/* counted calls begun so far */
-	uint64_t calls;		/* counted calls ended so far */
-	int counters_unreliable;	/* the thread's counters are suspect */
-	uint64_t last_ns;
-};
-
 struct thread_builder *profile_thread_begin(struct profile *p,
 					    const struct thread_info *info,
 					    double inner_ns, double outer_ns)
@@ -242,8 +188,7 @@ struct thread_builder *profile_thread_begin(struct profile *p,
 	return b;
 }
 
-/* Makes room in B's per-function records for FUNC. */
-static __attribute__((noinline)) void func_replay_grow(struct thread_builder *b, uint32_t func)
+__attribute__((noinline)) void thread_builder_grow_funcs(struct thread_builder *b, uint32_t func)
 {
 	size_t n = b->nfuncs ? b->nfuncs : 64;
 	while (n <= func)
@@ -254,95 +199,14 @@ static __attribute__((noinline)) void func_replay_grow(struct thread_builder *b,
 	b->nfuncs = n;
 }
 
-static inline struct func_replay *func_replay(struct thread_builder *b, uint32_t func)
-{
-	if (__builtin_expect(func >= b->nfuncs, 0))
-		func_replay_grow(b, func);
-	return &b->funcs[func];
-}
-
-static uint64_t clamp_time(struct thread_builder *b, uint64_t t)
-{
-	if (t < b->last_ns)
-		return b->last_ns;
-	b->last_ns = t;
-	return t;
-}
-
-/*
- * A counted call of FUNC begins at T: the period since its previous call
- * on this thread loses the hooks' cost of every call begun in between and
- * of that previous call's own hooks, as inclusive times do.
- */
-static void note_start(struct thread_builder *b, struct func_replay *fr, uint32_t func,
-		       uint64_t t)
-{
-	struct func *fn = &b->p->funcs[func];
-
-	if (fr->last_start != UINT64_MAX) {
-		uint64_t period = hook_cost_less(t - fr->last_start,
-						 (b->entries - fr->last_entries + 1) * b->cost.call_q);
-
-		fn->periods++;
-		fn->period_sum_ns += period;
-		if (period < fn->period_min_ns)
-			fn->period_min_ns = period;
-		if (period > fn->period_max_ns)
-			fn->period_max_ns = period;
-	}
-	b->entries++;
-	fr->last_start = t;
-	fr->last_entries = b->entries;
-}
-
-static uint32_t builder_arc(struct thread_builder *b, uint32_t caller, uint32_t callee)
-{
-	uint64_t pair = u64map_pair(caller, callee);
-	struct arc_cache_slot *slot =
-		&b->arc_cache[(pair * 0x9E3779B97F4A7C15ull) >> 54 & (ARC_CACHE_SLOTS - 1)];
-
-	if (slot->pair != pair) {
-		slot->pair = pair;
-		slot->arc = profile_intern_arc(b->p, caller, callee);
-	}
-	return slot->arc;
-}
-
-/* inline: the body of every entry, which the call would cost a tenth of */
-static inline __attribute__((always_inline)) void
-push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
-{
-	if (func >= b->p->nfuncs)
-		BUG("function %u not interned", func);
-	struct func_replay *fr = func_replay(b, func);
-	ALLOC_GROW(b->stack, b->depth + 1, b->alloc);
-	struct replay_frame *f = &b->stack[b->depth];
-	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
-
-	f->func = func;
-	call_span_open(&f->span, t, counted, b->counters);
-	f->same_self_ns = 0;
-	f->outermost = fr->active == 0;
-	f->arc = UINT32_MAX;
-	if (counted) {
-		f->arc = builder_arc(b, caller, func);
-		if (!b->p->skip_spread)
-			note_start(b, fr, func, t);
-	}
-	if (f->outermost)
-		fr->outer_depth = (uint32_t)b->depth;
-	fr->active++;
-	b->depth++;
-}
-
 void profile_enter(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 {
-	push(b, func, clamp_time(b, time_ns), 1);
+	thread_builder_enter(b, func, time_ns);
 }
 
 void profile_open_frame(struct thread_builder *b, uint32_t func, uint64_t time_ns)
 {
-	push(b, func, clamp_time(b, time_ns), 0);
+	thread_builder_push(b, func, thread_builder_clamp(b, time_ns), 0);
 }
 
 void profile_counters(struct thread_builder *b, const uint64_t values[CONTRACT_COUNTERS_MAX])
@@ -360,89 +224,9 @@ size_t profile_depth(const struct thread_builder *b)
 	return b->depth;
 }
 
-enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_THROWN, CLOSE_VIRTUAL };
-
-static inline __attribute__((always_inline)) void
-pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
-{
-	struct profile *p = b->p;
-	struct replay_frame *f = &b->stack[--b->depth];
-	struct func *fn = &p->funcs[f->func];
-	size_t ncounters = p->ncounters < CONTRACT_COUNTERS_MAX ? p->ncounters
-							 : CONTRACT_COUNTERS_MAX;
-	struct call_span_end end;
-
-	call_span_close(&b->cost, &f->span, t, b->counters, ncounters,
-			b->depth ? &b->stack[b->depth - 1].span : NULL, &end);
-	/* signed, wrapped (model/hook_cost.h): summed as they are; SHOWN is
-	 * what one call's figures hold at 0 */
-	uint64_t total = end.total_ns, self = end.self_ns, shown = hook_cost_shown(total);
-	b->funcs[f->func].active--;
-	fn->self_ns += self;
-	for (size_t c = 0; c < ncounters; c++) {
-		fn->counter_self[c] += end.total_c[c] - f->span.child_c[c];
-		if (f->outermost)
-			fn->counter_total[c] += end.total_c[c];
-	}
-	fn->counters_unreliable |= b->counters_unreliable;
-	if (f->span.counted) {
-		fn->calls++;
-		fn->sum_call_ns += total;
-		if (shown < fn->min_ns)
-			fn->min_ns = shown;
-		if (shown > fn->max_ns)
-			fn->max_ns = shown;
-		b->calls++;
-		if (!p->skip_spread) {
-			if (!fn->dev_calls++)
-				fn->call_shift_ns = shown;
-			int64_t d = (int64_t)(shown - fn->call_shift_ns);
-			fn->call_dev_sum += d;
-			fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
-		}
-		if (p->call_observer)
-			p->call_observer(p->call_observer_ctx, f->func, shown);
-	} else {
-		fn->continued_self_ns += self;
-		if (f->outermost)
-			fn->continued_ns += total;
-	}
-	if (__builtin_expect(kind != CLOSE_RETURN, 0)) {
-		if (kind == CLOSE_UNWOUND || kind == CLOSE_THROWN)
-			fn->unwound++;
-		if (kind == CLOSE_THROWN)
-			fn->thrown++;
-		else if (kind == CLOSE_VIRTUAL)
-			fn->virtual_returns++;
-	}
-	if (f->outermost) {
-		uint64_t same_self = f->same_self_ns + self;
-		fn->total_ns += total;
-		if (f->arc != UINT32_MAX) {
-			struct arc *a = &p->arcs[f->arc];
-			a->self_ns += same_self;
-			a->child_ns += total - same_self;
-		}
-	} else {
-		b->stack[b->funcs[f->func].outer_depth].same_self_ns += self;
-	}
-	if (f->arc != UINT32_MAX)
-		p->arcs[f->arc].count++;
-}
-
 void profile_exit(struct thread_builder *b, uint64_t time_ns, enum exit_kind kind)
 {
-	static const enum close_kind close_of[] = {
-		[EXIT_RETURN] = CLOSE_RETURN,
-		[EXIT_UNWOUND] = CLOSE_UNWOUND,
-		[EXIT_STOPPED] = CLOSE_VIRTUAL,
-		[EXIT_THROWN] = CLOSE_THROWN,
-	};
-	uint64_t t = clamp_time(b, time_ns);
-
-	if (!b->depth || (unsigned)kind > EXIT_THROWN)
-		return;
-	pop(b, t, close_of[kind]);
+	thread_builder_exit(b, time_ns, kind);
 }
 
 /* The thread's calls are all in P's sums: none is shown below 0. */
@@ -464,11 +248,11 @@ static void settle_sums(struct profile *p)
 
 void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 {
-	uint64_t t = clamp_time(b, end_ns);
+	uint64_t t = thread_builder_clamp(b, end_ns);
 	struct thread_info *info = &b->p->threads[b->info_index];
 
 	while (b->depth)
-		pop(b, t, CLOSE_VIRTUAL);
+		thread_builder_pop(b, t, CLOSE_VIRTUAL);
 	settle_sums(b->p);
 	info->calls += b->calls;
 	b->p->calls += b->calls;

@@ -469,6 +469,7 @@ static void control_listen(void)
 	}
 	control.owner = pid;
 	rt_file_id_of(control.fd, &control.fd_id);
+	runtime_thread_alone_prepare();
 
 	if (runtime_thread_spawn(control_main, NULL) != 0) {
 		unlink(control.path);

@@ -24,6 +24,8 @@
  * (see sampler.c's handover): the first per-thread perf event opened on a
  * machine that had none for about a second waits in perf_event_open() for
  * an RCU grace period, 8-20 ms that would otherwise be the program's.
+ * It opens it in a table of descriptors of its own, where the number the
+ * kernel reserves for the event meanwhile is none the program may take.
  * From the thread's first hook until the ring is ready its head points at
  * aside.ready, which the opener sets once the ring waits in aside.ring:
  * the next hook then sees records pending and takes the ring on the thread
@@ -122,6 +124,9 @@ static void *open_aside(void *arg)
 	if (!__atomic_compare_exchange_n(&aside.state, &free, ASIDE_OPENING, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
 		return NULL;	/* the main thread opened its own */
+	/* the event's number, reserved while the kernel waits, none of the
+	 * program's: the ring needs no descriptor once mapped */
+	runtime_thread_own_descriptors();
 	struct perf_event_mmap_page *ring = map_switch_ring(aside.tid, &pages);
 	aside.pages = pages;
 	if (!__atomic_compare_exchange_n(&aside.ring, &waiting, ring, 0, __ATOMIC_RELEASE,

@@ -115,7 +115,9 @@ static int has_room(int fd, const struct rlimit *limit)
 	       (rlim_t)fd < limit->rlim_cur;
 }
 
-int rt_fd_above_limit(int fd)
+/* FD moved; when WAIT is 0 and another move is under way, -1 (EAGAIN)
+ * with FD closed. */
+static int move_above(int fd, int wait)
 {
 	struct rlimit limit;
 	sigset_t all, old;
@@ -125,7 +127,14 @@ int rt_fd_above_limit(int fd)
 		return fd;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_mutex_lock(&moving);
+	if (!wait && pthread_mutex_trylock(&moving) != 0) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		close(fd);
+		errno = EAGAIN;
+		return -1;
+	}
+	if (wait)
+		pthread_mutex_lock(&moving);
 	/* read again: the first read may have seen another move's raise */
 	if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && has_room(fd, &limit))
 		high = copy_above(fd, &limit);
@@ -135,6 +144,16 @@ int rt_fd_above_limit(int fd)
 		close(fd);
 	errno = saved;
 	return high >= 0 ? high : fd;
+}
+
+int rt_fd_above_limit(int fd)
+{
+	return move_above(fd, 1);
+}
+
+int rt_fd_above_limit_nowait(int fd)
+{
+	return move_above(fd, 0);
 }
 
 static void before_fork(void)

@@ -1,6 +1,6 @@
 /*
  * Threads of the runtime's own (the control socket's server, the opener of
- * the main thread's sampling event).  They are created with libc's
+ * the main thread's first perf events).  They are created with libc's
  * pthread_create, not the runtime's stand-in that starts sampling, with
  * every signal blocked, so the program's signals stay the program's; they
  * run only runtime and libc code, so no hook fires on them.
@@ -9,9 +9,11 @@
 #include "runtime.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 				 void *);
@@ -38,6 +40,28 @@ int runtime_thread_spawn(void *(*fn)(void *), void *arg)
 }
 
 /*
+ * The kernel reserves an event's number when perf_event_open() begins and
+ * installs the event at its end, and the first per-thread event opened on
+ * a machine that had none for about a second waits in between for an RCU
+ * grace period (8-20 ms).  Reserved that long in the program's table, the
+ * number fails the program's dup2() onto it with EBUSY (a program that
+ * takes 3 at once while a thread of the runtime's opens an event for the
+ * main thread).  In a table of the thread's own it is no number the
+ * program can see or take.  CLOSE_RANGE_UNSHARE (Linux 5.9) copies none
+ * of the program's descriptors into it, so the thread holds none of the
+ * program's files open: a pipe whose writer the program closes still
+ * ends for its reader.
+ */
+int runtime_thread_own_descriptors(void)
+{
+	return close_range(0, ~0u, CLOSE_RANGE_UNSHARE);
+}
+
+/* /proc/self/status, which runtime_thread_alone() reads */
+static int status_fd = -1;
+static struct rt_file_id status_id;
+
+/*
  * glibc ends the process (exit(0)) when the thread that ends is the last
  * one it counts, and it counts the runtime's threads too: a program whose
  * threads all end by pthread_exit, or return after the main thread's
@@ -45,14 +69,33 @@ int runtime_thread_spawn(void *(*fn)(void *), void *arg)
  * thread returns when this says so, and glibc's exit(0) comes from it.
  * The leader stays a zombie member (State Z) until the process ends, so
  * "alone" is two threads, the leader a zombie.
+ *
+ * The file is opened once, by runtime_thread_alone_prepare(), and read
+ * again from its start each time: opened by the runtime's thread while
+ * the program runs, it would take the program's lowest free number for a
+ * moment, and a dup2() of the program's onto that number meanwhile would
+ * have the runtime read and close the program's file.
  */
 int runtime_thread_alone(void)
 {
 	char text[4096];
-	size_t n = rt_read_small_file("/proc/self/status", text, sizeof(text) - 1);
+	ssize_t n = -1;
 
+	if (status_fd >= 0 && rt_fd_is(status_fd, &status_id))
+		n = pread(status_fd, text, sizeof(text) - 1, 0);
+	if (n < 0)	/* the program closed it: opened again, for a moment */
+		n = (ssize_t)rt_read_small_file("/proc/self/status", text, sizeof(text) - 1);
 	text[n] = '\0';
 	const char *state = strstr(text, "\nState:\t");
 	const char *threads = strstr(text, "\nThreads:\t");
 	return state && threads && state[8] == 'Z' && threads[10] == '2' && threads[11] == '\n';
+}
+
+void runtime_thread_alone_prepare(void)
+{
+	if (status_fd >= 0)
+		rt_close_own(status_fd, &status_id);	/* a parent's, in a fork's child */
+	status_fd = rt_fd_above_limit(open("/proc/self/status", O_RDONLY | O_CLOEXEC));
+	if (status_fd >= 0)
+		rt_file_id_of(status_fd, &status_id);
 }

@@ -529,10 +529,17 @@ HIDDEN void calibrate_at_exit(void);
 /* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
  * every signal blocked; 0, or -1 when no thread could be made. */
 HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
+/* Gives the calling thread of the runtime's own an empty table of
+ * descriptors, apart from the program's: what it opens takes no number
+ * of the program's; 0, or -1 (the table stays shared). */
+HIDDEN int runtime_thread_own_descriptors(void);
 /* Whether the calling thread of the runtime's own is the last one alive
  * in the process: the program's threads have all ended, the first by
  * pthread_exit (its leader a zombie until the process ends). */
 HIDDEN int runtime_thread_alone(void);
+/* Opens what runtime_thread_alone() reads; on the thread that starts the
+ * one that calls it, before it does (again in a fork's child). */
+HIDDEN void runtime_thread_alone_prepare(void);
 
 /* fd_above_limit.c: FD, which the runtime keeps open, moved at or above
  * the soft RLIMIT_NOFILE (out of the numbers the program uses and scans)
@@ -541,6 +548,10 @@ HIDDEN int runtime_thread_alone(void);
  * kept.  Move a perf event before setting its O_ASYNC: its signals carry
  * the number it had then. */
 HIDDEN int rt_fd_above_limit(int fd);
+/* The same for a signal handler, which must not wait for a move under
+ * way (its own thread's may be, in a fork's handlers): -1 with errno
+ * EAGAIN and FD closed when one is. */
+HIDDEN int rt_fd_above_limit_nowait(int fd);
 /* fork handlers that keep a move from being under way in a child;
  * installed before any other fork handler of the runtime, as their child
  * halves move descriptors */

@@ -57,6 +57,8 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
@@ -139,30 +141,51 @@ static struct {
 static pthread_key_t sampler_key;
 
 /*
- * The main thread's task-clock event, opened by a thread of the runtime's
- * own while the POSIX timer samples the main thread (start_main_thread()).
- * The first per-thread perf event opened on a machine that had none for
- * about a second waits in perf_event_open() for an RCU grace period (the
- * kernel turns its context-switch hooks for such events back on and waits
- * until every CPU sees them): 8-20 ms here, which would otherwise be the
- * program's wall time.  The opening thread starts the event for one short
- * period, and at its signal the handler swaps the two (take_event()).  Not at a signal of the timer: the kernel checks CPU-time
- * timers at its tick, and on a loaded machine a thread's timer may signal
- * rarely or not at all any more (seen on Linux 6.18: 200 ms of a thread's
- * CPU time without one signal), while the event, driven by a
- * high-resolution timer of its own, signals on time.
+ * The main thread's task-clock event.  The first per-thread perf event
+ * opened on a machine that had none for about a second waits in
+ * perf_event_open() for an RCU grace period (the kernel turns its
+ * context-switch hooks for such events back on and waits until every CPU
+ * sees them): 8-20 ms here, which would otherwise be the program's wall
+ * time.  So the POSIX timer samples the main thread at first
+ * (start_main_thread()) while a thread of the runtime's own opens the
+ * *waker* (warm_and_wake()): an event of the main thread's CPU time whose
+ * one short period ends in a signal to the main thread, whose handler
+ * then opens the thread's own event, at once now that the kernel's hooks
+ * are on, and takes over from the timer (take_event()).  The waker stays
+ * open until then, which keeps them on.
+ *
+ * The waker lives in a table of descriptors of its thread's own
+ * (runtime_thread_own_descriptors()): the kernel reserves an event's
+ * number for the whole wait, and one reserved in the program's table
+ * fails the program's dup2() onto it.  Its signal, not the timer's: the
+ * kernel checks CPU-time timers at its tick, and on a loaded machine a
+ * thread's timer may signal rarely or not at all any more (seen on Linux
+ * 6.18: 200 ms of a thread's CPU time without one signal), while the
+ * event, driven by a high-resolution timer of its own, signals on time.
+ * Nor one sent by that thread (tgkill): the event's comes only while the
+ * main thread runs, so it ends none of the program's sleeps early.
  */
-enum { HANDOVER_NONE = -1, HANDOVER_WAITING = -2 };
-/* the event's first period, which ends the timer's turn: a few
- * microseconds of the main thread's CPU time once the event is open; the
- * event stops after it (PERF_EVENT_IOC_REFRESH 1) until taken */
-#define HANDOVER_FIRST_PERIOD_NS 20000
+enum handover_state {
+	HANDOVER_NONE,		/* nothing awaited: taken, or the thread stopped */
+	HANDOVER_OPENING,	/* the waker is being opened: the kernel may wait */
+	HANDOVER_READY,		/* the waker runs: its signal takes over */
+	HANDOVER_AGAIN,		/* its signal could not: start the waker again */
+	HANDOVER_ALONE,		/* no waker: the timer's next signal takes over */
+};
+/* the waker's period: a few microseconds of the main thread's CPU time;
+ * it stops after one (PERF_EVENT_IOC_REFRESH 1) */
+#define HANDOVER_WAKER_PERIOD_NS 20000
+/* how long the waker waits for the main thread to run that long before it
+ * leaves the timer to take over */
+#define HANDOVER_WAKER_WAIT_NS 1000000000u
+/* how long a thread started meanwhile waits for the waker to be opened
+ * before it opens its own event, which may then wait in the kernel */
+#define HANDOVER_OPENING_WAIT_NS 100000000u
 static struct {
-	int fd;			/* the event once opened, or a HANDOVER_ state */
+	int state;		/* enum handover_state; waited on as a futex */
+	int waker_fd;		/* the waker's number, in its thread's table */
 	pid_t tid;		/* the main thread */
-	pthread_mutex_t opening;	/* held while it opens and starts it:
-					 * fork() and the thread's stop wait */
-} handover = { HANDOVER_NONE, 0, PTHREAD_MUTEX_INITIALIZER };
+} handover = { HANDOVER_NONE, -1, 0 };
 
 static int in_only(uintptr_t pc)
 {
@@ -495,15 +518,28 @@ static struct timespec ns_timespec(uint64_t ns)
 	return (struct timespec){ (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 }
 
-/* Closes FD if it still is a perf event.  An event opened for the main
- * thread waits for it in handover.fd, and a program that closes the
- * descriptors it did not open may have its own file under that number
- * by the time the thread takes it or stops waiting. */
-static void close_event(int fd)
+/* Wakes the threads waiting for the handover's state to change. */
+static void handover_wake(void)
 {
-	if (rt_perf_id(fd))
-		close(fd);
+	syscall(SYS_futex, &handover.state, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
+
+/* Sets the handover's state and tells the threads waiting for it. */
+static void handover_set(int state)
+{
+	__atomic_store_n(&handover.state, state, __ATOMIC_RELEASE);
+	handover_wake();
+}
+
+/* Waits up to NS for the handover's state to leave SEEN (or a signal). */
+static void handover_wait(int seen, uint64_t ns)
+{
+	struct timespec left = ns_timespec(ns);
+
+	syscall(SYS_futex, &handover.state, FUTEX_WAIT_PRIVATE, seen, &left, NULL, 0);
+}
+
+static int open_task_clock(pid_t tid, int sigtrap, int (*place)(int fd));
 
 /* The calling thread's CPU time, the clock of its timer and its event. */
 static uint64_t thread_cpu_ns(void)
@@ -514,23 +550,32 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /*
- * In the first signal of the main thread's event (see handover): the event
- * takes over from the timer, which stops.  The periods of CPU time since
- * the timer started that its signals did not weigh (all of them since it
- * last signalled, if the kernel stopped checking it) are owed by the
- * sample of this signal: returns that weight, 0 for no sample.  The
- * event's next period ends where the timer's would have, so that the CPU
- * time around the switch is sampled once, neither twice nor never.  The
- * timer is deleted when the thread stops (timer_delete is no function for
- * a signal handler).
+ * In the waker's signal (or, with no waker, the timer's; see handover):
+ * the main thread opens its own event, which takes over from the timer,
+ * which stops.  The periods of CPU time since the timer started that its
+ * signals did not weigh (all of them since it last signalled, if the
+ * kernel stopped checking it) are owed by the sample of this signal:
+ * returns that weight, 0 for no sample.  The event's first period ends
+ * where the timer's would have, so that the CPU time around the switch is
+ * sampled once, neither twice nor never.  The timer is deleted when the
+ * thread stops (timer_delete is no function for a signal handler).
  */
 static uint64_t take_event(struct sampler_thread *s)
 {
-	int fd = __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
-
-	if (fd < 0 || !__atomic_compare_exchange_n(&handover.fd, &fd, HANDOVER_NONE, 0,
-						   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	int fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, rt_fd_above_limit_nowait);
+	if (fd < 0 && errno == EAGAIN) {
+		/* a move of a descriptor under way, perhaps this very
+		 * thread's in a fork: the waker signals again */
+		int ready = HANDOVER_READY;
+		if (__atomic_compare_exchange_n(&handover.state, &ready, HANDOVER_AGAIN, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			handover_wake();
 		return 0;
+	}
+	s->awaiting = 0;
+	handover_set(HANDOVER_NONE);	/* the waker is closed */
+	if (fd < 0)
+		return 0;	/* the kernel refused it: the timer stays */
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } };
 	timer_settime(s->timer, 0, &off, NULL);
 	uint64_t now = thread_cpu_ns();
@@ -540,23 +585,21 @@ static uint64_t take_event(struct sampler_thread *s)
 	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &next) == 0)
 		s->short_period = 1;
 	s->perf_id = rt_perf_id(fd);
-	/* the event's before the wait ends: a SIGTRAP may interrupt this
-	 * handler (SA_NODEFER, patch/trap.c) */
+	/* a SIGTRAP of the event may interrupt this handler (SA_NODEFER,
+	 * patch/trap.c) once it is enabled: it finds it in place */
 	s->perf_fd = fd;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	s->awaiting = 0;
-	enable_event(fd);	/* it stopped after its first period */
+	enable_event(fd);
 	return periods > s->timer_weight ? periods - s->timer_weight : 0;
 }
 
-/* Whether INFO is the signal of the main thread's event while it waits
- * for it: the end of the event's first period. */
+/* Whether INFO is the waker's signal: the end of its one period. */
 static int is_handover_signal(const siginfo_t *info)
 {
 	if (sampler.sigtrap)
 		return is_task_clock_trap(info);
 	return info->si_code == POLL_HUP &&
-	       info->si_fd == __atomic_load_n(&handover.fd, __ATOMIC_ACQUIRE);
+	       info->si_fd == __atomic_load_n(&handover.waker_fd, __ATOMIC_ACQUIRE);
 }
 
 /* After the event's first, shortened period: the full period from now on. */
@@ -582,8 +625,10 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	int by_timer = is_own_timer(info);
 	if (!s->armed) {
 		/* a SIGTRAP of the thread's event, left pending while the
-		 * thread blocked it, may come after sampling stopped */
-		if (!by_timer && !(sampler.sigtrap && is_task_clock_trap(info)))
+		 * thread blocked it, or the waker's, may come after sampling
+		 * stopped */
+		if (!by_timer && !(sampler.sigtrap && is_task_clock_trap(info)) &&
+		    !is_handover_signal(info))
 			forward_to_program(sig, info, context);
 		goto out;
 	}
@@ -593,8 +638,11 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		if (s->perf_fd >= 0)
 			goto out;
 		weight += (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0);
-		if (s->awaiting)
+		if (s->awaiting) {
 			s->timer_weight += weight;
+			if (__atomic_load_n(&handover.state, __ATOMIC_ACQUIRE) == HANDOVER_ALONE)
+				weight += take_event(s);
+		}
 	} else if (s->awaiting && is_handover_signal(info)) {
 		/* the CPU time the timer did not sample, as its own */
 		weight = take_event(s);
@@ -861,18 +909,18 @@ static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
  * disabling's interrupt work, the re-arming ioctl and timer), which at
  * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
  * TID's event (the calling thread's, or the main thread's opened for it,
- * see start_main_thread()).  Returns the fd, or -1 when perf events are not
- * allowed here (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ * see handover), its descriptor given the number PLACE gives it.  Returns
+ * the fd, or -1 when perf events are not allowed here
+ * (perf_event_paranoid, seccomp): the POSIX timer is used then.
  */
-static int open_task_clock(pid_t tid, int sigtrap)
+static int open_task_clock(pid_t tid, int sigtrap, int (*place)(int fd))
 {
 	struct perf_event_attr attr;
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 
 	task_clock_attr(&attr, sigtrap);
-	/* moved before O_ASYNC: the signals name the number it has then */
-	int fd = rt_fd_above_limit(
-		(int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+	/* placed before O_ASYNC: the signals name the number it has then */
+	int fd = place((int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 	if (fd < 0 || sigtrap)
 		return fd < 0 ? -1 : fd;
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
@@ -996,6 +1044,22 @@ static int thread_starting(struct sampler_thread *s)
 	return 1;
 }
 
+/* A thread that starts while the waker is being opened waits for it
+ * rather than in the kernel, where its event's number would be reserved in
+ * the program's table meanwhile (see handover). */
+static void wait_for_waker(void)
+{
+	uint64_t start = clock_mono_ns();
+
+	for (;;) {
+		uint64_t waited = clock_mono_ns() - start;
+		if (__atomic_load_n(&handover.state, __ATOMIC_ACQUIRE) != HANDOVER_OPENING ||
+		    waited >= HANDOVER_OPENING_WAIT_NS)
+			return;
+		handover_wait(HANDOVER_OPENING, HANDOVER_OPENING_WAIT_NS - waited);
+	}
+}
+
 /* Starts sampling the calling thread: its buffer, its bounds, its event
  * or else its timer. */
 static void sampler_thread_start(void)
@@ -1004,48 +1068,81 @@ static void sampler_thread_start(void)
 
 	if (!thread_starting(s))
 		return;
-	int fd = sampler.events ? open_task_clock((pid_t)gettid(), sampler.sigtrap) : -1;
+	int fd = -1;
+	if (sampler.events) {
+		wait_for_waker();
+		fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, rt_fd_above_limit);
+	}
 	if (fd >= 0 && arm_event(s, fd) == 0)
 		return;
 	if (arm_timer(s) != 0)
 		warn_not_sampled();
 }
 
-/* The thread of the runtime's own that opens the main thread's event
- * (see handover). */
-static void *open_main_thread_event(void *arg)
+/* The waker's descriptor: in its thread's own table, where the program
+ * has no number to lose. */
+static int keep_number(int fd)
 {
-	int waiting = HANDOVER_WAITING;
+	return fd;
+}
+
+/* The thread of the runtime's own that opens the waker and keeps it open
+ * until the main thread has taken over, or stopped (see handover). */
+static void *warm_and_wake(void *arg)
+{
+	int fd = -1, opening = HANDOVER_OPENING;
 
 	(void)arg;
-	pthread_mutex_lock(&handover.opening);
-	int fd = open_task_clock(handover.tid, sampler.sigtrap);
-	uint64_t first = HANDOVER_FIRST_PERIOD_NS;
-	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_PERIOD, &first) != 0) {
+	if (runtime_thread_own_descriptors() == 0)
+		fd = open_task_clock(handover.tid, sampler.sigtrap, keep_number);
+	uint64_t period = HANDOVER_WAKER_PERIOD_NS;
+	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) != 0) {
 		close(fd);
 		fd = -1;
 	}
-	if (!__atomic_compare_exchange_n(&handover.fd, &waiting, fd >= 0 ? fd : HANDOVER_NONE, 0,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+	__atomic_store_n(&handover.waker_fd, fd, __ATOMIC_RELEASE);
+	if (!__atomic_compare_exchange_n(&handover.state, &opening,
+					 fd >= 0 ? HANDOVER_READY : HANDOVER_ALONE, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		if (fd >= 0)
 			close(fd);	/* the main thread stopped sampling meanwhile */
-	} else if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
-		/* the event would not start, so no signal of it will come
-		 * to take it: the timer stays */
-		int published = fd;
-		if (__atomic_compare_exchange_n(&handover.fd, &published, HANDOVER_NONE, 0,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			close(fd);
+		return NULL;
 	}
-	pthread_mutex_unlock(&handover.opening);
+	handover_wake();	/* threads started meanwhile open their events now */
+	if (fd < 0)
+		return NULL;
+	uint64_t start = clock_mono_ns();
+	ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+	for (;;) {
+		int state = __atomic_load_n(&handover.state, __ATOMIC_ACQUIRE);
+		if (state == HANDOVER_AGAIN) {
+			if (__atomic_compare_exchange_n(&handover.state, &state, HANDOVER_READY, 0,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+			continue;
+		}
+		if (state != HANDOVER_READY)
+			break;
+		uint64_t waited = clock_mono_ns() - start;
+		if (waited < HANDOVER_WAKER_WAIT_NS) {
+			handover_wait(HANDOVER_READY, HANDOVER_WAKER_WAIT_NS - waited);
+			continue;
+		}
+		/* the main thread has not run the waker's period: the timer's
+		 * next signal takes over */
+		if (__atomic_compare_exchange_n(&handover.state, &state, HANDOVER_ALONE, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			break;
+	}
+	close(fd);
 	return NULL;
 }
 
 /*
  * Starts sampling the main thread at once with the timer while another
- * thread opens its task-clock event, which the timer's handler then takes
- * (see handover).  Threads started later open their own: the kernel's
- * wait is over by then, or they wait behind it.
+ * thread opens the waker, whose signal then opens its event (see
+ * handover).  Threads started meanwhile wait for the waker; those started
+ * later find the kernel's wait over.
  */
 static void start_main_thread(void)
 {
@@ -1058,21 +1155,21 @@ static void start_main_thread(void)
 	if (!thread_starting(s))
 		return;
 	handover.tid = (pid_t)gettid();
-	handover.fd = HANDOVER_WAITING;
+	handover.state = HANDOVER_OPENING;
 	s->awaiting = 1;
 	s->timer_start_ns = thread_cpu_ns();	/* before the timer's start: see take_event() */
 	s->timer_weight = 0;
 	if (arm_timer(s) != 0) {
 		/* no timer to sample meanwhile: wait for the event here */
 		s->awaiting = 0;
-		handover.fd = HANDOVER_NONE;
-		int fd = open_task_clock(handover.tid, sampler.sigtrap);
+		handover.state = HANDOVER_NONE;
+		int fd = open_task_clock(handover.tid, sampler.sigtrap, rt_fd_above_limit);
 		if (fd < 0 || arm_event(s, fd) != 0)
 			warn_not_sampled();
 		return;
 	}
-	if (runtime_thread_spawn(open_main_thread_event, NULL) != 0)
-		open_main_thread_event(NULL);	/* no thread: open it here */
+	if (runtime_thread_spawn(warm_and_wake, NULL) != 0)
+		handover.state = HANDOVER_ALONE;
 }
 
 static void sampler_thread_stop(void *arg)
@@ -1083,14 +1180,9 @@ static void sampler_thread_stop(void *arg)
 		return;
 	s->armed = 0;
 	if (s->awaiting) {
-		/* the event opened for this thread will not be wanted; once
-		 * the thread opening it is done with it */
+		/* the waker is not wanted any more: its thread closes it */
 		s->awaiting = 0;
-		pthread_mutex_lock(&handover.opening);
-		int fd = __atomic_exchange_n(&handover.fd, HANDOVER_NONE, __ATOMIC_ACQ_REL);
-		pthread_mutex_unlock(&handover.opening);
-		if (fd >= 0)
-			close_event(fd);
+		handover_set(HANDOVER_NONE);
 	}
 	/* not if the program closed it and has a descriptor of its own
 	 * under that number now */
@@ -1336,28 +1428,12 @@ static int pick_signal(void)
 	return 0;
 }
 
-/* A fork waits while the main thread's event is being opened, so that no
- * child inherits it unknowingly. */
-static void before_fork(void)
-{
-	pthread_mutex_lock(&handover.opening);
-}
-
-static void after_fork_parent(void)
-{
-	pthread_mutex_unlock(&handover.opening);
-}
-
 static void after_fork_child(void)
 {
 	struct sampler_thread *s = &sampler_tls;
 
-	pthread_mutex_init(&handover.opening, NULL);
-	/* the event opened for the parent's main thread, not yet taken,
-	 * counts that thread: closed, and nothing more is awaited */
-	if (handover.fd >= 0)
-		close(handover.fd);
-	handover.fd = HANDOVER_NONE;
+	/* the parent's waker, and its thread, are the parent's */
+	handover.state = HANDOVER_NONE;
 	s->awaiting = 0;
 	/* the parent's timer is not ours (timers are not inherited); its
 	 * event fd, copied, would count the parent's thread: close it */
@@ -1429,7 +1505,7 @@ HIDDEN void sampler_install(void)
 	if (runtime_real_sigaction(sampler.signo, &act, NULL) != 0)
 		return;
 	sampler.on = 1;
-	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	pthread_atfork(NULL, NULL, after_fork_child);
 	start_main_thread();
 }
 

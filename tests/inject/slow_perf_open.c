@@ -11,9 +11,15 @@
  * recorded program, it lets the tests see the sampler's start-up while
  * that event is still being opened: the timer sampling the main thread,
  * a fork or an exit meanwhile.  Other calls of syscall() go through.
+ *
+ * With CALLSCOPE_SLOW_PERF_OPEN_HOLD set, the wait holds the lowest free
+ * descriptor number of the calling thread's table, as the kernel reserves
+ * the event's number before its wait: a number the program must not find
+ * taken, which it would be if the opening thread shared its table.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -56,7 +62,13 @@ long syscall(long number, ...)
 	va_end(ap);
 	const char *ms = getenv("CALLSCOPE_SLOW_PERF_OPEN_MS");
 	/* pid: the main thread's (the process's), from another thread */
-	if (number == SYS_perf_event_open && ms && a[1] == getpid() && gettid() != getpid())
+	if (number == SYS_perf_event_open && ms && a[1] == getpid() && gettid() != getpid()) {
+		int held = getenv("CALLSCOPE_SLOW_PERF_OPEN_HOLD")
+				   ? open("/dev/null", O_RDONLY | O_CLOEXEC)
+				   : -1;
 		wait_for_main_thread_cpu(a[1], atol(ms));
+		if (held >= 0)
+			close(held);
+	}
 	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
