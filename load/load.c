@@ -504,61 +504,98 @@ static inline int short_varint(const uint8_t **pp, uint64_t *out)
  * an EXIT of a call that is open, and an ENTRY of an id already resolved
  * in this id epoch that is no signal handler's frame, each with its varints
  * of one or two bytes.  Decoding, the replay's work and the builder's run
- * in one loop with no call in it.  Stops at the first record it does not
- * take, before it, for the general loop to decode with stream_reader_next()
- * (which accepts and rejects the same input: see stream_reader_next_quick()),
- * and returns how many events it took; *END_NS is the last one's time.
+ * in one loop with no call in it, the replay's state in locals.  Stops at
+ * the first record it does not take, before it, for the general loop to
+ * decode with stream_reader_next() (which accepts and rejects the same
+ * input: see stream_reader_next_quick()), and returns how many events it
+ * took; *END_NS is the last one's time.  EXTRAS is what the builder is to
+ * do besides (model/thread_builder.h), a constant in each instance below.
  */
-static uint64_t replay_quick(struct thread_replay *tr, struct stream_reader *r,
-			     uint64_t origin, uint64_t unit_q32, uint64_t *end_ns)
+static inline __attribute__((always_inline)) uint64_t
+replay_quick_as(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		uint64_t unit_q32, uint64_t *end_ns, unsigned extras)
 {
 	struct thread_builder *b = build_builder(tr->build);
 	const uint8_t *p = r->p;
 	const uint8_t *const limit = (const uint8_t *)r->quick_limit;
 	const uint64_t shift = tr->shift;
+	const uint32_t *const by_id = tr->by_id;
+	const size_t by_id_alloc = tr->by_id_alloc;
+	const uint64_t *const addrs = r->addrs;
+	struct open_call *open = tr->open;
+	size_t depth = tr->depth, alloc = tr->alloc;
 	uint64_t time = r->time, events = 0, t = 0;
 
-	if (tr->hidden || tr->id_epoch != r->id_epoch)
-		return 0;
 	while (p <= limit) {
 		const uint8_t *q = p;
 		uint64_t v, delta;
+		uint32_t fn = 0;
 
 		if (short_varint(&q, &v))
 			break;
 		if ((v & 3) == STREAM_EXIT) {
-			if (!tr->depth)
+			if (!depth)
 				break;
 			delta = v >> 2;
 		} else {
 			uint64_t id = v >> 2;
-			if ((v & 3) != STREAM_ENTRY || id >= tr->by_id_alloc || !tr->by_id[id] ||
-			    r->addrs[id] - SIGNAL_FRAME_BASE < SIGNAL_FRAME_MAX - SIGNAL_FRAME_BASE ||
+			if ((v & 3) != STREAM_ENTRY || id >= by_id_alloc || !by_id[id] ||
+			    addrs[id] - SIGNAL_FRAME_BASE < SIGNAL_FRAME_MAX - SIGNAL_FRAME_BASE ||
 			    short_varint(&q, &delta))
 				break;
+			fn = by_id[id] - 1;
 		}
 		if (time + delta < time)
 			break;
 		time += delta;
 		t = units_to_ns(origin, unit_q32, time);
 		if ((v & 3) == STREAM_EXIT) {
-			tr->depth--;
-			thread_builder_pop(b, thread_builder_clamp(b, t - shift), CLOSE_RETURN);
+			depth--;
+			thread_builder_pop_as(b, thread_builder_clamp(b, t - shift), CLOSE_RETURN,
+					      extras);
 		} else {
-			uint32_t fn = tr->by_id[v >> 2] - 1;
-			ALLOC_GROW(tr->open, tr->depth + 1, tr->alloc);
-			tr->open[tr->depth++] = (struct open_call){ fn, 0 };
-			thread_builder_enter(b, fn, t - shift);
+			ALLOC_GROW(open, depth + 1, alloc);
+			open[depth++] = (struct open_call){ fn, 0 };
+			thread_builder_push_as(b, fn, thread_builder_clamp(b, t - shift), 1, extras);
 		}
 		p = q;
 		events++;
 	}
+	tr->open = open;
+	tr->depth = depth;
+	tr->alloc = alloc;
 	if (events) {
 		r->p = p;
 		r->time = time;
 		*end_ns = t;
 	}
 	return events;
+}
+
+/* The loop for a profile that asks for nothing besides times and counts
+ * (the text report), and the one for anything else. */
+static __attribute__((noinline)) uint64_t
+replay_quick_lean(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		  uint64_t unit_q32, uint64_t *end_ns)
+{
+	return replay_quick_as(tr, r, origin, unit_q32, end_ns, 0);
+}
+
+static __attribute__((noinline)) uint64_t
+replay_quick_full(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+		  uint64_t unit_q32, uint64_t *end_ns)
+{
+	return replay_quick_as(tr, r, origin, unit_q32, end_ns, BUILDER_ALL);
+}
+
+static uint64_t replay_quick(struct thread_replay *tr, struct stream_reader *r, uint64_t origin,
+			     uint64_t unit_q32, uint64_t *end_ns)
+{
+	if (tr->hidden || tr->id_epoch != r->id_epoch)
+		return 0;
+	if (thread_builder_extras(build_builder(tr->build)))
+		return replay_quick_full(tr, r, origin, unit_q32, end_ns);
+	return replay_quick_lean(tr, r, origin, unit_q32, end_ns);
 }
 
 /*

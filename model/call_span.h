@@ -33,14 +33,21 @@ struct call_span_end {
 	uint64_t total_c[CONTRACT_COUNTERS_MAX];
 };
 
-/* A call begins at T_NS with the counters at COUNTERS. */
-static inline void call_span_open(struct call_span *s, uint64_t t_ns, int counted,
-				  const uint64_t counters[CONTRACT_COUNTERS_MAX])
+/* A call begins at T_NS, its counters left unset: for a replay that
+ * has none, which call_span_close() then reads none of (NCOUNTERS 0). */
+static inline void call_span_open_times(struct call_span *s, uint64_t t_ns, int counted)
 {
 	s->start_ns = t_ns;
 	s->child_ns = 0;
 	s->desc_calls = 0;
 	s->counted = counted;
+}
+
+/* A call begins at T_NS with the counters at COUNTERS. */
+static inline void call_span_open(struct call_span *s, uint64_t t_ns, int counted,
+				  const uint64_t counters[CONTRACT_COUNTERS_MAX])
+{
+	call_span_open_times(s, t_ns, counted);
 	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++) {
 		s->start_c[c] = counters[c];
 		s->child_c[c] = 0;

@@ -132,10 +132,32 @@ static inline uint32_t thread_builder_arc(struct thread_builder *b, uint32_t cal
 	return slot->arc;
 }
 
+/*
+ * What the builder does for a call beyond its times and counts, each only
+ * when the profile asks for it.  A replay loop specialized for none of
+ * them (a constant 0) tests none of them per call; BUILDER_ALL tests each.
+ */
+enum builder_extras {
+	BUILDER_SPREAD = 1 << 0,	/* !p->skip_spread: spread and periods */
+	BUILDER_COUNTERS = 1 << 1,	/* p->ncounters, or counters marked unreliable */
+	BUILDER_OBSERVER = 1 << 2,	/* p->call_observer */
+	BUILDER_ALL = (1 << 3) - 1,
+};
+
+/* The extras B's profile asks for. */
+static inline unsigned thread_builder_extras(const struct thread_builder *b)
+{
+	return (b->p->skip_spread ? 0 : BUILDER_SPREAD) |
+	       (b->p->ncounters || b->counters_unreliable ? BUILDER_COUNTERS : 0) |
+	       (b->p->call_observer ? BUILDER_OBSERVER : 0);
+}
+
 /* A call of FUNC begins at T (already clamped); COUNTED: 0 for a call
- * that was open when the stream began. */
+ * that was open when the stream began; EXTRAS: BUILDER_ALL, or a constant
+ * that thread_builder_extras() returned. */
 static inline __attribute__((always_inline)) void
-thread_builder_push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
+thread_builder_push_as(struct thread_builder *b, uint32_t func, uint64_t t, int counted,
+		       unsigned extras)
 {
 	if (__builtin_expect(func >= b->p->nfuncs, 0))
 		BUG("function %u not interned", func);
@@ -145,13 +167,16 @@ thread_builder_push(struct thread_builder *b, uint32_t func, uint64_t t, int cou
 	uint32_t caller = b->depth ? b->stack[b->depth - 1].func : FUNC_NONE;
 
 	f->func = func;
-	call_span_open(&f->span, t, counted, b->counters);
+	if (extras & BUILDER_COUNTERS)
+		call_span_open(&f->span, t, counted, b->counters);
+	else
+		call_span_open_times(&f->span, t, counted);
 	f->same_self_ns = 0;
 	f->outermost = fr->active == 0;
 	f->arc = UINT32_MAX;
 	if (counted) {
 		f->arc = thread_builder_arc(b, caller, func);
-		if (!b->p->skip_spread)
+		if ((extras & BUILDER_SPREAD) && !b->p->skip_spread)
 			thread_builder_note_start(b, fr, func, t);
 	}
 	if (f->outermost)
@@ -162,15 +187,17 @@ thread_builder_push(struct thread_builder *b, uint32_t func, uint64_t t, int cou
 
 enum close_kind { CLOSE_RETURN, CLOSE_UNWOUND, CLOSE_THROWN, CLOSE_VIRTUAL };
 
-/* The innermost open call ends at T (already clamped); B has one. */
+/* The innermost open call ends at T (already clamped); B has one.
+ * EXTRAS as for thread_builder_push_as(). */
 static inline __attribute__((always_inline)) void
-thread_builder_pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
+thread_builder_pop_as(struct thread_builder *b, uint64_t t, enum close_kind kind, unsigned extras)
 {
 	struct profile *p = b->p;
 	struct replay_frame *f = &b->stack[--b->depth];
 	struct func *fn = &p->funcs[f->func];
-	size_t ncounters = p->ncounters < CONTRACT_COUNTERS_MAX ? p->ncounters
-							 : CONTRACT_COUNTERS_MAX;
+	size_t ncounters = !(extras & BUILDER_COUNTERS) ? 0
+			   : p->ncounters < CONTRACT_COUNTERS_MAX ? p->ncounters
+								  : CONTRACT_COUNTERS_MAX;
 	struct call_span_end end;
 
 	call_span_close(&b->cost, &f->span, t, b->counters, ncounters,
@@ -185,7 +212,8 @@ thread_builder_pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (f->outermost)
 			fn->counter_total[c] += end.total_c[c];
 	}
-	fn->counters_unreliable |= b->counters_unreliable;
+	if (extras & BUILDER_COUNTERS)
+		fn->counters_unreliable |= b->counters_unreliable;
 	if (f->span.counted) {
 		fn->calls++;
 		fn->sum_call_ns += total;
@@ -194,14 +222,14 @@ thread_builder_pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 		if (shown > fn->max_ns)
 			fn->max_ns = shown;
 		b->calls++;
-		if (!p->skip_spread) {
+		if ((extras & BUILDER_SPREAD) && !p->skip_spread) {
 			if (!fn->dev_calls++)
 				fn->call_shift_ns = shown;
 			int64_t d = (int64_t)(shown - fn->call_shift_ns);
 			fn->call_dev_sum += d;
 			fn->call_dev_sq_sum += (unsigned __int128)((__int128)d * d);
 		}
-		if (p->call_observer)
+		if ((extras & BUILDER_OBSERVER) && p->call_observer)
 			p->call_observer(p->call_observer_ctx, f->func, shown);
 	} else {
 		fn->continued_self_ns += self;
@@ -229,6 +257,18 @@ thread_builder_pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
 	}
 	if (f->arc != UINT32_MAX)
 		p->arcs[f->arc].count++;
+}
+
+static inline __attribute__((always_inline)) void
+thread_builder_push(struct thread_builder *b, uint32_t func, uint64_t t, int counted)
+{
+	thread_builder_push_as(b, func, t, counted, BUILDER_ALL);
+}
+
+static inline __attribute__((always_inline)) void
+thread_builder_pop(struct thread_builder *b, uint64_t t, enum close_kind kind)
+{
+	thread_builder_pop_as(b, t, kind, BUILDER_ALL);
 }
 
 /* profile_enter() and profile_exit(), inline. */

@@ -318,14 +318,18 @@ void call_memo_take(struct thread_state *t, struct thread_call_memo *entry, uint
 void aggregate_capture(struct thread_state *t, int on, uint64_t now)
 {
 	if (!on) {
-		for (uint32_t i = t->depth; i-- > 0;)
-			if (t->stack[i].counted)
-				count_until(t, &t->stack[i], now, t->ncounters, 1);
+		for (uint32_t i = t->depth; i-- > 0;) {
+			struct shadow_frame *f = &t->stack[i];
+			if (f->counted) {
+				count_until(t, f, now, t->ncounters, 1);
+				f->counted = 0;
+			}
+		}
 		return;
 	}
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		if (!f->counted)
-			count_from(t, f, now, 1, t->ncounters, 1);
+			count_from(t, f, now, 1, t->ncounters, 1, 0);
 	}
 }

@@ -147,11 +147,13 @@ static inline void count_note_call(struct cct_func_record *fr, uint64_t start, u
  * (the hooks' fast path), so that no loop over them is left; STATS is 0
  * where the caller knows no function has statistics (count mode's fast
  * path without --call-stats: every func_record is 0), so that their code
- * is left out too, else 1.
+ * is left out too, else 1.  PATH_KNOWN: the caller knows F's node is not
+ * "<truncated>" (the fast path's look-up declines it), so that its test
+ * is left out.
  */
 static inline __attribute__((always_inline)) void
 count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited,
-	   uint32_t ncounters, int stats)
+	   uint32_t ncounters, int stats, int path_known)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
@@ -167,21 +169,26 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 		f->hooks_at = t->hooks_q;
 	}
 	/* a truncated path's time counts in its outermost activation only */
-	if (f->node == AGGREGATE_TRUNCATED_NODE && f->parent_node == AGGREGATE_TRUNCATED_NODE)
+	if (!path_known && f->node == AGGREGATE_TRUNCATED_NODE &&
+	    f->parent_node == AGGREGATE_TRUNCATED_NODE)
 		return;
-	if (!(n->open & ~CCT_OPEN_NOT_A_CALL)) {
-		n->open_since = now;
-		for (uint32_t i = 0; i < ncounters; i++)
-			n->counter_since[i] = t->counter_now[i];
-		/* the analyzer closes a running call at the end: it must
-		 * know not to count this one */
-		n->open = inherited ? CCT_OPEN_NOT_A_CALL : 0;
-	}
-	n->open++;
+	/* No other activation of the node is running: a path's node lies
+	 * as deep in the tree as its frame in the shadow stack, so two
+	 * frames of one stack never share one, and of "<truncated>" only the
+	 * outermost activation gets here.  So the node is written, not read
+	 * first: a store waits for nothing, where a load of a node not in
+	 * the cache held up the next clock read. */
+	n->open_since = now;
+	for (uint32_t i = 0; i < ncounters; i++)
+		n->counter_since[i] = t->counter_now[i];
+	/* the analyzer closes a running call at the end: it must know not
+	 * to count this one */
+	n->open = inherited ? CCT_OPEN_NOT_A_CALL | 1 : 1;
 }
 
 /* F's activation stops counting at NOW: its call and time go to its
- * node.  NCOUNTERS and STATS as for count_from(). */
+ * node.  NCOUNTERS and STATS as for count_from().  F->counted stays as
+ * it was: the frame is popped next, unless the caller says otherwise. */
 static inline __attribute__((always_inline)) void
 count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32_t ncounters,
 	    int stats)
@@ -189,7 +196,6 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32
 	struct cct_record *n = &t->nodes[f->node];
 	uint64_t d = now > f->start ? now - f->start : 0;
 
-	f->counted = 0;
 	/* a part of a call is not a call's duration */
 	if (stats && !f->inherited && f->func_record)
 		count_note_call(count_func_record(t, f->func_record), f->start, now,
@@ -202,10 +208,9 @@ count_until(struct thread_state *t, struct shadow_frame *f, uint64_t now, uint32
 		uint64_t now_c = t->counter_now[i], start_c = f->counter_start[i];
 		n->counter_total[i] += now_c > start_c ? now_c - start_c : 0;
 	}
-	/* one fewer running; none left clears CCT_OPEN_NOT_A_CALL too */
-	uint32_t open = n->open;
-	open -= (open & ~CCT_OPEN_NOT_A_CALL) != 0;
-	n->open = open & ~CCT_OPEN_NOT_A_CALL ? open : 0;
+	/* none running now (count_from()), which clears
+	 * CCT_OPEN_NOT_A_CALL too */
+	n->open = 0;
 }
 
 /* F's call path becomes NODE, its function's record FUNC_RECORD; it
@@ -238,7 +243,7 @@ aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t n
 			     node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
 							      : aggregate_find_func(t, f->addr));
 	if (t->capturing)
-		count_from(t, f, now, inherited, t->ncounters, 1);
+		count_from(t, f, now, inherited, t->ncounters, 1, 0);
 }
 
 /* The root keeps the latest counter readings, for calls still running

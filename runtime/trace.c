@@ -822,7 +822,7 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
 		aggregate_count_open(t, f, node, stats ? t->nodes[node].func_record : 0);
-		count_from(t, f, now, 0, 0, stats);
+		count_from(t, f, now, 0, 0, stats, 1);
 	} else {
 		/* a count-mode thread has no window: no room */
 		const struct func_slot *s;
@@ -856,7 +856,37 @@ static inline __attribute__((always_inline)) void close_fast(struct thread_state
 	}
 }
 
-static uintptr_t leave_count_tail(struct thread_state *t, uintptr_t slot, enum fast_kind kind);
+static uintptr_t leave_count_tail(struct thread_state *t, uintptr_t slot, struct shadow_frame *f,
+				  uint32_t depth, enum fast_kind kind);
+
+/*
+ * The second half of leave_fast(): F, the innermost of the DEPTH open
+ * frames, has SLOT, and the guard is held.  TAIL: F is a tail callee
+ * (ret 0), which ends here together with the frame below it if that one
+ * owns SLOT.
+ */
+static inline __attribute__((always_inline)) uintptr_t leave_fast_close(struct thread_state *t,
+									 uintptr_t slot,
+									 struct shadow_frame *f,
+									 uint32_t depth,
+									 enum fast_kind kind, int tail)
+{
+	if (UNLIKELY(tail) && (depth < 2 || f[-1].sp != slot || !f[-1].ret))
+		return guard_restore_returning(t, 0, 0);
+	uint64_t now = thread_clock_at(t, clock_tsc());
+	hook_clock_read(t, GUARD_EXIT_CLOCKED);
+	if (UNLIKELY(tail)) {
+		/* the callee first, as close_tail_callees() does */
+		t->depth = --depth;
+		close_fast(t, f--, now, kind);
+	}
+	/* read while the guard holds: once the frame is popped and the
+	 * guard free, a signal handler's call may take its place */
+	uintptr_t ret = f->ret;
+	t->depth = depth - 1;
+	close_fast(t, f, now, kind);
+	return guard_restore_returning(t, 0, ret);
+}
 
 /*
  * The usual return done by leave()'s steps without a call, KIND as for
@@ -882,36 +912,24 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast(struct thread_
 		     (kind != FAST_EVENTS ? !t->nodes : !has_room(t))))
 		return guard_restore_returning(t, 0, 0);
 	int tail = !f->ret;
-	if (UNLIKELY(tail) && !tails) {
-		guard_put(t, 0);
-		return leave_count_tail(t, slot, kind);
+	if (!tails) {
+		if (UNLIKELY(tail))
+			return leave_count_tail(t, slot, f, depth, kind);
+		return leave_fast_close(t, slot, f, depth, kind, 0);
 	}
-	if (UNLIKELY(tail) && (depth < 2 || f[-1].sp != slot || !f[-1].ret))
-		return guard_restore_returning(t, 0, 0);
-	uint64_t now = thread_clock_at(t, clock_tsc());
-	hook_clock_read(t, GUARD_EXIT_CLOCKED);
-	if (UNLIKELY(tail)) {
-		/* the callee first, as close_tail_callees() does */
-		t->depth = --depth;
-		close_fast(t, f--, now, kind);
-	}
-	/* read while the guard holds: once the frame is popped and the
-	 * guard free, a signal handler's call may take its place */
-	uintptr_t ret = f->ret;
-	t->depth = depth - 1;
-	close_fast(t, f, now, kind);
-	return guard_restore_returning(t, 0, ret);
+	return leave_fast_close(t, slot, f, depth, kind, tail);
 }
 
-/* Count mode's return that ends a tail callee too, out of line: two node
- * updates inline would make every one of its returns save more
- * registers. */
+/* Count mode's return that ends a tail callee too, out of line, the
+ * checks of leave_fast() done: two node updates inline would make every
+ * one of its returns save more registers. */
 static uintptr_t __attribute__((noinline)) leave_count_tail(struct thread_state *t, uintptr_t slot,
+							    struct shadow_frame *f, uint32_t depth,
 							    enum fast_kind kind)
 {
 	if (kind == FAST_COUNT_STATS)
-		return leave_fast(t, slot, FAST_COUNT_STATS, 1);
-	return leave_fast(t, slot, FAST_COUNT, 1);
+		return leave_fast_close(t, slot, f, depth, FAST_COUNT_STATS, 1);
+	return leave_fast_close(t, slot, f, depth, FAST_COUNT, 1);
 }
 
 /*
