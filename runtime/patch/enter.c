@@ -93,16 +93,35 @@ int patch_is_return_point(uintptr_t addr)
 int patch_is_own_code(uintptr_t pc)
 {
 	long off = slot_offset(pc);
+
+	return off >= 0 && off < SITE_BODY;
+}
+
+uintptr_t patch_entry_function(uintptr_t pc)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	int32_t rel;
 
-	if (off >= 0)
-		return off < SITE_BODY;
+	if (!patch_covers(pc))
+		return 0;
+	/* the bytes at PC are code the thread was running; a jump written
+	 * past an endbr64 has the function begin with it */
+	size_t i = 0;
+	while (i < sizeof(endbr64) && ((const uint8_t *)pc)[i] == endbr64[i])
+		i++;	/* a byte is read only when those before it matched */
+	if (i == sizeof(endbr64))
+		pc += sizeof(endbr64);
 	/* the `jmp rel32` apply.c wrote over the entry leads to a slot's
-	 * SITE_ENTRY; the bytes at PC are code the thread was running */
-	if (!patch_covers(pc) || *(const uint8_t *)pc != 0xe9)
+	 * SITE_ENTRY, and the slot begins with the function's address */
+	if (*(const uint8_t *)pc != 0xe9)
 		return 0;
 	__builtin_memcpy(&rel, (const uint8_t *)pc + 1, sizeof(rel));
-	return slot_offset(pc + 5 + (intptr_t)rel) == SITE_ENTRY;
+	uintptr_t entry = pc + 5 + (uintptr_t)(intptr_t)rel;
+	if (slot_offset(entry) != SITE_ENTRY)
+		return 0;
+	uint64_t function;
+	memcpy(&function, (const void *)(entry - SITE_ENTRY), sizeof(function));
+	return (uintptr_t)function;
 }
 
 /* What the entry hook tells the trampoline (patch.S). */
