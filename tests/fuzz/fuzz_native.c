@@ -3,7 +3,8 @@
  * load it into a profile as every command does (load/load.c: decoding,
  * clock conversion, the replay with its resets, stops, signal filter and
  * rings, count-mode records), and into a call-path tree, with a sum's
- * samples by PC as the reports of lines take them.  The objects'
+ * samples by PC as the reports of lines take them; and that the loader's
+ * quick loop builds the same profile as its general path.  The objects'
  * paths are cleared first, so functions are named by address and no
  * binary named by the input is opened.  Any input must end in a clean
  * error or a profile, never a crash, a hang or a huge allocation.
@@ -80,6 +81,104 @@ static void tree_end(void *ctx, uint64_t t)
 	cct_thread_end(((struct tree_state *)ctx)->b, t);
 }
 
+/*
+ * The profile builder driven through a visitor of its own, which the
+ * replay does not know for the builder's: it then takes its general path
+ * for every event, where load_profile() decodes and builds most entries
+ * and exits in its quick loop.  Both must come out the same.
+ */
+struct general_state {
+	struct profile *p;
+	struct thread_builder *b;
+};
+
+static void general_begin(void *ctx, const struct thread_info *info, double inner, double outer)
+{
+	struct general_state *s = ctx;
+	s->b = profile_thread_begin(s->p, info, inner, outer);
+}
+
+static void general_enter(void *ctx, uint32_t fn, uint64_t t)
+{
+	profile_enter(((struct general_state *)ctx)->b, fn, t);
+}
+
+static void general_open(void *ctx, uint32_t fn, uint64_t t)
+{
+	profile_open_frame(((struct general_state *)ctx)->b, fn, t);
+}
+
+static void general_exit(void *ctx, uint64_t t, int kind)
+{
+	profile_exit(((struct general_state *)ctx)->b, t, (enum exit_kind)kind);
+}
+
+static void general_counters(void *ctx, const uint64_t values[CONTRACT_COUNTERS_MAX])
+{
+	profile_counters(((struct general_state *)ctx)->b, values);
+}
+
+static void general_end(void *ctx, uint64_t t)
+{
+	profile_thread_end(((struct general_state *)ctx)->b, t);
+}
+
+/* Samples name their functions as the loader's do, so both profiles
+ * number functions alike; their counts are not compared. */
+static void general_sample(void *ctx, const struct replay_sample *smp)
+{
+	(void)ctx, (void)smp;
+}
+
+static void general_aggregate(void *ctx, const struct thread_info *info,
+			      const struct aggregate_thread *at)
+{
+	profile_add_aggregate(ctx, info, at);
+}
+
+/* Aborts unless the traced threads of DF give the same numbers through
+ * the general path as load_profile_into() gives with SKIP_SPREAD. */
+static void check_quick_replay(const struct data_file *df, const struct load_filter *f,
+			       int skip_spread)
+{
+	struct load_stats stats;
+	struct profile *quick = profile_new(), *general = profile_new();
+	struct general_state gs = { general, NULL };
+	const struct replay_visitor v = { .ctx = &gs, .thread_begin = general_begin,
+					  .enter = general_enter, .open_frame = general_open,
+					  .exit = general_exit, .thread_end = general_end,
+					  .counters = general_counters, .sample = general_sample };
+
+	quick->skip_spread = general->skip_spread = skip_spread;
+	load_profile_into(quick, df, f, &stats);
+	general->ncounters = df->ncounters;
+	load_replay(df, f, general, &v, &stats);
+	load_aggregates(df, f, general, general_aggregate, general, &stats);
+	if (quick->nfuncs != general->nfuncs || quick->narcs != general->narcs ||
+	    quick->calls != general->calls)
+		abort();
+	for (size_t i = 0; i < quick->nfuncs; i++) {
+		const struct func *a = &quick->funcs[i], *b = &general->funcs[i];
+		if (strcmp(a->name, b->name) || a->calls != b->calls || a->self_ns != b->self_ns ||
+		    a->total_ns != b->total_ns || a->min_ns != b->min_ns || a->max_ns != b->max_ns ||
+		    a->sum_call_ns != b->sum_call_ns || a->continued_ns != b->continued_ns ||
+		    a->virtual_returns != b->virtual_returns || a->unwound != b->unwound ||
+		    a->periods != b->periods || a->period_sum_ns != b->period_sum_ns ||
+		    a->call_dev_sum != b->call_dev_sum ||
+		    memcmp(a->counter_self, b->counter_self, sizeof(a->counter_self)) ||
+		    memcmp(a->counter_total, b->counter_total, sizeof(a->counter_total)))
+			abort();
+	}
+	for (size_t i = 0; i < quick->narcs; i++) {
+		const struct arc *a = &quick->arcs[i], *b = &general->arcs[i];
+		if (a->caller != b->caller || a->callee != b->callee || a->count != b->count ||
+		    a->self_ns != b->self_ns || a->child_ns != b->child_ns)
+			abort();
+	}
+	profile_free(quick);
+	profile_free(general);
+}
+
 /* A sum's samples by PC, as report --lines and annotate take them: every
  * function of the stack must be one the profile knows. */
 static void sample_check(void *ctx, const struct replay_sample *smp)
@@ -149,6 +248,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < df.nthreads; i++)
 			if (!(df.threads[i].flags & THREAD_CCT))
 				check_quick_decoder(&df.threads[i]);
+		check_quick_replay(&df, &f, 0);
+		check_quick_replay(&df, &f, 1);
 		profile_free(p);
 		cct_free(tree.t);
 	}
