@@ -500,8 +500,14 @@ HIDDEN void patch_loaded(void);
 HIDDEN int patch_is_return_point(uintptr_t addr);
 /* Nonzero when PC is the patching's own code, not the program's: a
  * trampoline's instructions (the displaced ones it runs are the
- * function's), or the jump a patched entry begins with. */
+ * function's). */
 HIDDEN int patch_is_own_code(uintptr_t pc);
+/* The patched function whose entry's jump (or the endbr64 before it) lies
+ * at PC, else 0.  The thread has not run the jump yet: a timer sample
+ * there waited for the call that landed on it, the program's time, which
+ * perf gives to the function called; the jump's own time shows at the
+ * trampoline's first instruction. */
+HIDDEN uintptr_t patch_entry_function(uintptr_t pc);
 /* Nonzero when ADDR lies in an object whose function entries were
  * patched: it is traced as one with compiler hooks is. */
 HIDDEN int patch_covers(uintptr_t addr);

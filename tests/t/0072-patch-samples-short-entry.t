@@ -1,0 +1,45 @@
+#!/bin/sh
+# record --patch --mode=count --time-by=samples: a patched entry whose call
+# path the thread's call memo holds takes the hooks' short path, as a
+# -mfentry function's does, not the general one (sampled_count_enter()).
+# The general path costs 2.5 times as much a call, and beside it the
+# program's short functions take more of the run than in a plain run, which
+# moves the self shares away from perf's on the same binary.
+#
+# gdb counts the general path's entries while the program calls
+# outer -> middle -> leaf -> stop_here three times: each path is new the
+# first time only.
+. "$(dirname "$0")/lib.sh"
+
+plan 4
+if ! command -v gdb > /dev/null; then
+	for i in 1 2 3 4; do skip "gdb not installed"; done
+	done_testing
+	exit
+fi
+cc -O2 -g -o wait "$PROGS/patch_gdb_wait.c"
+limited "$CS" record --patch --mode=count --time-by=samples -o w.data -- ./wait "$WORK/pid" \
+	> wait.out 2> wait.err &
+rec=$!
+for i in $(seq 100); do [ -s pid ] && break; sleep 0.1; done
+# the entries of the four functions alone (not a library call's, nor
+# those of the functions that run at exit)
+mine='addr == (long)&outer || addr == (long)&middle || addr == (long)&leaf || addr == (long)&stop_here'
+limited gdb -nx -batch -p "$(cat pid)" -ex "break sampled_count_enter if $mine" \
+	-ex 'set var attached=1' -ex 'ignore 1 1000' -ex continue -ex 'info breakpoints' \
+	> gdb.txt 2>&1
+wait $rec
+if grep -q 'ptrace: Operation not permitted' gdb.txt; then
+	for i in 1 2 3 4; do skip "gdb may not attach here (ptrace)"; done
+	done_testing
+	exit
+fi
+hits=$(sed -n 's/.*breakpoint already hit \([0-9]*\) time.*/\1/p' gdb.txt)
+is "$(cat wait.out)" 12 "the program ran on unchanged"
+is "$(calls_of w.data stop_here)" 3 "the calls are counted, each of them"
+ok "$([ -n "$hits" ]; echo $?)" "gdb saw the general path's entries (${hits:-none})"
+# the 4 new paths of the first round; the 8 entries of the two rounds after
+# find theirs in the memo
+ok "$([ "${hits:-99}" -le 4 ]; echo $?)" \
+	"${hits:-no} entries of 12 took the general path: the new paths' alone"
+done_testing
