@@ -149,6 +149,7 @@ static uint64_t stream_inner(const uint8_t *p, const uint8_t *end, uint32_t ncou
 static void use_scratch(struct thread_state *t, uint8_t *stream)
 {
 	memset(t, 0, sizeof(*t));
+	thread_waits_none(t);
 	t->status = THREAD_RECORDING;
 	t->hdr = &scratch_header;
 	t->win_base = t->cur = stream;

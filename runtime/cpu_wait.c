@@ -145,7 +145,7 @@ static void adopt_aside(struct thread_state *t)
 {
 	struct perf_event_mmap_page *ring = __atomic_exchange_n(&aside.ring, NULL, __ATOMIC_ACQ_REL);
 
-	t->wait_head = NULL;
+	thread_waits_none(t);
 	if (!ring || ring == ASIDE_WAITING)
 		return;
 	t->wait_page = ring;
@@ -167,7 +167,7 @@ void cpu_wait_close(struct thread_state *t)
 	if (t->wait_page)
 		munmap(t->wait_page, (1 + t->wait_pages) * page_bytes());
 	t->wait_page = NULL;
-	t->wait_head = NULL;
+	thread_waits_none(t);
 }
 
 /* The event clock and CLOCK_MONOTONIC when the process started: with the
@@ -198,7 +198,7 @@ void cpu_wait_open_aside(void)
 void cpu_wait_open(struct thread_state *t)
 {
 	t->wait_page = NULL;
-	t->wait_head = NULL;
+	thread_waits_none(t);
 	t->wait_out = 0;
 	t->waited_ns = 0;
 	if (t->tid == (uint32_t)aside.tid &&
@@ -272,7 +272,7 @@ void cpu_wait_take(struct thread_state *t)
 {
 	if (t->wait_head == &aside.ready) {
 		adopt_aside(t);
-		if (!t->wait_head)
+		if (!t->wait_page)
 			return;
 	}
 	struct perf_event_mmap_page *pc = t->wait_page;

@@ -182,7 +182,8 @@ struct thread_state {
 	uint64_t counter_last[CONTRACT_COUNTERS_MAX];	/* as the stream has them */
 
 	/* the thread's context switches (cpu_wait.c): the ring's control
-	 * page, its head (NULL: waits are not left out), how far it is read,
+	 * page, its head (the thread's own wait_tail, or NULL before the
+	 * thread's buffer opens: waits are not left out), how far it is read,
 	 * the kernel's time of a preemption not yet followed by the switch
 	 * back in (0: none), the event clock's reading (before pauses) at
 	 * the last hook, and the waits left out so far */
@@ -688,6 +689,19 @@ static inline uint64_t thread_now(const struct thread_state *t)
 static inline int thread_waits_pending(const struct thread_state *t)
 {
 	return t->wait_head && *t->wait_head != t->wait_tail;
+}
+
+/* Points T's wait_head where no wait is ever pending: its own wait_tail. */
+static inline void thread_waits_none(struct thread_state *t)
+{
+	t->wait_head = &t->wait_tail;
+}
+
+/* thread_waits_pending() for a thread that records: its buffer opened,
+ * so wait_head is set (thread_buffer_open()), one test less. */
+static inline int thread_waits_pending_open(const struct thread_state *t)
+{
+	return *t->wait_head != t->wait_tail;
 }
 
 /* The thread's event clock for a hook, from NOW, a reading taken once no

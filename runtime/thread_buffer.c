@@ -230,6 +230,8 @@ static void no_room(struct thread_state *t)
 
 int thread_buffer_open(struct thread_state *t, uint32_t flags)
 {
+	/* no waits left out unless cpu_wait_open() says otherwise */
+	thread_waits_none(t);
 	t->tid = (uint32_t)syscall(SYS_gettid);
 	t->fd = open_file(t);
 	rt_file_id_of(t->fd, &t->fd_id);

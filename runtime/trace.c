@@ -741,7 +741,7 @@ uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot);
 static inline int hooks_fast(const struct thread_state *t)
 {
 	return t->status == THREAD_RECORDING && t->capturing && !t->ncounters &&
-	       !thread_waits_pending(t) &&
+	       !thread_waits_pending_open(t) &&
 	       t->epoch == __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED);
 }
 
