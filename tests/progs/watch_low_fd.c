@@ -4,9 +4,12 @@
  * it may have been given there (a test harness's), then it spins for
  * argv[1] ms of CPU time, checking all along that 3 stays free (nothing of
  * the profiler's may show there, even for a moment); then it dup2()s a
- * file of its own onto 3 and writes through it, argv[2] times.  Exits 1
- * with a line on stderr at the first surprise.
+ * file of its own onto 3 and writes through it, argv[2] times.  With
+ * argv[3], it first dlopen()s that library (a relative path, which the
+ * runtime describes by the file it finds mapped).  Exits 1 with a line on
+ * stderr at the first surprise.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,6 +33,10 @@ int main(int argc, char **argv)
 	long checks = 0;
 
 	close(3);
+	if (argc > 3 && !dlopen(argv[3], RTLD_NOW)) {
+		fprintf(stderr, "dlopen: %s\n", dlerror());
+		return 1;
+	}
 	while (cpu_ms() < spin_ms) {
 		checks++;
 		if (fcntl(3, F_GETFD) != -1 || errno != EBADF) {

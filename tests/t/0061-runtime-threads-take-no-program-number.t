@@ -10,12 +10,14 @@
 # the kernel does (tests/inject/slow_perf_open.c); the program checks all
 # along that 3 stays free, then takes it (tests/progs/watch_low_fd.c).
 # The runtime keeps its own descriptors above the soft limit, which needs
-# room below the hard one.
+# room below the hard one.  The control thread, which describes a library
+# loaded by a relative path within 250 ms, finds its file in
+# /proc/self/maps: the last run dlopen()s one while it watches.
 . "$(dirname "$0")/lib.sh"
 needs_shims "$SLOW_PERF_OPEN"
 fd_limit_with_room 256
 
-plan 6
+plan 7
 build_prog watch_low_fd watch -O2
 build_prog watch_low_fd watch_pg -O2 -pg
 for run in "sample ./watch" "trace ./watch_pg" "count ./watch_pg"; do
@@ -30,4 +32,10 @@ for run in "sample ./watch" "trace ./watch_pg" "count ./watch_pg"; do
 	has_samples_or_calls
 	ok $? "$1: the run is recorded"
 done
+echo 'int watched_library(void) { return 1; }' > lib.c
+cc -shared -fPIC -o libwatched.so lib.c
+CALLSCOPE_SLOW_PERF_OPEN_MS=100 CALLSCOPE_SLOW_PERF_OPEN_HOLD=1 LD_PRELOAD=$SLOW_PERF_OPEN \
+	limited "$CS" record -o w.data -- ./watch 600 20000 ./libwatched.so > out.txt 2> err.txt
+is "$?" 0 "a library loaded while it watches: the program never finds 3 taken"
+grep -v '^callscope' err.txt | sed 's/^/# /'
 done_testing
