@@ -127,14 +127,14 @@ static int move_above(int fd, int wait)
 		return fd;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (!wait && pthread_mutex_trylock(&moving) != 0) {
+	if (wait) {
+		pthread_mutex_lock(&moving);
+	} else if (pthread_mutex_trylock(&moving) != 0) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		close(fd);
 		errno = EAGAIN;
 		return -1;
 	}
-	if (wait)
-		pthread_mutex_lock(&moving);
 	/* read again: the first read may have seen another move's raise */
 	if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && has_room(fd, &limit))
 		high = copy_above(fd, &limit);
@@ -154,6 +154,25 @@ int rt_fd_above_limit(int fd)
 int rt_fd_above_limit_nowait(int fd)
 {
 	return move_above(fd, 0);
+}
+
+void rt_kept_file_open(struct rt_kept_file *f, const char *path)
+{
+	rt_close_own(f->fd, &f->id);	/* a parent's, in a fork's child */
+	f->fd = rt_fd_above_limit(open(path, O_RDONLY | O_CLOEXEC));
+	if (f->fd >= 0)
+		rt_file_id_of(f->fd, &f->id);
+}
+
+ssize_t rt_kept_file_read(const struct rt_kept_file *f, char *buf, size_t size, off_t at)
+{
+	if (!rt_fd_is(f->fd, &f->id))
+		return -1;
+	for (;;) {
+		ssize_t n = pread(f->fd, buf, size, at);
+		if (n >= 0 || errno != EINTR)
+			return n;
+	}
 }
 
 static void before_fork(void)

@@ -9,7 +9,6 @@
 #include "runtime.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -58,8 +57,7 @@ int runtime_thread_own_descriptors(void)
 }
 
 /* /proc/self/status, which runtime_thread_alone() reads */
-static int status_fd = -1;
-static struct rt_file_id status_id;
+static struct rt_kept_file status = { -1, { 0, 0 } };
 
 /*
  * glibc ends the process (exit(0)) when the thread that ends is the last
@@ -69,20 +67,14 @@ static struct rt_file_id status_id;
  * thread returns when this says so, and glibc's exit(0) comes from it.
  * The leader stays a zombie member (State Z) until the process ends, so
  * "alone" is two threads, the leader a zombie.
- *
- * The file is opened once, by runtime_thread_alone_prepare(), and read
- * again from its start each time: opened by the runtime's thread while
- * the program runs, it would take the program's lowest free number for a
- * moment, and a dup2() of the program's onto that number meanwhile would
- * have the runtime read and close the program's file.
+ * The file is kept open (struct rt_kept_file), opened by
+ * runtime_thread_alone_prepare().
  */
 int runtime_thread_alone(void)
 {
 	char text[4096];
-	ssize_t n = -1;
+	ssize_t n = rt_kept_file_read(&status, text, sizeof(text) - 1, 0);
 
-	if (status_fd >= 0 && rt_fd_is(status_fd, &status_id))
-		n = pread(status_fd, text, sizeof(text) - 1, 0);
 	if (n < 0)	/* the program closed it: opened again, for a moment */
 		n = (ssize_t)rt_read_small_file("/proc/self/status", text, sizeof(text) - 1);
 	text[n] = '\0';
@@ -93,9 +85,5 @@ int runtime_thread_alone(void)
 
 void runtime_thread_alone_prepare(void)
 {
-	if (status_fd >= 0)
-		rt_close_own(status_fd, &status_id);	/* a parent's, in a fork's child */
-	status_fd = rt_fd_above_limit(open("/proc/self/status", O_RDONLY | O_CLOEXEC));
-	if (status_fd >= 0)
-		rt_file_id_of(status_fd, &status_id);
+	rt_kept_file_open(&status, "/proc/self/status");
 }

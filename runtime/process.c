@@ -164,6 +164,10 @@ static void write_objects(void)
 	batch_flush(&batch);
 }
 
+/* /proc/self/maps, kept open (struct rt_kept_file): the control thread
+ * describes objects loaded while the program runs (dlopen) */
+static struct rt_kept_file maps = { -1, { 0, 0 } };
+
 /*
  * The file the kernel says is mapped at ADDR, from /proc/self/maps: an
  * absolute path, right whatever directory the program has moved to since
@@ -172,23 +176,6 @@ static void write_objects(void)
  * cannot be read.  A deleted file's entry (" (deleted)") is no path to
  * open.
  */
-/* /proc/self/maps, opened by process_write_start() on the thread that
- * starts the process's recording: the control thread describes objects
- * loaded later (dlopen) while the program runs, and a file it opened then
- * would take the program's lowest free number for a moment, which a
- * dup2() of the program's onto it would have the runtime read and close.
- * Read with pread() from the start each time. */
-static int maps_fd = -1;
-static struct rt_file_id maps_id;
-
-static void maps_open(void)
-{
-	rt_close_own(maps_fd, &maps_id);	/* a parent's, in a fork's child */
-	maps_fd = rt_fd_above_limit(open("/proc/self/maps", O_RDONLY | O_CLOEXEC));
-	if (maps_fd >= 0)
-		rt_file_id_of(maps_fd, &maps_id);
-}
-
 static int mapped_file_path(uintptr_t addr, char *buf, size_t size)
 {
 	static char chunk[4096];
@@ -196,14 +183,10 @@ static int mapped_file_path(uintptr_t addr, char *buf, size_t size)
 	off_t at = 0;
 	int found = -1, skipping = 0;
 
-	if (!rt_fd_is(maps_fd, &maps_id))
-		return -1;	/* the program closed it */
 	for (;;) {
-		ssize_t n = pread(maps_fd, chunk, sizeof(chunk), at);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = rt_kept_file_read(&maps, chunk, sizeof(chunk), at);
 		if (n <= 0)
-			break;
+			break;	/* the end, or the program closed it */
 		at += n;
 		for (ssize_t i = 0; i < n && found < 0; i++) {
 			if (chunk[i] != '\n') {
@@ -333,7 +316,7 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 			strerror(errno));
 		return -1;
 	}
-	maps_open();
+	rt_kept_file_open(&maps, "/proc/self/maps");
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = '\0';
 	size_t cmd_len = rt_read_small_file("/proc/self/cmdline", cmdline, sizeof(cmdline));

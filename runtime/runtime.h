@@ -559,6 +559,22 @@ HIDDEN int rt_fd_above_limit(int fd);
  * way (its own thread's may be, in a fork's handlers): -1 with errno
  * EAGAIN and FD closed when one is. */
 HIDDEN int rt_fd_above_limit_nowait(int fd);
+/*
+ * fd_above_limit.c: a /proc file that a thread of the runtime's own reads again and
+ * again while the program runs.  Opened there, it would take the
+ * program's lowest free number for a moment, and a dup2() of the
+ * program's onto that number meanwhile would have the runtime read and
+ * close the program's file.  So it is opened once, by the thread that
+ * starts the recording (again in a fork's child, whose /proc/self is
+ * another), above the descriptor limit, and read with pread().
+ */
+struct rt_kept_file {
+	int fd;			/* -1 until opened */
+	struct rt_file_id id;
+};
+HIDDEN void rt_kept_file_open(struct rt_kept_file *f, const char *path);
+/* Up to SIZE bytes of F from offset AT; -1 when the program closed it. */
+HIDDEN ssize_t rt_kept_file_read(const struct rt_kept_file *f, char *buf, size_t size, off_t at);
 /* fork handlers that keep a move from being under way in a child;
  * installed before any other fork handler of the runtime, as their child
  * halves move descriptors */

@@ -626,9 +626,9 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (!s->armed) {
 		/* a SIGTRAP of the thread's event, left pending while the
 		 * thread blocked it, or the waker's, may come after sampling
-		 * stopped */
-		if (!by_timer && !(sampler.sigtrap && is_task_clock_trap(info)) &&
-		    !is_handover_signal(info))
+		 * stopped (with SIGTRAP, the waker's signal is any task-clock
+		 * trap: is_handover_signal()) */
+		if (!by_timer && !is_handover_signal(info))
 			forward_to_program(sig, info, context);
 		goto out;
 	}
