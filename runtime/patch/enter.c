@@ -97,6 +97,15 @@ int patch_is_own_code(uintptr_t pc)
 	return off >= 0 && off < SITE_BODY;
 }
 
+/* The function a trampoline is for: its first 8 bytes (patch.h). */
+static inline uint64_t trampoline_function(const uint8_t *trampoline)
+{
+	uint64_t function;
+
+	memcpy(&function, trampoline, sizeof(function));
+	return function;
+}
+
 uintptr_t patch_entry_function(uintptr_t pc)
 {
 	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
@@ -119,9 +128,7 @@ uintptr_t patch_entry_function(uintptr_t pc)
 	uintptr_t entry = pc + 5 + (uintptr_t)(intptr_t)rel;
 	if (slot_offset(entry) != SITE_ENTRY)
 		return 0;
-	uint64_t function;
-	memcpy(&function, (const void *)(entry - SITE_ENTRY), sizeof(function));
-	return (uintptr_t)function;
+	return (uintptr_t)trampoline_function((const uint8_t *)(entry - SITE_ENTRY));
 }
 
 /* What the entry hook tells the trampoline (patch.S). */
@@ -134,11 +141,9 @@ enum entry_answer {
 static inline enum entry_answer enter(struct thread_state *t, uintptr_t *slot,
 				      const uint8_t *after_entry)
 {
-	const uint8_t *trampoline = after_entry - SITE_AFTER_ENTRY;
-	uint64_t function;
+	uint64_t function = trampoline_function(after_entry - SITE_AFTER_ENTRY);
 	uintptr_t ret = *slot;
 
-	memcpy(&function, trampoline, sizeof(function));
 	if (UNLIKELY(patch_is_return_point(ret))) {
 		/* the function itself open at this slot: its body jumped back
 		 * to the entry (its own trampoline's return in the slot, or
@@ -179,9 +184,7 @@ callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry)
 	 * 3 points.
 	 */
 	if (runtime_config.contract.time_by_samples && !returns_redirected()) {
-		uint64_t function;
-
-		memcpy(&function, after_entry - SITE_AFTER_ENTRY, sizeof(function));
+		uint64_t function = trampoline_function(after_entry - SITE_AFTER_ENTRY);
 		if (LIKELY(!callscope_hook_enter_sampled(slot, function)))
 			return ENTRY_IN_PLACE;
 	}
