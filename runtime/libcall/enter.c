@@ -7,6 +7,7 @@
  */
 #include "libcall.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
@@ -80,16 +81,25 @@ HIDDEN NO_INSTRUMENT void callscope_libcall_enter_slow(uintptr_t *ret_slot,
 		enter(t, ret_slot, lt);
 }
 
-/* dlopen returned (callscope_libcall_load_return): the call ends, and
- * the objects it loaded are hooked before the program can reach them. */
-HIDDEN NO_INSTRUMENT uintptr_t callscope_libcall_loaded(uintptr_t slot)
+/* dlopen returned HANDLE (callscope_libcall_load_return): the call ends,
+ * and the objects it loaded are hooked before the program can reach them.
+ * Hooking looks names up (dlsym), and every lookup replaces the thread's
+ * dlerror() state, which the program reads next (libuv's uv_dlopen): a
+ * dlopen that failed loaded nothing and keeps its message untouched, and
+ * after one that loaded, no error of the runtime's lookups stays behind
+ * (the first dlerror() returns it, the second forgets it). */
+HIDDEN NO_INSTRUMENT uintptr_t callscope_libcall_loaded(uintptr_t slot, const void *handle)
 {
 	uintptr_t ret = trace_return(trace_current(), slot);
 	int saved = errno;
 
-	patch_loaded();
-	libcall_install();
-	process_objects_refresh();
+	if (handle) {
+		patch_loaded();
+		libcall_install();
+		process_objects_refresh();
+		while (dlerror())
+			;
+	}
 	errno = saved;
 	return ret;
 }

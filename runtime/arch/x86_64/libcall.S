@@ -63,6 +63,7 @@ callscope_libcall_load_return:
 	pushq	%rax
 	pushq	%rdx			/* %rsp is 8 mod 16 now */
 	leaq	16(%rsp), %rdi
+	movq	%rax, %rsi		/* the handle dlopen returned */
 	subq	$8, %rsp
 	call	callscope_libcall_loaded
 	addq	$8, %rsp
