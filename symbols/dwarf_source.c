@@ -123,7 +123,10 @@ void dwarf_source_changes(void *dwarf, uint64_t lo, uint64_t hi,
 		 * where a function or inlined call begins or ends */
 		struct bounds b = { 0 };
 		scope_bounds(&cu, &b);
-		qsort(b.a, b.n, sizeof(*b.a), cmp_u64);
+		/* none in the skeleton unit of split DWARF (-gsplit-dwarf),
+		 * and qsort's array must not be NULL even then */
+		if (b.n)
+			qsort(b.a, b.n, sizeof(*b.a), cmp_u64);
 		size_t bi = 0;
 		for (size_t i = 0; i < nlines; i++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, i);
