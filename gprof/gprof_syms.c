@@ -31,6 +31,7 @@
 #include "die.h"
 #include "readfile.h"
 #include "symbols/dwarf_source.h"
+#include "symbols/elf_symbols.h"
 #include "xalloc.h"
 
 const char *gprof_symtab_keep(struct gprof_symtab *st, char *s)
@@ -173,6 +174,9 @@ int gprof_symtab_load(struct gprof_symtab *st, const char *path, const struct gp
 	case SYMTAB_ENTRIES_NOT_ELF:
 		return error("'%s' is not an executable (ELF) file; give the profiled program "
 			     "before the gmon.out files", path);
+	case SYMTAB_ENTRIES_DAMAGED:
+		return error("'%s' is damaged: " ELF_SECTIONS_LOST "; give the profiled executable",
+			     path);
 	case SYMTAB_ENTRIES_NO_SECTION_NAMES:
 		return error("'%s' has no section names; give an unstripped executable", path);
 	default:

@@ -78,6 +78,10 @@ int elf_funcs_load(const char *path, struct elf_funcs *out)
 		error("'%s' is not an ELF file; give the program's binary", path);
 		goto out;
 	}
+	if (elf_sections_lost(e)) {
+		error("'%s' is damaged: " ELF_SECTIONS_LOST "; give the program's binary", path);
+		goto out;
+	}
 
 	/* Which section index is .text, and whether there is a .symtab. */
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {

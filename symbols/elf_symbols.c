@@ -43,3 +43,11 @@ int elf_each_function_symbol(Elf *elf, GElf_Word type, elf_symbol_fn *fn, void *
 
 	return elf_each_symbol(elf, type, only_functions, &f);
 }
+
+int elf_sections_lost(Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t n;
+
+	return gelf_getehdr(elf, &eh) && eh.e_shoff && (elf_getshdrnum(elf, &n) != 0 || !n);
+}

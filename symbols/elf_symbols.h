@@ -22,4 +22,14 @@ int elf_each_symbol(Elf *elf, GElf_Word type, elf_symbol_fn *fn, void *ctx);
 /* The same for the defined function symbols (STT_FUNC, not SHN_UNDEF). */
 int elf_each_function_symbol(Elf *elf, GElf_Word type, elf_symbol_fn *fn, void *ctx);
 
+/*
+ * Whether ELF's header places section headers that libelf could not read.
+ * A truncated copy loses them first (linkers write them at the end), and
+ * libelf then shows a file without sections, which every reader would
+ * take for a stripped one or one without code.  Readers say so with
+ * ELF_SECTIONS_LOST, the same words everywhere.
+ */
+int elf_sections_lost(Elf *elf);
+#define ELF_SECTIONS_LOST "its section headers lie past its end (a truncated copy?)"
+
 #endif

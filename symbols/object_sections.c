@@ -51,6 +51,9 @@ static int add_relocatable(struct object_sections *os, Elf *e, const char *label
 	size_t shstrndx, nscn;
 	GElf_Ehdr eh;
 
+	if (elf_sections_lost(e))
+		return error("'%s' is damaged: " ELF_SECTIONS_LOST "; give the .o or .a files the "
+			     "binary was linked from", label);
 	if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL || elf_getshdrstrndx(e, &shstrndx) ||
 	    elf_getshdrnum(e, &nscn))
 		return error("'%s' is not a relocatable object; give the .o or .a files the binary "

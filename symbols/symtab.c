@@ -33,6 +33,7 @@
 #include "partition.h"
 #include "readfile.h"
 #include "symbols/debug_files.h"
+#include "symbols/elf_symbols.h"
 #include "symbols/fde_table.h"
 #include "symbols/plt.h"
 #include "xalloc.h"
@@ -222,6 +223,10 @@ static int load_object(struct object *obj, const uint8_t *build_id,
 	}
 	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) {
 		why = "not an executable or shared library";
+		goto fail;
+	}
+	if (elf_sections_lost(elf)) {
+		why = ELF_SECTIONS_LOST;
 		goto fail;
 	}
 	obj->mod_bias = mod_bias;

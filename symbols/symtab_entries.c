@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "readfile.h"
+#include "symbols/elf_symbols.h"
 #include "xalloc.h"
 
 /* The entries of the symbol table SYMSCN; CODE_SECT[i] says whether
@@ -64,6 +65,8 @@ int symtab_entries_read(struct symtab_entries *t, const char *path)
 	t->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 
 	size_t shstrndx, nsect = 0;
+	if (elf_sections_lost(elf))
+		return SYMTAB_ENTRIES_DAMAGED;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return SYMTAB_ENTRIES_NO_SECTION_NAMES;
 	elf_getshdrnum(elf, &nsect);

@@ -44,6 +44,7 @@ enum symtab_entries_error {
 	SYMTAB_ENTRIES_NOT_ELF = -2,
 	SYMTAB_ENTRIES_NO_SECTION_NAMES = -3,
 	SYMTAB_ENTRIES_NO_TEXT = -4,
+	SYMTAB_ENTRIES_DAMAGED = -5,	/* elf_sections_lost() */
 };
 
 /*
