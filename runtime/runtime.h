@@ -107,9 +107,12 @@ struct rt_file_id {
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped;
 				 * GUARD_* in the hooks of a call */
-	uint32_t signals_held;	/* in held_signal[] from first_held on, see
-				 * guard_restore() */
-	uint32_t first_held;
+	uint32_t signals_held;	/* how many of held_signal[] wait to be sent:
+				 * see guard_restore() and sigaction.c */
+	uint32_t held_first;	/* held_signal[held_first % SIGNALS_HELD_MAX] is
+				 * sent next; held_next is the next slot to
+				 * claim; both count on and wrap */
+	uint32_t held_next;
 	int status;		/* enum thread_status */
 	int truncated;		/* buffer could not grow: events are counted lost */
 	int capturing;		/* events are written (see capture_* below) */
@@ -618,6 +621,8 @@ static inline uint64_t runtime_now(void)
 }
 
 uintptr_t signals_send_held(struct thread_state *t, uintptr_t result);
+/* Drops the signals T holds: a forked child starts with none pending. */
+void signals_forget_held(struct thread_state *t);
 
 /*
  * The guard is taken before the runtime changes a thread's shadow stack

@@ -98,23 +98,35 @@ static int raised_by_fault(int sig, const siginfo_t *info)
  * unrecorded as before: a fault's signal, a one-shot handler (the kernel
  * has already reset it), and a real-time signal past the few that can
  * wait.
+ *
+ * The held signals are a queue that signal handlers change under one
+ * another: a signal of another kind may arrive while one is being held
+ * (both add to the queue), and while one is being taken out (it adds).
+ * Nothing takes out while something adds, as taking out needs a free
+ * guard.  So a slot is claimed in one instruction before it is written,
+ * the count grows only once the slot is written, and a slot taken out
+ * is marked empty, as a claimed slot reads until it is written.
  */
 static int hold_signal(struct thread_state *t, int sig, const siginfo_t *info)
 {
 	if (t->status != THREAD_RECORDING || raised_by_fault(sig, info) ||
 	    (program_action[sig].sa_flags & SA_RESETHAND))
 		return 0;
+	uint32_t next = __atomic_load_n(&t->held_next, __ATOMIC_RELAXED);
 	/* while the guard is held the signal is as good as blocked, and a
 	 * blocked signal below SIGRTMIN is pending once however often it
 	 * comes (growing the buffer may take a millisecond) */
-	for (uint32_t i = 0; i < t->signals_held && sig < SIGRTMIN; i++)
-		if (t->held_signal[(t->first_held + i) % SIGNALS_HELD_MAX].si_signo == sig)
+	for (uint32_t i = t->held_first; i != next && sig < SIGRTMIN; i++)
+		if (t->held_signal[i % SIGNALS_HELD_MAX].si_signo == sig)
 			return 1;
-	if (t->signals_held == SIGNALS_HELD_MAX)
-		return 0;
-	t->held_signal[(t->first_held + t->signals_held) % SIGNALS_HELD_MAX] = *info;
+	do {
+		if (next - t->held_first >= SIGNALS_HELD_MAX)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&t->held_next, &next, next + 1, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	t->held_signal[next % SIGNALS_HELD_MAX] = *info;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->signals_held++;
+	__atomic_add_fetch(&t->signals_held, 1, __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -128,17 +140,33 @@ uintptr_t signals_send_held(struct thread_state *t, uintptr_t result)
 	while (t->signals_held) {
 		/* taken out under the guard, so that one arriving meanwhile
 		 * waits its turn, and sent with the guard free, so that its
-		 * handler is recorded */
+		 * handler is recorded.  The count is read again under the
+		 * guard: a handler that ran since the test (the sampler's,
+		 * freeing its own guard) may have sent them all. */
+		siginfo_t info;
 		guard_take(t, 1);
-		siginfo_t info = t->held_signal[t->first_held];
-		t->first_held = (t->first_held + 1) % SIGNALS_HELD_MAX;
-		t->signals_held--;
+		int have = t->signals_held != 0;
+		if (have) {
+			siginfo_t *slot = &t->held_signal[t->held_first % SIGNALS_HELD_MAX];
+			info = *slot;
+			slot->si_signo = 0;
+			t->held_first++;
+			__atomic_sub_fetch(&t->signals_held, 1, __ATOMIC_RELAXED);
+		}
 		guard_put(t, 0);
-		if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, info.si_signo, &info) != 0)
+		if (have && syscall(SYS_rt_tgsigqueueinfo, pid, tid, info.si_signo, &info) != 0)
 			syscall(SYS_tgkill, pid, tid, info.si_signo);
 	}
 	errno = saved;
 	return result;
+}
+
+void signals_forget_held(struct thread_state *t)
+{
+	t->signals_held = 0;
+	t->held_first = t->held_next = 0;
+	for (int i = 0; i < SIGNALS_HELD_MAX; i++)
+		t->held_signal[i].si_signo = 0;
 }
 
 static void run_wrapped(int sig, siginfo_t *info, void *context)

@@ -181,7 +181,7 @@ void thread_process_exiting(struct thread_state *t)
 void thread_after_fork(struct thread_state *t)
 {
 	/* a child starts with no signal pending, held ones included */
-	t->signals_held = 0;
+	signals_forget_held(t);
 	if (t->status != THREAD_RECORDING)
 		return;
 	guard_take(t, 1);
@@ -201,7 +201,7 @@ void thread_after_fork(struct thread_state *t)
  */
 void thread_after_fork_unrecorded(struct thread_state *t)
 {
-	t->signals_held = 0;
+	signals_forget_held(t);
 	if (t->status != THREAD_RECORDING) {
 		t->status = THREAD_OFF;
 		return;
