@@ -146,10 +146,15 @@ void opt_graph_finish(struct opt_graph *g)
 	/* Groups in address order (then by first member's name), whatever
 	 * order they were added in: the algorithms break ties by group index,
 	 * so this makes the layout depend on the program, not on the input's
-	 * order. */
+	 * order.  (qsort's array must not be NULL, even empty: a section of
+	 * the map may hold no function of the profile, and the binary may
+	 * hold none at all.) */
 	for (size_t i = 0; i < g->ngroups; i++)
-		qsort_r(g->groups[i].members, g->groups[i].nmembers, sizeof(uint32_t), by_address, g);
-	qsort_r(g->groups, g->ngroups, sizeof(*g->groups), by_group_address, g);
+		if (g->groups[i].nmembers)
+			qsort_r(g->groups[i].members, g->groups[i].nmembers, sizeof(uint32_t),
+				by_address, g);
+	if (g->ngroups)
+		qsort_r(g->groups, g->ngroups, sizeof(*g->groups), by_group_address, g);
 	for (size_t i = 0; i < g->ngroups; i++)
 		for (size_t k = 0; k < g->groups[i].nmembers; k++)
 			g->funcs[g->groups[i].members[k]].group = (uint32_t)i;
@@ -232,7 +237,8 @@ static int by_density(const void *a, const void *b, void *graph)
 
 void opt_layout_sort_by_density(const struct opt_graph *g, struct opt_layout *l)
 {
-	qsort_r(l->clusters, l->n, sizeof(*l->clusters), by_density, (void *)g);
+	if (l->n)	/* none when no function of the profile is in the binary */
+		qsort_r(l->clusters, l->n, sizeof(*l->clusters), by_density, (void *)g);
 }
 
 /* 1 if every function of GR is a cold piece, or its section is unlikely code. */

@@ -31,6 +31,11 @@ static int by_ends(const void *x, const void *y)
 void opt_layout_link_by_calls(const struct opt_graph *g, struct opt_layout *l)
 {
 	size_t n = l->n, narcs = 0;
+
+	/* no cluster when no function of the profile is in the binary (and
+	 * then no array for memcpy() below) */
+	if (!n)
+		return;
 	uint32_t *of = xcalloc(g->ngroups + 1, sizeof(*of));
 	struct cluster_arc *arcs = xcalloc(2 * g->nedges + 1, sizeof(*arcs));
 

@@ -100,6 +100,13 @@ int elf_funcs_load(const char *path, struct elf_funcs *out)
 		goto out;
 	}
 	elf_each_symbol(e, SHT_SYMTAB, add_func, &r);
+	/* nothing to lay out or to name; a table whose data lies past the
+	 * end of a damaged file reads as empty too */
+	if (!out->n) {
+		error("'%s' has no function in its symbol table (.symtab); give the program's "
+		      "binary", path);
+		goto out;
+	}
 	qsort(out->funcs, out->n, sizeof(*out->funcs), by_address);
 	rc = 0;
 out:
