@@ -49,6 +49,8 @@
 #include "aggregate_count.h"
 
 extern char callscope_return_trampoline[] HIDDEN;
+/* where a dlopen returns to (libcall/), in every mode */
+extern char callscope_libcall_load_return[] HIDDEN;
 /* the hooks a -pg function calls first, as the program's GOT holds them */
 extern char mcount[], __fentry__[];
 
@@ -66,8 +68,9 @@ static inline void sampled_check_capture(struct thread_state *t)
 
 /* Whether the open frame F has returned, seen at SP (a sample's, or an entry's): the stack
  * pointer has left its return slot, or a later call from the same place
- * has put another return address in it.  The slot is read only inside the
- * thread's stack [LO, HI). */
+ * has put another return address in it than its own or the runtime's (a
+ * dlopen's slot leads to the runtime while the constructors it runs make
+ * calls).  The slot is read only inside the thread's stack [LO, HI). */
 static int frame_gone(const struct shadow_frame *f, uintptr_t sp, uintptr_t lo, uintptr_t hi)
 {
 	if (f->sp < sp)
@@ -75,7 +78,8 @@ static int frame_gone(const struct shadow_frame *f, uintptr_t sp, uintptr_t lo, 
 	if (f->sp < lo || f->sp + 8 > hi)
 		return 0;
 	uintptr_t now = *(const uintptr_t *)f->sp;
-	return now != f->ret && now != (uintptr_t)callscope_return_trampoline;
+	return now != f->ret && now != (uintptr_t)callscope_return_trampoline &&
+	       now != (uintptr_t)callscope_libcall_load_return;
 }
 
 /* How far above an entry's stack pointer the return slots of the open
