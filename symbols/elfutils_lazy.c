@@ -135,6 +135,7 @@ LAZY_FUNCTION(libelf, Elf_Data *, elf_getdata, (Elf_Scn *scn, Elf_Data *data), (
 LAZY_FUNCTION(libelf, Elf_Data *, elf_getdata_rawchunk,
 	      (Elf *elf, int64_t offset, size_t size, Elf_Type type), (elf, offset, size, type))
 LAZY_FUNCTION(libelf, int, elf_getphdrnum, (Elf *elf, size_t *dst), (elf, dst))
+LAZY_FUNCTION(libelf, Elf *, elf_memory, (char *image, size_t size), (image, size))
 LAZY_FUNCTION(libelf, Elf_Scn *, elf_getscn, (Elf *elf, size_t index), (elf, index))
 LAZY_FUNCTION(libelf, int, elf_getshdrnum, (Elf *elf, size_t *dst), (elf, dst))
 LAZY_FUNCTION(libelf, int, elf_getshdrstrndx, (Elf *elf, size_t *dst), (elf, dst))
