@@ -129,7 +129,9 @@ size_t gprof_symtab_finalize(struct gprof_sym *base, size_t len, uint64_t text_e
 			}
 		}
 	}
-	if (dst[-1].end_addr == 0)
+	/* none is left when every range was empty (-l's copies of the
+	 * functions keep their ends, which a damaged file may put first) */
+	if (dst > base && dst[-1].end_addr == 0)
 		dst[-1].end_addr = text_end - 1;
 	return (size_t)(dst - base);
 }
