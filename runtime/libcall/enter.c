@@ -43,12 +43,14 @@ static inline void enter(struct thread_state *t, uintptr_t *ret_slot,
 		trace_enter(t, lt->id, (uintptr_t)ret_slot, ret_slot);
 		return;
 	case LIBCALL_LOADS:
-		/* its return hooks what it loaded, so it is seen even where
-		 * returns are not redirected (--time-by=samples of -pg code):
-		 * the frame it opened keeps the real address */
+		/* its return hooks what it loaded: where the entry redirected
+		 * it (or a tail call's owner did), and also where returns are
+		 * not redirected (--time-by=samples of -pg code), when the
+		 * frame it opened keeps the real address */
 		trace_enter(t, lt->id, (uintptr_t)ret_slot, ret_slot);
-		if (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
-		    t->stack[t->depth - 1].ret)
+		if (*ret_slot == (uintptr_t)callscope_return_trampoline ||
+		    (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
+		     t->stack[t->depth - 1].ret))
 			*ret_slot = (uintptr_t)callscope_libcall_load_return;
 		return;
 	case LIBCALL_NEVER_RETURNS:
