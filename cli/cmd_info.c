@@ -101,6 +101,26 @@ static struct count_memory count_memory(const struct data_file *df, const struct
 
 /* A call's cost in the hooks, measured as INNER + OUTER (clock units
  * times 256), in ns. */
+/* How PR ended, for its line in the list of processes: "" when it
+ * exited, else in parentheses, with DBUF to format in; a static string
+ * or DBUF's caller's. */
+static const char *process_end_text(const struct data_file *df, const struct data_process *pr,
+				    char dbuf[DURATION_BUF])
+{
+	static char text[64];
+	const char *end = data_process_end_name(pr);
+
+	if (!end)
+		return pr->ended ? " (ended for a reason this callscope does not know)"
+				 : " (did not exit normally)";
+	if (!strcmp(end, "exit"))
+		return "";
+	double ns = pr->end_time > pr->start_time
+		    ? (double)(pr->end_time - pr->start_time) * load_ns_per_unit(df) : 0;
+	snprintf(text, sizeof(text), " (replaced by exec after %s)", format_duration(dbuf, ns));
+	return text;
+}
+
 static double calibration_ns(const struct data_file *df, uint32_t inner_x256, uint32_t outer_x256)
 {
 	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
@@ -230,8 +250,15 @@ int cmd_info(int argc, char **argv)
 			json_kv_u64(&j, "ppid", pr->ppid);
 			json_kv_u64(&j, "image", pr->image);
 			json_kv_string(&j, "exe", pr->exe);
+			const char *end = data_process_end_name(pr);
 			json_key(&j, "exited_normally");
-			json_bool(&j, pr->ended);
+			json_bool(&j, end && !strcmp(end, "exit"));
+			json_key(&j, "ended_by");
+			json_string(&j, end);
+			if (pr->ended && pr->end_time >= pr->start_time)
+				json_kv_u64(&j, "ran_ns", (uint64_t)((double)(pr->end_time -
+									    pr->start_time) *
+								 load_ns_per_unit(&df)));
 			json_kv_double(&j, "hook_ns_at_start",
 				       calibration_ns(&df, pr->start_inner_x256, pr->start_outer_x256));
 			if (pr->calibrated_at_exit)
@@ -342,7 +369,7 @@ int cmd_info(int argc, char **argv)
 		for (size_t i = 0; i < df.nprocesses; i++) {
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
-			       pr->ended ? "" : " (did not exit normally)");
+			       process_end_text(&df, pr, d1));
 			struct hook_cost_choice cost;
 			hook_cost_of_process(&df, pr, &cost);
 			if (pr->calibrated_at_exit)

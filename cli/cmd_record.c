@@ -600,6 +600,8 @@ int cmd_record(int argc, char **argv)
 		free(idle);
 	}
 	setenv(CONTRACT_ENV, text, 1);
+	/* room for the runtime to say which image the environment is of */
+	setenv(IMAGE_ENV, IMAGE_MARK_NONE, 1);
 	if (libcall && !contract.sample_only)
 		setenv(LIBCALL_ENV, libcall, 1);
 	else

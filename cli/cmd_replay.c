@@ -73,6 +73,8 @@ static const char *process_ending(void *ctx, uint32_t pid, uint32_t image)
 	const struct data_process *pr = data_file_process(df, pid, image);
 	int status = df->session.wait_status;
 
+	if (pr && pr->ended && pr->end_reason == PROCESS_END_EXEC)
+		return "was replaced by exec";
 	if (!pr || pr->ended)
 		return NULL;
 	/* the launcher saw how the process it started ended */
@@ -81,7 +83,7 @@ static const char *process_ending(void *ctx, uint32_t pid, uint32_t image)
 			 strsignal(WTERMSIG(status)));
 		return text;
 	}
-	return "ended without exiting normally (_exit, exec or a signal)";
+	return "ended without exiting normally (_exit, a signal, or exec of a program not recorded)";
 }
 
 int cmd_replay(int argc, char **argv)

@@ -343,3 +343,24 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 	*p = '\0';
 	return 0;
 }
+
+int image_mark_parse(const char *value, uint32_t *pid, uint32_t *image)
+{
+	/* each number in its 10 digits */
+	if (strlen(value) != IMAGE_MARK_LEN || value[10] != '.' || parse_u32(value, 10, pid) ||
+	    parse_u32(value + 11, 10, image))
+		return -1;
+	return 0;
+}
+
+static void write_mark_field(char *s, uint32_t v)
+{
+	for (int i = 9; i >= 0; i--, v /= 10)
+		s[i] = (char)('0' + v % 10);
+}
+
+void image_mark_write(char *value, uint32_t pid, uint32_t image)
+{
+	write_mark_field(value, pid);
+	write_mark_field(value + 11, image);
+}

@@ -34,6 +34,21 @@
 /* record --log=FILE: the runtime appends its warnings to FILE (an
  * absolute path) instead of writing them on the program's stderr */
 #define CONTRACT_LOG_ENV "CALLSCOPE_LOG"
+/*
+ * The image mark: which recorded process image this environment belongs
+ * to, so that the image an exec starts knows the one it replaced (exec
+ * keeps the pid; the new image's runtime writes the old one's PROCESS_END
+ * with reason exec).  `callscope record` sets it to IMAGE_MARK_NONE; each
+ * image's runtime overwrites the value in place, in the environment's own
+ * string, with its pid and image number, as a child of fork() does in its
+ * copy.  In place, because a program may exec with the environment main()
+ * was given, which a setenv() would have left behind, and because a fork
+ * child must not allocate.  The value is IMAGE_MARK_LEN characters: the
+ * pid and the image, each in 10 decimal digits, joined by '.'.
+ */
+#define IMAGE_ENV "CALLSCOPE_IMAGE"
+#define IMAGE_MARK_NONE "0000000000.0000000000"
+#define IMAGE_MARK_LEN 21
 #define CONTRACT_VERSION 1
 #define CONTRACT_PATH_MAX 3072
 
@@ -111,5 +126,15 @@ int contract_parse(const char *text, struct contract *out, const char **why);
 
 /* Formats C into BUF (SIZE bytes).  Returns 0, or -1 if it does not fit. */
 int contract_format(const struct contract *c, char *buf, size_t size);
+
+/* Reads the image mark VALUE (an environment string's value) into *PID
+ * and *IMAGE (pid 0: no image wrote it yet).  Returns 0, or -1 when VALUE
+ * is not a mark. */
+int image_mark_parse(const char *value, uint32_t *pid, uint32_t *image);
+
+/* Writes PID and IMAGE over the IMAGE_MARK_LEN characters of the mark at
+ * VALUE, which image_mark_parse() accepted; no allocation, no terminator
+ * moved. */
+void image_mark_write(char *value, uint32_t pid, uint32_t image);
 
 #endif

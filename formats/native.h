@@ -176,6 +176,10 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 int data_file_load(const char *path, struct data_file *out);
 void data_file_release(struct data_file *df);
 
+/* How PR ended, as a word ("exit", "exec"), a static string; NULL when
+ * it has no PROCESS_END, or one of a reason this reader does not know. */
+const char *data_process_end_name(const struct data_process *pr);
+
 /* Finds the process record of (PID, IMAGE), or NULL. */
 const struct data_process *data_file_process(const struct data_file *df,
 					     uint32_t pid, uint32_t image);

@@ -457,6 +457,17 @@ int data_file_parse(const uint8_t *bytes, size_t size, struct data_file *out,
 	return 0;
 }
 
+const char *data_process_end_name(const struct data_process *pr)
+{
+	if (!pr->ended)
+		return NULL;
+	switch (pr->end_reason) {
+	case PROCESS_END_EXIT: return "exit";
+	case PROCESS_END_EXEC: return "exec";
+	default: return NULL;
+	}
+}
+
 const struct data_process *data_file_process(const struct data_file *df,
 					     uint32_t pid, uint32_t image)
 {

@@ -708,8 +708,9 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 			(unsigned long long)(th->stream_offset + from + r.error_offset), r.error);
 		stats->salvaged = 1;
 	}
-	/* Calls still open close when the process ended, if it ended
-	 * normally; otherwise at the thread's last event. */
+	/* Calls still open close when the process ended, if it recorded
+	 * its end (an exit, or an exec the next image recorded); otherwise
+	 * at the thread's last event. */
 	if (pr->ended && !thread_ended) {
 		uint64_t pend = load_time_ns(df, pr->end_time);
 		if (pend > end_ns)

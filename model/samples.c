@@ -8,7 +8,9 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 	p->samples += weight;
 	p->samples_lost += missed;
 	p->samples_outside += outside ? weight : 0;
-	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? 1 : 0;
+	/* by weight, as the samples beside it: a timer sample at the
+	 * scheduler tick stands for several periods */
+	p->samples_truncated += (flags & SAMPLE_TRUNCATED) ? weight : 0;
 	p->samples_by_method[sample_method_of(flags)] += weight;
 	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
 	p->samples_tick += (flags & SAMPLE_TICK_TIMER) ? weight : 0;

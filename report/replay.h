@@ -35,8 +35,9 @@ void replay_visitor_init(struct replay *r, struct replay_visitor *v);
 
 /*
  * Prints every thread collected.  ENDINGS, when not NULL, is called for a
- * thread whose process did not end normally and left no SIGNAL record, to
- * say how it ended (e.g. "killed by signal 9"); it returns NULL if unknown.
+ * thread whose process left no SIGNAL record, to say how it ended when it
+ * did not exit (e.g. "killed by signal 9", "was replaced by exec"); it
+ * returns NULL for an exit, or when it does not know.
  */
 void replay_print(FILE *out, const struct replay *r, const struct replay_filter *f,
 		  const char *(*ending)(void *ctx, uint32_t pid, uint32_t image), void *ctx);

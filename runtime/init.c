@@ -68,6 +68,7 @@ static void child_starts(int forked)
 		thread_after_fork_unrecorded(t);
 		return;
 	}
+	process_image_mark();
 	control_after_fork(forked);
 	thread_after_fork(t);
 }
@@ -101,6 +102,8 @@ __attribute__((constructor)) static void runtime_init(void)
 		rt_warn("ignoring " CONTRACT_ENV, why);
 		return;
 	}
+	/* when an exec started this image, the one it replaced ended here */
+	uint64_t started = runtime_now(), started_mono = clock_mono_ns();
 	set_triggers(contract);
 	trace_fast_paths_choose(contract);
 	if (contract->start_stopped)
@@ -117,6 +120,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
 		return;
+	process_image_replaced(started, started_mono);
 	if (thread_lifecycle_install() != 0)
 		return;
 	pthread_atfork(process_fork_prepare, process_fork_parent, after_fork_child);

@@ -67,20 +67,27 @@ static int flush_section(struct sec_builder *b, uint8_t *buf)
 	return process_write(buf, (size_t)(b->p - buf));
 }
 
+/* Puts the path of image N's process file p-PID-N.sec in PATH (of
+ * CONTRACT_PATH_MAX + 64 bytes); NULL when it does not fit. */
+static char *process_file_path(char *path, uint32_t n)
+{
+	char *end = path + CONTRACT_PATH_MAX + 64;
+	char *p = rt_append(path, end, runtime_config.contract.dir);
+
+	p = rt_append(p, end, "/p-");
+	p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
+	p = rt_append(p, end, "-");
+	p = rt_append_u64(p, end, n);
+	return rt_append(p, end, ".sec");
+}
+
 /* Opens p-PID-N.sec for the first free N, which becomes the image number. */
 static int open_process_file(void)
 {
 	char path[CONTRACT_PATH_MAX + 64];
-	char *end = path + sizeof(path);
 
 	for (uint32_t n = 0; n < 1000; n++) {
-		char *p = rt_append(path, end, runtime_config.contract.dir);
-		p = rt_append(p, end, "/p-");
-		p = rt_append_u64(p, end, (uint64_t)runtime_config.pid);
-		p = rt_append(p, end, "-");
-		p = rt_append_u64(p, end, n);
-		p = rt_append(p, end, ".sec");
-		if (!p)
+		if (!process_file_path(path, n))
 			return -1;
 		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL |
 			      O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -339,6 +346,21 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	return 0;
 }
 
+/* Builds in B the PROCESS_END of this pid's image IMAGE, ended for
+ * REASON at NOW (the run's clock) and MONO (CLOCK_MONOTONIC ns). */
+static void end_section(struct sec_builder *b, uint32_t image, uint32_t reason, uint64_t now,
+			uint64_t mono)
+{
+	uint8_t *sec = sec_begin(b, SECTION_PROCESS_END);
+	sec_put_u32(b, (uint32_t)runtime_config.pid);
+	sec_put_u32(b, image);
+	sec_put_u32(b, reason);
+	sec_put_u32(b, 0);
+	sec_put_u64(b, now);
+	sec_put_u64(b, mono);
+	sec_end(b, sec);
+}
+
 void process_write_end(uint32_t reason)
 {
 	uint8_t buf[64];
@@ -346,14 +368,7 @@ void process_write_end(uint32_t reason)
 
 	if (process_fd < 0)
 		return;
-	uint8_t *sec = sec_begin(&b, SECTION_PROCESS_END);
-	sec_put_u32(&b, (uint32_t)runtime_config.pid);
-	sec_put_u32(&b, runtime_config.image);
-	sec_put_u32(&b, reason);
-	sec_put_u32(&b, 0);
-	sec_put_u64(&b, runtime_now());
-	sec_put_u64(&b, clock_mono_ns());
-	sec_end(&b, sec);
+	end_section(&b, runtime_config.image, reason, runtime_now(), clock_mono_ns());
 	flush_section(&b, buf);
 	/* when objects were loaded since they were last described (dlopen),
 	 * all are described again; the reader keeps one description per
@@ -362,6 +377,53 @@ void process_write_end(uint32_t reason)
 	dl_iterate_phdr(count_loads, &loads);
 	if (loads != described_loads)
 		write_objects();
+}
+
+/* This process's image mark in the environment (common/contract.h), or
+ * NULL when the environment has none. */
+static char *image_mark;
+
+/*
+ * An exec replaces the program without a word to the runtime in it: the
+ * image it starts, when recorded, says so.  The mark names the image
+ * whose environment this was; with this pid it is the one exec replaced,
+ * whose file gets its PROCESS_END, reason exec, at STARTED and
+ * STARTED_MONO, the clocks as the runtime began here: the exec itself
+ * came a dynamic loading earlier.  Other pids wrote the marks a fork
+ * child does not get to update (a child of vfork or posix_spawn, which
+ * has no image of its own until it execs) and are no business of ours.
+ * An image that execs a program the runtime does not reach (a static
+ * one) and that then exits keeps no end; one that execs it and then a
+ * recorded program gets its end when the latter starts.
+ */
+void process_image_replaced(uint64_t started, uint64_t started_mono)
+{
+	char path[CONTRACT_PATH_MAX + 64];
+	uint8_t buf[64];
+	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
+	uint32_t pid, image;
+	char *mark = secure_getenv(IMAGE_ENV);
+
+	if (!mark || image_mark_parse(mark, &pid, &image) != 0)
+		return;
+	image_mark = mark;
+	if (pid == (uint32_t)runtime_config.pid && image != runtime_config.image &&
+	    process_file_path(path, image)) {
+		/* no O_CREAT: an image with no file has nothing to end */
+		int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			end_section(&b, image, PROCESS_END_EXEC, started, started_mono);
+			write_all(fd, buf, (size_t)(b.p - buf));
+			close(fd);
+		}
+	}
+	process_image_mark();
+}
+
+void process_image_mark(void)
+{
+	if (image_mark)
+		image_mark_write(image_mark, (uint32_t)runtime_config.pid, runtime_config.image);
 }
 
 int process_sched_times(struct sched_times *out)

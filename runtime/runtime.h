@@ -444,6 +444,13 @@ HIDDEN void signal_masks_resolve(void);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* Writes the PROCESS_END (reason exec, at STARTED and STARTED_MONO) of
+ * the image of this pid that the environment's image mark names, if it
+ * is not this one, then marks the environment as this image's. */
+HIDDEN void process_image_replaced(uint64_t started, uint64_t started_mono);
+/* Marks the environment as this image's (a fork child's, once its
+ * process file is made). */
+HIDDEN void process_image_mark(void);
 /* The calling thread's CPU time and its time waiting, runnable, for a
  * CPU (/proc/thread-self/schedstat), in ns. */
 struct sched_times {

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/t/lib-sampling.sh"
 
-plan 16
+plan 17
 build_prog sample_hot st -O2 -fno-omit-frame-pointer
 limited "$CS" record -o s.data -- ./st stack > /dev/null 2>&1
 "$CS" report -i s.data --json > r.json
@@ -76,4 +76,12 @@ n=$(jq .samples r.json)
 t=$(jq .truncated_stacks r.json)
 awk -v t="$t" -v n="$n" 'BEGIN { exit !(n > 0 && t >= n * 0.9) }'
 ok $? "--stack=fp without frame pointers: the stacks count as truncated ($t of $n)"
+# the tick timer's samples stand for several periods each: their truncated
+# stacks count by the same weight as the samples
+limited "$CS" record --sample-source=timer --stack=fp -o ft.data -- ./nofp stack > /dev/null 2>&1
+"$CS" report -i ft.data --json > r.json
+n=$(jq .samples r.json)
+t=$(jq .truncated_stacks r.json)
+[ "$n" -gt 0 ] && [ "$t" = "$n" ]
+ok $? "--sample-source=timer: truncated stacks are counted by weight ($t of $n)"
 done_testing

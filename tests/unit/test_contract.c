@@ -147,6 +147,32 @@ static void test_too_many_stops(void **state)
 	assert_int_equal(contract_parse(text, &c, &why), -1);
 }
 
+/* The image mark: what the launcher sets parses as no image; what a
+ * runtime writes over it in place reads back; what is not a mark, or one
+ * whose numbers do not fit, is refused. */
+static void test_image_mark(void **state)
+{
+	char mark[] = IMAGE_MARK_NONE;
+	uint32_t pid = 1, image = 1;
+	static const char *const bad[] = {
+		"", "0000000001.000000000", "0000000001.00000000001", "0000000001-0000000001",
+		"000000000x.0000000001", "4294967296.0000000000", "0000000001.4294967296",
+	};
+
+	(void)state;
+	assert_int_equal(strlen(mark), IMAGE_MARK_LEN);
+	assert_int_equal(image_mark_parse(mark, &pid, &image), 0);
+	assert_int_equal(pid, 0);
+	assert_int_equal(image, 0);
+	image_mark_write(mark, 4294967295u, 7);
+	assert_string_equal(mark, "4294967295.0000000007");
+	assert_int_equal(image_mark_parse(mark, &pid, &image), 0);
+	assert_int_equal(pid, 4294967295u);
+	assert_int_equal(image, 7);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(image_mark_parse(bad[i], &pid, &image), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_too_many_stops),
 		cmocka_unit_test(test_sampling_settings),
+		cmocka_unit_test(test_image_mark),
 	};
 	return cmocka_run_group_tests_name("contract", tests, NULL, NULL);
 }

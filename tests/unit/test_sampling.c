@@ -144,7 +144,7 @@ static void test_model(void **state)
 	profile_add_sample(p, plain, 1, 1, 0, 0, 0);
 	assert_int_equal(p->samples, 3);
 	assert_int_equal(p->samples_lost, 1);
-	assert_int_equal(p->samples_truncated, 1);
+	assert_int_equal(p->samples_truncated, 2);	/* by weight, as the samples */
 	assert_int_equal(p->funcs[a].self_samples, 2);
 	assert_int_equal(p->funcs[a].samples, 2);	/* once per sample, not per frame */
 	assert_int_equal(p->funcs[b].self_samples, 1);
