@@ -21,8 +21,14 @@
  * returns to, and jumps there.
  *
  * Frame: 8 integer registers (64 bytes) + 8 bytes of padding = 72, which
- * keeps %rsp 16-byte aligned at the call (it is 8 mod 16 on entry); the
- * slow path adds 128 bytes for xmm0-7.
+ * keeps %rsp 16-byte aligned at the call when it is 8 mod 16 on entry, as
+ * in mcount, called from the function's body; the slow path adds 128 bytes
+ * for xmm0-7.  __fentry__ is called before the function's prologue, with
+ * the function's own return address still on top: %rsp is 0 mod 16 on
+ * entry, and 8 more bytes of padding align its calls.  The C side keeps
+ * to general registers and does not care, but the slow path calls libc,
+ * and libc (or a malloc the user preloads) may store vector registers to
+ * the stack with instructions that fault when it is misaligned.
  */
 	.text
 
@@ -38,15 +44,20 @@
 /*
  * An entry hook: SLOT is the return-address slot's offset from %rsp as
  * the hook is entered (8 for __fentry__), or -1 to take it from the frame
- * pointer (mcount runs after the prologue: 8(%rbp)).  The fast path is
- * tried first; when it declines, the full path runs in the same frame.
+ * pointer (mcount runs after the prologue: 8(%rbp)); PAD, 8 where %rsp is
+ * 16-byte aligned on entry (__fentry__), else 0.  The fast path is tried
+ * first; when it declines, the full path runs in the same frame.
  */
-.macro ENTRY_HOOK name, slot
+.macro ENTRY_HOOK name, slot, pad
 	.globl	\name
 	.type	\name, @function
 	.p2align 4
 \name:
 	.cfi_startproc
+	.if \pad
+	subq	$\pad, %rsp
+	.cfi_adjust_cfa_offset \pad
+	.endif
 	SAVE_INT
 	movq	callscope_hook_enter_fast_path(%rip), %rax
 	testq	%rax, %rax
@@ -54,9 +65,9 @@
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
-	leaq	\slot+FRAME(%rsp), %rdi
+	leaq	\slot+\pad+FRAME(%rsp), %rdi
 	.endif
-	movq	FRAME(%rsp), %rsi	/* our return address: inside the function */
+	movq	\pad+FRAME(%rsp), %rsi	/* our return address: inside the function */
 	call	*%rax
 	/* the callee's clock runs from here on, and after the full path's
 	 * call below; the caller's before each (runtime/hook_samples.c) */
@@ -65,6 +76,10 @@
 	jnz	3f
 2:	.cfi_remember_state
 	RESTORE_INT
+	.if \pad
+	leaq	\pad(%rsp), %rsp	/* lea: the flags stay as they were */
+	.cfi_adjust_cfa_offset -\pad
+	.endif
 	ret
 	/* the code below runs with the registers still saved */
 	.cfi_restore_state
@@ -72,9 +87,9 @@
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
-	leaq	\slot+FRAME(%rsp), %rdi
+	leaq	\slot+\pad+FRAME(%rsp), %rdi
 	.endif
-	movq	FRAME(%rsp), %rsi
+	movq	\pad+FRAME(%rsp), %rsi
 	call	callscope_hook_enter
 	HOOK_LABEL \name\()_full_done
 	testl	%eax, %eax
@@ -83,9 +98,9 @@
 	.if \slot < 0
 	leaq	8(%rbp), %rdi
 	.else
-	leaq	\slot+FRAME+XMM_FRAME(%rsp), %rdi
+	leaq	\slot+\pad+FRAME+XMM_FRAME(%rsp), %rdi
 	.endif
-	movq	FRAME+XMM_FRAME(%rsp), %rsi
+	movq	\pad+FRAME+XMM_FRAME(%rsp), %rsi
 	call	callscope_hook_enter_slow
 	RESTORE_XMM
 	jmp	2b
@@ -94,10 +109,10 @@
 	.size	\name, .-\name
 .endm
 
-	ENTRY_HOOK mcount, -1
+	ENTRY_HOOK mcount, -1, 0
 	.globl	_mcount
 	.set	_mcount, mcount
-	ENTRY_HOOK __fentry__, 8
+	ENTRY_HOOK __fentry__, 8, 8
 
 /*
  * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
