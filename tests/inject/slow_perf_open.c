@@ -48,25 +48,36 @@ static void wait_for_main_thread_cpu(long tid, long ms)
 		nanosleep(&tick, NULL);
 }
 
+/* Resolved and read once, as the library loads: syscall() is called
+ * from the runtime's hooks, where a lazy dlsym() would run inside the
+ * first hook, and while a program (tests/progs/sample_frames.c) has
+ * overwritten the stack its environment lives on. */
+static syscall_fn real;
+static long slow_ms;
+static int hold_number;
+
+__attribute__((constructor)) static void slow_perf_open_init(void)
+{
+	const char *ms = getenv("CALLSCOPE_SLOW_PERF_OPEN_MS");
+
+	real = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+	slow_ms = ms ? atol(ms) : 0;
+	hold_number = getenv("CALLSCOPE_SLOW_PERF_OPEN_HOLD") != NULL;
+}
+
 long syscall(long number, ...)
 {
-	static syscall_fn real;
 	va_list ap;
 	long a[6];
 
-	if (!real)
-		real = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
 	va_start(ap, number);
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	const char *ms = getenv("CALLSCOPE_SLOW_PERF_OPEN_MS");
 	/* pid: the main thread's (the process's), from another thread */
-	if (number == SYS_perf_event_open && ms && a[1] == getpid() && gettid() != getpid()) {
-		int held = getenv("CALLSCOPE_SLOW_PERF_OPEN_HOLD")
-				   ? open("/dev/null", O_RDONLY | O_CLOEXEC)
-				   : -1;
-		wait_for_main_thread_cpu(a[1], atol(ms));
+	if (number == SYS_perf_event_open && slow_ms && a[1] == getpid() && gettid() != getpid()) {
+		int held = hold_number ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+		wait_for_main_thread_cpu(a[1], slow_ms);
 		if (held >= 0)
 			close(held);
 	}
