@@ -12,9 +12,7 @@
  */
 	.text
 
-/* xsave: x87, SSE, AVX and the AVX-512 state (bits 0-2, 5-7). */
-#define XSAVE_MASK 0xe7
-#define XSAVE_AREA 4096
+#include "save_regs.h"
 
 	.globl	callscope_call_keeping_vectors
 	.hidden	callscope_call_keeping_vectors
@@ -33,27 +31,10 @@ callscope_call_keeping_vectors:
 	.cfi_offset %r12, -32
 	movq	%rdi, %rbx
 	movq	%rsi, %r12
-	subq	$XSAVE_AREA+64, %rsp
-	andq	$-64, %rsp
-	xorl	%eax, %eax
-	movq	%rax, 512(%rsp)		/* the xsave header must start zeroed */
-	movq	%rax, 520(%rsp)
-	movq	%rax, 528(%rsp)
-	movq	%rax, 536(%rsp)
-	movq	%rax, 544(%rsp)
-	movq	%rax, 552(%rsp)
-	movq	%rax, 560(%rsp)
-	movq	%rax, 568(%rsp)
-	movl	$XSAVE_MASK, %eax
-	xorl	%edx, %edx
-	xsave	(%rsp)
+	XSAVE_STATE
 	movq	%r12, %rdi
 	call	*%rbx
-	movl	%eax, XSAVE_AREA(%rsp)
-	movl	$XSAVE_MASK, %eax
-	xorl	%edx, %edx
-	xrstor	(%rsp)
-	movl	XSAVE_AREA(%rsp), %eax
+	XRSTOR_STATE
 	leaq	-16(%rbp), %rsp
 	popq	%r12
 	.cfi_restore %r12
