@@ -188,9 +188,11 @@ unit: $(UNIT_BIN)
 
 # The live-control tests (07*) run one at a time: 'live list' removes a
 # killed program's socket from the shared /tmp/callscope-UID, which one of
-# them checks is left behind.  The others run beside them.
+# them checks is left behind.  The others run beside them.  --failures
+# prints each failing file's 'not ok' lines, whose descriptions carry the
+# values seen, so a rare failure in CI says what went wrong.
 e2e: all shims $(PLAN_CHECK)
-	prove -j2 --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
+	prove -j2 --failures --rules='seq=tests/t/07*.t' --rules='par=**' tests/t
 
 fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \

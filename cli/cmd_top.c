@@ -39,6 +39,7 @@ struct top_entry {
 	uint64_t calls;
 	uint64_t self_ns;
 	uint64_t samples;	/* self samples */
+	uint64_t open;		/* calls still running at the snapshot */
 };
 
 struct top_row {
@@ -95,6 +96,7 @@ static struct top_entry *entries_of(const struct profile *p, size_t *n)
 		e[i].calls = p->funcs[i].calls;
 		e[i].self_ns = p->funcs[i].self_ns;
 		e[i].samples = p->funcs[i].self_samples;
+		e[i].open = p->funcs[i].virtual_returns;
 	}
 	*n = p->nfuncs;
 	qsort(e, *n, sizeof(*e), by_key);
@@ -121,15 +123,24 @@ static void print_screen(pid_t pid, const struct profile *p, const struct top_en
 
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
-		struct top_entry key = { func_key(f), 0, 0, 0 };
+		struct top_entry key = { func_key(f), 0, 0, 0, 0 };
 		const struct top_entry *old = bsearch(&key, prev, nprev, sizeof(*prev), by_key);
 		free(key.key);
-		/* each snapshot converts clock units with its own measured rate,
-		 * so a function idle in the window may seem to lose a few ns */
 		uint64_t calls = old ? increase(f->calls, old->calls) : f->calls;
 		uint64_t self = old ? increase(f->self_ns, old->self_ns) : f->self_ns;
 		uint64_t samples = old ? increase(f->self_samples, old->samples) : f->self_samples;
-		if (!calls && self < 1000 && !samples)
+		/*
+		 * Each snapshot converts clock units with the TSC rate it
+		 * measures from its own pair of clock readings, and a pair
+		 * read a few microseconds apart (the reader preempted between
+		 * them) moves the rate by a few parts in a million: the sums
+		 * of a function idle in the window then seem to move by as
+		 * much, thousands of ns for one that ran seconds before.
+		 * Without a call begun, a sample, or a call running at either
+		 * end of the window, the function did nothing in it.
+		 */
+		int open = f->virtual_returns || (old && old->open);
+		if (!calls && !samples && (!open || self < 1000))
 			continue;
 		rows[n++] = (struct top_row){ f, calls, self, samples };
 		total += self;

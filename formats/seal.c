@@ -370,7 +370,8 @@ static char **list_files(const char *dir, const char *prefix, size_t *n)
 		names[(*n)++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, *n, sizeof(*names), by_run_order);
+	if (*n)	/* none found: no array */
+		qsort(names, *n, sizeof(*names), by_run_order);
 	return names;
 }
 

@@ -252,7 +252,8 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 		if (c && !c->plt)
 			a.stops[i] = (uint8_t)analysis_scan(&a, f.funcs[i].start, function_end(&f, i));
 	}
-	qsort(a.br.v, a.br.n, sizeof(*a.br.v), analysis_by_target);
+	if (a.br.n)	/* no branch found: no array */
+		qsort(a.br.v, a.br.n, sizeof(*a.br.v), analysis_by_target);
 
 	struct patch_coverage *cov = patch_plan_add_object(plan, path, f.build_id,
 							   f.build_id_len);

@@ -160,7 +160,8 @@ static void merge(struct elf_functions *f)
 {
 	size_t w = 0, alloc = 0;
 
-	qsort(f->funcs, f->n, sizeof(*f->funcs), by_start);
+	if (f->n)	/* an object with no symbol and no FDE has no array */
+		qsort(f->funcs, f->n, sizeof(*f->funcs), by_start);
 	for (size_t r = 0; r < f->n; r++) {
 		struct elf_function *cur = &f->funcs[r];
 		if (w && f->funcs[w - 1].start == cur->start) {
@@ -217,7 +218,8 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 	for (size_t i = 0; entry && i < out->n; i++)
 		if (out->funcs[i].start == entry)
 			out->funcs[i].flags |= ELF_FUNCTION_NO_CALLER;
-	qsort(out->code, out->ncode, sizeof(*out->code), code_by_addr);
+	if (out->ncode)
+		qsort(out->code, out->ncode, sizeof(*out->code), code_by_addr);
 	return 0;
 }
 

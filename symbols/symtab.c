@@ -318,7 +318,8 @@ static void sort_ranges(struct symtab *st)
 	uint64_t max_end = 0;
 	size_t i;
 
-	qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	if (st->nr_ranges)	/* no object yet: no array */
+		qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
 	for (i = 0; i < st->nr_ranges; i++) {
 		if (st->ranges[i].end > max_end)
 			max_end = st->ranges[i].end;

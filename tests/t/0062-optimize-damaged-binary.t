@@ -3,10 +3,12 @@
 # all, or its symbol table lies past the end of a damaged file) is refused
 # in one line; one that names none of the profile's functions gives empty
 # order files and a warning.  Neither sorts an empty table from a NULL
-# array, which the sanitizer build (scripts/test-sanitized.sh) stops on.
+# array, which the sanitizer build (scripts/test-sanitized.sh) stops on;
+# nor does 'record --patch' of a program with no function symbol and no
+# call frame information.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 10
 
 build_prog cycle pg -O1 -pg -ffunction-sections
 limited "$CS" record -o c.data -- ./pg > /dev/null 2>&1
@@ -48,4 +50,20 @@ grep -q "no function of 'other' was called in the profile; the order files are e
 ok $? "and a warning says the order files are empty"
 [ -f out.order ] && [ ! -s out.order ]
 ok $? "the order file is written, empty"
+
+# a program of one entry point in assembly: no function symbol, no FDE
+cat > bare.S <<'EOF2'
+	.text
+	.globl _start
+_start:
+	and $-16, %rsp
+	xor %edi, %edi
+	call exit@PLT
+	.section .note.GNU-stack,"",@progbits
+EOF2
+cc -nostartfiles -o bare bare.S && strip bare
+limited "$CS" record --patch -o b.data -- ./bare > /dev/null 2> err.txt
+is "$?" 0 "record --patch of a program with no function to patch succeeds"
+grep -q "patching the entries of 0 of 0 functions" err.txt
+ok $? "and says it patched none"
 done_testing

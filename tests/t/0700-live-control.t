@@ -54,13 +54,6 @@ ok $? "flush"
 # thread has noticed the reset (at its next hook, within a round), a
 # snapshot must hold none of the earlier work, however the machine
 # schedules it.  Then capture starts again and new work is counted.
-wait_seen() {
-	i=0
-	while [ $i -lt 200 ] && [ "$(cat seen 2> /dev/null)" != "$1" ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
 echo i > mode
 wait_seen i
 "$CS" live "$pid" stop && "$CS" live "$pid" reset

@@ -21,6 +21,9 @@ STALLED_TIMER="$BUILD/tests/libstalled_timer.so"
 # preloaded, makes the control thread's walks of the loaded objects hold
 # the loader's lock longer (tests/inject/slow_loader_walk.c)
 SLOW_LOADER_WALK="$BUILD/tests/libslow_loader_walk.so"
+# preloaded, makes each CLOCK_MONOTONIC reading a millisecond later than
+# the one before (tests/inject/clock_creep.c)
+CLOCK_CREEP="$BUILD/tests/libclock_creep.so"
 # needs_shims FILE...: the preloaded shims a test depends on are built.  A
 # missing one would be skipped by the loader with a warning and the test
 # would check a run without its fault: stop with the command that builds it.
@@ -177,6 +180,17 @@ start_live_server() {
 wait_for_line() {
 	i=0
 	while [ $i -lt 300 ] && ! grep -q "$2" "$1" 2> /dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_seen MODE: waits (up to 10 s) until the live server (see
+# start_live_server) says in "seen" that it has taken up MODE, so no round
+# of the mode before is under way.
+wait_seen() {
+	i=0
+	while [ $i -lt 200 ] && [ "$(cat seen 2> /dev/null)" != "$1" ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
