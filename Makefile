@@ -89,7 +89,7 @@ RUNTIME_SRC := \
 	runtime/util.c
 RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targets.S \
 	runtime/arch/x86_64/libcall.S runtime/arch/x86_64/patch.S \
-	runtime/arch/x86_64/call_on_stack.S
+	runtime/arch/x86_64/call_on_stack.S runtime/arch/x86_64/keep_vectors.S
 
 # Everything the CLI is made of except its main(); tests link it too.  Every
 # .c file in these directories belongs to the tools: adding a source file

@@ -176,9 +176,11 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 	return 0;
 }
 
-/* Maps a new window that starts at the page holding the commit point. */
-int thread_buffer_grow(struct thread_state *t)
+HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
+
+static int grow(void *arg)
 {
+	struct thread_state *t = arg;
 	int saved = errno;
 	uint64_t began = runtime_now();
 	uint64_t committed = t->hdr->committed_end;
@@ -193,6 +195,18 @@ int thread_buffer_grow(struct thread_state *t)
 	t->paused += runtime_now() - began;
 	errno = saved;
 	return rc;
+}
+
+/*
+ * Maps a new window that starts at the page holding the commit point.
+ * A hook calls this between the program's instructions, where the vector
+ * registers hold its arguments or its return value, and growing calls
+ * libc (fstatvfs, posix_fallocate, strerror), which may use them: so the
+ * vector state is saved around it.
+ */
+int thread_buffer_grow(struct thread_state *t)
+{
+	return callscope_call_keeping_vectors(grow, t);
 }
 
 static int open_file(struct thread_state *t)

@@ -2,9 +2,12 @@
  * Arguments and results in every register class the hooks must keep:
  * doubles and floats (xmm0-7), long double (x87), a struct returned in
  * rax:rdx, varargs (al holds the vector count), many integer arguments.
+ *
+ *   floats [N]   N rounds of the six calls (default 100)
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 struct pair {
 	long a, b;
@@ -39,10 +42,11 @@ __attribute__((noinline)) double sum(int n, ...)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int n = argc > 1 ? atoi(argv[1]) : 100;
 	double acc = 0;
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < n; i++) {
 		acc += mix(i, 1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875);
 		acc += halve((float)i);
 		acc += (double)third((long double)i);

@@ -13,7 +13,8 @@
  * say: the constructor sets callscope_hook_enter_fast_path, and its
  * return's callscope_hook_return_fast_path, once, and an indirect call
  * through it costs each kind what a direct call would.  The C side is built with -mgeneral-regs-only
- * and calls nothing that touches vector registers, so xmm0-7 are saved
+ * and calls nothing that touches vector registers (a buffer's growth,
+ * which calls libc, saves them itself: keep_vectors.S), so xmm0-7 are saved
  * only when it asks for the slow path (a thread's first hook, which opens
  * files through libc).  The C side may replace the return address with
  * callscope_return_trampoline, which saves the return-value registers,
@@ -118,8 +119,9 @@
  * Reached by the instrumented function's `ret`: %rsp is 8 past the slot
  * that held the return address, and 16-byte aligned.  Only the integer
  * return registers need saving: the C side is built with
- * -mgeneral-regs-only and, when it grows the buffer, makes only system
- * calls, so xmm0/xmm1 and st(0) come through untouched.
+ * -mgeneral-regs-only, and when it grows the buffer, which calls libc, it
+ * saves the vector state around that (keep_vectors.S), so xmm0/xmm1 and
+ * st(0) come through untouched.
  *
  * It leaves by an indirect jump through %r11 (free at a return: neither
  * kept across calls nor a return value), not by `ret`: the function's

@@ -39,10 +39,6 @@
 	RESTORE_INT
 .endm
 
-/* xsave: x87, SSE, AVX and the AVX-512 state (bits 0-2, 5-7). */
-#define XSAVE_MASK 0xe7
-#define XSAVE_AREA 4096
-
 /*
  * Called by the trampoline at its entry: (%rsp) is the trampoline's
  * return address, 8(%rsp) the function's return-address slot.  Returns
@@ -70,28 +66,11 @@ callscope_patch_entry:
 	.cfi_adjust_cfa_offset 8
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	subq	$XSAVE_AREA+64, %rsp
-	andq	$-64, %rsp
-	xorl	%eax, %eax
-	movq	%rax, 512(%rsp)		/* the xsave header must start zeroed */
-	movq	%rax, 520(%rsp)
-	movq	%rax, 528(%rsp)
-	movq	%rax, 536(%rsp)
-	movq	%rax, 544(%rsp)
-	movq	%rax, 552(%rsp)
-	movq	%rax, 560(%rsp)
-	movq	%rax, 568(%rsp)
-	movl	$XSAVE_MASK, %eax
-	xorl	%edx, %edx
-	xsave	(%rsp)
+	XSAVE_STATE
 	leaq	PFRAME+16(%rbp), %rdi
 	movq	PFRAME+8(%rbp), %rsi
 	call	callscope_patch_enter_slow
-	movl	%eax, XSAVE_AREA(%rsp)
-	movl	$XSAVE_MASK, %eax
-	xorl	%edx, %edx
-	xrstor	(%rsp)
-	movl	XSAVE_AREA(%rsp), %eax
+	XRSTOR_STATE
 	movq	%rbp, %rsp
 	.cfi_def_cfa_register %rsp
 	popq	%rbp

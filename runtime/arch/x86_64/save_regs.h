@@ -63,3 +63,39 @@
 	.cfi_adjust_cfa_offset -XMM_FRAME
 .endm
 
+
+/*
+ * The whole extended state, for the rare paths that call libc, which may
+ * use any vector or x87 register: XSAVE_STATE saves it in an area below
+ * %rsp, aligned to 64 bytes (the caller keeps its stack in %rbp or a
+ * callee-saved register and leaves through it); XRSTOR_STATE restores it
+ * and keeps %eax, the C side's result.  Bits 0-2 and 5-7: x87, SSE, AVX
+ * and the AVX-512 state.
+ */
+#define XSAVE_MASK 0xe7
+#define XSAVE_AREA 4096
+
+.macro XSAVE_STATE
+	subq	$XSAVE_AREA+64, %rsp
+	andq	$-64, %rsp
+	xorl	%eax, %eax
+	movq	%rax, 512(%rsp)		/* the xsave header must start zeroed */
+	movq	%rax, 520(%rsp)
+	movq	%rax, 528(%rsp)
+	movq	%rax, 536(%rsp)
+	movq	%rax, 544(%rsp)
+	movq	%rax, 552(%rsp)
+	movq	%rax, 560(%rsp)
+	movq	%rax, 568(%rsp)
+	movl	$XSAVE_MASK, %eax
+	xorl	%edx, %edx
+	xsave	(%rsp)
+.endm
+
+.macro XRSTOR_STATE
+	movl	%eax, XSAVE_AREA(%rsp)
+	movl	$XSAVE_MASK, %eax
+	xorl	%edx, %edx
+	xrstor	(%rsp)
+	movl	XSAVE_AREA(%rsp), %eax
+.endm
