@@ -170,7 +170,7 @@ struct thread_state {
 	 * (calls then go to the nodes directly) */
 	struct thread_call_memo *call_memo;
 	int call_memo_on;
-	struct cct_func_slot *func_slots;
+	struct cct_func_slot *func_slots;	/* --call-stats only, else NULL */
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */
 	uint64_t hooks_q;	/* the hooks' cost of the calls begun while
@@ -441,6 +441,9 @@ HIDDEN void signals_install(void);
 HIDDEN void signal_masks_resolve(void);
 
 /* process.c: process and object sections */
+/* Calls FN(ARG) with the vector and x87 state saved around it
+ * (arch/x86_64/keep_vectors.S): for the work a hook does through libc. */
+HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);

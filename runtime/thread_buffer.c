@@ -176,8 +176,6 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 	return 0;
 }
 
-HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
-
 static int grow(void *arg)
 {
 	struct thread_state *t = arg;
