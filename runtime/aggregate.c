@@ -66,7 +66,7 @@ static int reserve_now(void *arg)
 	madvise(&t->nodes[t->node_reserved], (size_t)(records - t->node_reserved) * CCT_RECORD_SIZE,
 		MADV_POPULATE_WRITE);
 	t->node_reserved = records;
-	t->paused += runtime_now() - began;
+	thread_pause_since(t, began);
 	t->nodes[0].paused = t->paused;
 	return 0;
 }

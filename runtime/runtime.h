@@ -716,6 +716,18 @@ static inline uint64_t thread_now(const struct thread_state *t)
 	return runtime_now() - t->paused;
 }
 
+/* Leaves the runtime's own work since BEGAN, a clock reading, out of the
+ * thread's clock.  A wait for a CPU inside that stretch is then in the
+ * pause already: the next look at the switch records takes only waits
+ * after it, as after a clock reading (cpu_wait_take()). */
+static inline void thread_pause_since(struct thread_state *t, uint64_t began)
+{
+	uint64_t now = runtime_now();
+
+	t->paused += now - began;
+	t->clock_last = now;
+}
+
 /* Whether waits for a CPU ended since the thread last took them. */
 static inline int thread_waits_pending(const struct thread_state *t)
 {
