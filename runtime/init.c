@@ -12,6 +12,7 @@
 #include "control.h"
 #include "libcall/libcall.h"
 
+#include <cpuid.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -86,14 +87,18 @@ void runtime_cloned(void)
 	sampler_forked();
 }
 
+int callscope_xsave_ok;
+
 __attribute__((constructor)) static void runtime_init(void)
 {
 	const char *why = NULL;
 	const char *text;
 	struct contract *contract = &runtime_config.contract;
+	unsigned a, b, c, d;
 
 	if (getauxval(AT_SECURE))
 		return;
+	callscope_xsave_ok = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE);
 	rt_log_init();
 	text = secure_getenv(CONTRACT_ENV);
 	if (!text)

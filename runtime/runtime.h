@@ -440,10 +440,15 @@ HIDDEN void signals_install(void);
  * in for (sigaction.c), before any handler may call them. */
 HIDDEN void signal_masks_resolve(void);
 
-/* process.c: process and object sections */
-/* Calls FN(ARG) with the vector and x87 state saved around it
- * (arch/x86_64/keep_vectors.S): for the work a hook does through libc. */
+/* arch/x86_64/keep_vectors.S: libc called from inside a hook */
+/* Whether the processor and the kernel save the extended state with xsave
+ * (bit OSXSAVE of CPUID 1), as the runtime starts; else fxsave serves. */
+HIDDEN extern int callscope_xsave_ok;
+/* Calls FN(ARG) with the vector and x87 state saved around it: for the
+ * work a hook does through libc. */
 HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
+
+/* process.c: process and object sections */
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);

@@ -23,7 +23,6 @@
 #define _GNU_SOURCE
 #include "patch.h"
 
-#include <cpuid.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -217,8 +216,7 @@ void patch_install(void)
 	struct stat st;
 
 	/* the entry hook's slow path keeps the vector registers with xsave */
-	unsigned a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) {
+	if (!callscope_xsave_ok) {
 		rt_warn("the processor or the kernel lacks xsave, which patched entries need; "
 			"the program runs untraced", "");
 		return;

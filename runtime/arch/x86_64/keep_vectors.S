@@ -2,7 +2,8 @@
  * int callscope_call_keeping_vectors(int (*fn)(void *), void *arg)
  *
  * Calls FN(ARG) with the vector and x87 state saved around it (xsave, as
- * patch.S's slow path), and returns what it returns.  The hooks' fast and
+ * patch.S's slow path, or fxsave where the processor or the kernel has no
+ * xsave: callscope_xsave_ok), and returns what it returns.  The hooks' fast and
  * full paths keep only the integer registers, for the C side is built
  * with -mgeneral-regs-only; but when a hook grows a thread's buffer it
  * calls libc (fstatvfs copies its result through xmm0-3), and at that
@@ -31,11 +32,22 @@ callscope_call_keeping_vectors:
 	.cfi_offset %r12, -32
 	movq	%rdi, %rbx
 	movq	%rsi, %r12
+	cmpl	$0, callscope_xsave_ok(%rip)
+	je	1f
 	XSAVE_STATE
 	movq	%r12, %rdi
 	call	*%rbx
 	XRSTOR_STATE
-	leaq	-16(%rbp), %rsp
+	jmp	2f
+	/* a processor without xsave has x87 and SSE alone, all of which
+	 * fxsave keeps */
+1:	subq	$512, %rsp
+	andq	$-16, %rsp
+	fxsave64 (%rsp)
+	movq	%r12, %rdi
+	call	*%rbx
+	fxrstor64 (%rsp)
+2:	leaq	-16(%rbp), %rsp
 	popq	%r12
 	.cfi_restore %r12
 	popq	%rbx
