@@ -11,8 +11,8 @@
 # rounds' medians is kept.
 #
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-thread-start), CALLSCOPE,
-# BASELINE (another build's callscope, its trace measured in the same
-# rounds), REPEAT (default 7), THREADS (default 200).  Prints Markdown.
+# BASELINE (another build's callscope, its trace and count mode measured in
+# the same rounds), REPEAT (default 7), THREADS (default 200).  Prints Markdown.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,7 +28,7 @@ mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
 cc -O2 -pg -pthread -o ts "$HERE/progs/thread_start.c"
 variants=(plain trace count flight sample)
-[ -n "$BASELINE" ] && variants+=(baseline-trace)
+[ -n "$BASELINE" ] && variants+=(baseline-trace baseline-count)
 command -v uftrace > /dev/null && variants+=(uftrace)
 command -v perf > /dev/null && variants+=(perf)
 
@@ -37,7 +37,7 @@ run() {
 	plain) ./ts "$THREADS" ;;
 	trace | count | flight | sample)
 		"$CALLSCOPE" record --mode="$1" -o cs.data -- ./ts "$THREADS" 2> /dev/null ;;
-	baseline-trace) "$BASELINE" record --mode=trace -o base.data -- ./ts "$THREADS" 2> /dev/null ;;
+	baseline-*) "$BASELINE" record --mode="${1#baseline-}" -o base.data -- ./ts "$THREADS" 2> /dev/null ;;
 	uftrace) uftrace record -d uftrace.data ./ts "$THREADS" 2> /dev/null ;;
 	perf) perf record -q -F 999 -g -o perf.data ./ts "$THREADS" 2> /dev/null ;;
 	esac
