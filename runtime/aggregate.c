@@ -28,14 +28,28 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RESERVE_STEP 8192u	/* records reserved at a time: 1 MiB */
+#define RESERVE_STEP 8192u	/* records reserved at a time at most: 1 MiB */
+#define RESERVE_FIRST 512u	/* the first reservation: 64 KiB */
 
-static int reserve(struct thread_state *t, uint32_t records)
+/* The next reservation: 64 KiB first, then doubling up to a step, so a
+ * short-lived thread does not fill and fault in a whole megabyte as it
+ * starts. */
+static uint32_t reserve_step(const struct thread_state *t)
 {
-	if (records > t->node_cap)
-		records = t->node_cap;
-	if (records <= t->node_reserved)
-		return records > t->node_used ? 0 : -1;
+	return t->node_reserved < RESERVE_FIRST ? RESERVE_FIRST
+	       : t->node_reserved < RESERVE_STEP ? t->node_reserved
+						   : RESERVE_STEP;
+}
+
+struct reservation {
+	struct thread_state *t;
+	uint32_t records;
+};
+
+static int reserve_now(void *arg)
+{
+	struct thread_state *t = ((struct reservation *)arg)->t;
+	uint32_t records = ((struct reservation *)arg)->records;
 	uint64_t began = runtime_now();
 	/* not into the program's file, should it have closed ours */
 	if (!rt_fd_is(t->fd, &t->fd_id))
@@ -52,9 +66,26 @@ static int reserve(struct thread_state *t, uint32_t records)
 	madvise(&t->nodes[t->node_reserved], (size_t)(records - t->node_reserved) * CCT_RECORD_SIZE,
 		MADV_POPULATE_WRITE);
 	t->node_reserved = records;
-	t->paused += runtime_now() - began;
+	thread_pause_since(t, began);
 	t->nodes[0].paused = t->paused;
 	return 0;
+}
+
+/*
+ * Reserves room for RECORDS records in all.  A hook calls this between the
+ * program's instructions, where the vector registers hold its arguments or
+ * its return value, and reserving calls libc (posix_fallocate may fall
+ * back to fstatfs and writes): so the vector state is saved around it, as
+ * around a buffer's growth (thread_buffer.c).
+ */
+static int reserve(struct thread_state *t, uint32_t records)
+{
+	if (records > t->node_cap)
+		records = t->node_cap;
+	if (records <= t->node_reserved)
+		return records > t->node_used ? 0 : -1;
+	struct reservation r = { t, records };
+	return callscope_call_keeping_vectors(reserve_now, &r);
 }
 
 static void publish(struct thread_state *t)
@@ -68,7 +99,7 @@ static void publish(struct thread_state *t)
 static uint32_t new_records(struct thread_state *t, uint32_t n)
 {
 	while (t->node_used + n > t->node_reserved)
-		if (reserve(t, t->node_reserved + RESERVE_STEP) != 0 ||
+		if (reserve(t, t->node_reserved + reserve_step(t)) != 0 ||
 		    t->node_used + n > t->node_reserved)
 			return 0;
 	uint32_t first = t->node_used;
@@ -99,11 +130,12 @@ static void start_tree(struct thread_state *t)
 }
 
 /*
- * The address -> function record table: room for one function per
- * CCT_FUNC_RECORDS records at most half full, up to FUNC_SLOTS_MAX slots
- * (2 MiB, faulted in at the start like the records, so the table's first
- * touches are not charged to the program's calls); a thread that meets
- * more functions than half that keeps no statistics for the rest.
+ * The address -> function record table of --call-stats: room for one
+ * function per CCT_FUNC_RECORDS records at most half full, up to
+ * FUNC_SLOTS_MAX slots (2 MiB, faulted in at the start like the records, so
+ * the table's first touches are not charged to the program's calls); a
+ * thread that meets more functions than half that keeps no statistics for
+ * the rest.
  */
 #define FUNC_SLOTS_MAX (1u << 17)
 
@@ -192,18 +224,21 @@ int aggregate_open(struct thread_state *t)
 	t->nodes = p;
 	t->node_cache = mmap(NULL, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache),
 			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	t->func_slots = mmap(NULL, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots),
-			     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-			     -1, 0);
+	/* the function table serves --call-stats alone */
+	t->func_slots = !runtime_config.contract.call_stats
+				? NULL
+				: mmap(NULL, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots),
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (t->node_cache != MAP_FAILED)
 		madvise(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache),
 			MADV_POPULATE_WRITE);
 	if (t->node_cache == MAP_FAILED || t->func_slots == MAP_FAILED ||
-	    reserve(t, RESERVE_STEP) != 0) {
+	    reserve(t, reserve_step(t)) != 0) {
 		int saved = errno;
 		if (t->node_cache != MAP_FAILED)
 			munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
-		if (t->func_slots != MAP_FAILED)
+		if (t->func_slots && t->func_slots != MAP_FAILED)
 			munmap(t->func_slots,
 			       ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
 		munmap(p, bytes);
@@ -225,7 +260,8 @@ void aggregate_close(struct thread_state *t)
 		return;
 	munmap(t->nodes, (size_t)t->node_cap * CCT_RECORD_SIZE);
 	munmap(t->node_cache, AGGREGATE_CACHE_SLOTS * sizeof(*t->node_cache));
-	munmap(t->func_slots, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
+	if (t->func_slots)
+		munmap(t->func_slots, ((size_t)t->func_slot_mask + 1) * sizeof(*t->func_slots));
 	if (t->call_memo_on)
 		munmap(t->call_memo, CALL_MEMO_BYTES);
 	t->nodes = NULL;

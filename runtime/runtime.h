@@ -170,7 +170,7 @@ struct thread_state {
 	 * (calls then go to the nodes directly) */
 	struct thread_call_memo *call_memo;
 	int call_memo_on;
-	struct cct_func_slot *func_slots;
+	struct cct_func_slot *func_slots;	/* --call-stats only, else NULL */
 	uint32_t func_slot_mask;
 	uint32_t funcs_used;	/* records in func_slots */
 	uint64_t hooks_q;	/* the hooks' cost of the calls begun while
@@ -441,6 +441,9 @@ HIDDEN void signals_install(void);
 HIDDEN void signal_masks_resolve(void);
 
 /* process.c: process and object sections */
+/* Calls FN(ARG) with the vector and x87 state saved around it
+ * (arch/x86_64/keep_vectors.S): for the work a hook does through libc. */
+HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
@@ -717,6 +720,18 @@ static inline void thread_commit(struct thread_state *t)
 static inline uint64_t thread_now(const struct thread_state *t)
 {
 	return runtime_now() - t->paused;
+}
+
+/* Leaves the runtime's own work since BEGAN, a clock reading, out of the
+ * thread's clock.  A wait for a CPU inside that stretch is then in the
+ * pause already: the next look at the switch records takes only waits
+ * after it, as after a clock reading (cpu_wait_take()). */
+static inline void thread_pause_since(struct thread_state *t, uint64_t began)
+{
+	uint64_t now = runtime_now();
+
+	t->paused += now - began;
+	t->clock_last = now;
 }
 
 /* Whether waits for a CPU ended since the thread last took them. */

@@ -176,8 +176,6 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 	return 0;
 }
 
-HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
-
 static int grow(void *arg)
 {
 	struct thread_state *t = arg;
@@ -192,7 +190,7 @@ static int grow(void *arg)
 	else if (!t->truncated)	/* once: the callers then stop growing */
 		rt_warn("a thread buffer cannot grow; the thread's further events are "
 			"counted as lost", strerror(errno));
-	t->paused += runtime_now() - began;
+	thread_pause_since(t, began);
 	errno = saved;
 	return rc;
 }

@@ -3,7 +3,10 @@
  * doubles and floats (xmm0-7), long double (x87), a struct returned in
  * rax:rdx, varargs (al holds the vector count), many integer arguments.
  *
- *   floats [N]   N rounds of the six calls (default 100)
+ *   floats [N [DEPTH]]   N rounds of the six calls (default 100), then a
+ *                        recursion DEPTH calls deep with a double live in
+ *                        each call (default 0): a new call path at each
+ *                        depth, for the buffers that grow meanwhile
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,9 +45,15 @@ __attribute__((noinline)) double sum(int n, ...)
 	return s;
 }
 
+__attribute__((noinline)) double descend(double x, int depth)
+{
+	return depth ? x + descend(x * 1.0001, depth - 1) : x;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 100;
+	int depth = argc > 2 ? atoi(argv[2]) : 0;
 	double acc = 0;
 	for (int i = 0; i < n; i++) {
 		acc += mix(i, 1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875);
@@ -55,6 +64,7 @@ int main(int argc, char **argv)
 		acc += (double)many(i, 2, 3, 4, 5, 6, 7, 8);
 		acc += sum(4, 0.5, 1.5, (double)i, 2.5);
 	}
+	acc += descend(0.5, depth);
 	printf("%.6f\n", acc);
 	return 0;
 }

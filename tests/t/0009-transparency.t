@@ -6,7 +6,7 @@
 # vector registers hold the function's arguments or its result.
 . "$(dirname "$0")/lib.sh"
 
-plan 16
+plan 18
 for prog in floats basic; do
 	build_prog $prog plain -O2
 	expected=$(./plain)
@@ -23,6 +23,7 @@ done
 
 build_prog floats plain -O2
 expected=$(./plain 20000)
+deep=$(./plain 20000 6000)
 for kind in PG FENTRY; do
 	eval flags=\$HOOK_FLAGS_$kind
 	# shellcheck disable=SC2086
@@ -32,5 +33,9 @@ for kind in PG FENTRY; do
 		is "$(limited "$CS" record $chunk -o x.data -- ./bin 20000 2>/dev/null)" "$expected" \
 			"floats $kind -O2, 120 000 calls ${chunk:-(windows from 64K)}: output unchanged"
 	done
+	# 6000 call paths: count mode's nodes are reserved again and again
+	# inside the calls, with a double live in each
+	is "$(limited "$CS" record --mode=count -o x.data -- ./bin 20000 6000 2>/dev/null)" "$deep" \
+		"floats $kind -O2, count mode, 6000 paths: output unchanged"
 done
 done_testing

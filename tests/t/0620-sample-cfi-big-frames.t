@@ -5,6 +5,7 @@
 # copy of the stack ends inside that buffer, is the contrast: its stacks are
 # cut there.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/t/lib-sampling.sh"
 
 plan 7
 build_prog sample_frames sf -O2 -fomit-frame-pointer
@@ -14,7 +15,11 @@ is "$?" 0 "the program ran under the sampler"
 n=$(jq .samples r.json)
 [ "$n" -ge 50 ]
 ok $? "it was sampled ($n samples)"
-is "$(jq -r .stack_method r.json)" "call frame information" "the report names the method"
+# (a sample or two may land in the runtime's own start-up, in libc, where
+# the report then gives each method's share, as in 0603)
+method=$(jq -r .stack_method r.json)
+echo "$method" | cfi_share_at_least 95
+ok $? "the report names the method ($method)"
 is "$(jq -r .truncated_stacks r.json)" 0 "no stack is truncated"
 main=$(jq '[.functions[] | select(.name == "main") | .total_pct] | add // 0' r.json)
 awk -v p="$main" 'BEGIN { exit !(p >= 99) }'
