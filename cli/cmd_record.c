@@ -585,8 +585,9 @@ int cmd_record(int argc, char **argv)
 	session.mode = contract.sample_only ? DATA_MODE_SAMPLE
 		       : contract.ring_bytes ? DATA_MODE_FLIGHT
 		       : contract.count_nodes ? DATA_MODE_COUNT : DATA_MODE_TRACE;
-	session.mono_start = clock_mono_ns();
-	session.tsc_start = clock_tsc();
+	struct clock_pair at = clock_pair_read(CONTRACT_CLOCK_TSC);
+	session.tsc_start = at.clock;
+	session.mono_start = at.mono_ns;
 
 	/* The program's environment is made in ours, which runs nothing
 	 * else, and the program is started by posix_spawn: a fork would copy
@@ -625,8 +626,9 @@ int cmd_record(int argc, char **argv)
 				die("cannot wait for '%s': %s", prog, strerror(errno));
 		}
 	}
-	session.tsc_end = clock_tsc();
-	session.mono_end = clock_mono_ns();
+	at = clock_pair_read(CONTRACT_CLOCK_TSC);
+	session.tsc_end = at.clock;
+	session.mono_end = at.mono_ns;
 	session.wait_status = status;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);

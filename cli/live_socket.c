@@ -283,8 +283,9 @@ int live_snapshot(pid_t pid, const char *reply, const char *out, int quiet)
 	s.argv = proc_argv(pid, &s.argc, &blob);
 	/* the end is now: the program goes on, its staging files grow, and
 	 * only what was committed by the copy is in the snapshot */
-	s.tsc_end = clock_tsc();
-	s.mono_end = clock_mono_ns();
+	struct clock_pair end = clock_pair_read(CONTRACT_CLOCK_TSC);
+	s.tsc_end = end.clock;
+	s.mono_end = end.mono_ns;
 	rc = seal_staging(staging, out, &s, &res);
 	if (rc == 0 && !quiet)
 		fprintf(stderr, "callscope: snapshot of %zu thread%s of process %d into '%s' "

@@ -397,8 +397,9 @@ void control_start(void)
 {
 	struct timespec now;
 
-	control.tsc_start = clock_tsc();
-	control.mono_start = clock_mono_ns();
+	struct clock_pair start = clock_pair_read(CONTRACT_CLOCK_TSC);
+	control.tsc_start = start.clock;
+	control.mono_start = start.mono_ns;
 	clock_gettime(CLOCK_REALTIME, &now);
 	control.unix_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	if (runtime_config.contract.dir[0] != '/') {

@@ -179,8 +179,9 @@ static uint64_t clock_at_start, mono_at_start;
 
 void cpu_wait_start(void)
 {
-	clock_at_start = runtime_now();
-	mono_at_start = clock_mono_ns();
+	struct clock_pair start = runtime_now_pair();
+	clock_at_start = start.clock;
+	mono_at_start = start.mono_ns;
 }
 
 void cpu_wait_open_aside(void)
@@ -250,7 +251,8 @@ static struct clock_rate clock_rate_now(void)
 {
 	if (runtime_config.contract.clock != CONTRACT_CLOCK_TSC)
 		return (struct clock_rate){ 1, 1 };
-	return (struct clock_rate){ runtime_now() - clock_at_start, clock_mono_ns() - mono_at_start };
+	struct clock_pair now = runtime_now_pair();
+	return (struct clock_rate){ now.clock - clock_at_start, now.mono_ns - mono_at_start };
 }
 
 static uint64_t ns_to_clock(struct clock_rate r, uint64_t ns)

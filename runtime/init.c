@@ -108,7 +108,7 @@ __attribute__((constructor)) static void runtime_init(void)
 		return;
 	}
 	/* when an exec started this image, the one it replaced ended here */
-	uint64_t started = runtime_now(), started_mono = clock_mono_ns();
+	struct clock_pair started = runtime_now_pair();
 	set_triggers(contract);
 	trace_fast_paths_choose(contract);
 	if (contract->start_stopped)
@@ -125,7 +125,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
 				runtime_config.hook_outer_x256) != 0)
 		return;
-	process_image_replaced(started, started_mono);
+	process_image_replaced(started.clock, started.mono_ns);
 	if (thread_lifecycle_install() != 0)
 		return;
 	pthread_atfork(process_fork_prepare, process_fork_parent, after_fork_child);

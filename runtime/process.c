@@ -333,8 +333,9 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	sec_put_u32(&b, runtime_config.image);
 	sec_put_u32(&b, (uint32_t)parent);
 	sec_put_u32(&b, runtime_config.contract.clock);
-	sec_put_u64(&b, runtime_now());
-	sec_put_u64(&b, clock_mono_ns());
+	struct clock_pair now = runtime_now_pair();
+	sec_put_u64(&b, now.clock);
+	sec_put_u64(&b, now.mono_ns);
 	sec_put_u32(&b, inner_x256);
 	sec_put_u32(&b, outer_x256);
 	sec_put_blob(&b, exe_path, strlen(exe_path));
@@ -368,7 +369,8 @@ void process_write_end(uint32_t reason)
 
 	if (process_fd < 0)
 		return;
-	end_section(&b, runtime_config.image, reason, runtime_now(), clock_mono_ns());
+	struct clock_pair now = runtime_now_pair();
+	end_section(&b, runtime_config.image, reason, now.clock, now.mono_ns);
 	flush_section(&b, buf);
 	/* when objects were loaded since they were last described (dlopen),
 	 * all are described again; the reader keeps one description per

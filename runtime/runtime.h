@@ -635,6 +635,12 @@ static inline uint64_t runtime_now(void)
 	return clock_now(runtime_config.contract.clock);
 }
 
+/* The run's clock and CLOCK_MONOTONIC at one instant (clock.h says how). */
+static inline struct clock_pair runtime_now_pair(void)
+{
+	return clock_pair_read(runtime_config.contract.clock);
+}
+
 uintptr_t signals_send_held(struct thread_state *t, uintptr_t result);
 /* Drops the signals T holds: a forked child starts with none pending. */
 void signals_forget_held(struct thread_state *t);

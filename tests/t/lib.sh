@@ -24,6 +24,9 @@ SLOW_LOADER_WALK="$BUILD/tests/libslow_loader_walk.so"
 # preloaded, makes each CLOCK_MONOTONIC reading a millisecond later than
 # the one before (tests/inject/clock_creep.c)
 CLOCK_CREEP="$BUILD/tests/libclock_creep.so"
+# preloaded, holds a CLOCK_MONOTONIC reading after a quiet stretch 20 ms
+# on each side (tests/inject/clock_stall.c)
+CLOCK_STALL="$BUILD/tests/libclock_stall.so"
 # needs_shims FILE...: the preloaded shims a test depends on are built.  A
 # missing one would be skipped by the loader with a warning and the test
 # would check a run without its fault: stop with the command that builds it.
