@@ -57,8 +57,11 @@ int main()
 {
 	for (int i = 0; i < 20; i++)
 		catcher(i);
-	std::thread a(body, 1000), b(body, 2000);
+	/* one after the other: both add to sink, and at once they could
+	 * lose each other's additions */
+	std::thread a(body, 1000);
 	a.join();
+	std::thread b(body, 2000);
 	b.join();
 	std::printf("%d\n", sink);
 	return 0;

@@ -23,7 +23,10 @@ for i in 1 2 3; do
 done > fin.txt
 is "$(awk '$1 >= 0' fin.txt | wc -l)" 3 "trace: fin is in every recording"
 fin=$(least < fin.txt)
-ok $(( fin > 1000 )) "trace: fin, which only flushes, takes ${fin} us (< 1000), not the buffer growths'"
+# (some 80 us alone, and the least of three runs took 2.1 ms once beside a
+# full suite; the growths' pauses it was charged before came to 20 ms and
+# more)
+ok $(( fin > 5000 )) "trace: fin, which only flushes, takes ${fin} us (< 5000), not the buffer growths'"
 "$CS" report -i t1.data | grep -q 'fin \[still running at the end\]'
 ok $? "trace: fin is still marked running at the end"
 
