@@ -99,28 +99,38 @@ static struct count_memory count_memory(const struct data_file *df, const struct
 	return m;
 }
 
-/* A call's cost in the hooks, measured as INNER + OUTER (clock units
- * times 256), in ns. */
-/* How PR ended, for its line in the list of processes: "" when it
- * exited, else in parentheses, with DBUF to format in; a static string
- * or DBUF's caller's. */
-static const char *process_end_text(const struct data_file *df, const struct data_process *pr,
-				    char dbuf[DURATION_BUF])
+/* Room for process_end_text()'s line. */
+#define PROCESS_END_TEXT 64
+
+/* How long PR ran, from its start to its recorded end, in ns; 0 when the
+ * end does not come after the start. */
+static double process_ran_ns(const struct data_file *df, const struct data_process *pr)
 {
-	static char text[64];
+	return pr->end_time > pr->start_time
+		       ? (double)(pr->end_time - pr->start_time) * load_ns_per_unit(df)
+		       : 0;
+}
+
+/* How PR ended, for its line in the list of processes: "" when it
+ * exited, else in parentheses; a literal, or TEXT formatted in. */
+static const char *process_end_text(const struct data_file *df, const struct data_process *pr,
+				    char text[PROCESS_END_TEXT])
+{
 	const char *end = data_process_end_name(pr);
+	char dbuf[DURATION_BUF];
 
 	if (!end)
 		return pr->ended ? " (ended for a reason this callscope does not know)"
 				 : " (did not exit normally)";
 	if (!strcmp(end, "exit"))
 		return "";
-	double ns = pr->end_time > pr->start_time
-		    ? (double)(pr->end_time - pr->start_time) * load_ns_per_unit(df) : 0;
-	snprintf(text, sizeof(text), " (replaced by exec after %s)", format_duration(dbuf, ns));
+	snprintf(text, PROCESS_END_TEXT, " (replaced by exec after %s)",
+		 format_duration(dbuf, process_ran_ns(df, pr)));
 	return text;
 }
 
+/* A call's cost in the hooks, measured as INNER + OUTER (clock units
+ * times 256), in ns. */
 static double calibration_ns(const struct data_file *df, uint32_t inner_x256, uint32_t outer_x256)
 {
 	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
@@ -199,6 +209,7 @@ int cmd_info(int argc, char **argv)
 	uint64_t duration = s->mono_end > s->mono_start ? s->mono_end - s->mono_start : 0;
 	time_t start = (time_t)(s->unix_start_ns / 1000000000u);
 	char date[64], exit_text[96], d1[DURATION_BUF], d2[DURATION_BUF];
+	char end_text[PROCESS_END_TEXT];
 	struct tm tm;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
@@ -256,9 +267,7 @@ int cmd_info(int argc, char **argv)
 			json_key(&j, "ended_by");
 			json_string(&j, end);
 			if (pr->ended && pr->end_time >= pr->start_time)
-				json_kv_u64(&j, "ran_ns", (uint64_t)((double)(pr->end_time -
-									    pr->start_time) *
-								 load_ns_per_unit(&df)));
+				json_kv_u64(&j, "ran_ns", (uint64_t)process_ran_ns(&df, pr));
 			json_kv_double(&j, "hook_ns_at_start",
 				       calibration_ns(&df, pr->start_inner_x256, pr->start_outer_x256));
 			if (pr->calibrated_at_exit)
@@ -369,7 +378,7 @@ int cmd_info(int argc, char **argv)
 		for (size_t i = 0; i < df.nprocesses; i++) {
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
-			       process_end_text(&df, pr, d1));
+			       process_end_text(&df, pr, end_text));
 			struct hook_cost_choice cost;
 			hook_cost_of_process(&df, pr, &cost);
 			if (pr->calibrated_at_exit)
