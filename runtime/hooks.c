@@ -12,14 +12,6 @@
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
 
-HIDDEN NO_INSTRUMENT void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self)
-{
-	struct thread_state *t = trace_current();
-
-	if (runtime_thread_ready(t))
-		trace_enter(t, self, (uintptr_t)ret_slot, ret_slot);
-}
-
 NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *site)
 {
 	struct thread_state *t = trace_current();

@@ -276,8 +276,7 @@ static inline int calls_timed_by_clock(const struct contract *c)
 static inline uint64_t runtime_now(void);
 
 /* hooks.c: the C side of the entry points (arch/x86_64/hooks.S) */
-HIDDEN int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
-HIDDEN void callscope_hook_enter_slow(uintptr_t *ret_slot, uint64_t self);
+HIDDEN void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self);
 HIDDEN uintptr_t callscope_hook_return(uintptr_t slot);
 /* trace.c: their fast paths (see there), one pair for the event modes
  * and one for count mode without and with --call-stats, tried first when the process's settings allow
@@ -348,7 +347,8 @@ HIDDEN void thread_buffer_close(struct thread_state *t);
 HIDDEN void thread_buffer_fill(int fd, uint64_t off, uint64_t len);
 
 /* thread.c: a thread's life.  thread_start() is the slow path of its
- * first hook (returns nonzero if it now records); the others are called
+ * first hook (returns nonzero if it now records; it keeps the vector
+ * registers around its calls into libc); the others are called
  * once at start-up, at the process's exit and in a forked child. */
 HIDDEN int thread_start(struct thread_state *t);
 HIDDEN int thread_lifecycle_install(void);

@@ -100,10 +100,9 @@ static void altstack_close(struct thread_state *t)
 	t->altstack = NULL;
 }
 
-int thread_start(struct thread_state *t)
+static int start_recording(void *arg)
 {
-	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
-		return 0;
+	struct thread_state *t = arg;
 	int saved = errno;
 	guard_take(t, 1);
 	t->status = THREAD_OFF;
@@ -115,6 +114,17 @@ int thread_start(struct thread_state *t)
 	guard_restore(t, 0);
 	errno = saved;
 	return t->status == THREAD_RECORDING;
+}
+
+/* Runs inside the thread's first hook, where the vector registers may
+ * hold the function's arguments (its ymm or zmm ones too), and opens the
+ * thread's files through libc, whose string functions use them and leave
+ * with vzeroupper: so the whole vector state is kept around the work. */
+int thread_start(struct thread_state *t)
+{
+	if (t->status != THREAD_UNSET || !runtime_config.active || t->guard)
+		return 0;
+	return callscope_call_keeping_vectors(start_recording, t);
 }
 
 /* Marks the end of the thread's stream: calls still open are closed here. */

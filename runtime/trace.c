@@ -706,21 +706,17 @@ uintptr_t trace_return(struct thread_state *t, uintptr_t slot)
 
 /*
  * The C side of mcount and __fentry__ (arch/x86_64/hooks.S), given the
- * return-address slot.  Returns nonzero to ask for
- * callscope_hook_enter_slow() (hooks.c): the assembly then saves the
- * vector registers that libc may use.  Growing the buffer stays on the
- * fast path: it makes only system calls, which leave them alone.  Here
- * rather than in hooks.c so that the whole entry inlines into one
- * function, as the return does into callscope_hook_return().
+ * return-address slot; a thread's first hook starts its recording
+ * (thread_start() keeps the vector registers around its calls into
+ * libc).  Here rather than in hooks.c so that the whole entry inlines
+ * into one function, as the return does into callscope_hook_return().
  */
-int callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
+void callscope_hook_enter(uintptr_t *ret_slot, uint64_t self)
 {
 	struct thread_state *t = trace_current();
 
-	if (UNLIKELY(t->status != THREAD_RECORDING))
-		return t->status == THREAD_UNSET;
-	enter(t, self, (uintptr_t)ret_slot, ret_slot, 0, 0);
-	return 0;
+	if (runtime_thread_ready(t))
+		enter(t, self, (uintptr_t)ret_slot, ret_slot, 0, 0);
 }
 
 /* Called by the trampoline; returns the real return address. */

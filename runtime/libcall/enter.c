@@ -65,21 +65,8 @@ static inline void enter(struct thread_state *t, uintptr_t *ret_slot,
 	}
 }
 
-/* Returns nonzero to ask for the slow path (a thread's first hook), where
- * the vector registers are saved first. */
-HIDDEN NO_INSTRUMENT int callscope_libcall_enter(uintptr_t *ret_slot,
-						 const struct libcall_target *lt)
-{
-	struct thread_state *t = trace_current();
-
-	if (UNLIKELY(t->status != THREAD_RECORDING))
-		return t->status == THREAD_UNSET;
-	enter(t, ret_slot, lt);
-	return 0;
-}
-
-HIDDEN NO_INSTRUMENT void callscope_libcall_enter_slow(uintptr_t *ret_slot,
-						       const struct libcall_target *lt)
+HIDDEN NO_INSTRUMENT void callscope_libcall_enter(uintptr_t *ret_slot,
+						  const struct libcall_target *lt)
 {
 	struct thread_state *t = trace_current();
 

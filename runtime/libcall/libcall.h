@@ -54,8 +54,7 @@ HIDDEN int libcall_stand_in_traced(const char *name);
 HIDDEN int libcall_selected(const char *spec, const char *name, const char *object);
 
 /* enter.c: what arch/x86_64/libcall.S calls */
-HIDDEN int callscope_libcall_enter(uintptr_t *ret_slot, const struct libcall_target *lt);
-HIDDEN void callscope_libcall_enter_slow(uintptr_t *ret_slot, const struct libcall_target *lt);
+HIDDEN void callscope_libcall_enter(uintptr_t *ret_slot, const struct libcall_target *lt);
 HIDDEN uintptr_t callscope_libcall_loaded(uintptr_t slot, const void *handle);
 
 /* arch/x86_64/libcall.S */

@@ -134,7 +134,6 @@ uintptr_t patch_entry_function(uintptr_t pc)
 enum entry_answer {
 	ENTRY_CALL = 0,		/* the return is redirected: call the body */
 	ENTRY_IN_PLACE = 1,	/* run the body with the slot untouched */
-	ENTRY_SLOW = 2,		/* the thread's first hook: save all and retry */
 };
 
 static inline enum entry_answer enter(struct thread_state *t, uintptr_t *slot,
@@ -169,8 +168,8 @@ callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry)
 {
 	struct thread_state *t = trace_current();
 
-	if (UNLIKELY(t->status != THREAD_RECORDING))
-		return t->status == THREAD_UNSET ? ENTRY_SLOW : ENTRY_IN_PLACE;
+	if (!runtime_thread_ready(t))
+		return ENTRY_IN_PLACE;
 	/*
 	 * --time-by=samples redirects no return here (returns_redirected()),
 	 * so no slot holds a trampoline's return point and the body always
@@ -190,16 +189,6 @@ callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry)
 	return enter(t, slot, after_entry);
 }
 
-HIDDEN __attribute__((no_instrument_function)) int
-callscope_patch_enter_slow(uintptr_t *slot, const uint8_t *after_entry)
-{
-	struct thread_state *t = trace_current();
-
-	if (!runtime_thread_ready(t))
-		return ENTRY_IN_PLACE;
-	return enter(t, slot, after_entry);
-}
-
 /*
  * Reads the plan the launcher left in the staging directory and patches
  * the objects loaded now.  The plan stays mapped: objects loaded later
@@ -215,12 +204,6 @@ void patch_install(void)
 	const char *why = NULL;
 	struct stat st;
 
-	/* the entry hook's slow path keeps the vector registers with xsave */
-	if (!callscope_xsave_ok) {
-		rt_warn("the processor or the kernel lacks xsave, which patched entries need; "
-			"the program runs untraced", "");
-		return;
-	}
 	p = rt_append(p, end, "/" PATCH_PLAN_FILE);
 	int fd = p ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) {

@@ -172,7 +172,6 @@ int loader_hook_install(void (*changed)(void), const char **why);
 /* enter.c: the C side of the entry hook (patch.S): returns what the
  * trampoline does next (enum entry_answer). */
 int callscope_patch_enter(uintptr_t *slot, const uint8_t *after_entry);
-int callscope_patch_enter_slow(uintptr_t *slot, const uint8_t *after_entry);
 
 /* The entry and exit hooks' addresses (patch.S). */
 extern char callscope_patch_entry[] HIDDEN;

@@ -12,24 +12,27 @@
  * flight recording's, or count mode's) or none, as the process's settings
  * say: the constructor sets callscope_hook_enter_fast_path, and its
  * return's callscope_hook_return_fast_path, once, and an indirect call
- * through it costs each kind what a direct call would.  The C side is built with -mgeneral-regs-only
- * and calls nothing that touches vector registers (a buffer's growth,
- * which calls libc, saves them itself: keep_vectors.S), so xmm0-7 are saved
- * only when it asks for the slow path (a thread's first hook, which opens
- * files through libc).  The C side may replace the return address with
+ * through it costs each kind what a direct call would.  The C side is
+ * built with -mgeneral-regs-only, and its rare calls into libc (a
+ * thread's first hook opens its files, a buffer's growth asks the file
+ * system for room) keep the whole vector state themselves
+ * (keep_vectors.S), so the hooks save no vector register: the function's
+ * arguments in xmm, ymm or zmm registers come through as they were.  The
+ * C side may replace the return address with
  * callscope_return_trampoline, which saves the return-value registers,
  * asks C (the fast path first, likewise) where the function really
  * returns to, and jumps there.
  *
  * Frame: 8 integer registers (64 bytes) + 8 bytes of padding = 72, which
  * keeps %rsp 16-byte aligned at the call when it is 8 mod 16 on entry, as
- * in mcount, called from the function's body; the slow path adds 128 bytes
- * for xmm0-7.  __fentry__ is called before the function's prologue, with
- * the function's own return address still on top: %rsp is 0 mod 16 on
- * entry, and 8 more bytes of padding align its calls.  The C side keeps
- * to general registers and does not care, but the slow path calls libc,
- * and libc (or a malloc the user preloads) may store vector registers to
- * the stack with instructions that fault when it is misaligned.
+ * in mcount, called from the function's body.  __fentry__ is called
+ * before the function's prologue, with the function's own return address
+ * still on top: %rsp is 0 mod 16 on entry, and 8 more bytes of padding
+ * align its calls.  The C side keeps
+ * to general registers and does not care, but a thread's first hook calls
+ * libc, and libc (or a malloc the user preloads) may store vector
+ * registers to the stack with instructions that fault when it is
+ * misaligned.
  */
 	.text
 
@@ -93,17 +96,6 @@
 	movq	\pad+FRAME(%rsp), %rsi
 	call	callscope_hook_enter
 	HOOK_LABEL \name\()_full_done
-	testl	%eax, %eax
-	jz	2b
-	SAVE_XMM
-	.if \slot < 0
-	leaq	8(%rbp), %rdi
-	.else
-	leaq	\slot+\pad+FRAME+XMM_FRAME(%rsp), %rdi
-	.endif
-	movq	\pad+FRAME+XMM_FRAME(%rsp), %rsi
-	call	callscope_hook_enter_slow
-	RESTORE_XMM
 	jmp	2b
 	HOOK_LABEL \name\()_end
 	.cfi_endproc

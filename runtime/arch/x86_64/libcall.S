@@ -5,10 +5,11 @@
  * PLT or GOT: the ABI lets the PLT clobber it) and jumps here.  The return
  * address of the call into the library lies at (%rsp), as __fentry__
  * finds its own.  The integer argument registers are saved around the C
- * side, which is built with -mgeneral-regs-only; xmm0-7 (floating-point
- * arguments: sqrt, cos) are saved only on the slow path, a thread's first
- * hook.  Then the call goes on to the library function, whose return
- * the C side may have redirected through callscope_return_trampoline.
+ * side, which is built with -mgeneral-regs-only and keeps the vector
+ * registers (floating-point arguments: sqrt, cos) around its rare calls
+ * into libc itself (thread_start()).  Then the call goes on to the
+ * library function, whose return the C side may have redirected through
+ * callscope_return_trampoline.
  *
  * Frame: 9 integer registers (72 bytes) keeps %rsp 16-byte aligned at the
  * call (it is 8 mod 16 on entry, the call's return address just pushed).
@@ -29,18 +30,9 @@ callscope_libcall_entry:
 	leaq	FRAME(%rsp), %rdi	/* the return-address slot */
 	movq	%r11, %rsi
 	call	callscope_libcall_enter
-	testl	%eax, %eax
-	jnz	1f
-2:	movq	64(%rsp), %r11
+	movq	64(%rsp), %r11
 	RESTORE_INT
 	jmp	*(%r11)			/* libcall_target.jump */
-	.cfi_adjust_cfa_offset FRAME
-1:	SAVE_XMM
-	leaq	FRAME+XMM_FRAME(%rsp), %rdi
-	movq	64+XMM_FRAME(%rsp), %rsi
-	call	callscope_libcall_enter_slow
-	RESTORE_XMM
-	jmp	2b
 	.cfi_endproc
 	.size	callscope_libcall_entry, .-callscope_libcall_entry
 

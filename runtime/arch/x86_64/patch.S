@@ -6,10 +6,10 @@
  * run alone: with -fipa-ra a caller may keep values in any register the
  * function leaves alone, caller-saved or not.  So both hooks keep every
  * integer register the C side may touch (the 9 caller-saved ones); the C
- * side is built with -mgeneral-regs-only and its fast path makes system
- * calls at most, so the vector and x87 registers come through untouched.
- * A thread's first hook opens its buffer through libc, which may use any
- * of them: that slow path saves the whole extended state with xsave.
+ * side is built with -mgeneral-regs-only, and where it calls libc, which
+ * may use any vector or x87 register (a thread's first hook opens its
+ * files, a buffer's growth asks for room), it keeps their whole state
+ * itself (keep_vectors.S): so they come through untouched.
  * The flags need no care: no code reads them across a call or entry.
  *
  * Frame: save_regs.h's 8 registers and %r11, and 8 bytes of padding = 80,
@@ -56,26 +56,9 @@ callscope_patch_entry:
 	leaq	PFRAME+8(%rsp), %rdi	/* the slot */
 	movq	PFRAME(%rsp), %rsi	/* the trampoline, past its entry */
 	call	callscope_patch_enter
-	cmpl	$2, %eax
-	je	3f
-2:	testl	%eax, %eax
+	testl	%eax, %eax
 	RESTORE_ALL_INT
 	ret
-	.cfi_adjust_cfa_offset PFRAME
-3:	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	XSAVE_STATE
-	leaq	PFRAME+16(%rbp), %rdi
-	movq	PFRAME+8(%rbp), %rsi
-	call	callscope_patch_enter_slow
-	XRSTOR_STATE
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	jmp	2b
 	.cfi_endproc
 	.size	callscope_patch_entry, .-callscope_patch_entry
 
