@@ -444,9 +444,9 @@ int cmd_info(int argc, char **argv)
 		if (p->samples) {
 			char *method = report_samples_method(p);
 			char *source = report_samples_source_note(p);
-			printf("samples:      %llu of %s time%s; stacks by %s, %llu truncated "
+			printf("samples:      %llu of %s%s; stacks by %s, %llu truncated "
 			       "(not reaching the thread's first frame); %llu lost\n",
-			       (unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU",
+			       (unsigned long long)p->samples, report_samples_clock(p),
 			       source, method, (unsigned long long)p->samples_truncated,
 			       (unsigned long long)p->samples_lost);
 			free(source);

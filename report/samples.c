@@ -56,14 +56,38 @@ char *report_samples_source_note(const struct profile *p)
 			 (unsigned long long)p->samples_tick);
 }
 
+/* Whether the tick-grained CPU-time timer took every sample. */
+static int report_samples_all_tick(const struct profile *p)
+{
+	return p->samples_tick && p->samples_tick >= p->samples;
+}
+
+/*
+ * What the samples measure.  The task-clock event counts a thread's CPU
+ * time in user space only (a period ending inside execve() would signal
+ * the new image, whose SIGTRAP is still the default and kills it:
+ * runtime/sampler.c), so a function's system calls and page faults are
+ * not in its samples, where perf's cpu-clock and the tick-grained timer
+ * count them: the header says which.  Count mode's samples (--time-by=
+ * samples) are summed in the program without their sources: "CPU time".
+ */
+const char *report_samples_clock(const struct profile *p)
+{
+	if (p->samples_wall)
+		return "wall time";
+	if (p->time_sample_period_ns)
+		return "CPU time";
+	return report_samples_all_tick(p) ? "CPU time, user and system" : "user CPU time";
+}
+
 void report_samples_summary(FILE *out, const struct profile *p)
 {
 	char *method = report_samples_method(p);
 	char *source = report_samples_source_note(p);
 
-	fprintf(out, "# samples: %llu of %s time%s; stacks by %s, %llu truncated\n",
-		(unsigned long long)p->samples, p->samples_wall ? "wall" : "CPU", source,
-		method, (unsigned long long)p->samples_truncated);
+	fprintf(out, "# samples: %llu of %s%s; stacks by %s, %llu truncated\n",
+		(unsigned long long)p->samples, report_samples_clock(p), source, method,
+		(unsigned long long)p->samples_truncated);
 	free(source);
 	free(method);
 	fprintf(out, "# lost samples: %llu; outside any known object: %llu\n",
@@ -116,9 +140,12 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_u64(j, "outside_samples", p->samples_outside);
 	json_kv_u64(j, "truncated_stacks", p->samples_truncated);
 	json_kv_string(j, "sample_clock", p->samples_wall ? "wall" : "cpu");
-	json_kv_string(j, "sample_source", p->samples_wall ? "timer"
-					   : p->samples_tick && p->samples_tick >= p->samples
-						     ? "tick-timer" : "task-clock");
+	if (!p->samples_wall && !p->time_sample_period_ns)
+		json_kv_string(j, "sample_cpu_time", report_samples_all_tick(p) ? "user+system"
+										    : "user");
+	json_kv_string(j, "sample_source", p->samples_wall	       ? "timer"
+					   : report_samples_all_tick(p) ? "tick-timer"
+									: "task-clock");
 	if (!p->samples_wall)
 		json_kv_u64(j, "tick_timer_samples", p->samples_tick);
 	char *method = report_samples_method(p);

@@ -20,6 +20,11 @@ char *report_samples_method(const struct profile *p);
  * "" or " (...)", for a summary line.  The caller frees it. */
 char *report_samples_source_note(const struct profile *p);
 
+/* What the samples measure: "wall time", "user CPU time" (the task-clock
+ * event), "CPU time, user and system" (the tick-grained timer), or "CPU
+ * time" for count mode's, summed without their sources. */
+const char *report_samples_clock(const struct profile *p);
+
 /* The summary lines (samples, lost, outside, truncated, method). */
 void report_samples_summary(FILE *out, const struct profile *p);
 
