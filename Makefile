@@ -80,6 +80,7 @@ RUNTIME_SRC := \
 	runtime/process.c \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
+	runtime/exec.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread.c \

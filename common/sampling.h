@@ -55,6 +55,10 @@ enum sample_flags {
 	/* (FP and FP_DWARF methods) frames were found in the handler by the
 	 * objects' call frame information, beyond any frame-pointer walk */
 	SAMPLE_CFI = 1 << 6,
+	/* CPU time by the task-clock event, the kernel's time on the
+	 * thread's behalf counted (without it, user time alone; the tick
+	 * timer's samples count both) */
+	SAMPLE_SYSTEM_TIME = 1 << 7,
 };
 
 enum sample_method {

@@ -224,6 +224,10 @@ struct profile {
 	size_t nsample_arcs, sample_arcs_alloc;
 	int samples_wall;
 	uint64_t samples_tick;	/* those from a tick-grained CPU timer (weighted) */
+	/* those of CPU time in user space alone: the task-clock event where
+	 * it could not count the kernel's time, or a recording before it
+	 * did (weighted) */
+	uint64_t samples_user_only;
 
 	/* a trace's samples, split by whether hooks saw their time */
 	struct unhooked unhooked;

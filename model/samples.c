@@ -14,6 +14,8 @@ void profile_add_sample(struct profile *p, const uint32_t *funcs, size_t n,
 	p->samples_by_method[sample_method_of(flags)] += weight;
 	p->samples_wall |= (flags & SAMPLE_WALL) != 0;
 	p->samples_tick += (flags & SAMPLE_TICK_TIMER) ? weight : 0;
+	p->samples_user_only +=
+		(flags & (SAMPLE_WALL | SAMPLE_TICK_TIMER | SAMPLE_SYSTEM_TIME)) ? 0 : weight;
 	if (!n)
 		return;
 	p->funcs[funcs[0]].self_samples += weight;

@@ -56,20 +56,14 @@ char *report_samples_source_note(const struct profile *p)
 			 (unsigned long long)p->samples_tick);
 }
 
-/* Whether the tick-grained CPU-time timer took every sample. */
-static int report_samples_all_tick(const struct profile *p)
-{
-	return p->samples_tick && p->samples_tick >= p->samples;
-}
-
 /*
- * What the samples measure.  The task-clock event counts a thread's CPU
- * time in user space only (a period ending inside execve() would signal
- * the new image, whose SIGTRAP is still the default and kills it:
- * runtime/sampler.c), so a function's system calls and page faults are
- * not in its samples, where perf's cpu-clock and the tick-grained timer
- * count them: the header says which.  Count mode's samples (--time-by=
- * samples) are summed in the program without their sources: "CPU time".
+ * What the samples measure.  The task-clock event counts a thread's time
+ * in the kernel on its behalf too (its system calls, its page faults),
+ * as perf's cpu-clock and the tick-grained timer do, except where
+ * perf_event_paranoid lets it count user time alone, and in recordings
+ * made before it could: the header says which.  Count mode's samples
+ * (--time-by=samples) are summed in the program without their sources:
+ * "CPU time".
  */
 const char *report_samples_clock(const struct profile *p)
 {
@@ -77,7 +71,7 @@ const char *report_samples_clock(const struct profile *p)
 		return "wall time";
 	if (p->time_sample_period_ns)
 		return "CPU time";
-	return report_samples_all_tick(p) ? "CPU time, user and system" : "user CPU time";
+	return p->samples_user_only ? "user CPU time" : "CPU time, user and system";
 }
 
 void report_samples_summary(FILE *out, const struct profile *p)
@@ -141,11 +135,10 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_u64(j, "truncated_stacks", p->samples_truncated);
 	json_kv_string(j, "sample_clock", p->samples_wall ? "wall" : "cpu");
 	if (!p->samples_wall && !p->time_sample_period_ns)
-		json_kv_string(j, "sample_cpu_time", report_samples_all_tick(p) ? "user+system"
-										    : "user");
-	json_kv_string(j, "sample_source", p->samples_wall	       ? "timer"
-					   : report_samples_all_tick(p) ? "tick-timer"
-									: "task-clock");
+		json_kv_string(j, "sample_cpu_time", p->samples_user_only ? "user" : "user+system");
+	json_kv_string(j, "sample_source", p->samples_wall ? "timer"
+					   : p->samples_tick && p->samples_tick >= p->samples
+						     ? "tick-timer" : "task-clock");
 	if (!p->samples_wall)
 		json_kv_u64(j, "tick_timer_samples", p->samples_tick);
 	char *method = report_samples_method(p);

@@ -20,9 +20,10 @@ char *report_samples_method(const struct profile *p);
  * "" or " (...)", for a summary line.  The caller frees it. */
 char *report_samples_source_note(const struct profile *p);
 
-/* What the samples measure: "wall time", "user CPU time" (the task-clock
- * event), "CPU time, user and system" (the tick-grained timer), or "CPU
- * time" for count mode's, summed without their sources. */
+/* What the samples measure: "wall time", "CPU time, user and system",
+ * "user CPU time" where some samples count no kernel time (perf events
+ * limited to user space), or "CPU time" for count mode's, summed without
+ * their sources. */
 const char *report_samples_clock(const struct profile *p);
 
 /* The summary lines (samples, lost, outside, truncated, method). */

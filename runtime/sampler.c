@@ -99,6 +99,7 @@ struct sampler_thread {
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
 	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
 	uint64_t missed;		/* samples not written since the last one */
+	int in_exec;		/* between sampler_exec_begin() and its end */
 };
 
 static __thread struct sampler_thread sampler_tls
@@ -109,6 +110,9 @@ static struct {
 	int signo;
 	int events;		/* task-clock events may be tried (else the timer) */
 	int sigtrap;		/* task-clock events signal by SIGTRAP themselves */
+	/* the threads' task-clock events count the kernel's time on their
+	 * behalf too (perf_event_paranoid allows it; see sampler_exec_begin) */
+	int with_kernel;
 	int wall;
 	uint64_t period_ns;
 	size_t nranges;
@@ -539,7 +543,7 @@ static void handover_wait(int seen, uint64_t ns)
 	syscall(SYS_futex, &handover.state, FUTEX_WAIT_PRIVATE, seen, &left, NULL, 0);
 }
 
-static int open_task_clock(pid_t tid, int sigtrap, int (*place)(int fd));
+static int open_task_clock(pid_t tid, int sigtrap, int with_kernel, int (*place)(int fd));
 
 /* The calling thread's CPU time, the clock of its timer and its event. */
 static uint64_t thread_cpu_ns(void)
@@ -562,7 +566,10 @@ static uint64_t thread_cpu_ns(void)
  */
 static uint64_t take_event(struct sampler_thread *s)
 {
-	int fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, rt_fd_above_limit_nowait);
+	if (s->in_exec)
+		return 0;	/* the timer samples on until the exec (see there) */
+	int fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, sampler.with_kernel,
+				 rt_fd_above_limit_nowait);
 	if (fd < 0 && errno == EAGAIN) {
 		/* a move of a descriptor under way, perhaps this very
 		 * thread's in a fork: the waker signals again */
@@ -657,9 +664,11 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		/* the event runs on: nothing to re-arm */
 		restore_period(s);
 	} else if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
-		/* the event stopped itself after one period: start the next */
+		/* the event stopped itself after one period: start the next,
+		 * unless an exec is on its way (sampler_exec_begin()) */
 		restore_period(s);
-		ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+		if (!s->in_exec)
+			ioctl(s->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
 	} else {
 		forward_to_program(sig, info, context);
 		goto out;
@@ -772,7 +781,10 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	 * of the stamps after it */
 	uint64_t now = thread_clock(t);
 	uint64_t delta = now > t->last_time ? now - t->last_time : 0;
-	uint64_t flags = (sampler.wall ? SAMPLE_WALL : by_timer ? SAMPLE_TICK_TIMER : 0) |
+	uint64_t flags = (sampler.wall	       ? SAMPLE_WALL
+			  : by_timer	       ? SAMPLE_TICK_TIMER
+			  : sampler.with_kernel ? SAMPLE_SYSTEM_TIME
+						: 0) |
 			 (truncated ? SAMPLE_TRUNCATED : 0) |
 			 (sampler.settings.background ? SAMPLE_BACKGROUND : 0) | cfi |
 			 ((uint64_t)method << SAMPLE_METHOD_SHIFT);
@@ -875,8 +887,9 @@ static void read_stack_bounds(struct sampler_thread *s)
 		s->frames_hi = start + 64;
 }
 
-/* The attributes of a task-clock event (see open_task_clock()). */
-static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
+/* The attributes of a task-clock event (see open_task_clock()); with
+ * WITH_KERNEL it counts the thread's time in the kernel too. */
+static void task_clock_attr(struct perf_event_attr *attr, int sigtrap, int with_kernel)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->type = PERF_TYPE_SOFTWARE;
@@ -884,9 +897,10 @@ static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
 	attr->config = PERF_COUNT_SW_TASK_CLOCK;
 	attr->sample_period = sampler.period_ns;
 	attr->disabled = 1;
-	/* user time only: a period ending inside execve() would signal the
-	 * new image, whose SIGTRAP is still the default and kills it */
-	attr->exclude_kernel = 1;
+	/* a period ending inside execve() would signal the new image, whose
+	 * SIGTRAP is still the default and kills it: the exec stand-ins stop
+	 * the thread's event first (sampler_exec_begin()) */
+	attr->exclude_kernel = !with_kernel;
 	attr->exclude_hv = 1;
 	if (sigtrap) {
 		attr->sigtrap = 1;
@@ -909,16 +923,17 @@ static void task_clock_attr(struct perf_event_attr *attr, int sigtrap)
  * disabling's interrupt work, the re-arming ioctl and timer), which at
  * 999 Hz is 1.5 % of the program's time; see bench/RESULTS-sampling.md.
  * TID's event (the calling thread's, or the main thread's opened for it,
- * see handover), its descriptor given the number PLACE gives it.  Returns
+ * see handover), its descriptor given the number PLACE gives it; with
+ * WITH_KERNEL it counts the thread's time in the kernel too.  Returns
  * the fd, or -1 when perf events are not allowed here
  * (perf_event_paranoid, seccomp): the POSIX timer is used then.
  */
-static int open_task_clock(pid_t tid, int sigtrap, int (*place)(int fd))
+static int open_task_clock(pid_t tid, int sigtrap, int with_kernel, int (*place)(int fd))
 {
 	struct perf_event_attr attr;
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 
-	task_clock_attr(&attr, sigtrap);
+	task_clock_attr(&attr, sigtrap, with_kernel);
 	/* placed before O_ASYNC: the signals name the number it has then */
 	int fd = place((int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 	if (fd < 0 || sigtrap)
@@ -958,13 +973,11 @@ static int on_valgrind(void)
 	return 1;
 }
 
-static enum event_support probe_events(void)
+static enum event_support probe_attr(int with_kernel)
 {
 	struct perf_event_attr attr;
 
-	if (on_valgrind())
-		return EVENTS_NONE;
-	task_clock_attr(&attr, 1);
+	task_clock_attr(&attr, 1, with_kernel);
 	attr.type = 0x7fffffff;	/* no such PMU */
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0) {
@@ -982,6 +995,18 @@ static enum event_support probe_events(void)
 	default:
 		return EVENTS_SIGTRAP;
 	}
+}
+
+/* The events offered, counting the kernel's time on the thread's behalf
+ * where perf_event_paranoid allows it (below 2, or CAP_PERFMON; the kernel
+ * checks that before it looks for the PMU), else user time alone. */
+static enum event_support probe_events(void)
+{
+	if (on_valgrind())
+		return EVENTS_NONE;
+	enum event_support events = probe_attr(1);
+	sampler.with_kernel = events != EVENTS_NONE;
+	return sampler.with_kernel ? events : probe_attr(0);
 }
 
 /* Arms the calling thread's task-clock event FD; 0, or -1 (FD closed). */
@@ -1071,7 +1096,8 @@ static void sampler_thread_start(void)
 	int fd = -1;
 	if (sampler.events) {
 		wait_for_waker();
-		fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, rt_fd_above_limit);
+		fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, sampler.with_kernel,
+				     rt_fd_above_limit);
 	}
 	if (fd >= 0 && arm_event(s, fd) == 0)
 		return;
@@ -1093,8 +1119,10 @@ static void *warm_and_wake(void *arg)
 	int fd = -1, opening = HANDOVER_OPENING;
 
 	(void)arg;
+	/* user time alone: the main thread cannot stop this event before
+	 * an exec, and one period's length does not matter */
 	if (runtime_thread_own_descriptors() == 0)
-		fd = open_task_clock(handover.tid, sampler.sigtrap, keep_number);
+		fd = open_task_clock(handover.tid, sampler.sigtrap, 0, keep_number);
 	uint64_t period = HANDOVER_WAKER_PERIOD_NS;
 	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) != 0) {
 		close(fd);
@@ -1163,7 +1191,8 @@ static void start_main_thread(void)
 		/* no timer to sample meanwhile: wait for the event here */
 		s->awaiting = 0;
 		handover.state = HANDOVER_NONE;
-		int fd = open_task_clock(handover.tid, sampler.sigtrap, rt_fd_above_limit);
+		int fd = open_task_clock(handover.tid, sampler.sigtrap, sampler.with_kernel,
+					 rt_fd_above_limit);
 		if (fd < 0 || arm_event(s, fd) != 0)
 			warn_not_sampled();
 		return;
@@ -1443,6 +1472,44 @@ static void after_fork_child(void)
 	s->has_timer = 0;
 	s->armed = 0;
 	sampler_thread_start();
+}
+
+/*
+ * Before an exec (exec.c): a task-clock event that counts the kernel's
+ * time can end a period inside execve(), and its signal then reaches the
+ * new image at its first instruction, before any handler of its own:
+ * SIGTRAP, still the default there, kills it (the event's remove_on_exec
+ * comes too late for a period that ended before it).  So the calling
+ * thread's event stops first, and starts again if the exec fails.  A
+ * vfork()'s child runs on its parent's thread-local state: the event is
+ * the parent's, which the child's exec leaves alone.
+ */
+void sampler_exec_begin(void)
+{
+	struct sampler_thread *s = &sampler_tls;
+	int saved = errno;
+
+	if (s->armed && trace_current()->tid == (uint32_t)syscall(SYS_gettid)) {
+		s->in_exec = 1;
+		/* a signal of the event after this point re-arms nothing */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (s->perf_fd >= 0)
+			ioctl(s->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	errno = saved;
+}
+
+void sampler_exec_failed(void)
+{
+	struct sampler_thread *s = &sampler_tls;
+	int saved = errno;
+
+	if (s->in_exec) {
+		s->in_exec = 0;
+		if (s->perf_fd >= 0)
+			enable_event(s->perf_fd);
+	}
+	errno = saved;
 }
 
 void sampler_forked(void)

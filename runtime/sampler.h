@@ -12,6 +12,10 @@ HIDDEN void sampler_forked(void);
 /* Objects were loaded (dlopen): their code becomes known to the stack
  * walk, and --only matches them.  Not from a signal handler. */
 HIDDEN void sampler_objects_loaded(void);
+/* Around an exec (exec.c): the calling thread's task-clock event stops
+ * before it, and starts again when it fails (errno is kept). */
+HIDDEN void sampler_exec_begin(void);
+HIDDEN void sampler_exec_failed(void);
 /* The real-time signal the sampler took, or 0 when it is off. */
 HIDDEN int sampler_signal(void);
 /* sigaction() for that signal: keeps the program's action aside. */

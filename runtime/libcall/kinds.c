@@ -17,7 +17,7 @@ static const char *const never_return[] = {
 	"pthread_exit", "__cxa_throw", "__cxa_rethrow", "_Unwind_Resume",
 	"__stack_chk_fail", "__assert_fail", "__fortify_fail", "__chk_fail",
 	"err", "errx", "verr", "verrx", "execve", "execv", "execvp", "execl",
-	"execlp", "execle", "fexecve", "execvpe",
+	"execlp", "execle", "fexecve", "execvpe", "execveat",
 	NULL,
 };
 
@@ -43,7 +43,9 @@ static const char *const ignored[] = {
  * in for; the others (the unwinder's entry points, the context switches)
  * are part of how the runtime follows the stack and stay unseen. */
 static const char *const stand_ins[] = {
-	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", "backtrace", NULL,
+	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", "backtrace",
+	"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve",
+	"execveat", "syscall", NULL,
 };
 
 static int listed(const char *const *list, const char *name)

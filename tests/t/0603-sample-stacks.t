@@ -56,8 +56,11 @@ ok $? "--stack=dwarf: main is on (nearly) every stack ($m)"
 # by default a program without frame pointers is unwound in the handler
 limited "$CS" record -o a.data -- ./nofp stack > /dev/null 2>&1
 "$CS" report -i a.data --json > r.json
-is "$(jq -r .stack_method r.json)" "call frame information" \
-	"no frame pointers: the default followed the call frame information"
+# a sample of the kernel's time at a system call of the start-up, inside
+# libc, may take "then DWARF" (as 0620 says)
+method=$(jq -r .stack_method r.json)
+echo "$method" | cfi_share_at_least 95
+ok $? "no frame pointers: the default followed the call frame information ($method)"
 m=10
 [ "$(jq -r .sample_source r.json)" = tick-timer ] && m=15
 a=$(pct path_a total_pct)
@@ -66,7 +69,7 @@ ok $? "default stacks without frame pointers: path_a's total_pct is 80 +- $m ($a
 s_=$(pct _start total_pct)
 awk -v p="$s_" 'BEGIN { exit !(p >= 95) }'
 ok $? "default stacks reach _start ($s_)"
-"$CS" info -i a.data | grep -q '^samples: .*stacks by call frame information, 0 truncated'
+"$CS" info -i a.data | grep -q '^samples: .*stacks by call frame information.*, 0 truncated'
 ok $? "info names the stack method and the truncated stacks"
 
 # frame pointers asked for where there are none: the stacks are cut short

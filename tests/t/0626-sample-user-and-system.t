@@ -1,12 +1,13 @@
 #!/bin/sh
-# What a CPU-time sample measures, said as it is: the task-clock event
-# (the default source) counts a thread's time in user space only, the
-# tick-grained timer (--sample-source=timer) its time in the kernel too.
-# A program spends about equal CPU time computing (in_user) and in read()
-# of /dev/zero (in_kernel, nearly all of it the kernel's): the header and
-# --json name the CPU time each run's samples measure, and in_kernel's
-# share is what that CPU time makes it, small in user time, about half in
-# user and system time.
+# What a CPU-time sample measures, said as it is: the tick-grained timer
+# (--sample-source=timer) counts a thread's time in the kernel on its
+# behalf, and so does the task-clock event (the default source) where
+# perf_event_paranoid lets it, else user time alone.  A program spends
+# about equal CPU time computing (in_user) and in read() of /dev/zero
+# (in_kernel, nearly all of it the kernel's): the header and --json name
+# the CPU time each run's samples measure, and in_kernel's share is what
+# that CPU time makes it, small in user time, about half in user and
+# system time.
 . "$(dirname "$0")/lib.sh"
 
 plan 6

@@ -1,0 +1,165 @@
+/*
+ * The exec family, stood in for so that the sampler's task-clock event,
+ * which counts the kernel's time, stops before the exec and cannot signal
+ * the new image (sampler_exec_begin()).  Each stand-in calls libc's own
+ * function, whose exec the program asked for; the list forms (execl,
+ * execle, execlp) gather their arguments into the vector forms first, as
+ * libc does.  syscall() is stood in for too, for programs that exec by
+ * the raw system call.  posix_spawn, system and popen exec in a child that
+ * shares no event, and need nothing.
+ */
+#define _GNU_SOURCE
+#include "runtime.h"
+#include "sampler.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+typedef long (*syscall_fn)(long, long, long, long, long, long, long);
+
+static syscall_fn real_syscall;
+
+/* Resolved as the runtime loads, for the runtime's own calls of syscall()
+ * may come from a signal handler, where dlsym() must not run. */
+__attribute__((constructor)) static void exec_resolve(void)
+{
+	real_syscall = (syscall_fn)runtime_next_symbol("syscall");
+}
+
+/* The real function NAME, looked up at the first exec. */
+#define REAL(type, name)                                                   \
+	static type real_##name;                                           \
+	if (!real_##name)                                                  \
+		real_##name = (type)runtime_next_symbol(#name)
+
+/* Runs CALL, an exec, with the sampler's event stopped around it. */
+#define EXEC_AROUND(call)                                                  \
+	do {                                                               \
+		sampler_exec_begin();                                      \
+		int rc_ = (call);                                          \
+		sampler_exec_failed();                                     \
+		return rc_;                                                \
+	} while (0)
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	REAL(execve_fn, execve);
+	EXEC_AROUND(real_execve(path, argv, envp));
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	REAL(execv_fn, execv);
+	EXEC_AROUND(real_execv(path, argv));
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	REAL(execv_fn, execvp);
+	EXEC_AROUND(real_execvp(file, argv));
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(execve_fn, execvpe);
+	EXEC_AROUND(real_execvpe(file, argv, envp));
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	REAL(fexecve_fn, fexecve);
+	EXEC_AROUND(real_fexecve(fd, argv, envp));
+}
+
+EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	REAL(execveat_fn, execveat);
+	EXEC_AROUND(real_execveat(dirfd, path, argv, envp, flags));
+}
+
+/*
+ * The list forms: ARG0 and the arguments after it up to a null pointer
+ * become a vector on the stack, as libc builds it; for execle the pointer
+ * after the null one is the environment.
+ */
+static size_t list_length(va_list ap)
+{
+	va_list copy;
+	size_t n = 1;
+
+	va_copy(copy, ap);
+	while (va_arg(copy, const char *))
+		n++;
+	va_end(copy);
+	return n;
+}
+
+/* ARGV[0..N]: ARG0, then the N - 1 arguments and the null pointer of AP. */
+static void gather(const char **argv, size_t n, const char *arg0, va_list *ap)
+{
+	argv[0] = arg0;
+	for (size_t i = 1; i <= n; i++)
+		argv[i] = va_arg(*ap, const char *);
+}
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	va_start(ap, arg);
+	size_t n = list_length(ap);
+	const char *argv[n + 1];
+	gather(argv, n, arg, &ap);
+	va_end(ap);
+	return execv(path, (char *const *)argv);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+
+	va_start(ap, arg);
+	size_t n = list_length(ap);
+	const char *argv[n + 1];
+	gather(argv, n, arg, &ap);
+	va_end(ap);
+	return execvp(file, (char *const *)argv);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+
+	va_start(ap, arg);
+	size_t n = list_length(ap);
+	const char *argv[n + 1];
+	gather(argv, n, arg, &ap);
+	char *const *envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, (char *const *)argv, envp);
+}
+
+EXPORT long syscall(long number, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, number);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!real_syscall)
+		exec_resolve();
+	if (number != SYS_execve && number != SYS_execveat)
+		return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	sampler_exec_begin();
+	long rc = real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	sampler_exec_failed();
+	return rc;
+}
