@@ -15,15 +15,18 @@
 # each side prints them.
 #
 # Knobs (environment):
-#   SRC_ROOT    folder holding lua5.4-*/, bzip2-*/, libzstd-*/ (unpacked
-#               Debian sources; 'apt-get source lua5.4 bzip2 libzstd')
+#   SRC_ROOT    folder holding lua5.4-*/, bzip2-*/, libzstd-*/ and
+#               ninja-build-*/ (unpacked Debian sources; 'apt-get source
+#               lua5.4 bzip2 libzstd ninja-build')
 #   BENCH_DIR   scratch folder (default /tmp/callscope-bench); the sources
 #               are copied there before building
 #   CALLSCOPE   the CLI to test (default <repo>/build/callscope)
 #   CALLSCOPE_LABEL   its name in the table (default: this tree's commit)
 #   CALLSCOPE_BEFORE  a second CLI, e.g. an older build, shown beside it,
 #   CALLSCOPE_BEFORE_LABEL  under this name (default "before")
-#   PROGRAMS    which to run (default "lua bzip2 zstd cxx")
+#   PROGRAMS    which to run (default "lua bzip2 zstd cxx ninja"; ninja is
+#               C++ from Debian's source, its dry run of a generated
+#               build of 3,000 edges)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,7 +35,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench}
 SRC_ROOT=${SRC_ROOT:-$BENCH_DIR/src}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 CALLSCOPE_BEFORE=${CALLSCOPE_BEFORE:-}
-PROGRAMS=${PROGRAMS:-lua bzip2 zstd cxx}
+PROGRAMS=${PROGRAMS:-lua bzip2 zstd cxx ninja}
 W=$BENCH_DIR/callgraph
 CFLAGS="-O2 -g -pg"
 
@@ -115,6 +118,57 @@ build_cxx() {
 	link cxx g++ -lpthread
 }
 
+# ninja as its configure.py builds it on Linux, without the browse tool
+# (which needs a generated header)
+build_ninja() {
+	local s f srcs=()
+	s=$(source_of 'ninja-build-*')/src
+	for f in build build_log clean clparser debug_flags depfile_parser deps_log \
+		disk_interface dyndep dyndep_parser edit_distance eval_env graph graphviz json \
+		lexer line_printer manifest_parser metrics missing_deps parser state status \
+		string_piece_util util version subprocess-posix ninja; do
+		srcs+=("$s/$f.cc")
+	done
+	compile "$W/ninja.o.d" g++ -std=c++11 -fno-rtti -fno-exceptions -DNDEBUG \
+		-DNINJA_PYTHON='"python3"' -- "${srcs[@]}"
+	link ninja g++
+	make_manifest
+}
+
+# A build of 3,000 edges for ninja's dry run (-n): 100 libraries of 30
+# objects, each object depending on a header of its library and a
+# shared one; the sources and headers exist and no output does, so every
+# edge is dirty and is "run".  The outputs' folders exist, as ninja
+# makes them even in a dry run: every run takes the same paths.
+make_manifest() {
+	local d=$W/ninja-project l
+	[ -f "$d/build.ninja" ] && return 0
+	mkdir -p "$d/include"
+	touch "$d/include/common.h"
+	for l in $(seq 0 99); do
+		mkdir -p "$d/src/l$l" "$d/obj/l$l" "$d/lib"
+		touch "$d/include/l$l.h"
+		(cd "$d/src/l$l" && touch $(seq -f 'o%g.c' 0 29))
+	done
+	awk 'BEGIN {
+		print "cflags = -O2"
+		print "rule cc\n  command = cc $cflags -c $in -o $out\n  description = CC $out"
+		print "rule ar\n  command = ar rcs $out $in"
+		print "rule link\n  command = cc -o $out $in"
+		for (l = 0; l < 100; l++) {
+			objs = ""
+			for (o = 0; o < 30; o++) {
+				printf "build obj/l%d/o%d.o: cc src/l%d/o%d.c | include/l%d.h include/common.h\n", l, o, l, o, l
+				if (o % 7 == 0) printf "  cflags = -O%d\n", o % 3
+				objs = objs " obj/l" l "/o" o ".o"
+			}
+			printf "build lib/l%d.a: ar%s\n", l, objs
+			libs = libs " lib/l" l ".a"
+		}
+		printf "build app: link%s\ndefault app\n", libs
+	}' > "$d/build.ninja"
+}
+
 # An input for the compressors: text with some repetition, 2 MB.
 make_input() {
 	[ -f "$W/input.txt" ] && return 0
@@ -129,6 +183,7 @@ args_of() {
 	bzip2) printf '%s\n' -k -f -c "$W/input.txt" ;;
 	zstd) printf '%s\n' -q -f -c -3 "$W/input.txt" ;;
 	cxx) printf '%s\n' 2000 ;;
+	ninja) printf '%s\n' -C "$W/ninja-project" -n ;;
 	esac
 }
 

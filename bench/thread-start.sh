@@ -11,8 +11,9 @@
 # rounds' medians is kept.
 #
 # Knobs: BENCH_DIR (default /tmp/callscope-bench-thread-start), CALLSCOPE,
-# BASELINE (another build's callscope, its trace and count mode measured in
-# the same rounds), REPEAT (default 7), THREADS (default 200).  Prints Markdown.
+# BASELINE (another build's callscope, its trace, count and flight modes
+# measured in the same rounds), REPEAT (default 7), THREADS (default 200).
+# Prints Markdown.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,7 +29,7 @@ mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
 cc -O2 -pg -pthread -o ts "$HERE/progs/thread_start.c"
 variants=(plain trace count flight sample)
-[ -n "$BASELINE" ] && variants+=(baseline-trace baseline-count)
+[ -n "$BASELINE" ] && variants+=(baseline-trace baseline-count baseline-flight)
 command -v uftrace > /dev/null && variants+=(uftrace)
 command -v perf > /dev/null && variants+=(perf)
 

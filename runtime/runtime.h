@@ -137,6 +137,9 @@ struct thread_state {
 	 * highest address and never reached. */
 	uint8_t *ring_end;
 	uint64_t ring_bytes;
+	/* the ring's first bytes put in the page cache and mapped in; the
+	 * rest is, a stretch ahead of the writer, in its first lap */
+	uint64_t ring_ready;
 	uint64_t next_sync;	/* stream offset at which the next SYNC is due */
 
 	uint64_t last_time;
@@ -341,6 +344,9 @@ HIDDEN void unwind_threads_remove(struct thread_state *t);
 /* thread_buffer.c: staging file of one thread (slow path only) */
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
+/* A flight recorder's SYNC was just placed: readies the ring's next part
+ * in its first lap. */
+HIDDEN void thread_buffer_ring_ahead(struct thread_state *t);
 HIDDEN void thread_buffer_close(struct thread_state *t);
 /* Puts [OFF, OFF + LEN) of FD, reserved and holding nothing yet, into the
  * page cache by writing zeros, before a mapping of it is populated. */

@@ -143,8 +143,31 @@ static int map_window(struct thread_state *t, uint64_t file_off)
 }
 
 /*
+ * Readies the ring's bytes up to UPTO (from its start), and a page more:
+ * their pages put in the page cache and mapped in, as a window's are
+ * whole.  Done one stretch at a time ahead of the writer, which never
+ * passes the place of the next SYNC (t->end), not for the whole ring as
+ * the thread starts: a thread that writes little pays neither the time
+ * (a 1 MB ring took a flight recording's thread start to three times a
+ * trace's) nor the memory for the rest.
+ */
+static void ring_ready_to(struct thread_state *t, uint64_t upto)
+{
+	upto = (upto + 4096 + 4095) & ~(uint64_t)4095;
+	if (upto > t->ring_bytes)
+		upto = t->ring_bytes;
+	if (upto <= t->ring_ready)
+		return;
+	thread_buffer_fill(t->fd, THREAD_FILE_DATA_OFFSET + t->ring_ready, upto - t->ring_ready);
+	madvise(t->win_base + t->ring_ready, upto - t->ring_ready, MADV_POPULATE_WRITE);
+	t->ring_ready = upto;
+}
+
+/*
  * The flight recorder's ring: RING bytes of the file mapped twice, back to
- * back, so a record that runs past the end continues at the start.
+ * back, so a record that runs past the end continues at the start.  The
+ * writer's first stretch ends an eighth in, and each SYNC starts the
+ * next (trace.c).
  */
 static int map_ring(struct thread_state *t, uint64_t ring)
 {
@@ -165,15 +188,35 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 			return -1;
 		}
 	}
-	thread_buffer_fill(t->fd, THREAD_FILE_DATA_OFFSET, ring);
-	madvise(area, ring, MADV_POPULATE_WRITE);
 	t->win_base = area;
 	t->win_len = 2 * ring;
 	t->win_file_off = THREAD_FILE_DATA_OFFSET;
 	t->ring_bytes = ring;
+	t->ring_ready = 0;
+	ring_ready_to(t, ring / 8);
 	t->ring_end = area + ring;
 	t->end = area + ring / 8;
 	return 0;
+}
+
+static int ring_ahead(void *arg)
+{
+	struct thread_state *t = arg;
+	int saved = errno;
+	uint64_t began = runtime_now();
+
+	ring_ready_to(t, t->next_sync);
+	thread_pause_since(t, began);
+	errno = saved;
+	return 0;
+}
+
+/* Called from inside a hook, as a growth is (below): with the vector
+ * state kept, and the time it takes left out of the thread's clock. */
+void thread_buffer_ring_ahead(struct thread_state *t)
+{
+	if (t->ring_ready < t->ring_bytes)
+		callscope_call_keeping_vectors(ring_ahead, t);
 }
 
 static int grow(void *arg)

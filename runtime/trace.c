@@ -291,6 +291,7 @@ static void emit_sync(struct thread_state *t, uint64_t now, int pending)
 		__atomic_store_n(&h->nsync, h->nsync + 1, __ATOMIC_RELEASE);
 		t->next_sync = at + t->ring_bytes / 8;
 		t->end = t->cur + t->ring_bytes / 8;
+		thread_buffer_ring_ahead(t);
 	}
 	t->gen++;
 	t->next_id = 1;
