@@ -39,6 +39,9 @@ PROGRAMS=${PROGRAMS:-lua bzip2 zstd cxx ninja}
 W=$BENCH_DIR/callgraph
 CFLAGS="-O2 -g -pg"
 
+# shellcheck source=bench/build_real.sh
+. "$HERE/build_real.sh"
+
 say() { printf 'callgraph: %s\n' "$*" >&2; }
 die() { printf 'callgraph: %s\n' "$*" >&2; exit 1; }
 
@@ -83,7 +86,7 @@ link() {
 	"$cc" -o "$W/$name-nogmon" "$W/$name.o.d"/*.o "$@"
 }
 
-build_lua() {
+cg_build_lua() {
 	local s
 	s=$(source_of 'lua5.4-*')/src
 	# Debian's luaconf.h includes a generated header naming the
@@ -95,7 +98,7 @@ build_lua() {
 	link lua gcc -lm -ldl
 }
 
-build_bzip2() {
+cg_build_bzip2() {
 	local s
 	s=$(source_of 'bzip2-*')
 	compile "$W/bzip2.o.d" gcc -D_FILE_OFFSET_BITS=64 -- \
@@ -103,7 +106,7 @@ build_bzip2() {
 	link bzip2 gcc
 }
 
-build_zstd() {
+cg_build_zstd() {
 	local s
 	s=$(source_of 'libzstd-*')
 	compile "$W/zstd.o.d" gcc -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 \
@@ -113,60 +116,19 @@ build_zstd() {
 	link zstd gcc
 }
 
-build_cxx() {
+cg_build_cxx() {
 	compile "$W/cxx.o.d" g++ -- "$HERE/progs/cxx_work.cc"
 	link cxx g++ -lpthread
 }
 
-# ninja as its configure.py builds it on Linux, without the browse tool
-# (which needs a generated header)
-build_ninja() {
-	local s f srcs=()
-	s=$(source_of 'ninja-build-*')/src
-	for f in build build_log clean clparser debug_flags depfile_parser deps_log \
-		disk_interface dyndep dyndep_parser edit_distance eval_env graph graphviz json \
-		lexer line_printer manifest_parser metrics missing_deps parser state status \
-		string_piece_util util version subprocess-posix ninja; do
-		srcs+=("$s/$f.cc")
-	done
-	compile "$W/ninja.o.d" g++ -std=c++11 -fno-rtti -fno-exceptions -DNDEBUG \
-		-DNINJA_PYTHON='"python3"' -- "${srcs[@]}"
+# ninja as its configure.py builds it (bench/build_real.sh), and its project
+cg_build_ninja() {
+	local s
+	s=$(source_of 'ninja-build-*')
+	# shellcheck disable=SC2046
+	compile "$W/ninja.o.d" g++ "${NINJA_FLAGS[@]}" -- $(ninja_sources "$s")
 	link ninja g++
-	make_manifest
-}
-
-# A build of 3,000 edges for ninja's dry run (-n): 100 libraries of 30
-# objects, each object depending on a header of its library and a
-# shared one; the sources and headers exist and no output does, so every
-# edge is dirty and is "run".  The outputs' folders exist, as ninja
-# makes them even in a dry run: every run takes the same paths.
-make_manifest() {
-	local d=$W/ninja-project l
-	[ -f "$d/build.ninja" ] && return 0
-	mkdir -p "$d/include"
-	touch "$d/include/common.h"
-	for l in $(seq 0 99); do
-		mkdir -p "$d/src/l$l" "$d/obj/l$l" "$d/lib"
-		touch "$d/include/l$l.h"
-		(cd "$d/src/l$l" && touch $(seq -f 'o%g.c' 0 29))
-	done
-	awk 'BEGIN {
-		print "cflags = -O2"
-		print "rule cc\n  command = cc $cflags -c $in -o $out\n  description = CC $out"
-		print "rule ar\n  command = ar rcs $out $in"
-		print "rule link\n  command = cc -o $out $in"
-		for (l = 0; l < 100; l++) {
-			objs = ""
-			for (o = 0; o < 30; o++) {
-				printf "build obj/l%d/o%d.o: cc src/l%d/o%d.c | include/l%d.h include/common.h\n", l, o, l, o, l
-				if (o % 7 == 0) printf "  cflags = -O%d\n", o % 3
-				objs = objs " obj/l" l "/o" o ".o"
-			}
-			printf "build lib/l%d.a: ar%s\n", l, objs
-			libs = libs " lib/l" l ".a"
-		}
-		printf "build app: link%s\ndefault app\n", libs
-	}' > "$d/build.ninja"
+	write_ninja_project "$W/ninja-project" 100
 }
 
 # An input for the compressors: text with some repetition, 2 MB.
@@ -225,7 +187,7 @@ echo "| program | callscope | functions (callgrind) | calls equal | calls differ
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in $PROGRAMS; do
 	say "building $name"
-	"build_$name" > "$W/$name.build.log" 2>&1 || die "building $name failed; see $W/$name.build.log"
+	"cg_build_$name" > "$W/$name.build.log" 2>&1 || die "building $name failed; see $W/$name.build.log"
 	mapfile -t args < <(args_of "$name")
 	say "running $name under callgrind"
 	(cd "$W" && valgrind --tool=callgrind --demangle=no --callgrind-out-file="$W/$name.cg.out" \

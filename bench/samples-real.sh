@@ -2,13 +2,17 @@
 # bench/samples-real.sh — the self shares of `record --mode=count
 # --time-by=samples` on a real program's -pg build against perf's on its
 # uninstrumented build (the same -O2 flags, the same input), perf's
-# samples attributed as bench/self_shares.py says.  bzip2 -9 from Debian
-# source, built as bench/times-real.sh builds it.  Prints Markdown: the
+# samples attributed as bench/self_shares.py says.  Programs from Debian
+# source, built as bench/build_real.sh builds them: bzip2 -9 (its time in
+# its own code), or ninja (C++; its dry run of a 30,000-edge build spends a
+# fifth of its CPU time in the kernel, in fstatat).  Prints Markdown: the
 # top ten of perf, and the largest difference (budget: 3 points).
 #
+#   PROGRAM    bzip2 (default) or ninja
 #   BENCH_DIR  builds and data (default /tmp/callscope-bench-samples-real)
 #   CALLSCOPE  the CLI (default <repo>/build/callscope)
-#   SRC        the unpacked Debian sources, bzip2-* (default /work/scratch/src)
+#   SRC        the unpacked Debian sources, bzip2-* or ninja-build-*
+#              (default /work/scratch/src)
 #   RUNS       runs of each profiler, summed (default 3)
 #   FREQ       samples per second of both (default 4999)
 #   CS_OPTS    more 'callscope record' options (default --no-libcall)
@@ -16,6 +20,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
+PROGRAM=${PROGRAM:-bzip2}
 BENCH_DIR=${BENCH_DIR:-/tmp/callscope-bench-samples-real}
 CALLSCOPE=${CALLSCOPE:-$ROOT/build/callscope}
 SRC=${SRC:-/work/scratch/src}
@@ -23,38 +28,50 @@ RUNS=${RUNS:-3}
 FREQ=${FREQ:-4999}
 CS_OPTS=${CS_OPTS---no-libcall}
 BUDGET=3	# points, each of perf's top ten
+# shellcheck source=bench/build_real.sh
+. "$HERE/build_real.sh"
 
 mkdir -p "$BENCH_DIR"
 cd "$BENCH_DIR"
+case $PROGRAM in
+bzip2)
+	binary=bzip2src/bzip2
+	write_text text.txt 60000
+	args=(-9 -c text.txt)
+	shown="bzip2 -9 -c text.txt ($(wc -c < text.txt) bytes)"
+	;;
+ninja)
+	binary=ninja/ninja
+	write_ninja_project "$BENCH_DIR/ninja-project" 1000
+	args=(-C "$BENCH_DIR/ninja-project" -n)
+	shown="ninja -n of a build of 30,000 edges"
+	;;
+*)
+	echo "samples-real: PROGRAM is bzip2 or ninja, not '$PROGRAM'" >&2
+	exit 2
+	;;
+esac
 for kind in plain pg; do
-	[ -x "$kind/bzip2" ] && continue
-	flags=""
-	[ $kind = pg ] && flags="-pg"
+	CFLAGS_DISTRO="-O2 -g"
+	[ $kind = pg ] && CFLAGS_DISTRO="-O2 -g -pg"
 	mkdir -p "$kind"
-	rm -rf "$kind/bzip2src" && cp -r "$(ls -d "$SRC"/bzip2-*/ | head -1)" "$kind/bzip2src"
-	# shellcheck disable=SC2086
-	(cd "$kind/bzip2src" && cc -O2 -g $flags -D_FILE_OFFSET_BITS=64 -o ../bzip2 bzip2.c \
-		blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c)
+	(cd "$kind" && "build_$PROGRAM")
 done
-# text with some repetition, the same every run (as bench/times-real.sh)
-[ -s text.txt ] || awk -v n=60000 'BEGIN { srand(7);
-	split("the of and to in is was that for it with as his on be at by had", w, " ");
-	for (i = 0; i < n; i++) { line = ""; for (k = 0; k < 8; k++)
-		line = line w[int(rand() * 18) + 1] int(rand() * 50) " "; print line } }' > text.txt
 
 for ((r = 0; r < RUNS; r++)); do
-	perf record -q -e cpu-clock -F "$FREQ" -g -o "perf$r.data" -- plain/bzip2 -9 -c text.txt > /dev/null 2>&1
+	perf record -q -e cpu-clock -F "$FREQ" -g -o "perf$r.data" -- "plain/$binary" "${args[@]}" \
+		> /dev/null 2>&1
 	perf script --no-inline -i "perf$r.data" -F ip,sym,dso 2> /dev/null
 	# shellcheck disable=SC2086
 	"$CALLSCOPE" record $CS_OPTS --mode=count --time-by=samples --freq="$FREQ" -o "cs$r.data" -- \
-		pg/bzip2 -9 -c text.txt > /dev/null 2>&1
+		"pg/$binary" "${args[@]}" > /dev/null 2>&1
 done > perf.txt
 
 git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo unknown)
-echo "### bzip2 -9: \`--time-by=samples\` self shares against perf — $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "### $PROGRAM: \`--time-by=samples\` self shares against perf — $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), Linux $(uname -r); load average at the start $(cut -d' ' -f1-3 /proc/loadavg)."
-echo "callscope $git_rev \`record $CS_OPTS --mode=count --time-by=samples --freq=$FREQ\` on the \`-O2 -g -pg\` build, perf \`-e cpu-clock -F $FREQ -g\` on the \`-O2 -g\` build, \`bzip2 -9 -c text.txt\` ($(wc -c < text.txt) bytes), $RUNS runs of each, summed."
+echo "callscope $git_rev \`record $CS_OPTS --mode=count --time-by=samples --freq=$FREQ\` on the \`-O2 -g -pg\` build, perf \`-e cpu-clock -F $FREQ -g\` on the \`-O2 -g\` build, \`$shown\`, $RUNS runs of each, summed."
 echo
 python3 - "$CALLSCOPE" "$RUNS" "$HERE" "$BUDGET" <<'PY'
 import sys
@@ -71,7 +88,9 @@ for s in sorted(perf, key=perf.get, reverse=True)[:10]:
     p = 100.0 * perf[s] / total
     c = 100.0 * got.get(s, 0) / all_ns if all_ns else 0
     worst = max(worst, abs(p - c))
-    print("| %s | %.1f | %.1f | %+.1f |" % (s, p, c, c - p))
+    # C++ template names run to hundreds of characters
+    shown = s if len(s) <= 60 else s[:57] + "..."
+    print("| %s | %.1f | %.1f | %+.1f |" % (shown, p, c, c - p))
 print()
 print("perf: %d samples; largest difference %.1f points (budget %.0f): %s"
       % (total, worst, budget, "PASS" if worst <= budget else "FAIL"))

@@ -18,16 +18,48 @@ import subprocess
 MCOUNT = ("mcount", "_mcount", "__mcount_internal")
 
 
+# Names glibc gives the very same code, of which perf and callscope may
+# pick different ones: the large-file aliases, and memmove's variants,
+# which memcpy's share.
+ALIASES = {
+    "fstatat64": "fstatat", "fstat64": "fstat", "stat64": "stat", "lstat64": "lstat",
+    "open64": "open", "openat64": "openat", "lseek64": "lseek", "pread64": "pread",
+    "pwrite64": "pwrite", "mmap64": "mmap",
+}
+
+
+def without_parameters(sym):
+    """A demangled C++ name without its parameter list (and const):
+    callscope prints `f(int) const`, perf `f`."""
+    if sym.endswith(" const"):
+        sym = sym[:-6]
+    if not sym.endswith(")"):
+        return sym
+    depth = 0
+    for i in range(len(sym) - 1, -1, -1):
+        if sym[i] == ")":
+            depth += 1
+        elif sym[i] == "(":
+            depth -= 1
+            if depth == 0:
+                return sym[:i] if i else sym
+    return sym
+
+
 def plain_name(sym):
     """SYM without glibc's alias prefixes (__GI_, __libc_, leading
     underscores) and gcc's clone suffixes (.part.0, .constprop.0, .isra.0):
     perf may name __GI___libc_free what callscope names free, and by its
     debug information luaV_concat what the symbol table calls
-    luaV_concat.part.0."""
+    luaV_concat.part.0; C++ names without their parameters, and glibc's
+    aliases by one name."""
     for prefix in ("__GI_", "__libc_"):
         while sym.startswith(prefix) or sym.startswith("_" + prefix):
             sym = sym[sym.index(prefix) + len(prefix):]
-    return re.sub(r"(\.(part|constprop|isra)\.[0-9]+)+$", "", sym.lstrip("_"))
+    sym = re.sub(r"(\.(part|constprop|isra)\.[0-9]+)+$", "", sym.lstrip("_"))
+    sym = without_parameters(sym)
+    sym = re.sub(r"^memmove_(.*_unaligned)", r"memcpy_\1", sym)
+    return ALIASES.get(sym, sym)
 
 
 def perf_shares(path):
