@@ -10,6 +10,7 @@
 #include "model/samples.h"
 #include "report/flat.h"
 #include "report/html_assets.h"
+#include "report/samples.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -66,9 +67,10 @@ static void sample_facts(struct html_buf *b, const struct profile *p, const char
 {
 	if (!p->samples && !p->samples_lost)
 		return;
-	addf(b, "<p class=\"cs-facts\">%s%llu %s; lost samples: %llu; outside any known object: "
-		"%llu; stacks truncated: %llu</p>\n",
+	addf(b, "<p class=\"cs-facts\">%s%llu %s of %s; lost samples: %llu; outside any known "
+		"object: %llu; stacks truncated: %llu</p>\n",
 	     label, (unsigned long long)p->samples, plural(p->samples, "sample", "samples"),
+	     report_samples_clock(p),
 	     (unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside,
 	     (unsigned long long)p->samples_truncated);
 }

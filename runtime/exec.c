@@ -86,26 +86,32 @@ EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const
 /*
  * The list forms: ARG0 and the arguments after it up to a null pointer
  * become a vector on the stack, as libc builds it; for execle the pointer
- * after the null one is the environment.
+ * after the null one is the environment.  Then the vector form's stand-in
+ * runs.
  */
-static size_t list_length(va_list ap)
+enum list_form { LIST_EXECL, LIST_EXECLP, LIST_EXECLE };
+
+static int exec_list(enum list_form form, const char *path, const char *arg0, va_list ap)
 {
-	va_list copy;
+	va_list count;
 	size_t n = 1;
 
-	va_copy(copy, ap);
-	while (va_arg(copy, const char *))
+	va_copy(count, ap);
+	while (va_arg(count, const char *))
 		n++;
-	va_end(copy);
-	return n;
-}
-
-/* ARGV[0..N]: ARG0, then the N - 1 arguments and the null pointer of AP. */
-static void gather(const char **argv, size_t n, const char *arg0, va_list *ap)
-{
+	va_end(count);
+	const char *argv[n + 1];
 	argv[0] = arg0;
-	for (size_t i = 1; i <= n; i++)
-		argv[i] = va_arg(*ap, const char *);
+	for (size_t i = 1; i <= n; i++)	/* the arguments, then the null pointer */
+		argv[i] = va_arg(ap, const char *);
+	switch (form) {
+	case LIST_EXECLP:
+		return execvp(path, (char *const *)argv);
+	case LIST_EXECLE:
+		return execve(path, (char *const *)argv, va_arg(ap, char *const *));
+	default:
+		return execv(path, (char *const *)argv);
+	}
 }
 
 EXPORT int execl(const char *path, const char *arg, ...)
@@ -113,11 +119,9 @@ EXPORT int execl(const char *path, const char *arg, ...)
 	va_list ap;
 
 	va_start(ap, arg);
-	size_t n = list_length(ap);
-	const char *argv[n + 1];
-	gather(argv, n, arg, &ap);
+	int rc = exec_list(LIST_EXECL, path, arg, ap);
 	va_end(ap);
-	return execv(path, (char *const *)argv);
+	return rc;
 }
 
 EXPORT int execlp(const char *file, const char *arg, ...)
@@ -125,11 +129,9 @@ EXPORT int execlp(const char *file, const char *arg, ...)
 	va_list ap;
 
 	va_start(ap, arg);
-	size_t n = list_length(ap);
-	const char *argv[n + 1];
-	gather(argv, n, arg, &ap);
+	int rc = exec_list(LIST_EXECLP, file, arg, ap);
 	va_end(ap);
-	return execvp(file, (char *const *)argv);
+	return rc;
 }
 
 EXPORT int execle(const char *path, const char *arg, ...)
@@ -137,12 +139,9 @@ EXPORT int execle(const char *path, const char *arg, ...)
 	va_list ap;
 
 	va_start(ap, arg);
-	size_t n = list_length(ap);
-	const char *argv[n + 1];
-	gather(argv, n, arg, &ap);
-	char *const *envp = va_arg(ap, char *const *);
+	int rc = exec_list(LIST_EXECLE, path, arg, ap);
 	va_end(ap);
-	return execve(path, (char *const *)argv, envp);
+	return rc;
 }
 
 EXPORT long syscall(long number, ...)

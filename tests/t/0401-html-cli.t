@@ -123,7 +123,9 @@ jq -c '[.functions[] | select(.listed == 1)] | sort_by(.rank) | [.[] | {name, se
 cmp -s want.json got.json && [ "$(jq '.node_self_samples' sd.json)" = "$(jq '.samples' s.json)" ] &&
 	[ "$(jq '.nodes' sd.json)" -ge 3 ]
 ok $? "samples: each function's samples equal report --json; the call paths hold every sample"
-grep -q "$(jq '.samples' s.json) samples; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
+clock="CPU time, user and system"
+[ "$(jq -r .sample_cpu_time s.json)" = user ] && clock="user CPU time"
+grep -q "$(jq '.samples' s.json) samples of $clock; lost samples: 0; outside any known object: $(jq '.outside_samples' s.json)" s.html
 ok $? "samples: the banner counts them, the lost ones too"
 
 "$CS" html -i s.data -o scut.html --max-nodes 2 >/dev/null && perl "$DECODE" scut.html > scut.json
