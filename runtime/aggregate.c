@@ -50,7 +50,6 @@ static int reserve_now(void *arg)
 {
 	struct thread_state *t = ((struct reservation *)arg)->t;
 	uint32_t records = ((struct reservation *)arg)->records;
-	uint64_t began = runtime_now();
 	/* not into the program's file, should it have closed ours */
 	if (!rt_fd_is(t->fd, &t->fd_id))
 		return -1;
@@ -66,18 +65,12 @@ static int reserve_now(void *arg)
 	madvise(&t->nodes[t->node_reserved], (size_t)(records - t->node_reserved) * CCT_RECORD_SIZE,
 		MADV_POPULATE_WRITE);
 	t->node_reserved = records;
-	thread_pause_since(t, began);
-	t->nodes[0].paused = t->paused;
 	return 0;
 }
 
-/*
- * Reserves room for RECORDS records in all.  A hook calls this between the
- * program's instructions, where the vector registers hold its arguments or
- * its return value, and reserving calls libc (posix_fallocate may fall
- * back to fstatfs and writes): so the vector state is saved around it, as
- * around a buffer's growth (thread_buffer.c).
- */
+/* Reserves room for RECORDS records in all, from inside a hook as a
+ * buffer's growth (thread_paused_call(): posix_fallocate may fall back to
+ * fstatfs and writes). */
 static int reserve(struct thread_state *t, uint32_t records)
 {
 	if (records > t->node_cap)
@@ -85,7 +78,10 @@ static int reserve(struct thread_state *t, uint32_t records)
 	if (records <= t->node_reserved)
 		return records > t->node_used ? 0 : -1;
 	struct reservation r = { t, records };
-	return callscope_call_keeping_vectors(reserve_now, &r);
+	int rc = thread_paused_call(t, reserve_now, &r);
+	if (rc == 0)	/* the root record's page is in the file now */
+		t->nodes[0].paused = t->paused;
+	return rc;
 }
 
 static void publish(struct thread_state *t)

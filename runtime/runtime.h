@@ -344,6 +344,9 @@ HIDDEN void unwind_threads_remove(struct thread_state *t);
 /* thread_buffer.c: staging file of one thread (slow path only) */
 HIDDEN int thread_buffer_open(struct thread_state *t, uint32_t flags);
 HIDDEN int thread_buffer_grow(struct thread_state *t);
+/* Runs FN(ARG), a hook's work through libc, with the vector state and
+ * errno kept and its time left out of T's clock. */
+HIDDEN int thread_paused_call(struct thread_state *t, int (*fn)(void *), void *arg);
 /* A flight recorder's SYNC was just placed: readies the ring's next part
  * in its first lap. */
 HIDDEN void thread_buffer_ring_ahead(struct thread_state *t);

@@ -199,31 +199,42 @@ static int map_ring(struct thread_state *t, uint64_t ring)
 	return 0;
 }
 
+/*
+ * Runs FN(ARG), work a hook does through libc (a growth, the ring's next
+ * stretch, count mode's reservation), between the program's instructions:
+ * the vector registers then hold the instrumented function's arguments or
+ * its return value, and libc may use them, so their state is kept; errno
+ * is the program's, so it is kept too; and the time it takes is left out
+ * of the thread's clock.
+ */
+int thread_paused_call(struct thread_state *t, int (*fn)(void *), void *arg)
+{
+	int saved = errno;
+	uint64_t began = runtime_now();
+	int rc = callscope_call_keeping_vectors(fn, arg);
+
+	thread_pause_since(t, began);
+	errno = saved;
+	return rc;
+}
+
 static int ring_ahead(void *arg)
 {
 	struct thread_state *t = arg;
-	int saved = errno;
-	uint64_t began = runtime_now();
 
 	ring_ready_to(t, t->next_sync);
-	thread_pause_since(t, began);
-	errno = saved;
 	return 0;
 }
 
-/* Called from inside a hook, as a growth is (below): with the vector
- * state kept, and the time it takes left out of the thread's clock. */
 void thread_buffer_ring_ahead(struct thread_state *t)
 {
 	if (t->ring_ready < t->ring_bytes)
-		callscope_call_keeping_vectors(ring_ahead, t);
+		thread_paused_call(t, ring_ahead, t);
 }
 
 static int grow(void *arg)
 {
 	struct thread_state *t = arg;
-	int saved = errno;
-	uint64_t began = runtime_now();
 	uint64_t committed = t->hdr->committed_end;
 	uint64_t start = committed & ~(uint64_t)4095;
 	int rc = map_window(t, start);
@@ -233,21 +244,14 @@ static int grow(void *arg)
 	else if (!t->truncated)	/* once: the callers then stop growing */
 		rt_warn("a thread buffer cannot grow; the thread's further events are "
 			"counted as lost", strerror(errno));
-	thread_pause_since(t, began);
-	errno = saved;
 	return rc;
 }
 
-/*
- * Maps a new window that starts at the page holding the commit point.
- * A hook calls this between the program's instructions, where the vector
- * registers hold its arguments or its return value, and growing calls
- * libc (fstatvfs, posix_fallocate, strerror), which may use them: so the
- * vector state is saved around it.
- */
+/* Maps a new window that starts at the page holding the commit point
+ * (libc: fstatvfs, posix_fallocate, strerror). */
 int thread_buffer_grow(struct thread_state *t)
 {
-	return callscope_call_keeping_vectors(grow, t);
+	return thread_paused_call(t, grow, t);
 }
 
 static int open_file(struct thread_state *t)

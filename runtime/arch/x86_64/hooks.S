@@ -28,11 +28,10 @@
  * in mcount, called from the function's body.  __fentry__ is called
  * before the function's prologue, with the function's own return address
  * still on top: %rsp is 0 mod 16 on entry, and 8 more bytes of padding
- * align its calls.  The C side keeps
- * to general registers and does not care, but a thread's first hook calls
- * libc, and libc (or a malloc the user preloads) may store vector
- * registers to the stack with instructions that fault when it is
- * misaligned.
+ * align its calls.  The C side keeps to general registers and does not
+ * care, but a thread's first hook calls libc, and libc (or a malloc the
+ * user preloads) may store vector registers to the stack with
+ * instructions that fault when it is misaligned.
  */
 	.text
 
