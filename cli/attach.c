@@ -6,6 +6,13 @@
  * with the process's /proc/PID/maps and symbols/symtab.h, and a flat
  * profile is printed: self samples (the function was running) and total
  * samples (it was anywhere on the stack), hottest first.
+ *
+ * The kernel finds the chain by frame pointers, and code built without
+ * them leaves %rbp holding any value: the chain then runs on through
+ * words that are no return addresses.  Each return address is checked
+ * against the process's memory (/proc/PID/mem) for a call instruction
+ * ending right before it, and the chain is cut at the first that has
+ * none.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -55,6 +62,8 @@ struct attach {
 	struct hit *hits;	/* open addressing, power-of-two size */
 	size_t hit_mask, nhits;
 	uint64_t samples, lost;
+	int mem_fd;		/* /proc/PID/mem, or -1: chains unchecked */
+	uint64_t cut;		/* samples whose chain was cut */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -133,6 +142,49 @@ static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
 	memcpy((uint8_t *)dst + first, r->data, len - first);
 }
 
+/*
+ * Whether the K bytes at CODE are a call through memory or a register:
+ * FF /2 with the ModRM (and SIB and displacement) that make K bytes.
+ */
+static int indirect_call_of_length(const uint8_t *code, size_t k)
+{
+	if (k < 2 || code[0] != 0xff || ((code[1] >> 3) & 7) != 2)
+		return 0;
+	unsigned mod = code[1] >> 6, rm = code[1] & 7;
+	size_t len = 2;
+	if (mod != 3 && rm == 4) {
+		if (k < 3)
+			return 0;
+		len++;	/* SIB */
+		if (mod == 0 && (code[2] & 7) == 5)
+			len += 4;	/* no base: disp32 */
+	}
+	if (mod == 0 && rm == 5)
+		len += 4;	/* RIP-relative */
+	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	return len == k;
+}
+
+/* Whether PC is a return address: a call (rel32, or indirect of 2 to 7
+ * bytes, a REX prefix before it or not) ends right before it. */
+static int after_a_call(const struct attach *a, uint64_t pc)
+{
+	uint8_t before[7];
+
+	if (a->mem_fd < 0)
+		return 1;	/* cannot tell: kept */
+	if (pc < sizeof(before) ||
+	    pread(a->mem_fd, before, sizeof(before), (off_t)(pc - sizeof(before))) !=
+		    (ssize_t)sizeof(before))
+		return 0;
+	if (before[2] == 0xe8)
+		return 1;
+	for (size_t k = 2; k <= sizeof(before); k++)
+		if (indirect_call_of_length(before + sizeof(before) - k, k))
+			return 1;
+	return 0;
+}
+
 static void drain(struct attach *a, struct ring *r)
 {
 	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
@@ -162,6 +214,10 @@ static void drain(struct attach *a, struct ring *r)
 					continue;
 				if (first && (first = 0, pc == ip))
 					continue;
+				if (!after_a_call(a, pc)) {
+					a->cut++;
+					break;
+				}
 				/* a return address points past its call */
 				hit_of(a, pc - 1)->total++;
 			}
@@ -263,6 +319,13 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	qsort(rows, m, sizeof(*rows), by_self);
 	printf("# callscope record --pid %d: %llu samples in %.1f s; lost samples: %llu\n",
 	       (int)pid, (unsigned long long)a->samples, seconds, (unsigned long long)a->lost);
+	if (a->mem_fd < 0)
+		printf("# call chains unchecked (/proc/%d/mem unreadable): code without frame "
+		       "pointers may add frames that are not\n", (int)pid);
+	else
+		printf("# call chains cut where a frame's return address follows no call "
+		       "(code without frame pointers): %llu of %llu\n",
+		       (unsigned long long)a->cut, (unsigned long long)a->samples);
 	printf("%7s %10s %10s  %s\n", "% self", "self", "total", "function");
 	for (size_t i = 0; i < m; i++) {
 		if (!rows[i].self && !rows[i].total)
@@ -362,6 +425,8 @@ int attach_record(const char *pid_text, const char *duration_text, unsigned hz)
 		a.nrings == 1 ? "" : "s", pid, hz,
 		duration_text ? "" : "; interrupt (Ctrl-C) to stop");
 	/* the objects now, while the process surely lives */
+	snprintf(task_dir, sizeof(task_dir), "/proc/%ld/mem", pid);
+	a.mem_fd = open(task_dir, O_RDONLY | O_CLOEXEC);
 	struct symtab *st = symtab_new();
 	load_maps(st, (pid_t)pid);
 	struct timespec t0, now;
@@ -381,5 +446,7 @@ int attach_record(const char *pid_text, const char *duration_text, unsigned hz)
 		drain(&a, &a.rings[i]);
 	report(&a, st, (pid_t)pid, elapsed);
 	symtab_free(st);
+	if (a.mem_fd >= 0)
+		close(a.mem_fd);
 	return 0;
 }
