@@ -261,14 +261,36 @@ static void *scan_functions(void *arg)
 			part->a.stops[i] = (uint8_t)analysis_scan(&part->a, f->funcs[i].start,
 								  function_end(f, i));
 	}
+	if (part->a.br.n)
+		qsort(part->a.br.v, part->a.br.n, sizeof(*part->a.br.v), analysis_by_target);
 	return NULL;
 }
 
+/* Merges the parts' sorted branches into A's, by target.  (Branches of
+ * one target may come in any order: their readers look at them all.) */
+static void merge_branches(struct analysis *a, struct scan_part *parts, size_t nparts)
+{
+	size_t total = 0, at[SCAN_THREADS_MAX] = { 0 };
+
+	for (size_t k = 0; k < nparts; k++)
+		total += parts[k].a.br.n;
+	ALLOC_GROW(a->br.v, total, a->br.alloc);
+	for (a->br.n = 0; a->br.n < total; a->br.n++) {
+		size_t best = nparts;
+		for (size_t k = 0; k < nparts; k++)
+			if (at[k] < parts[k].a.br.n &&
+			    (best == nparts ||
+			     parts[k].a.br.v[at[k]].target < parts[best].a.br.v[at[best]].target))
+				best = k;
+		a->br.v[a->br.n] = parts[best].a.br.v[at[best]++];
+	}
+}
+
 /*
- * Scans every function of A's object into A's branches and stops, on as
- * many threads as there are processors (within the bounds above), each
- * taking a run of functions.  The parts' branches are joined in the
- * functions' order, so the result is the same however many there were.
+ * Scans every function of A's object into A's branches, sorted by target,
+ * and its stops, on as many threads as there are processors (within the
+ * bounds above), each taking a run of functions and sorting its own
+ * branches.
  */
 static void scan_object(struct analysis *a)
 {
@@ -283,11 +305,18 @@ static void scan_object(struct analysis *a)
 		nparts = (size_t)cpus;
 	if (!nparts)
 		nparts = 1;
+	/* runs of about the same bytes of code, which the time follows */
+	uint64_t bytes = 0, done = 0;
+	for (size_t i = 0; i < n; i++)
+		bytes += function_end(a->f, i) - a->f->funcs[i].start;
+	size_t i = 0;
 	for (size_t k = 0; k < nparts; k++) {
 		parts[k].a = (struct analysis){ .f = a->f, .stops = a->stops };
 		parts[k].a.cs = k ? patch_capstone_open() : a->cs;
-		parts[k].from = n * k / nparts;
-		parts[k].to = n * (k + 1) / nparts;
+		parts[k].from = i;
+		while (i < n && (k == nparts - 1 || done < bytes / nparts * (k + 1)))
+			done += function_end(a->f, i) - a->f->funcs[i].start, i++;
+		parts[k].to = i;
 	}
 	size_t started = 1;
 	while (started < nparts &&
@@ -300,12 +329,8 @@ static void scan_object(struct analysis *a)
 		else
 			scan_functions(&parts[k]);	/* no thread: here */
 	}
+	merge_branches(a, parts, nparts);
 	for (size_t k = 0; k < nparts; k++) {
-		ALLOC_GROW(a->br.v, a->br.n + parts[k].a.br.n, a->br.alloc);
-		if (parts[k].a.br.n)
-			memcpy(a->br.v + a->br.n, parts[k].a.br.v,
-			       parts[k].a.br.n * sizeof(*a->br.v));
-		a->br.n += parts[k].a.br.n;
 		free(parts[k].a.br.v);
 		if (k)
 			patch_capstone_close(parts[k].a.cs);
@@ -325,8 +350,6 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 	a.cs = patch_capstone_open();
 	a.stops = xcalloc(f.n ? f.n : 1, 1);
 	scan_object(&a);
-	if (a.br.n)	/* no branch found: no array */
-		qsort(a.br.v, a.br.n, sizeof(*a.br.v), analysis_by_target);
 
 	struct patch_coverage *cov = patch_plan_add_object(plan, path, f.build_id,
 							   f.build_id_len);

@@ -23,6 +23,17 @@ csh patch_capstone_open(void)
 	if (d->open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		die("cannot start the capstone disassembler");
 	d->option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	/* capstone 4 sorts a table of its own, shared by every handle, as it
+	 * prints its first instruction (X86_insn_reg_intel()), with no lock:
+	 * one printed here, where handles are opened before any thread that
+	 * uses them starts, keeps threads from sorting it under each other */
+	static const uint8_t ret = 0xc3;
+	const uint8_t *code = &ret;
+	size_t left = 1;
+	uint64_t addr = 0;
+	cs_insn *in = d->malloc(cs);
+	d->disasm_iter(cs, &code, &left, &addr, in);
+	d->free(in, 1);
 	return cs;
 }
 
