@@ -234,15 +234,17 @@ int cmd_report(int argc, char **argv)
 			fo.title = title;
 			if (i)
 				putchar('\n');
-			/* a sampled run leads with its samples; traced calls follow */
-			if (p->samples) {
+			/* a sampled run leads with its samples; traced calls
+			 * follow (--time-by=samples' samples are their times) */
+			int sample_table = p->samples && !p->time_sample_period_ns;
+			if (sample_table) {
 				if (title && !p->calls)
 					printf("%s\n", title);
 				report_samples(stdout, p);
 				if (p->calls)
 					putchar('\n');
 			}
-			if (p->calls || !p->samples)
+			if (p->calls || !sample_table)
 				report_flat(stdout, p, &fo);
 		}
 		free(title);

@@ -272,6 +272,11 @@ static void add_replayed(struct adder *a, const char *path)
 	export_data_load(a->df, &all,
 			 EXPORT_TREE | EXPORT_SAMPLE_TREE | EXPORT_CALL_HISTOGRAMS | EXPORT_SAMPLE_PCS,
 			 NULL, &d);
+	/* what its samples measured, as its own report says */
+	if (d.p->samples)
+		a->s->sample_clocks |= d.p->samples_wall	      ? THREAD_SAMPLES_WALL
+				       : d.p->samples_user_only ? THREAD_SAMPLES_USER_ONLY
+								: THREAD_SAMPLES_SYSTEM;
 	uint32_t *fmap = xcalloc(d.p->nfuncs + 1, sizeof(*fmap));
 	for (size_t f = 0; f < d.p->nfuncs; f++)
 		fmap[f] = func_of_profile(a, &d.p->funcs[f]);
@@ -351,6 +356,8 @@ void merge_sum_add(struct merge_sum *m, const struct data_file *df, const char *
 		events |= !(df->threads[i].flags & THREAD_CCT);
 		s->lost_events += df->threads[i].lost_events;
 		s->counter_flags |= df->threads[i].counter_info & THREAD_COUNTERS_UNRELIABLE;
+		s->sample_clocks |= df->threads[i].flags & (THREAD_SAMPLES_SYSTEM |
+							    THREAD_SAMPLES_USER_ONLY | THREAD_SAMPLES_WALL);
 	}
 	if (events) {
 		add_replayed(&a, path);

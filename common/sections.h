@@ -60,6 +60,12 @@ enum thread_flags {
 					 * call-path nodes, not events */
 	THREAD_HAS_RESET = 1 << 4,	/* the stream holds a RESET record:
 					 * decode from the last one */
+	THREAD_SAMPLES_SYSTEM = 1 << 5,	/* --time-by=samples: samples that
+					 * counted the kernel's time too */
+	THREAD_SAMPLES_USER_ONLY = 1 << 6,	/* --time-by=samples: samples
+						 * of user time alone */
+	THREAD_SAMPLES_WALL = 1 << 7,	/* --time-by=samples: samples of
+					 * wall time */
 };
 
 /*

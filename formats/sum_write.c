@@ -409,7 +409,7 @@ static int write_thread(FILE *out, const struct profile_sum *s, const struct sum
 	sec_put_u32(&b, SUM_PID);
 	sec_put_u32(&b, 0);
 	sec_put_u32(&b, SUM_TID);
-	sec_put_u32(&b, THREAD_CCT);
+	sec_put_u32(&b, THREAD_CCT | s->sample_clocks);
 	sec_put_u32(&b, CONTRACT_CLOCK_MONO);
 	sec_put_u32(&b, (uint32_t)ncounters | s->counter_flags);
 	sec_put_u64(&b, 0);

@@ -289,6 +289,12 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	t->calls = calls;
 	p->calls += calls;
 	p->samples += sampled[0];
+	if (sampled[0]) {
+		uint32_t clocks = info->flags & (THREAD_SAMPLES_SYSTEM | THREAD_SAMPLES_USER_ONLY |
+						 THREAD_SAMPLES_WALL);
+		p->path_sample_clocks |= clocks;
+		p->path_samples_unsaid |= !clocks;
+	}
 	free(sampled);
 	p->lost_events += info->lost_events;
 	p->overhead_per_call_ns = call_cost;

@@ -179,6 +179,12 @@ struct profile {
 	 * the hooks, left out of every time */
 	uint64_t time_sample_period_ns;
 	uint64_t time_samples, time_hook_samples;
+	/* how count-mode threads' samples (--time-by=samples', a sum's) were
+	 * taken: their THREAD_SAMPLES_* flags of common/sections.h, together,
+	 * and whether some thread with samples did not say (recorded before
+	 * threads said) */
+	uint32_t path_sample_clocks;
+	int path_samples_unsaid;
 	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
 	/* where that figure comes from: the samples beside a trace that fell
 	 * in the hooks (OVERHEAD_SAMPLES of them, one standard error of

@@ -108,6 +108,7 @@ struct profile_sum {
 	uint64_t lost_events;
 	uint64_t span_ns;	/* the runs' durations, added */
 	uint32_t counter_flags;	/* THREAD_COUNTERS_UNRELIABLE if any run's was */
+	uint32_t sample_clocks;	/* the runs' THREAD_SAMPLES_* flags, together */
 };
 
 void sum_init(struct profile_sum *s);

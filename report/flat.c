@@ -7,6 +7,7 @@
 #include "json.h"
 #include "model/samples.h"
 #include "report/legend.h"
+#include "report/samples.h"
 #include "report/units.h"
 #include "xalloc.h"
 
@@ -134,10 +135,10 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 
 	if (p->time_sample_period_ns) {
 		uint64_t all = p->time_samples + p->time_hook_samples;
-		fprintf(out, "%stimes from %llu timer samples of %s on the exact call paths; "
+		fprintf(out, "%stimes from %llu timer samples of %s of %s, on the exact call paths; "
 			     "the hooks: %llu samples (%.1f %%), left out\n", prefix,
 			(unsigned long long)p->time_samples,
-			format_duration(a, (double)p->time_sample_period_ns),
+			format_duration(a, (double)p->time_sample_period_ns), report_samples_clock(p),
 			(unsigned long long)p->time_hook_samples,
 			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
 	} else {

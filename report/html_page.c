@@ -52,9 +52,9 @@ static void facts(struct html_buf *b, const struct profile *p, const char *label
 	     plural(p->nthreads, "thread", "threads"), format_duration(w, (double)p->wall_ns),
 	     (unsigned long long)p->lost_events);
 	if (p->time_sample_period_ns)
-		addf(b, "times from %llu timer samples of %s on the exact call paths, the %llu "
+		addf(b, "times from %llu timer samples of %s of %s, on the exact call paths, the %llu "
 			"taken in the hooks left out</p>\n", (unsigned long long)p->time_samples,
-		     format_duration(a, (double)p->time_sample_period_ns),
+		     format_duration(a, (double)p->time_sample_period_ns), report_samples_clock(p),
 		     (unsigned long long)p->time_hook_samples);
 	else
 		addf(b, "hook cost subtracted: %s per call, %s in all</p>\n",

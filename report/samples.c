@@ -6,6 +6,7 @@
 #include "json.h"
 #include "model/samples.h"
 #include "sampling.h"
+#include "sections.h"
 #include "xalloc.h"
 
 char *report_samples_method(const struct profile *p)
@@ -28,6 +29,8 @@ char *report_samples_method(const struct profile *p)
 			only = m;
 		}
 	}
+	if (!used && p->time_sample_period_ns)
+		return xstrdup("the shadow stack (exact call paths)");
 	if (used <= 1)
 		return xstrdup(used ? names[only] : "none");
 	/* the methods in their order above, each with its share */
@@ -56,22 +59,41 @@ char *report_samples_source_note(const struct profile *p)
 			 (unsigned long long)p->samples_tick);
 }
 
+/* Whether the samples counted wall time: the trace's or the call paths'. */
+static int samples_of_wall_time(const struct profile *p)
+{
+	return p->samples_wall || (p->path_sample_clocks & THREAD_SAMPLES_WALL);
+}
+
+enum cpu_time_kind { CPU_TIME_UNSAID, CPU_TIME_USER, CPU_TIME_USER_AND_SYSTEM };
+
 /*
- * What the samples measure.  The task-clock event counts a thread's time
- * in the kernel on its behalf too (its system calls, its page faults),
- * as perf's cpu-clock and the tick-grained timer do, except where
- * perf_event_paranoid lets it count user time alone, and in recordings
- * made before it could: the header says which.  Count mode's samples
- * (--time-by=samples) are summed in the program without their sources:
- * "CPU time".
+ * What samples of CPU time measure.  The task-clock event counts a
+ * thread's time in the kernel on its behalf too (its system calls, its
+ * page faults), as perf's cpu-clock and the tick-grained timer do, except
+ * where perf_event_paranoid lets it count user time alone, and in
+ * recordings made before it could.  Samples summed on call paths
+ * (--time-by=samples, a sum) come with their threads' word on which kinds
+ * they were; recordings made before threads said leave it unsaid.
  */
+static enum cpu_time_kind cpu_time_kind(const struct profile *p)
+{
+	if (p->samples_user_only || (p->path_sample_clocks & THREAD_SAMPLES_USER_ONLY))
+		return CPU_TIME_USER;
+	if (p->path_samples_unsaid)
+		return CPU_TIME_UNSAID;
+	return CPU_TIME_USER_AND_SYSTEM;
+}
+
 const char *report_samples_clock(const struct profile *p)
 {
-	if (p->samples_wall)
-		return "wall time";
-	if (p->time_sample_period_ns)
-		return "CPU time";
-	return p->samples_user_only ? "user CPU time" : "CPU time, user and system";
+	static const char *const names[] = {
+		[CPU_TIME_UNSAID] = "CPU time",
+		[CPU_TIME_USER] = "user CPU time",
+		[CPU_TIME_USER_AND_SYSTEM] = "CPU time, user and system",
+	};
+
+	return samples_of_wall_time(p) ? "wall time" : names[cpu_time_kind(p)];
 }
 
 void report_samples_summary(FILE *out, const struct profile *p)
@@ -133,13 +155,15 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_u64(j, "lost_samples", p->samples_lost);
 	json_kv_u64(j, "outside_samples", p->samples_outside);
 	json_kv_u64(j, "truncated_stacks", p->samples_truncated);
-	json_kv_string(j, "sample_clock", p->samples_wall ? "wall" : "cpu");
-	if (!p->samples_wall && !p->time_sample_period_ns)
-		json_kv_string(j, "sample_cpu_time", p->samples_user_only ? "user" : "user+system");
-	json_kv_string(j, "sample_source", p->samples_wall ? "timer"
+	int wall = samples_of_wall_time(p);
+	json_kv_string(j, "sample_clock", wall ? "wall" : "cpu");
+	enum cpu_time_kind kind = cpu_time_kind(p);
+	if (!wall && kind != CPU_TIME_UNSAID)
+		json_kv_string(j, "sample_cpu_time", kind == CPU_TIME_USER ? "user" : "user+system");
+	json_kv_string(j, "sample_source", wall ? "timer"
 					   : p->samples_tick && p->samples_tick >= p->samples
 						     ? "tick-timer" : "task-clock");
-	if (!p->samples_wall)
+	if (!wall)
 		json_kv_u64(j, "tick_timer_samples", p->samples_tick);
 	char *method = report_samples_method(p);
 	json_kv_string(j, "stack_method", method);

@@ -22,8 +22,8 @@ char *report_samples_source_note(const struct profile *p);
 
 /* What the samples measure: "wall time", "CPU time, user and system",
  * "user CPU time" where some samples count no kernel time (perf events
- * limited to user space), or "CPU time" for count mode's, summed without
- * their sources. */
+ * limited to user space), or "CPU time" for count mode's in recordings
+ * whose threads did not say. */
 const char *report_samples_clock(const struct profile *p);
 
 /* The summary lines (samples, lost, outside, truncated, method). */

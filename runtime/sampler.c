@@ -678,6 +678,14 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 		int in_runtime = t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo ||
 				 patch_is_own_code(pc);
+		/* what the samples measured, for the report's header: the
+		 * timer at the tick counts the kernel's time, the event where
+		 * it was allowed to (a hook's read-modify-write of the flags
+		 * cannot be under way: the thread is in no hook) */
+		if (!in_runtime)
+			t->hdr->flags |= sampler.wall				? THREAD_SAMPLES_WALL
+					 : by_timer || sampler.with_kernel ? THREAD_SAMPLES_SYSTEM
+									   : THREAD_SAMPLES_USER_ONLY;
 		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
 				     s->stack_hi, in_runtime,
 				     in_runtime ? 0 : unhooked_function_at(pc), weight + s->missed);

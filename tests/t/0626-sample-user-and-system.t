@@ -7,14 +7,19 @@
 # (in_kernel, nearly all of it the kernel's): the header and --json name
 # the CPU time each run's samples measure, and in_kernel's share is what
 # that CPU time makes it, small in user time, about half in user and
-# system time.
+# system time.  The run "user" is refused events that count the kernel's
+# time, as a user is where perf_event_paranoid is 2
+# (tests/inject/user_only_perf.c).
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+needs_shims "$USER_ONLY_PERF"
+plan 10
 build_prog user_and_system uas -O2
-for source in perf timer; do
-	limited "$CS" record --mode=sample --sample-source=$source -o $source.data -- ./uas 300 \
-		> /dev/null 2>&1
+for source in perf timer user; do
+	preload= sampler=$source
+	[ $source = user ] && preload=$USER_ONLY_PERF sampler=perf
+	LD_PRELOAD=$preload limited "$CS" record --mode=sample --sample-source=$sampler \
+		-o $source.data -- ./uas 300 > /dev/null 2>&1
 	"$CS" report -i $source.data --json > $source.json
 	measured=$(jq -r .sample_cpu_time $source.json)
 	kernel=$(jq '[.functions[] | select(.name == "in_kernel") | .total_pct] | add // 0' \
@@ -40,4 +45,5 @@ for source in perf timer; do
 	"$CS" info -i $source.data | grep -q "^samples: *[0-9]* of $header"
 	ok $? "$source: info says it too"
 done
+is "$(jq -r .sample_cpu_time user.json)" user "refused the kernel's time, the samples are of user time"
 done_testing

@@ -15,6 +15,9 @@ FAIL_IO="$BUILD/tests/libfail_io.so"
 # preloaded, delays the opening of the main thread's perf event by another
 # thread (tests/inject/slow_perf_open.c)
 SLOW_PERF_OPEN="$BUILD/tests/libslow_perf_open.so"
+# preloaded, refuses perf events that would count the kernel's time, as
+# perf_event_paranoid 2 does for a user (tests/inject/user_only_perf.c)
+USER_ONLY_PERF="$BUILD/tests/libuser_only_perf.so"
 # preloaded, makes the main thread's periodic timers signal once only
 # (tests/inject/stalled_timer.c)
 STALLED_TIMER="$BUILD/tests/libstalled_timer.so"
