@@ -130,8 +130,12 @@ int callgrind_write(FILE *out, const struct profile *p, const struct export_meta
 			put_name(out, "cob", &objs, func_object(c), obj_id, obj_slot[arc->callee]);
 			put_name(out, "cfi", &files, func_file(c), file_id, file_slot[arc->callee]);
 			put_name(out, "cfn", &fns, c->name, fn_id, arc->callee);
-			fprintf(out, "calls=%llu %d\n%d %llu\n", (unsigned long long)arc->count,
-				c->line, f->line,
+			/* a callee whose calls were not counted (code without
+			 * hooks, timed by samples) is written as called once:
+			 * callgrind_annotate takes the cost after "calls=0" for
+			 * the caller's own */
+			fprintf(out, "calls=%llu %d\n%d %llu\n",
+				(unsigned long long)(arc->count ? arc->count : 1), c->line, f->line,
 				(unsigned long long)(arc->self_ns + arc->child_ns));
 		}
 	}

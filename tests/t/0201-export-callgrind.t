@@ -22,7 +22,7 @@ annotated() {
 		v = $1; gsub(",", "", v); print v; exit } }' "$1"
 }
 
-plan 12
+plan 14
 build_prog basic bin -O2 -pg
 limited "$CS" record -o b.data -- ./bin 15 >/dev/null 2>&1
 "$CS" export -i b.data --format=callgrind -o cg.out
@@ -39,4 +39,15 @@ for fn in main loop leaf; do
 done
 grep -q '^calls=1000 ' cg.out
 ok $? "the call arc loop -> leaf carries its exact count"
+# libc's strlen, without hooks, timed by samples under the functions that
+# reached it, whose calls were not counted
+cc -g -O2 -pg -o libc_time "$PROGS/sampled_libc.c"
+limited "$CS" record --no-libcall --mode=count --time-by=samples -o s.data -- ./libc_time \
+	>/dev/null 2>&1
+"$CS" export -i s.data --format=callgrind -o scg.out
+callgrind_annotate --threshold=100 scg.out >sself.txt 2>/dev/null
+for fn in plain_len tail_len; do
+	is "$(annotated sself.txt $fn)" "$(field s.data $fn self_ns)" \
+		"uncounted callees: self time of $fn, without its callee's"
+done
 done_testing
