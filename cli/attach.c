@@ -8,15 +8,22 @@
  * samples (it was anywhere on the stack), hottest first.
  *
  * The kernel finds the chain by frame pointers, and code built without
- * them leaves %rbp holding any value: the chain then runs on through
- * words that are no return addresses.  Each return address is checked
- * against the process's memory (/proc/PID/mem) for a call instruction
- * ending right before it, and the chain is cut at the first that has
- * none.
+ * them (most of a distribution) leaves %rbp holding any value.  So each
+ * sample also carries the registers and a copy of the top of the stack,
+ * which symbols/unwind.h unwinds with the objects' call frame
+ * information, as record's samples are; the kernel's chain is the
+ * fallback where that gives nothing (the perf ring could not be made
+ * large enough for the copies, an object without call frame
+ * information).  Either way, each return address is checked against the
+ * process's memory (/proc/PID/mem) for a call instruction ending right
+ * before it, and the stack is cut at the first that has none: a chain
+ * through %rbp of code without frame pointers runs on through words that
+ * are no return addresses.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <asm/perf_regs.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,19 +41,28 @@
 #include "symbols/demangle.h"
 #include "symbols/elf_segments.h"
 #include "symbols/symtab.h"
+#include "symbols/unwind.h"
 #include "die.h"
 #include "perf_paranoid.h"
+#include "sampling.h"
 #include "xalloc.h"
 
-#define RING_PAGES 16		/* data pages per thread, a power of two */
+/* data pages per thread, powers of two: with the kernel's chain alone,
+ * and with copies of the stack (256 KB: 30 samples of 8 KB, drained as
+ * each comes; a user's perf rings may lock 516 KB in all by default) */
+#define RING_PAGES 16
+#define RING_PAGES_STACKS 64
 #define MAX_THREADS 1024
 #define MAX_CHAIN 128
+/* the registers a stack copy is unwound from, in the order of their bits */
+#define STACK_REGS ((1ull << PERF_REG_X86_BP) | (1ull << PERF_REG_X86_SP) | (1ull << PERF_REG_X86_IP))
 
 struct ring {
 	int fd;
 	struct perf_event_mmap_page *page;
 	uint8_t *data;
 	uint64_t size;
+	int stacks;		/* its samples carry registers and a stack copy */
 };
 
 /* Per address: samples with it innermost, and with it on the stack. */
@@ -63,7 +79,9 @@ struct attach {
 	size_t hit_mask, nhits;
 	uint64_t samples, lost;
 	int mem_fd;		/* /proc/PID/mem, or -1: chains unchecked */
-	uint64_t cut;		/* samples whose chain was cut */
+	struct unwinder *unwinder;	/* the objects mapped at the start */
+	uint64_t by_dwarf;	/* samples whose stack was unwound from its copy */
+	uint64_t cut;		/* samples whose stack was cut */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -102,7 +120,9 @@ static struct hit *hit_of(struct attach *a, uint64_t addr)
 	return &a->hits[i];
 }
 
-static int open_thread(struct attach *a, pid_t tid, unsigned hz)
+/* Opens thread TID's event and its ring, with copies of the stack when
+ * STACKS.  Returns 0, or -1 with errno set. */
+static int open_ring(struct attach *a, pid_t tid, unsigned hz, int stacks)
 {
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof(attr));
@@ -112,6 +132,11 @@ static int open_thread(struct attach *a, pid_t tid, unsigned hz)
 	attr.freq = 1;
 	attr.sample_freq = hz;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	if (stacks) {
+		attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr.sample_regs_user = STACK_REGS;
+		attr.sample_stack_user = SAMPLING_COPY_MAX;
+	}
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.exclude_callchain_kernel = 1;
@@ -120,18 +145,29 @@ static int open_thread(struct attach *a, pid_t tid, unsigned hz)
 	if (fd < 0)
 		return -1;
 	long pagesz = sysconf(_SC_PAGESIZE);
-	size_t len = (size_t)pagesz * (1 + RING_PAGES);
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	size_t pages = stacks ? RING_PAGES_STACKS : RING_PAGES;
+	void *m = mmap(NULL, (size_t)pagesz * (1 + pages), PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
 	if (m == MAP_FAILED) {
+		int err = errno;
 		close(fd);
+		errno = err;
 		return -1;
 	}
 	struct ring *r = &a->rings[a->nrings++];
 	r->fd = fd;
 	r->page = m;
 	r->data = (uint8_t *)m + pagesz;
-	r->size = (uint64_t)pagesz * RING_PAGES;
+	r->size = (uint64_t)pagesz * pages;
+	r->stacks = stacks;
 	return 0;
+}
+
+/* Thread TID's ring: with copies of the stack where the kernel allows
+ * (the rings' locked memory is limited for users), else the chain alone. */
+static int open_thread(struct attach *a, pid_t tid, unsigned hz)
+{
+	return open_ring(a, tid, hz, 1) == 0 ? 0 : open_ring(a, tid, hz, 0);
 }
 
 static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
@@ -185,41 +221,108 @@ static int after_a_call(const struct attach *a, uint64_t pc)
 	return 0;
 }
 
+/* One sample as the ring holds it: the IP, the kernel's chain, and with
+ * a stack copy the registers and the bytes the kernel could copy. */
+struct attach_sample {
+	uint64_t ip;
+	const uint64_t *chain;
+	uint64_t nchain;
+	uint64_t bp, sp;	/* 0 without a copy */
+	const uint8_t *stack;
+	uint64_t stack_len;
+};
+
+/* Reads the sample of WORDS 8-byte words after its header; returns 0, or
+ * -1 when its fields do not fit. */
+static int parse_sample(const uint64_t *w, size_t words, int stacks, struct attach_sample *s)
+{
+	size_t at = 2;	/* ip, pid|tid */
+
+	memset(s, 0, sizeof(*s));
+	if (words < 3)
+		return -1;
+	s->ip = w[0];
+	s->nchain = w[at++];
+	if (s->nchain > words - at)
+		return -1;
+	s->chain = w + at;
+	at += s->nchain;
+	if (!stacks)
+		return 0;
+	if (at >= words)
+		return -1;
+	if (w[at++] != PERF_SAMPLE_REGS_ABI_NONE) {
+		if (words - at < 3)
+			return -1;
+		s->bp = w[at], s->sp = w[at + 1];	/* their bits' order */
+		at += 3;
+	}
+	if (at >= words)
+		return -1;
+	uint64_t size = w[at++];
+	if (size / 8 > words - at || (size && size / 8 + 1 > words - at))
+		return -1;
+	s->stack = (const uint8_t *)(w + at);
+	s->stack_len = size ? w[at + size / 8] : 0;	/* the bytes copied of SIZE */
+	if (s->stack_len > size)
+		s->stack_len = size;
+	return 0;
+}
+
+/* Counts the callers of sample S: unwound from its stack copy, else the
+ * kernel's chain; each up to a return address that follows no call. */
+static void add_callers(struct attach *a, const struct attach_sample *s)
+{
+	uint64_t unwound[MAX_CHAIN];
+	const uint64_t *pcs = s->chain;
+	size_t n = s->nchain;
+	int truncated;
+
+	if (s->stack_len && s->sp) {
+		size_t got = unwinder_unwind(a->unwinder, s->ip, s->sp, s->bp, s->stack,
+					     s->stack_len, unwound, MAX_CHAIN, &truncated);
+		if (got) {
+			pcs = unwound, n = got;
+			a->by_dwarf++;
+		}
+	}
+	int first = pcs == s->chain;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pc = pcs[i];
+		/* the kernel's context markers, and the IP heading its chain */
+		if (pc >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		if (first && (first = 0, pc == s->ip))
+			continue;
+		if (!after_a_call(a, pc)) {
+			a->cut++;
+			return;
+		}
+		/* a return address points past its call */
+		hit_of(a, pc - 1)->total++;
+	}
+}
+
 static void drain(struct attach *a, struct ring *r)
 {
 	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->page->data_tail;
-	uint64_t rec[3 + MAX_CHAIN + 8];
+	/* the header, then the largest sample: chain, registers, copy */
+	uint64_t rec[1 + 3 + MAX_CHAIN + 4 + 2 + SAMPLING_COPY_MAX / 8];
 
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
 		copy_out(r, tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
+		struct attach_sample s;
 		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(rec)) {
 			copy_out(r, tail, rec, h.size);
-			/* header, ip, pid|tid, nr, ips[nr] */
-			uint64_t ip = rec[1], nr = rec[3];
-			size_t words = (h.size - sizeof(h)) / 8;
-			if (nr > words - 3)
-				nr = words - 3;
-			a->samples++;
-			hit_of(a, ip)->self++;
-			hit_of(a, ip)->total++;
-			int first = 1;
-			for (uint64_t i = 0; i < nr; i++) {
-				uint64_t pc = rec[4 + i];
-				/* context markers, and the IP itself heading the chain */
-				if (pc >= (uint64_t)PERF_CONTEXT_MAX)
-					continue;
-				if (first && (first = 0, pc == ip))
-					continue;
-				if (!after_a_call(a, pc)) {
-					a->cut++;
-					break;
-				}
-				/* a return address points past its call */
-				hit_of(a, pc - 1)->total++;
+			if (parse_sample(rec + 1, (h.size - sizeof(h)) / 8, r->stacks, &s) == 0) {
+				a->samples++;
+				hit_of(a, s.ip)->self++;
+				hit_of(a, s.ip)->total++;
+				add_callers(a, &s);
 			}
 		} else if (h.type == PERF_RECORD_LOST) {
 			copy_out(r, tail, rec, h.size < sizeof(rec) ? h.size : sizeof(rec));
@@ -230,8 +333,9 @@ static void drain(struct attach *a, struct ring *r)
 	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-/* Adds every mapped ELF object of PID to ST with its load bias. */
-static void load_maps(struct symtab *st, pid_t pid)
+/* Adds every mapped ELF object of PID to ST with its load bias, and to
+ * UNWINDER too unless it is NULL. */
+static void load_maps(struct symtab *st, struct unwinder *unwinder, pid_t pid)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
@@ -265,8 +369,11 @@ static void load_maps(struct symtab *st, pid_t pid)
 				found = 1;
 			}
 		}
-		if (found)
-			symtab_add_object(st, file, bias, NULL, 0, segs, nseg);
+		if (!found)
+			continue;
+		symtab_add_object(st, file, bias, NULL, 0, segs, nseg);
+		if (unwinder)
+			unwinder_add_object(unwinder, file, bias);
 	}
 	fclose(f);
 }
@@ -296,7 +403,7 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	struct row *rows = xmalloc((a->nhits + 1) * sizeof(*rows));
 	size_t n = 0;
 
-	load_maps(st, pid);	/* objects loaded since the start */
+	load_maps(st, NULL, pid);	/* objects loaded since the start */
 	for (size_t i = 0; i <= a->hit_mask; i++) {
 		if (!a->hits[i].addr)
 			continue;
@@ -319,12 +426,15 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	qsort(rows, m, sizeof(*rows), by_self);
 	printf("# callscope record --pid %d: %llu samples in %.1f s; lost samples: %llu\n",
 	       (int)pid, (unsigned long long)a->samples, seconds, (unsigned long long)a->lost);
+	printf("# stacks: %llu unwound from a copy by call frame information, %llu by frame "
+	       "pointers\n", (unsigned long long)a->by_dwarf,
+	       (unsigned long long)(a->samples - a->by_dwarf));
 	if (a->mem_fd < 0)
-		printf("# call chains unchecked (/proc/%d/mem unreadable): code without frame "
+		printf("# stacks unchecked (/proc/%d/mem unreadable): code without frame "
 		       "pointers may add frames that are not\n", (int)pid);
 	else
-		printf("# call chains cut where a frame's return address follows no call "
-		       "(code without frame pointers): %llu of %llu\n",
+		printf("# stacks cut where a frame's return address follows no call "
+		       "(code without frame pointers, or no call frame information): %llu of %llu\n",
 		       (unsigned long long)a->cut, (unsigned long long)a->samples);
 	printf("%7s %10s %10s  %s\n", "% self", "self", "total", "function");
 	for (size_t i = 0; i < m; i++) {
@@ -428,13 +538,18 @@ int attach_record(const char *pid_text, const char *duration_text, unsigned hz)
 	snprintf(task_dir, sizeof(task_dir), "/proc/%ld/mem", pid);
 	a.mem_fd = open(task_dir, O_RDONLY | O_CLOEXEC);
 	struct symtab *st = symtab_new();
-	load_maps(st, (pid_t)pid);
+	a.unwinder = unwinder_new();
+	load_maps(st, a.unwinder, (pid_t)pid);
 	struct timespec t0, now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	double elapsed = 0;
+	/* woken by any thread's sample: a ring of stack copies fills in
+	 * a tenth of a second */
+	static struct pollfd wait[MAX_THREADS];
+	for (size_t i = 0; i < a.nrings; i++)
+		wait[i] = (struct pollfd){ a.rings[i].fd, POLLIN, 0 };
 	while (!interrupted && (!duration_text || elapsed < duration)) {
-		struct pollfd p = { a.rings[0].fd, POLLIN, 0 };
-		poll(&p, 1, 100);
+		poll(wait, a.nrings, 100);
 		for (size_t i = 0; i < a.nrings; i++)
 			drain(&a, &a.rings[i]);
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -446,6 +561,7 @@ int attach_record(const char *pid_text, const char *duration_text, unsigned hz)
 		drain(&a, &a.rings[i]);
 	report(&a, st, (pid_t)pid, elapsed);
 	symtab_free(st);
+	unwinder_free(a.unwinder);
 	if (a.mem_fd >= 0)
 		close(a.mem_fd);
 	return 0;
