@@ -21,12 +21,15 @@ build_lua() {
 		$(ls *.c | grep -v '^luac\.c$') -lm -ldl)
 }
 
-# zstd/programs/zstd, once: the command alone, no other compressors
+# DIR/programs/zstd, once (DIR: zstd, or zstd-mt for the command with its
+# worker threads): the command alone, no other compressors
 build_zstd() {
-	[ -x zstd/programs/zstd ] && return
-	rm -rf zstd && cp -r "$(ls -d "$SRC"/libzstd-*/ | head -1)" zstd
-	make -s -C zstd/programs zstd CFLAGS="$CFLAGS_DISTRO" HAVE_ZLIB=0 HAVE_LZMA=0 \
-		HAVE_LZ4=0 HAVE_THREAD=0 > /dev/null 2>&1
+	local dir=${1:-zstd} threads=0
+	[ "$dir" = zstd-mt ] && threads=1
+	[ -x "$dir/programs/zstd" ] && return
+	rm -rf "$dir" && cp -r "$(ls -d "$SRC"/libzstd-*/ | head -1)" "$dir"
+	make -s -C "$dir/programs" zstd CFLAGS="$CFLAGS_DISTRO" HAVE_ZLIB=0 HAVE_LZMA=0 \
+		HAVE_LZ4=0 HAVE_THREAD=$threads > /dev/null 2>&1
 }
 
 # jq/jq, once: its configure made by autoreconf, libjq linked in, no
