@@ -44,6 +44,7 @@ TOOL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -fno-math-errno $(SANFLAGS) -I in
 TOOL_LIBS := -liberty
 
 RUNTIME_SRC := \
+	common/call_before.c \
 	common/contract.c \
 	runtime/aggregate.c \
 	runtime/api.c \
@@ -96,7 +97,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
 TOOL_DIRS := lib formats symbols patch model load report gprof optimize cli
-TOOL_SRC := common/contract.c \
+TOOL_SRC := common/call_before.c common/contract.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 
 RUNTIME_OBJ := $(patsubst %.c,$(O)/rt/%.o,$(RUNTIME_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RUNTIME_ASM))

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "cli/attach.h"
+#include "call_before.h"
 #include "symbols/demangle.h"
 #include "symbols/elf_segments.h"
 #include "symbols/symtab.h"
@@ -178,47 +179,18 @@ static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
 	memcpy((uint8_t *)dst + first, r->data, len - first);
 }
 
-/*
- * Whether the K bytes at CODE are a call through memory or a register:
- * FF /2 with the ModRM (and SIB and displacement) that make K bytes.
- */
-static int indirect_call_of_length(const uint8_t *code, size_t k)
-{
-	if (k < 2 || code[0] != 0xff || ((code[1] >> 3) & 7) != 2)
-		return 0;
-	unsigned mod = code[1] >> 6, rm = code[1] & 7;
-	size_t len = 2;
-	if (mod != 3 && rm == 4) {
-		if (k < 3)
-			return 0;
-		len++;	/* SIB */
-		if (mod == 0 && (code[2] & 7) == 5)
-			len += 4;	/* no base: disp32 */
-	}
-	if (mod == 0 && rm == 5)
-		len += 4;	/* RIP-relative */
-	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return len == k;
-}
-
 /* Whether PC is a return address: a call (rel32, or indirect of 2 to 7
  * bytes, a REX prefix before it or not) ends right before it. */
 static int after_a_call(const struct attach *a, uint64_t pc)
 {
-	uint8_t before[7];
+	uint8_t before[CALL_BEFORE_BYTES];
 
 	if (a->mem_fd < 0)
 		return 1;	/* cannot tell: kept */
-	if (pc < sizeof(before) ||
-	    pread(a->mem_fd, before, sizeof(before), (off_t)(pc - sizeof(before))) !=
-		    (ssize_t)sizeof(before))
-		return 0;
-	if (before[2] == 0xe8)
-		return 1;
-	for (size_t k = 2; k <= sizeof(before); k++)
-		if (indirect_call_of_length(before + sizeof(before) - k, k))
-			return 1;
-	return 0;
+	return pc >= sizeof(before) &&
+	       pread(a->mem_fd, before, sizeof(before), (off_t)(pc - sizeof(before))) ==
+		       (ssize_t)sizeof(before) &&
+	       code_ends_in_call(before);
 }
 
 /* One sample as the ring holds it: the IP, the kernel's chain, and with

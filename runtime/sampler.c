@@ -47,6 +47,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "call_before.h"
 #include "cfi.h"
 #include "eh_frame.h"
 #include "frame_pointers.h"
@@ -254,23 +255,13 @@ static uintptr_t unhooked_function_at(uintptr_t pc)
 	return 0;
 }
 
-/*
- * Whether the code before ADDR ends in a call instruction: E8 rel32, or
- * FF /2 with a 1-, 2-, 5- or 6-byte operand.  Only then is a word found
- * on the stack taken for a return address.
- */
+/* Whether the code before ADDR, in the program's text, ends in a call
+ * instruction: only then is a word found on the stack taken for a
+ * return address. */
 static int after_call(uintptr_t addr)
 {
-	const uint8_t *b = (const uint8_t *)addr;
-
-	if (!in_text(addr, 7))
-		return 0;
-	if (b[-5] == 0xe8)
-		return 1;
-	for (int len = 2; len <= 7; len++)
-		if (b[-len] == 0xff && ((b[-len + 1] >> 3) & 7) == 2)
-			return 1;
-	return 0;
+	return in_text(addr, CALL_BEFORE_BYTES) &&
+	       code_ends_in_call((const uint8_t *)addr - CALL_BEFORE_BYTES);
 }
 
 extern char callscope_return_trampoline[] HIDDEN;
