@@ -2,28 +2,19 @@
  * record --pid: attach to a running, unprepared process.  One cpu-clock
  * sampling event per thread that exists at the start (threads created
  * later are not followed), each with its own mapped ring; samples carry
- * the IP and the user call chain.  At the end the addresses are resolved
+ * the IP, the user call chain and, where the kernel allows rings large
+ * enough, the registers and a copy of the top of the stack.  At the end the addresses are resolved
  * with the process's /proc/PID/maps and symbols/symtab.h, and a flat
  * profile is printed: self samples (the function was running) and total
  * samples (it was anywhere on the stack), hottest first.
  *
- * The kernel finds the chain by frame pointers, and code built without
- * them (most of a distribution) leaves %rbp holding any value.  So each
- * sample also carries the registers and a copy of the top of the stack,
- * which symbols/unwind.h unwinds with the objects' call frame
- * information, as record's samples are; the kernel's chain is the
- * fallback where that gives nothing (the perf ring could not be made
- * large enough for the copies, an object without call frame
- * information).  Either way, each return address is checked against the
- * process's memory (/proc/PID/mem) for a call instruction ending right
- * before it, and the stack is cut at the first that has none: a chain
- * through %rbp of code without frame pointers runs on through words that
- * are no return addresses.
+ * Each sample's callers come from cli/attach_stack.h: unwound from a copy
+ * of its stack, else the kernel's chain, each checked for a call before
+ * it.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <asm/perf_regs.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
@@ -38,14 +29,13 @@
 #include <unistd.h>
 
 #include "cli/attach.h"
-#include "call_before.h"
+#include "cli/attach_stack.h"
 #include "symbols/demangle.h"
 #include "symbols/elf_segments.h"
 #include "symbols/symtab.h"
 #include "symbols/unwind.h"
 #include "die.h"
 #include "perf_paranoid.h"
-#include "sampling.h"
 #include "xalloc.h"
 
 /* data pages per thread, powers of two: with the kernel's chain alone,
@@ -54,9 +44,6 @@
 #define RING_PAGES 16
 #define RING_PAGES_STACKS 64
 #define MAX_THREADS 1024
-#define MAX_CHAIN 128
-/* the registers a stack copy is unwound from, in the order of their bits */
-#define STACK_REGS ((1ull << PERF_REG_X86_BP) | (1ull << PERF_REG_X86_SP) | (1ull << PERF_REG_X86_IP))
 
 struct ring {
 	int fd;
@@ -133,11 +120,8 @@ static int open_ring(struct attach *a, pid_t tid, unsigned hz, int stacks)
 	attr.freq = 1;
 	attr.sample_freq = hz;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
-	if (stacks) {
-		attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		attr.sample_regs_user = STACK_REGS;
-		attr.sample_stack_user = SAMPLING_COPY_MAX;
-	}
+	if (stacks)
+		attach_stack_ask(&attr);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.exclude_callchain_kernel = 1;
@@ -179,108 +163,12 @@ static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
 	memcpy((uint8_t *)dst + first, r->data, len - first);
 }
 
-/* Whether PC is a return address: a call (rel32, or indirect of 2 to 7
- * bytes, a REX prefix before it or not) ends right before it. */
-static int after_a_call(const struct attach *a, uint64_t pc)
-{
-	uint8_t before[CALL_BEFORE_BYTES];
-
-	if (a->mem_fd < 0)
-		return 1;	/* cannot tell: kept */
-	return pc >= sizeof(before) &&
-	       pread(a->mem_fd, before, sizeof(before), (off_t)(pc - sizeof(before))) ==
-		       (ssize_t)sizeof(before) &&
-	       code_ends_in_call(before);
-}
-
-/* One sample as the ring holds it: the IP, the kernel's chain, and with
- * a stack copy the registers and the bytes the kernel could copy. */
-struct attach_sample {
-	uint64_t ip;
-	const uint64_t *chain;
-	uint64_t nchain;
-	uint64_t bp, sp;	/* 0 without a copy */
-	const uint8_t *stack;
-	uint64_t stack_len;
-};
-
-/* Reads the sample of WORDS 8-byte words after its header; returns 0, or
- * -1 when its fields do not fit. */
-static int parse_sample(const uint64_t *w, size_t words, int stacks, struct attach_sample *s)
-{
-	size_t at = 2;	/* ip, pid|tid */
-
-	memset(s, 0, sizeof(*s));
-	if (words < 3)
-		return -1;
-	s->ip = w[0];
-	s->nchain = w[at++];
-	if (s->nchain > words - at)
-		return -1;
-	s->chain = w + at;
-	at += s->nchain;
-	if (!stacks)
-		return 0;
-	if (at >= words)
-		return -1;
-	if (w[at++] != PERF_SAMPLE_REGS_ABI_NONE) {
-		if (words - at < 3)
-			return -1;
-		s->bp = w[at], s->sp = w[at + 1];	/* their bits' order */
-		at += 3;
-	}
-	if (at >= words)
-		return -1;
-	uint64_t size = w[at++];
-	if (size / 8 > words - at || (size && size / 8 + 1 > words - at))
-		return -1;
-	s->stack = (const uint8_t *)(w + at);
-	s->stack_len = size ? w[at + size / 8] : 0;	/* the bytes copied of SIZE */
-	if (s->stack_len > size)
-		s->stack_len = size;
-	return 0;
-}
-
-/* Counts the callers of sample S: unwound from its stack copy, else the
- * kernel's chain; each up to a return address that follows no call. */
-static void add_callers(struct attach *a, const struct attach_sample *s)
-{
-	uint64_t unwound[MAX_CHAIN];
-	const uint64_t *pcs = s->chain;
-	size_t n = s->nchain;
-	int truncated;
-
-	if (s->stack_len && s->sp) {
-		size_t got = unwinder_unwind(a->unwinder, s->ip, s->sp, s->bp, s->stack,
-					     s->stack_len, unwound, MAX_CHAIN, &truncated);
-		if (got) {
-			pcs = unwound, n = got;
-			a->by_dwarf++;
-		}
-	}
-	int first = pcs == s->chain;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pc = pcs[i];
-		/* the kernel's context markers, and the IP heading its chain */
-		if (pc >= (uint64_t)PERF_CONTEXT_MAX)
-			continue;
-		if (first && (first = 0, pc == s->ip))
-			continue;
-		if (!after_a_call(a, pc)) {
-			a->cut++;
-			return;
-		}
-		/* a return address points past its call */
-		hit_of(a, pc - 1)->total++;
-	}
-}
-
 static void drain(struct attach *a, struct ring *r)
 {
 	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->page->data_tail;
-	/* the header, then the largest sample: chain, registers, copy */
-	uint64_t rec[1 + 3 + MAX_CHAIN + 4 + 2 + SAMPLING_COPY_MAX / 8];
+	uint64_t rec[1 + ATTACH_SAMPLE_WORDS];	/* the header, then the sample */
+	uint64_t callers[ATTACH_STACK_MAX];
 
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
@@ -290,11 +178,19 @@ static void drain(struct attach *a, struct ring *r)
 		struct attach_sample s;
 		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(rec)) {
 			copy_out(r, tail, rec, h.size);
-			if (parse_sample(rec + 1, (h.size - sizeof(h)) / 8, r->stacks, &s) == 0) {
+			if (attach_sample_parse(rec + 1, (h.size - sizeof(h)) / 8, r->stacks,
+						&s) == 0) {
+				struct attach_callers how;
+				size_t n = attach_sample_callers(&s, a->unwinder, a->mem_fd,
+								 callers, &how);
 				a->samples++;
+				a->by_dwarf += (uint64_t)how.unwound;
+				a->cut += (uint64_t)how.cut;
 				hit_of(a, s.ip)->self++;
 				hit_of(a, s.ip)->total++;
-				add_callers(a, &s);
+				/* a return address points past its call */
+				for (size_t i = 0; i < n; i++)
+					hit_of(a, callers[i] - 1)->total++;
 			}
 		} else if (h.type == PERF_RECORD_LOST) {
 			copy_out(r, tail, rec, h.size < sizeof(rec) ? h.size : sizeof(rec));
