@@ -273,10 +273,13 @@ static void add_replayed(struct adder *a, const char *path)
 			 EXPORT_TREE | EXPORT_SAMPLE_TREE | EXPORT_CALL_HISTOGRAMS | EXPORT_SAMPLE_PCS,
 			 NULL, &d);
 	/* what its samples measured, as its own report says */
-	if (d.p->samples)
-		a->s->sample_clocks |= d.p->samples_wall	      ? THREAD_SAMPLES_WALL
-				       : d.p->samples_user_only ? THREAD_SAMPLES_USER_ONLY
-								: THREAD_SAMPLES_SYSTEM;
+	if (d.p->samples && d.p->samples_wall)
+		a->s->sample_clocks |= THREAD_SAMPLES_WALL;
+	else if (d.p->samples)
+		a->s->sample_clocks |=
+			(d.p->samples_user_only ? THREAD_SAMPLES_USER_ONLY : THREAD_SAMPLES_SYSTEM) |
+			(d.p->samples_tick ? THREAD_SAMPLES_TICK : 0) |
+			(d.p->samples_tick < d.p->samples ? THREAD_SAMPLES_EVENT : 0);
 	uint32_t *fmap = xcalloc(d.p->nfuncs + 1, sizeof(*fmap));
 	for (size_t f = 0; f < d.p->nfuncs; f++)
 		fmap[f] = func_of_profile(a, &d.p->funcs[f]);
@@ -356,8 +359,7 @@ void merge_sum_add(struct merge_sum *m, const struct data_file *df, const char *
 		events |= !(df->threads[i].flags & THREAD_CCT);
 		s->lost_events += df->threads[i].lost_events;
 		s->counter_flags |= df->threads[i].counter_info & THREAD_COUNTERS_UNRELIABLE;
-		s->sample_clocks |= df->threads[i].flags & (THREAD_SAMPLES_SYSTEM |
-							    THREAD_SAMPLES_USER_ONLY | THREAD_SAMPLES_WALL);
+		s->sample_clocks |= df->threads[i].flags & THREAD_SAMPLES_KINDS;
 	}
 	if (events) {
 		add_replayed(&a, path);

@@ -66,7 +66,16 @@ enum thread_flags {
 						 * of user time alone */
 	THREAD_SAMPLES_WALL = 1 << 7,	/* --time-by=samples: samples of
 					 * wall time */
+	THREAD_SAMPLES_TICK = 1 << 8,	/* --time-by=samples: samples the
+					 * timer took at the scheduler tick */
+	THREAD_SAMPLES_EVENT = 1 << 9,	/* --time-by=samples: samples the
+					 * task-clock event took */
 };
+
+/* The flags that say what a thread's summed samples were. */
+#define THREAD_SAMPLES_KINDS                                                                   \
+	(THREAD_SAMPLES_SYSTEM | THREAD_SAMPLES_USER_ONLY | THREAD_SAMPLES_WALL |               \
+	 THREAD_SAMPLES_TICK | THREAD_SAMPLES_EVENT)
 
 /*
  * The aggregate mode (record --mode=count): the runtime keeps a thread's

@@ -290,8 +290,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	p->calls += calls;
 	p->samples += sampled[0];
 	if (sampled[0]) {
-		uint32_t clocks = info->flags & (THREAD_SAMPLES_SYSTEM | THREAD_SAMPLES_USER_ONLY |
-						 THREAD_SAMPLES_WALL);
+		uint32_t clocks = info->flags & THREAD_SAMPLES_KINDS;
 		p->path_sample_clocks |= clocks;
 		p->path_samples_unsaid |= !clocks;
 	}

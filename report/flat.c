@@ -135,12 +135,15 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 
 	if (p->time_sample_period_ns) {
 		uint64_t all = p->time_samples + p->time_hook_samples;
-		fprintf(out, "%stimes from %llu timer samples of %s of %s, on the exact call paths; "
+		char *source = report_samples_source_note(p);
+		fprintf(out, "%stimes from %llu timer samples of %s of %s%s, on the exact call paths; "
 			     "the hooks: %llu samples (%.1f %%), left out\n", prefix,
 			(unsigned long long)p->time_samples,
 			format_duration(a, (double)p->time_sample_period_ns), report_samples_clock(p),
+			source,
 			(unsigned long long)p->time_hook_samples,
 			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
+		free(source);
 	} else {
 		fprintf(out, "%shook overhead subtracted: %s per call, %s in all", prefix,
 			format_duration(a, p->overhead_per_call_ns),

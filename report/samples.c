@@ -49,14 +49,26 @@ char *report_samples_method(const struct profile *p)
 /* " (timer at the scheduler tick: coarse)" when the timer took every
  * sample, else how many it took (the main thread's start while its event
  * was opened, a thread whose event could not be opened). */
+/* Whether the timer at the tick took every sample, and some: the trace's
+ * samples say it each, the call paths' their threads. */
+static int samples_all_by_tick(const struct profile *p)
+{
+	if (p->samples_tick)
+		return p->samples_tick >= p->samples;
+	return (p->path_sample_clocks & THREAD_SAMPLES_TICK) &&
+	       !(p->path_sample_clocks & THREAD_SAMPLES_EVENT);
+}
+
 char *report_samples_source_note(const struct profile *p)
 {
-	if (!p->samples_tick)
-		return xstrdup("");
-	if (p->samples_tick >= p->samples)
+	if (samples_all_by_tick(p))
 		return xstrdup(" (timer at the scheduler tick: coarse)");
-	return xasprintf(" (%llu by the timer at the scheduler tick)",
-			 (unsigned long long)p->samples_tick);
+	if (p->samples_tick)
+		return xasprintf(" (%llu by the timer at the scheduler tick)",
+				 (unsigned long long)p->samples_tick);
+	if (p->path_sample_clocks & THREAD_SAMPLES_TICK)
+		return xstrdup(" (some by the timer at the scheduler tick)");
+	return xstrdup("");
 }
 
 /* Whether the samples counted wall time: the trace's or the call paths'. */
@@ -161,8 +173,7 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	if (!wall && kind != CPU_TIME_UNSAID)
 		json_kv_string(j, "sample_cpu_time", kind == CPU_TIME_USER ? "user" : "user+system");
 	json_kv_string(j, "sample_source", wall ? "timer"
-					   : p->samples_tick && p->samples_tick >= p->samples
-						     ? "tick-timer" : "task-clock");
+					   : samples_all_by_tick(p) ? "tick-timer" : "task-clock");
 	if (!wall)
 		json_kv_u64(j, "tick_timer_samples", p->samples_tick);
 	char *method = report_samples_method(p);

@@ -673,10 +673,12 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		 * timer at the tick counts the kernel's time, the event where
 		 * it was allowed to (a hook's read-modify-write of the flags
 		 * cannot be under way: the thread is in no hook) */
-		if (!in_runtime)
-			t->hdr->flags |= sampler.wall				? THREAD_SAMPLES_WALL
-					 : by_timer || sampler.with_kernel ? THREAD_SAMPLES_SYSTEM
-									   : THREAD_SAMPLES_USER_ONLY;
+		if (!in_runtime && sampler.wall)
+			t->hdr->flags |= THREAD_SAMPLES_WALL;
+		else if (!in_runtime)
+			t->hdr->flags |= (by_timer ? THREAD_SAMPLES_TICK : THREAD_SAMPLES_EVENT) |
+					 (by_timer || sampler.with_kernel ? THREAD_SAMPLES_SYSTEM
+									  : THREAD_SAMPLES_USER_ONLY);
 		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
 				     s->stack_hi, in_runtime,
 				     in_runtime ? 0 : unhooked_function_at(pc), weight + s->missed);

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 needs_shims "$USER_ONLY_PERF"
-plan 17
+plan 19
 build_prog user_and_system uas -O2 -pg
 for source in perf timer user; do
 	preload= sampler=$source
@@ -42,12 +42,12 @@ for source in perf timer user; do
 		;;
 	esac
 	"$CS" report -i $source.data > $source.txt
-	grep -q "^# times from [0-9]* timer samples of .* of $header, on the exact call paths" \
+	grep -q "^# times from [0-9]* timer samples of .* of $header[^,]*, on the exact call paths" \
 		$source.txt
 	ok $? "$source: the report says its times are samples of $header"
 	head -1 $source.txt | grep -q '^# samples:'
 	ok $((!$?)) "$source: no table of samples per function leads the report"
-	"$CS" info -i $source.data | grep -q "^samples: *[0-9]* of $header; stacks by the shadow stack"
+	"$CS" info -i $source.data | grep -q "^samples: *[0-9]* of $header[^;]*; stacks by the shadow stack"
 	ok $? "$source: info says so, and that the stacks were the shadow stack"
 done
 limited "$CS" record --mode=count --time-by=samples --sample-clock=wall -o wall.data \
@@ -56,11 +56,17 @@ limited "$CS" record --mode=count --time-by=samples --sample-clock=wall -o wall.
 ok $? "--sample-clock=wall: the report says its times are samples of wall time"
 is "$("$CS" report -i wall.data --json | jq -r .sample_clock)" wall "--json says wall too"
 is "$(jq -r .sample_cpu_time user.json)" user "refused the kernel's time, the samples are of user time"
+# the source: the timer at the scheduler tick took every sample of the
+# timer's run, the task-clock event most of the others'
+is "$(jq -r .sample_source timer.json)/$(jq -r .sample_source perf.json)" tick-timer/task-clock \
+	"--json names the sampler that took the samples"
+grep -q '^# times from .*(timer at the scheduler tick: coarse), on the exact' timer.txt
+ok $? "the timer's run says its samples are coarse"
 for run in perf user; do
 	"$CS" merge -o sum.data $run.data $run.data > /dev/null 2>&1
 	header=$(jq -r .sample_cpu_time $run.json | sed 's/^user+system$/CPU time, user and system/;
 		s/^user$/user CPU time/')
-	"$CS" report -i sum.data | head -1 | grep -q "^# samples: [0-9]* of $header;"
+	"$CS" report -i sum.data | head -1 | grep -q "^# samples: [0-9]* of $header[^;]*;"
 	ok $? "a sum of two runs ($run) says their samples are of $header"
 done
 done_testing
