@@ -44,6 +44,9 @@
 #define RING_PAGES 16
 #define RING_PAGES_STACKS 64
 #define MAX_THREADS 1024
+/* threads whose samples carry stack copies, the first ones found (the
+ * main thread among them): 64 MB of rings at most, locked in memory */
+#define STACK_THREADS_MAX 256
 
 struct ring {
 	int fd;
@@ -149,10 +152,13 @@ static int open_ring(struct attach *a, pid_t tid, unsigned hz, int stacks)
 }
 
 /* Thread TID's ring: with copies of the stack where the kernel allows
- * (the rings' locked memory is limited for users), else the chain alone. */
+ * (the rings' locked memory is limited for users) and within
+ * STACK_THREADS_MAX, else the chain alone. */
 static int open_thread(struct attach *a, pid_t tid, unsigned hz)
 {
-	return open_ring(a, tid, hz, 1) == 0 ? 0 : open_ring(a, tid, hz, 0);
+	if (a->nrings < STACK_THREADS_MAX && open_ring(a, tid, hz, 1) == 0)
+		return 0;
+	return open_ring(a, tid, hz, 0);
 }
 
 static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
