@@ -20,13 +20,7 @@ LIMIT=30 limited "$CS" record --pid "$prog" --duration 1.5 > prof.txt 2> err.txt
 rc=$?
 touch quit
 wait $prog
-if [ $rc -ne 0 ] && grep -q 'cannot sample' err.txt; then
-	for i in 1 2 3 4 5 6; do
-		skip "perf_event_open is not allowed here: $(head -n 1 err.txt)"
-	done
-	done_testing
-	exit 0
-fi
+skip_if_attach_refused $rc err.txt 6
 ok $rc "record --pid ran"
 # column 4 is the function: rows named by a bare address came from no object
 is "$(awk '!/^#/ && $1 != "%" && $4 ~ /^0x/' prof.txt | wc -l)" 0 \

@@ -14,13 +14,7 @@ LIMIT=60 limited "$CS" record --pid "$prog" --duration 1 > prof.txt 2> err.txt
 rc=$?
 touch quit
 wait $prog
-if [ $rc -ne 0 ] && grep -q 'cannot sample' err.txt; then
-	for i in 1 2 3; do
-		skip "perf_event_open is not allowed here: $(head -n 1 err.txt)"
-	done
-	done_testing
-	exit 0
-fi
+skip_if_attach_refused $rc err.txt 3
 grep -q 'sampling 301 threads' err.txt
 ok $? "record --pid opened all 301 threads ($(head -n 1 err.txt))"
 unwound=$(awk '/^# stacks: / { print $3 }' prof.txt)

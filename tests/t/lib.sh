@@ -162,6 +162,19 @@ HOOK_FLAGS_PG="-pg"
 HOOK_FLAGS_FENTRY="-pg -mfentry"
 HOOK_FLAGS_CYG="-finstrument-functions"
 
+# skip_if_attach_refused RC ERR N: when record --pid exited RC, having
+# said in the file ERR that it cannot sample (perf_event_open refused
+# here), skips the test's N checks and ends it.
+skip_if_attach_refused() {
+	if [ "$1" -eq 0 ] || ! grep -q 'cannot sample' "$2"; then
+		return 0
+	fi
+	for _ in $(seq "$3"); do
+		skip "perf_event_open is not allowed here: $(head -n 1 "$2")"
+	done
+	done_testing
+}
+
 done_testing() {
 	[ "$TEST_FAILED" -eq 0 ]
 	exit $?
