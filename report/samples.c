@@ -46,9 +46,6 @@ char *report_samples_method(const struct profile *p)
 	return text;
 }
 
-/* " (timer at the scheduler tick: coarse)" when the timer took every
- * sample, else how many it took (the main thread's start while its event
- * was opened, a thread whose event could not be opened). */
 /* Whether the timer at the tick took every sample, and some: the trace's
  * samples say it each, the call paths' their threads. */
 static int samples_all_by_tick(const struct profile *p)
@@ -59,6 +56,10 @@ static int samples_all_by_tick(const struct profile *p)
 	       !(p->path_sample_clocks & THREAD_SAMPLES_EVENT);
 }
 
+/* " (timer at the scheduler tick: coarse)" when the timer took every
+ * sample, else how many it took (the main thread's start while its event
+ * was opened, a thread whose event could not be opened), or that it took
+ * some where the call paths' threads do not count them. */
 char *report_samples_source_note(const struct profile *p)
 {
 	if (samples_all_by_tick(p))
