@@ -49,6 +49,7 @@
 #include "runtime.h"
 #include "call_before.h"
 #include "cfi.h"
+#include "control.h"
 #include "eh_frame.h"
 #include "frame_pointers.h"
 #include "libcall/libcall.h"
@@ -1239,7 +1240,9 @@ static void sampler_thread_stop(void *arg)
 	}
 }
 
-/* The runtime's pthread_create: the new thread starts sampling first. */
+/* The runtime's pthread_create: the new thread starts sampling first,
+ * and the program's first thread brings the control socket's (control.c
+ * says why it waits for it). */
 struct start_args {
 	void *(*fn)(void *);
 	void *arg;
@@ -1269,16 +1272,22 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		if (!real)
 			return EAGAIN;
 	}
-	if (!sampler.on)
-		return real(thread, attr, fn, arg);
-	struct start_args *a = malloc(sizeof(*a));
-	if (!a)
-		return real(thread, attr, fn, arg);
-	a->fn = fn;
-	a->arg = arg;
-	int rc = real(thread, attr, sampled_start, a);
-	if (rc != 0)
-		free(a);
+	struct start_args *a = sampler.on ? malloc(sizeof(*a)) : NULL;
+	int rc;
+	if (a) {
+		a->fn = fn;
+		a->arg = arg;
+		rc = real(thread, attr, sampled_start, a);
+		if (rc != 0)
+			free(a);
+	} else {
+		rc = real(thread, attr, fn, arg);
+	}
+	if (rc == 0) {
+		int saved = errno;
+		control_program_threaded();
+		errno = saved;
+	}
 	return rc;
 }
 
