@@ -11,8 +11,8 @@
  * CONTROL_TIMEOUT_S, while the others are served: nothing a client sends
  * can stop the program or keep another client waiting.
  *
- * Any thread, ours too, switches glibc to its multi-threaded paths for
- * the rest of the process: stdio then locks every putc and getc, malloc
+ * Any thread pthread_create makes, ours too, switches glibc to its
+ * multi-threaded paths for the rest of the process: stdio then locks every putc and getc, malloc
  * takes its thread-safe paths, libstdc++'s shared_ptr counts with atomics
  * (2*10^8 putc: 0.8 s alone, 4.0 s beside an idle thread).  So by default
  * (CONTRACT_LIVE_WHEN_THREADED) the socket and its thread wait for the
