@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "cli/live_socket.h"
+#include "cli/live_unreachable.h"
 #include "die.h"
 #include "xalloc.h"
 
@@ -51,8 +52,7 @@ static char *request_or_die(pid_t pid, const char *cmd)
 	char *reply = live_request(pid, cmd, &why);
 
 	if (!reply)
-		die("cannot reach process %d: %s (%s); is it running under 'callscope record' "
-		    "as this user? see 'callscope live list'", (int)pid, why, strerror(errno));
+		live_unreachable_die(pid, why, errno);
 	return reply;
 }
 

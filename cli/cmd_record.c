@@ -58,8 +58,11 @@ static const char usage_text[] =
 	"      --stop-at FUNC,.. stop recording when one of these is entered\n"
 	"      --one-pass        with --start-at: capture a single start-to-stop window\n"
 	"      --start-stopped   capture off until callscope_start() or 'callscope live'\n"
-	"      --no-live         no control socket, and no thread of the runtime's in\n"
-	"                        the program: 'callscope live' cannot reach it\n"
+	"      --live            a control socket for 'callscope live' from the start,\n"
+	"                        served by a thread of the runtime's\n"
+	"      --no-live         no control socket and no such thread, ever\n"
+	"                        (default: both come when the program starts a thread,\n"
+	"                        so a single-threaded one keeps glibc's fast paths)\n"
 	"  -e, --events C1[,C2]  also count these at every entry and exit (see\n"
 	"                        'callscope list'), e.g. -e page-faults,context-switches\n"
 	"      --skip-missing-events  go on without an event this machine cannot count\n"
@@ -368,6 +371,7 @@ int cmd_record(int argc, char **argv)
 		{ "stop-at", required_argument, NULL, 'E' },
 		{ "one-pass", no_argument, NULL, '1' },
 		{ "start-stopped", no_argument, NULL, 'Z' },
+		{ "live", no_argument, NULL, 'I' },
 		{ "no-live", no_argument, NULL, 'V' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "skip-missing-events", no_argument, NULL, 'M' },
@@ -424,7 +428,8 @@ int cmd_record(int argc, char **argv)
 		case 'E': stop_at = optarg; break;
 		case '1': contract.one_pass = 1; break;
 		case 'Z': contract.start_stopped = 1; break;
-		case 'V': contract.no_live = 1; break;
+		case 'I': contract.live = CONTRACT_LIVE_AT_START; break;
+		case 'V': contract.live = CONTRACT_LIVE_NEVER; break;
 		case 'e': events = optarg; break;
 		case 'M': skip_missing = 1; break;
 		case 'P': rs.asked = 1; break;

@@ -20,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/demangle_option.h"
 #include "cli/live_socket.h"
+#include "cli/live_unreachable.h"
 #include "load/load.h"
 #include "model/profile.h"
 #include "die.h"
@@ -182,11 +183,12 @@ static struct profile *take(pid_t pid, const char *path)
 	int salvaged = 0;
 	char *reply = live_request(pid, "snapshot", &why);
 
-	if (!reply && kill(pid, 0) != 0 && errno == ESRCH)
-		return NULL;	/* the program ended: top ends with it */
-	if (!reply)
-		die("cannot reach process %d: %s (%s); is it still running under "
-		    "'callscope record'?", (int)pid, why, strerror(errno));
+	if (!reply) {
+		int err = errno;
+		if (kill(pid, 0) != 0 && errno == ESRCH)
+			return NULL;	/* the program ended: top ends with it */
+		live_unreachable_die(pid, why, err);
+	}
 	if (!live_reply_ok(reply))
 		die("process %d refused 'snapshot': %s", (int)pid, live_reply_error(reply));
 	if (live_snapshot(pid, reply, path, 1) != 0)

@@ -193,8 +193,15 @@ int contract_parse(const char *text, struct contract *out, const char **why)
 				return -1;
 			}
 			out->time_by_samples = 1;
-		} else if (klen == 6 && !memcmp(p, "nolive", 6)) {
-			out->no_live = vlen == 1 && val[0] == '1';
+		} else if (klen == 4 && !memcmp(p, "live", 4)) {
+			if (vlen == 5 && !memcmp(val, "start", 5))
+				out->live = CONTRACT_LIVE_AT_START;
+			else if (vlen == 5 && !memcmp(val, "never", 5))
+				out->live = CONTRACT_LIVE_NEVER;
+			else {
+				*why = "unknown live setting";
+				return -1;
+			}
 		} else if (klen == 6 && !memcmp(p, "cstats", 6)) {
 			out->call_stats = vlen == 1 && val[0] == '1';
 		} else if (klen == 5 && !memcmp(p, "hooks", 5)) {
@@ -324,8 +331,10 @@ int contract_format(const struct contract *c, char *buf, size_t size)
 		p = append(p, end, ";timeby=samples");
 	if (c->call_stats)
 		p = append(p, end, ";cstats=1");
-	if (c->no_live)
-		p = append(p, end, ";nolive=1");
+	if (c->live == CONTRACT_LIVE_AT_START)
+		p = append(p, end, ";live=start");
+	else if (c->live == CONTRACT_LIVE_NEVER)
+		p = append(p, end, ";live=never");
 	if (c->hooks) {
 		p = append(p, end, ";hooks=");
 		p = append_u32(p, end, c->hooks);

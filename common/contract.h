@@ -5,7 +5,8 @@
  *
  *     v=1;chunk=BYTES;clock=tsc|mono[;ring=BYTES][;start=ADDR+SIZE]
  *     [;stop=ADDR+SIZE,...][;onepass=1][;ev=TYPE:CONFIG,...][;count=NODES][;stopped=1]
- *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;nolive=1][;smp=LEN:SETTINGS];dir=PATH
+ *     [;sample=1][;patch=1][;hooks=BITS][;timeby=samples][;live=start|never]
+ *     [;smp=LEN:SETTINGS];dir=PATH
  *
  * ring selects the flight recorder (each thread keeps its last BYTES of
  * events).  start/stop are trigger functions of the main executable as
@@ -16,8 +17,9 @@
  * entries from the plan the launcher wrote in dir.  hooks says which compiler hooks the
  * program calls (CONTRACT_HOOKS_* bits), so the runtime measures their
  * cost through the same ones.  timeby=samples (with count) makes the
- * hooks only count calls, time coming from the sampler.  nolive=1 leaves
- * out the control socket and its thread.  smp turns the
+ * hooks only count calls, time coming from the sampler.  live says when
+ * the control socket and its thread start (enum contract_live; left out,
+ * at the program's first thread).  smp turns the
  * sampler on with SETTINGS, LEN bytes in common/sampling.h's syntax
  * (which has ';' of its own, hence the length).  dir comes last and runs
  * to the end of the string, so a path may hold ';'.
@@ -66,6 +68,18 @@ enum contract_clock {
 #define CONTRACT_RING_MAX (1u << 30)
 #define CONTRACT_STOPS_MAX 16
 
+/*
+ * When a recorded process gets its control socket and the thread that
+ * serves it.  Any thread makes glibc take its multi-threaded paths for
+ * good (stdio locks every putc, malloc its thread-safe paths), so by
+ * default a program that starts none of its own gets none of ours.
+ */
+enum contract_live {
+	CONTRACT_LIVE_WHEN_THREADED = 0,	/* at the program's first pthread_create */
+	CONTRACT_LIVE_AT_START = 1,	/* record --live: before main() */
+	CONTRACT_LIVE_NEVER = 2,	/* record --no-live */
+};
+
 /* A function of the main executable: [addr, addr + size) link-time. */
 struct contract_range {
 	uint64_t addr;
@@ -108,7 +122,7 @@ struct contract {
 				 * PATCH_PLAN_FILE in dir (patch_plan.h) */
 	uint32_t hooks;		/* CONTRACT_HOOKS_* bits; 0: not known */
 	int time_by_samples;	/* count mode timed by the sampler, not the clock */
-	int no_live;		/* record --no-live: no control socket or thread */
+	enum contract_live live;	/* when the control socket starts */
 	int call_stats;		/* count mode keeps each function's per-call
 				 * statistics (record --call-stats) */
 	/* the sampler's settings (common/sampling.h), checked by

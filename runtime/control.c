@@ -10,6 +10,15 @@
  * is length-capped and versioned, and a peer that stalls is dropped after
  * CONTROL_TIMEOUT_S, while the others are served: nothing a client sends
  * can stop the program or keep another client waiting.
+ *
+ * Any thread pthread_create makes, ours too, switches glibc to its
+ * multi-threaded paths for the rest of the process: stdio then locks every putc and getc, malloc
+ * takes its thread-safe paths, libstdc++'s shared_ptr counts with atomics
+ * (2*10^8 putc: 0.8 s alone, 4.0 s beside an idle thread).  So by default
+ * (CONTRACT_LIVE_WHEN_THREADED) the socket and its thread wait for the
+ * program's first pthread_create, after which glibc is on those paths
+ * anyway, and a single-threaded program runs as it would unrecorded;
+ * record --live starts them before main(), record --no-live never.
  */
 #define _GNU_SOURCE
 #include "control.h"
@@ -36,6 +45,19 @@ static struct {
 	char staging[CONTRACT_PATH_MAX + 1024];	/* absolute: clients have another cwd */
 	struct rt_file_id fd_id;	/* the socket fd was made for */
 } control = { -1, 0, "", 0, 0, 0, "" };
+
+/*
+ * Where this process is on the way to its socket.  control_start() leaves
+ * it WAITING when the socket is to come with the program's first thread;
+ * the first pthread_create to move it on to LISTENING makes the socket,
+ * however many threads create threads at once.
+ */
+enum control_stage {
+	CONTROL_NONE = 0,	/* no socket to come: --no-live, or inert */
+	CONTROL_WAITING,	/* one comes with the program's first thread */
+	CONTROL_LISTENING,	/* made (or tried and failed: not again) */
+};
+static int control_stage;
 
 int capture_set(int on)
 {
@@ -393,6 +415,10 @@ static void control_remove(void)
 
 static void control_listen(void);
 
+/* The session's start and the staging directory are taken here, before
+ * main(), whenever the socket comes: its status reports when the
+ * recording began, and a relative directory is the launcher's, which the
+ * program may leave with chdir() before its first thread. */
 void control_start(void)
 {
 	struct timespec now;
@@ -417,21 +443,48 @@ void control_start(void)
 	} else {
 		memcpy(control.staging, runtime_config.contract.dir, sizeof(runtime_config.contract.dir));
 	}
+	if (runtime_config.contract.live == CONTRACT_LIVE_WHEN_THREADED) {
+		__atomic_store_n(&control_stage, CONTROL_WAITING, __ATOMIC_RELEASE);
+		return;
+	}
+	control_stage = CONTROL_LISTENING;
+	control_listen();
+}
+
+void control_program_threaded(void)
+{
+	int expected = CONTROL_WAITING;
+
+	if (!runtime_config.active ||
+	    !__atomic_compare_exchange_n(&control_stage, &expected, CONTROL_LISTENING, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
 	control_listen();
 }
 
 /* The child of fork() has no control thread and must not hold its
  * parent's socket: it gets its own, same session and staging directory,
  * when SERVE says it may start a thread (not in a child of clone(), for
- * which libc has not made itself ready for threads as fork does). */
+ * which libc has not made itself ready for threads as fork does) -- at
+ * once with --live, else when it starts a thread of its own: it has one
+ * thread, whatever its parent had. */
 void control_after_fork(int serve)
 {
-	if (control.fd < 0)
+	int had = control.fd >= 0;
+
+	if (had) {
+		rt_close_own(control.fd, &control.fd_id);
+		control.fd = -1;
+		control.path[0] = '\0';
+	}
+	/* where the parent's attempt failed, the child's would too */
+	if (!serve || (control_stage == CONTROL_LISTENING && !had))
+		control_stage = CONTROL_NONE;
+	else if (control_stage == CONTROL_NONE)
 		return;
-	rt_close_own(control.fd, &control.fd_id);
-	control.fd = -1;
-	control.path[0] = '\0';
-	if (serve)
+	else if (runtime_config.contract.live == CONTRACT_LIVE_WHEN_THREADED)
+		control_stage = CONTROL_WAITING;
+	else
 		control_listen();
 }
 
@@ -442,6 +495,11 @@ static void control_listen(void)
 	char dir[sizeof(addr.sun_path)], tmp[sizeof(addr.sun_path)];
 	char *end = dir + sizeof(dir);
 
+	/* hooked first: a program thread may exit() while another makes
+	 * the socket in its first pthread_create */
+	if (!exit_hooked)
+		atexit(control_remove);
+	exit_hooked = 1;
 	if (socket_dir(dir, end) != 0)
 		goto fail;
 	pid_t pid = getpid();
@@ -462,13 +520,13 @@ static void control_listen(void)
 	addr.sun_family = AF_UNIX;
 	memcpy(addr.sun_path, tmp, strlen(tmp) + 1);
 	unlink(tmp);
+	control.owner = pid;
 	if (bind(control.fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
 	    chmod(tmp, 0600) != 0 || listen(control.fd, 8) != 0 ||
 	    rename(tmp, control.path) != 0) {
 		unlink(tmp);
 		goto fail;
 	}
-	control.owner = pid;
 	rt_file_id_of(control.fd, &control.fd_id);
 	runtime_thread_alone_prepare();
 
@@ -476,9 +534,6 @@ static void control_listen(void)
 		unlink(control.path);
 		goto fail;
 	}
-	if (!exit_hooked)
-		atexit(control_remove);
-	exit_hooked = 1;
 	return;
 fail:
 	if (control.fd >= 0)

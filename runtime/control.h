@@ -14,8 +14,12 @@ HIDDEN int capture_enabled(void);
 HIDDEN int capture_flush(void);
 HIDDEN int capture_reset(void);
 
-/* Starts the control socket's thread; quiet no-op when it cannot. */
+/* Starts the control socket's thread, or readies it to start with the
+ * program's first thread (contract's live); quiet no-op when it cannot. */
 HIDDEN void control_start(void);
+/* The program started a thread (pthread_create succeeded): the socket
+ * that was waiting for it starts, once per process. */
+HIDDEN void control_program_threaded(void);
 /* In a forked child: a socket of its own. */
 HIDDEN void control_after_fork(int serve);
 

@@ -20,7 +20,8 @@
  * then tell how much.
  *
  * The main thread's event is opened by a thread of the runtime's own,
- * started with the runtime (cpu_wait_open_aside()), as the sampler's is
+ * unseen by glibc (own_thread.c says why), started with the runtime
+ * (cpu_wait_open_aside()), as the sampler's is
  * (see sampler.c's handover): the first per-thread perf event opened on a
  * machine that had none for about a second waits in perf_event_open() for
  * an RCU grace period, 8-20 ms that would otherwise be the program's.
@@ -36,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "raw_syscall.h"
 
 #include <linux/perf_event.h>
 #include <string.h>
@@ -57,7 +59,9 @@ static size_t page_bytes(void)
 	return (size_t)getpagesize();
 }
 
-/* TID's switch records (0: the calling thread's). */
+/* TID's switch records (0: the calling thread's).  Here and in
+ * map_switch_ring(), raw system calls: the thread that opens the main
+ * thread's has no errno of its own. */
 static int open_switch_event(pid_t tid)
 {
 	struct perf_event_attr attr;
@@ -74,7 +78,8 @@ static int open_switch_event(pid_t tid)
 	attr.clockid = CLOCK_MONOTONIC;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd = raw_syscall6(SYS_perf_event_open, (long)&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC, 0);
+	return raw_failed(fd) ? -1 : (int)fd;
 }
 
 /* The ring of TID's switch records, mapped, with its PAGES of records;
@@ -84,16 +89,17 @@ static struct perf_event_mmap_page *map_switch_ring(pid_t tid, uint32_t *pages)
 	int fd = open_switch_event(tid);
 	if (fd < 0)
 		return NULL;
-	void *map = MAP_FAILED;
+	long map = -1;
 	uint32_t n = WAIT_RING_PAGES_MAX;
-	for (; n && map == MAP_FAILED; n /= 2)
-		map = mmap(NULL, (1 + n) * page_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	for (; n && raw_failed(map); n /= 2)
+		map = raw_syscall6(SYS_mmap, 0, (long)((1 + n) * page_bytes()),
+				   PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	/* the mapping keeps the event alive: no descriptor is left open */
-	close(fd);
-	if (map == MAP_FAILED)
+	raw_syscall3(SYS_close, fd, 0, 0);
+	if (raw_failed(map))
 		return NULL;
 	*pages = n * 2;
-	return map;
+	return (struct perf_event_mmap_page *)map;
 }
 
 /*
@@ -114,7 +120,7 @@ static struct {
 	int state;		/* ASIDE_: taken by the thread, by the main thread */
 } aside = { .state = ASIDE_DECIDED };
 
-static void *open_aside(void *arg)
+static int open_aside(void *arg)
 {
 	uint32_t pages = 0;
 	struct perf_event_mmap_page *waiting = ASIDE_WAITING;
@@ -123,7 +129,7 @@ static void *open_aside(void *arg)
 	(void)arg;
 	if (!__atomic_compare_exchange_n(&aside.state, &free, ASIDE_OPENING, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
-		return NULL;	/* the main thread opened its own */
+		return 0;	/* the main thread opened its own */
 	/* the event's number, reserved while the kernel waits, none of the
 	 * program's: the ring needs no descriptor once mapped */
 	runtime_thread_own_descriptors();
@@ -133,11 +139,11 @@ static void *open_aside(void *arg)
 					 __ATOMIC_RELAXED)) {
 		/* the thread stopped recording meanwhile */
 		if (ring)
-			munmap(ring, (1 + pages) * page_bytes());
-		return NULL;
+			raw_syscall3(SYS_munmap, (long)ring, (long)((1 + pages) * page_bytes()), 0);
+		return 0;
 	}
 	__atomic_store_n(&aside.ready, 1, __ATOMIC_RELEASE);
-	return NULL;
+	return 0;
 }
 
 /* On the main thread, once aside.ready is set: its ring, or none. */
@@ -190,7 +196,9 @@ void cpu_wait_open_aside(void)
 	aside.ring = ASIDE_WAITING;
 	aside.ready = 0;
 	aside.state = ASIDE_FREE;
-	if (runtime_thread_spawn(open_aside, NULL) != 0)
+	static struct unseen_stack opener_stack;
+
+	if (runtime_thread_spawn_unseen(open_aside, NULL, &opener_stack) != 0)
 		aside.state = ASIDE_DECIDED;	/* the main thread opens its own */
 }
 

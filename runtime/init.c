@@ -143,6 +143,6 @@ __attribute__((constructor)) static void runtime_init(void)
 	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();
-	if (!contract->no_live)
+	if (contract->live != CONTRACT_LIVE_NEVER)
 		control_start();
 }

@@ -1,17 +1,24 @@
 /*
- * Threads of the runtime's own (the control socket's server, the opener of
- * the main thread's first perf events).  They are created with libc's
- * pthread_create, not the runtime's stand-in that starts sampling, with
- * every signal blocked, so the program's signals stay the program's; they
- * run only runtime and libc code, so no hook fires on them.
+ * Threads of the runtime's own: the control socket's server, made with
+ * libc's pthread_create (not the runtime's stand-in that starts
+ * sampling), and the openers of the main thread's first perf events, made
+ * by clone() alone, unseen by glibc (runtime_thread_spawn_unseen()).  All
+ * start with every signal blocked, so the program's signals stay the
+ * program's; they run only runtime and libc code, so no hook fires on
+ * them.
  */
 #define _GNU_SOURCE
 #include "runtime.h"
 
+#include "raw_syscall.h"
+
 #include <dlfcn.h>
+#include <linux/close_range.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
@@ -38,6 +45,42 @@ int runtime_thread_spawn(void *(*fn)(void *), void *arg)
 	return rc == 0 ? 0 : -1;
 }
 
+typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
+
+/*
+ * Made by pthread_create, any thread switches glibc for good to its paths
+ * for many threads: every stdio call takes its stream's lock, malloc
+ * takes its shared arenas' paths, __libc_single_threaded turns 0 (which
+ * libstdc++'s shared_ptr reads).  A putc loop runs five times slower
+ * here, and a single-threaded program's profile would show that, not the
+ * program.  So the threads the runtime starts in every process (the
+ * openers of the main thread's first perf events) are made by clone()
+ * alone, which glibc does not see.  Such a thread runs on the main
+ * thread's thread-local storage (no CLONE_SETTLS): it calls no function
+ * that reads or writes it, errno included, only raw_syscall.h's system
+ * calls, atomics and the vDSO's clocks.  It starts with every signal
+ * blocked and ends by returning from FN (libc's clone then calls exit,
+ * ending that thread alone).  STACK is the thread's for one start in the
+ * process image: a second start is refused (-1), as is one in a fork's
+ * child while the parent's thread may still be on its copy.
+ */
+int runtime_thread_spawn_unseen(int (*fn)(void *), void *arg, struct unseen_stack *stack)
+{
+	clone_fn create = (clone_fn)runtime_next_symbol("clone");
+	sigset_t all, old;
+
+	if (__atomic_exchange_n(&stack->used, 1, __ATOMIC_ACQ_REL))
+		return -1;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int tid = create(fn, stack->bytes + sizeof(stack->bytes),
+			 CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+				 CLONE_SYSVSEM,
+			 arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return tid > 0 ? 0 : -1;
+}
+
 /*
  * The kernel reserves an event's number when perf_event_open() begins and
  * installs the event at its end, and the first per-thread event opened on
@@ -53,7 +96,7 @@ int runtime_thread_spawn(void *(*fn)(void *), void *arg)
  */
 int runtime_thread_own_descriptors(void)
 {
-	return close_range(0, ~0u, CLOSE_RANGE_UNSHARE);
+	return raw_failed(raw_syscall3(SYS_close_range, 0, ~0u, CLOSE_RANGE_UNSHARE)) ? -1 : 0;
 }
 
 /* /proc/self/status, which runtime_thread_alone() reads */

@@ -563,6 +563,16 @@ HIDDEN void calibrate_at_exit(void);
 /* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
  * every signal blocked; 0, or -1 when no thread could be made. */
 HIDDEN int runtime_thread_spawn(void *(*fn)(void *), void *arg);
+/* The stack of a thread runtime_thread_spawn_unseen() starts: one start
+ * per process image. */
+struct unseen_stack {
+	int used;
+	char bytes[32 * 1024] __attribute__((aligned(16)));
+};
+/* own_thread.c: starts FN(ARG) on STACK on a thread of the runtime's own
+ * that glibc does not know of, every signal blocked; FN may make
+ * raw_syscall.h's calls only.  0, or -1 when no thread could be made. */
+HIDDEN int runtime_thread_spawn_unseen(int (*fn)(void *), void *arg, struct unseen_stack *stack);
 /* Gives the calling thread of the runtime's own an empty table of
  * descriptors, apart from the program's: what it opens takes no number
  * of the program's; 0, or -1 (the table stays shared). */

@@ -49,12 +49,14 @@
 #include "runtime.h"
 #include "call_before.h"
 #include "cfi.h"
+#include "control.h"
 #include "eh_frame.h"
 #include "frame_pointers.h"
 #include "libcall/libcall.h"
 #include "sampler.h"
 #include "sampling.h"
 #include "stream.h"
+#include "raw_syscall.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -152,8 +154,8 @@ static pthread_key_t sampler_key;
  * context-switch hooks for such events back on and waits until every CPU
  * sees them): 8-20 ms here, which would otherwise be the program's wall
  * time.  So the POSIX timer samples the main thread at first
- * (start_main_thread()) while a thread of the runtime's own opens the
- * *waker* (warm_and_wake()): an event of the main thread's CPU time whose
+ * (start_main_thread()) while a thread of the runtime's own, unseen by
+ * glibc (own_thread.c says why), opens the *waker* (warm_and_wake()): an event of the main thread's CPU time whose
  * one short period ends in a signal to the main thread, whose handler
  * then opens the thread's own event, at once now that the kernel's hooks
  * are on, and takes over from the timer (take_event()).  The waker stays
@@ -513,10 +515,11 @@ static struct timespec ns_timespec(uint64_t ns)
 	return (struct timespec){ (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 }
 
-/* Wakes the threads waiting for the handover's state to change. */
+/* Wakes the threads waiting for the handover's state to change (on the
+ * waker's thread too: no errno). */
 static void handover_wake(void)
 {
-	syscall(SYS_futex, &handover.state, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	raw_syscall6(SYS_futex, (long)&handover.state, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
 }
 
 /* Sets the handover's state and tells the threads waiting for it. */
@@ -526,12 +529,13 @@ static void handover_set(int state)
 	handover_wake();
 }
 
-/* Waits up to NS for the handover's state to leave SEEN (or a signal). */
+/* Waits up to NS for the handover's state to leave SEEN (or a signal);
+ * on the waker's thread too: no errno. */
 static void handover_wait(int seen, uint64_t ns)
 {
 	struct timespec left = ns_timespec(ns);
 
-	syscall(SYS_futex, &handover.state, FUTEX_WAIT_PRIVATE, seen, &left, NULL, 0);
+	raw_syscall6(SYS_futex, (long)&handover.state, FUTEX_WAIT_PRIVATE, seen, (long)&left, 0, 0);
 }
 
 static int open_task_clock(pid_t tid, int sigtrap, int with_kernel, int (*place)(int fd));
@@ -559,6 +563,7 @@ static uint64_t take_event(struct sampler_thread *s)
 {
 	if (s->in_exec)
 		return 0;	/* the timer samples on until the exec (see there) */
+	errno = 0;	/* EAGAIN from the move alone (the handler restores errno) */
 	int fd = open_task_clock((pid_t)gettid(), sampler.sigtrap, sampler.with_kernel,
 				 rt_fd_above_limit_nowait);
 	if (fd < 0 && errno == EAGAIN) {
@@ -927,7 +932,9 @@ static void task_clock_attr(struct perf_event_attr *attr, int sigtrap, int with_
  * see handover), its descriptor given the number PLACE gives it; with
  * WITH_KERNEL it counts the thread's time in the kernel too.  Returns
  * the fd, or -1 when perf events are not allowed here
- * (perf_event_paranoid, seccomp): the POSIX timer is used then.
+ * (perf_event_paranoid, seccomp): the POSIX timer is used then.  Its own
+ * system calls write no errno, as the waker's thread opens one (see
+ * handover): after -1, errno is PLACE's, or as it was.
  */
 static int open_task_clock(pid_t tid, int sigtrap, int with_kernel, int (*place)(int fd))
 {
@@ -935,14 +942,18 @@ static int open_task_clock(pid_t tid, int sigtrap, int with_kernel, int (*place)
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 
 	task_clock_attr(&attr, sigtrap, with_kernel);
+	long opened = raw_syscall6(SYS_perf_event_open, (long)&attr, tid, -1, -1,
+				   PERF_FLAG_FD_CLOEXEC, 0);
+	if (raw_failed(opened))
+		return -1;
 	/* placed before O_ASYNC: the signals name the number it has then */
-	int fd = place((int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+	int fd = place((int)opened);
 	if (fd < 0 || sigtrap)
 		return fd < 0 ? -1 : fd;
-	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
-	    fcntl(fd, F_SETSIG, sampler.signo) != 0 ||
-	    fcntl(fd, F_SETOWN_EX, &owner) != 0) {
-		close(fd);
+	if (raw_failed(raw_syscall3(SYS_fcntl, fd, F_SETFL, O_ASYNC | O_NONBLOCK)) ||
+	    raw_failed(raw_syscall3(SYS_fcntl, fd, F_SETSIG, sampler.signo)) ||
+	    raw_failed(raw_syscall3(SYS_fcntl, fd, F_SETOWN_EX, (long)&owner))) {
+		raw_syscall3(SYS_close, fd, 0, 0);
 		return -1;
 	}
 	return fd;
@@ -1114,8 +1125,9 @@ static int keep_number(int fd)
 }
 
 /* The thread of the runtime's own that opens the waker and keeps it open
- * until the main thread has taken over, or stopped (see handover). */
-static void *warm_and_wake(void *arg)
+ * until the main thread has taken over, or stopped (see handover).  glibc
+ * does not know of it: raw system calls only (own_thread.c). */
+static int warm_and_wake(void *arg)
 {
 	int fd = -1, opening = HANDOVER_OPENING;
 
@@ -1125,29 +1137,29 @@ static void *warm_and_wake(void *arg)
 	if (runtime_thread_own_descriptors() == 0)
 		fd = open_task_clock(handover.tid, sampler.sigtrap, 0, keep_number);
 	uint64_t period = HANDOVER_WAKER_PERIOD_NS;
-	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) != 0) {
-		close(fd);
+	if (fd >= 0 && raw_failed(raw_syscall3(SYS_ioctl, fd, PERF_EVENT_IOC_PERIOD, (long)&period))) {
+		raw_syscall3(SYS_close, fd, 0, 0);
 		fd = -1;
 	}
 	__atomic_store_n(&handover.waker_fd, fd, __ATOMIC_RELEASE);
 	if (!__atomic_compare_exchange_n(&handover.state, &opening,
 					 fd >= 0 ? HANDOVER_READY : HANDOVER_ALONE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		if (fd >= 0)
-			close(fd);	/* the main thread stopped sampling meanwhile */
-		return NULL;
+		if (fd >= 0)	/* the main thread stopped sampling meanwhile */
+			raw_syscall3(SYS_close, fd, 0, 0);
+		return 0;
 	}
 	handover_wake();	/* threads started meanwhile open their events now */
 	if (fd < 0)
-		return NULL;
+		return 0;
 	uint64_t start = clock_mono_ns();
-	ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+	raw_syscall3(SYS_ioctl, fd, PERF_EVENT_IOC_REFRESH, 1);
 	for (;;) {
 		int state = __atomic_load_n(&handover.state, __ATOMIC_ACQUIRE);
 		if (state == HANDOVER_AGAIN) {
 			if (__atomic_compare_exchange_n(&handover.state, &state, HANDOVER_READY, 0,
 							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-				ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+				raw_syscall3(SYS_ioctl, fd, PERF_EVENT_IOC_REFRESH, 1);
 			continue;
 		}
 		if (state != HANDOVER_READY)
@@ -1163,8 +1175,8 @@ static void *warm_and_wake(void *arg)
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			break;
 	}
-	close(fd);
-	return NULL;
+	raw_syscall3(SYS_close, fd, 0, 0);
+	return 0;
 }
 
 /*
@@ -1198,7 +1210,8 @@ static void start_main_thread(void)
 			warn_not_sampled();
 		return;
 	}
-	if (runtime_thread_spawn(warm_and_wake, NULL) != 0)
+	static struct unseen_stack waker_stack;
+	if (runtime_thread_spawn_unseen(warm_and_wake, NULL, &waker_stack) != 0)
 		handover.state = HANDOVER_ALONE;
 }
 
@@ -1227,7 +1240,9 @@ static void sampler_thread_stop(void *arg)
 	}
 }
 
-/* The runtime's pthread_create: the new thread starts sampling first. */
+/* The runtime's pthread_create: the new thread starts sampling first,
+ * and the program's first thread brings the control socket's (control.c
+ * says why it waits for it). */
 struct start_args {
 	void *(*fn)(void *);
 	void *arg;
@@ -1257,16 +1272,22 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		if (!real)
 			return EAGAIN;
 	}
-	if (!sampler.on)
-		return real(thread, attr, fn, arg);
-	struct start_args *a = malloc(sizeof(*a));
-	if (!a)
-		return real(thread, attr, fn, arg);
-	a->fn = fn;
-	a->arg = arg;
-	int rc = real(thread, attr, sampled_start, a);
-	if (rc != 0)
-		free(a);
+	struct start_args *a = sampler.on ? malloc(sizeof(*a)) : NULL;
+	int rc;
+	if (a) {
+		a->fn = fn;
+		a->arg = arg;
+		rc = real(thread, attr, sampled_start, a);
+		if (rc != 0)
+			free(a);
+	} else {
+		rc = real(thread, attr, fn, arg);
+	}
+	if (rc == 0) {
+		int saved = errno;
+		control_program_threaded();
+		errno = saved;
+	}
 	return rc;
 }
 

@@ -196,12 +196,25 @@ struct plt_builder {
 	size_t alloc;
 };
 
-/* Names the stubs of the section SH (bytes D) laid out as L. */
-static void add_stubs(struct plt_builder *b, const struct plt_layout *l, const GElf_Shdr *sh,
-		      const Elf_Data *d, const struct slot_names *s)
+static void add_symbol(struct plt_builder *b, uint64_t start, uint64_t size, char *name)
+{
+	ALLOC_GROW(b->out->a, b->out->n + 1, b->alloc);
+	b->out->a[b->out->n++] = (struct plt_symbol){ start, size, name };
+}
+
+/*
+ * Names the stubs of the section SECTION (header SH, bytes D) laid out as
+ * L.  The bytes no stub name covers (the lazy resolver's header, IBT's
+ * lazy entries, which only push and jump to it) take the section's name,
+ * as objdump labels them: a sample there, in a function's first call, is
+ * in the PLT, not at an address of the program.
+ */
+static void add_stubs(struct plt_builder *b, const struct plt_layout *l, const char *section,
+		      const GElf_Shdr *sh, const Elf_Data *d, const struct slot_names *s)
 {
 	uint64_t entry = sh->sh_entsize ? sh->sh_entsize : 16;
 	const uint8_t *bytes = d->d_buf;
+	uint64_t unnamed = 0;	/* where the bytes without a stub name begin */
 
 	if ((entry != 8 && entry != 16) || sh->sh_size < l->header ||
 	    (sh->sh_size - l->header) % entry)
@@ -214,11 +227,13 @@ static void add_stubs(struct plt_builder *b, const struct plt_layout *l, const G
 		if (plt_stub_slot(bytes + off, entry, sh->sh_addr + off, &slot) ||
 		    !(name = slot_name(s, slot)))
 			continue;
-		ALLOC_GROW(b->out->a, b->out->n + 1, b->alloc);
-		b->out->a[b->out->n++] = (struct plt_symbol){
-			sh->sh_addr + off, entry, xasprintf("%s@plt", name)
-		};
+		if (unnamed < off)
+			add_symbol(b, sh->sh_addr + unnamed, off - unnamed, xstrdup(section));
+		add_symbol(b, sh->sh_addr + off, entry, xasprintf("%s@plt", name));
+		unnamed = off + entry;
 	}
+	if (unnamed < sh->sh_size)
+		add_symbol(b, sh->sh_addr + unnamed, sh->sh_size - unnamed, xstrdup(section));
 }
 
 static int by_start(const void *a, const void *b)
@@ -271,7 +286,7 @@ void plt_symbols_load(Elf *elf, struct plt_symbols *out)
 			continue;
 		for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
 			if (!strcmp(name, layouts[i].section))
-				add_stubs(&b, &layouts[i], &sh, d, &s);
+				add_stubs(&b, &layouts[i], name, &sh, d, &s);
 	}
 	slot_names_release(&s);
 	sort_stubs(out);

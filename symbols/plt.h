@@ -9,8 +9,9 @@
  * header, .plt.sec, .plt.got), each entry's `jmp *SLOT(%rip)` is decoded
  * and SLOT looked up among the dynamic relocations (R_X86_64_JUMP_SLOT,
  * R_X86_64_GLOB_DAT, R_X86_64_IRELATIVE), whose symbol names the stub.  An
- * entry that does not decode, or whose slot no relocation names, gets no
- * name: an unknown layout yields nothing rather than wrong names.
+ * entry that does not decode, or whose slot no relocation names, takes the
+ * section's name (".plt"), as objdump labels it; an unknown layout yields
+ * nothing rather than wrong names.
  */
 #ifndef CALLSCOPE_SYMBOLS_PLT_H
 #define CALLSCOPE_SYMBOLS_PLT_H
@@ -21,8 +22,9 @@
 
 struct plt_symbol {
 	uint64_t start;		/* link-time address of the stub */
-	uint64_t size;		/* the entry's size: 8 or 16 */
-	char *name;		/* "memcpy@plt"; owned by the table */
+	uint64_t size;		/* the entry's size (8 or 16), or the span's */
+	char *name;		/* "memcpy@plt", or the section's name for
+				 * bytes no stub name covers; owned */
 };
 
 struct plt_symbols {

@@ -1,32 +1,42 @@
 /*
- * libslow_perf_open.so: makes the opening of a perf event for the main
- * thread by another thread of its process wait until the main thread has
- * run CALLSCOPE_SLOW_PERF_OPEN_MS milliseconds of CPU time, as the
- * kernel's wait for an RCU grace period delays it when the machine had no
- * per-thread event open for a while (often 8–20 ms, not at all when
- * another program holds one).  CPU time, not wall time: on a loaded
- * machine the main thread may hardly run in a wall-clock wait, and the
- * tests count the samples taken meanwhile (at most twenty times as long
- * in wall time, for a main thread that blocks).  Preloaded (LD_PRELOAD) into a
- * recorded program, it lets the tests see the sampler's start-up while
- * that event is still being opened: the timer sampling the main thread,
- * a fork or an exit meanwhile.  Other calls of syscall() go through.
+ * libslow_perf_open.so: makes a thread of the runtime's own that glibc does
+ * not know of (one clone() makes with CLONE_THREAD and no thread-local
+ * storage of its own: the openers of the main thread's first perf events)
+ * start its work only once the main thread has run
+ * CALLSCOPE_SLOW_PERF_OPEN_MS milliseconds of CPU time, as the kernel's
+ * wait for an RCU grace period delays the opening of a perf event when the
+ * machine had no per-thread event open for a while (often 8–20 ms, not at
+ * all when another program holds one).  Those threads make their system
+ * calls without libc, so the wait is put before their start.  CPU time,
+ * not wall time: on a loaded machine the main thread may hardly run in a
+ * wall-clock wait, and the tests count the samples taken meanwhile (at
+ * most twenty times as long in wall time, for a main thread that blocks).
+ * Preloaded (LD_PRELOAD) into a recorded program after the runtime, whose
+ * clone() calls reach it, it lets the tests see the sampler's start-up
+ * while that event is still being opened: the timer sampling the main
+ * thread, a fork or an exit meanwhile.  Other calls of clone() go through.
  *
  * With CALLSCOPE_SLOW_PERF_OPEN_HOLD set, the wait holds the lowest free
- * descriptor number of the calling thread's table, as the kernel reserves
- * the event's number before its wait: a number the program must not find
- * taken, which it would be if the opening thread shared its table.
+ * descriptor number of a table of the thread's own (as the runtime gives
+ * it one before opening), as the kernel reserves the event's number before
+ * its wait: a number the program must not find taken, which it would be if
+ * the opening thread shared its table.
+ *
+ * The wait runs on the new thread, on the main thread's thread-local
+ * storage: only calls that succeed, which write no errno.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-typedef long (*syscall_fn)(long, ...);
+typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
 
 static double seconds(clockid_t clock)
 {
@@ -48,11 +58,8 @@ static void wait_for_main_thread_cpu(long tid, long ms)
 		nanosleep(&tick, NULL);
 }
 
-/* Resolved and read once, as the library loads: syscall() is called
- * from the runtime's hooks, where a lazy dlsym() would run inside the
- * first hook, and while a program (tests/progs/sample_frames.c) has
- * overwritten the stack its environment lives on. */
-static syscall_fn real;
+/* Resolved and read once, as the library loads. */
+static clone_fn real;
 static long slow_ms;
 static int hold_number;
 
@@ -60,26 +67,46 @@ __attribute__((constructor)) static void slow_perf_open_init(void)
 {
 	const char *ms = getenv("CALLSCOPE_SLOW_PERF_OPEN_MS");
 
-	real = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+	real = (clone_fn)dlsym(RTLD_NEXT, "clone");
 	slow_ms = ms ? atol(ms) : 0;
 	hold_number = getenv("CALLSCOPE_SLOW_PERF_OPEN_HOLD") != NULL;
 }
 
-long syscall(long number, ...)
+/* The delayed threads' work, one slot each (a process starts two). */
+static struct delayed {
+	int (*fn)(void *);
+	void *arg;
+} delayed[8];
+static int ndelayed;
+
+static int delayed_start(void *p)
+{
+	struct delayed *d = p;
+	int held = -1;
+
+	if (hold_number && syscall(SYS_close_range, 0, ~0u, CLOSE_RANGE_UNSHARE) == 0)
+		held = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	wait_for_main_thread_cpu(getpid(), slow_ms);
+	if (held >= 0)
+		close(held);
+	return d->fn(d->arg);
+}
+
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 {
 	va_list ap;
-	long a[6];
 
-	va_start(ap, number);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
+	va_start(ap, arg);
+	void *parent_tid = va_arg(ap, void *);
+	void *tls = va_arg(ap, void *);
+	void *child_tid = va_arg(ap, void *);
 	va_end(ap);
-	/* pid: the main thread's (the process's), from another thread */
-	if (number == SYS_perf_event_open && slow_ms && a[1] == getpid() && gettid() != getpid()) {
-		int held = hold_number ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
-		wait_for_main_thread_cpu(a[1], slow_ms);
-		if (held >= 0)
-			close(held);
+	int unseen = (flags & CLONE_THREAD) && !(flags & CLONE_SETTLS);
+	int slot = unseen && slow_ms ? __atomic_fetch_add(&ndelayed, 1, __ATOMIC_RELAXED) : -1;
+	if (slot >= 0 && slot < (int)(sizeof(delayed) / sizeof(delayed[0]))) {
+		delayed[slot] = (struct delayed){ fn, arg };
+		fn = delayed_start;
+		arg = &delayed[slot];
 	}
-	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return real(fn, stack, flags, arg, parent_tid, tls, child_tid);
 }

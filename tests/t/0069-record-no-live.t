@@ -5,7 +5,7 @@
 # whole, in every mode; `live` says it cannot reach the process.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 10
 build_prog thread_count app -O2 $HOOK_FLAGS_PG
 for mode in trace count sample; do
 	limited "$CS" record -q --no-live --mode=$mode -o n.data -- ./app > out.txt 2> err.txt
@@ -18,10 +18,10 @@ for mode in trace count sample; do
 	fi
 done
 
-# the control thread is there without the option: what the test above
-# would see had the option no effect
-limited "$CS" record -q -o d.data -- ./app > out.txt 2> err.txt
-is "$(cat out.txt)" "threads 2" "without --no-live the runtime's control thread is there"
+# the control thread is there with --live: what the test above would
+# see had the option no effect
+limited "$CS" record -q --live -o d.data -- ./app > out.txt 2> err.txt
+is "$(cat out.txt)" "threads 2" "with --live the runtime's control thread is there"
 
 # the process cannot be reached: live says so in one line, and fails
 limited "$CS" record -q --no-live -o h.data -- ./app hold > hold.txt 2>&1 &
@@ -34,4 +34,6 @@ wait
 ok $? "live fails on a process recorded with --no-live"
 echo "# $(cat live.txt)"
 is "$(grep -c '^callscope' live.txt):$(wc -l < live.txt | tr -d ' ')" "1:1" "live says why in one line"
+grep -q -- "recorded with --no-live" live.txt
+ok $? "the line names --no-live as the reason"
 done_testing

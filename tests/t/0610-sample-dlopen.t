@@ -1,9 +1,11 @@
 #!/bin/sh
 # Objects the program loads with dlopen() are known to the sampler: the
-# runtime describes them as it notices them (within a quarter second), and
-# before each dlclose(), so their samples resolve to their functions even
-# when they are closed before the end, stacks pass through their frames,
-# --only matches them, and a live snapshot names them.
+# runtime describes them before each dlclose(), and as it notices them
+# (within a quarter second, from its control thread, which this
+# single-threaded program has only with record --live), so their samples
+# resolve to their functions even when they are closed before the end,
+# stacks pass through their frames, --only matches them, and a live
+# snapshot names them.
 . "$(dirname "$0")/lib.sh"
 
 plan 8
@@ -26,7 +28,7 @@ m=$(jq '[.functions[] | select(.name == "main") | .total_pct] | add // 0' r.json
 awk -v o="$o" -v m="$m" 'BEGIN { exit !(o >= 60 && m >= 95) }'
 ok $? "stacks pass through the plugin's frames to main (plugin_outer $o %, main $m %)"
 
-limited "$CS" record --only=plugin -o o.data -- ./main "$PWD/plugin.so" > /dev/null 2>&1
+limited "$CS" record --live --only=plugin -o o.data -- ./main "$PWD/plugin.so" > /dev/null 2>&1
 "$CS" report -i o.data --json > o.json
 n=$(jq '.samples' o.json)
 elsewhere=$(jq --arg o "$PWD/plugin.so" '[.functions[] | select(.self_samples > 0 and .object != $o)] | length' o.json)
@@ -36,7 +38,7 @@ ok $? "--only names an object loaded later: its samples alone are kept ($n)"
 mkdir -m 700 xdg
 XDG_RUNTIME_DIR="$WORK/xdg"
 export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o l.data -- ./main "$PWD/plugin.so" live > /dev/null 2>&1 &
+LIMIT=60 limited "$CS" record --live -o l.data -- ./main "$PWD/plugin.so" live > /dev/null 2>&1 &
 rec=$!
 wait_live_socket
 sleep 1

@@ -8,7 +8,7 @@ build_prog live_fork fk -pg -O1
 mkdir -m 700 xdg
 XDG_RUNTIME_DIR="$WORK/xdg"
 export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o s.data -- ./fk > out.txt 2> err.txt &
+LIMIT=60 limited "$CS" record --live -o s.data -- ./fk > out.txt 2> err.txt &
 rec=$!
 i=0
 while [ $i -lt 100 ] && [ "$(ls xdg/callscope/ 2> /dev/null | grep -c '\.sock$')" -lt 2 ]; do

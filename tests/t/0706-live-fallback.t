@@ -9,7 +9,7 @@ build_prog live_server srv -pg -O1
 XDG_RUNTIME_DIR="$WORK/does-not-exist"
 export XDG_RUNTIME_DIR
 dir="/tmp/callscope-$(id -u)"
-LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
+LIMIT=60 limited "$CS" record --live -o s.data -- ./srv > out.txt 2> err.txt &
 rec=$!
 i=0
 while [ $i -lt 100 ] && [ ! -e ready ]; do

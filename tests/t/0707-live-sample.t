@@ -10,7 +10,7 @@ cc -O1 -g -fno-omit-frame-pointer -o hot "$PROGS/live_hot.c"
 mkdir -m 700 xdg
 XDG_RUNTIME_DIR="$WORK/xdg"
 export XDG_RUNTIME_DIR
-LIMIT=60 limited "$CS" record -o s.data -- ./hot > /dev/null 2> err.txt &
+LIMIT=60 limited "$CS" record --live -o s.data -- ./hot > /dev/null 2> err.txt &
 rec=$!
 wait_live_socket
 samples() { "$CS" report -i "$1" --json | jq '.samples // 0'; }

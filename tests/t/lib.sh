@@ -181,14 +181,15 @@ done_testing() {
 }
 
 # start_live_server: builds tests/progs/live_server.c with -pg, records it
-# in the background with a private XDG_RUNTIME_DIR, and waits for its
-# control socket.  Sets rec (the recorder's pid), sock and pid.
+# in the background with a private XDG_RUNTIME_DIR and --live (it starts
+# no thread, so it would have no control socket without), and waits for
+# its control socket.  Sets rec (the recorder's pid), sock and pid.
 start_live_server() {
 	build_prog live_server srv -pg -O1
 	mkdir -m 700 xdg
 	XDG_RUNTIME_DIR="$WORK/xdg"
 	export XDG_RUNTIME_DIR
-	LIMIT=60 limited "$CS" record -o s.data -- ./srv > out.txt 2> err.txt &
+	LIMIT=60 limited "$CS" record --live -o s.data -- ./srv > out.txt 2> err.txt &
 	rec=$!
 	wait_live_socket
 	wait_live_events 100
@@ -228,7 +229,8 @@ wait_live_events() {
 }
 
 # wait_live_socket: waits (up to 10 s) for the first control socket in
-# xdg/callscope; the runtime makes it before main() runs.  Sets sock and pid.
+# xdg/callscope; the runtime makes it before main() runs with record
+# --live, else at the program's first thread.  Sets sock and pid.
 wait_live_socket() {
 	i=0
 	while [ $i -lt 100 ] && ! ls xdg/callscope/*.sock > /dev/null 2>&1; do

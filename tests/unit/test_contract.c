@@ -34,7 +34,7 @@ static void test_round_trip(void **state)
 	in.hooks = CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG;
 	in.time_by_samples = 1;
 	in.call_stats = 1;
-	in.no_live = 1;
+	in.live = CONTRACT_LIVE_NEVER;
 	snprintf(in.dir, sizeof(in.dir), "%s", "/tmp/a;dir=with;semicolons");
 	assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
 	assert_int_equal(contract_parse(text, &out, &why), 0);
@@ -53,7 +53,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.hooks, CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_CYG);
 	assert_int_equal(out.time_by_samples, 1);
 	assert_int_equal(out.call_stats, 1);
-	assert_int_equal(out.no_live, 1);
+	assert_int_equal(out.live, CONTRACT_LIVE_NEVER);
 	assert_string_equal(out.dir, in.dir);
 }
 
@@ -70,7 +70,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.has_start, 0);
 	assert_int_equal(c.nstops, 0);
 	assert_int_equal(c.start_stopped, 0);
-	assert_int_equal(c.no_live, 0);
+	assert_int_equal(c.live, CONTRACT_LIVE_WHEN_THREADED);
 	assert_int_equal(c.patch, 0);
 	assert_int_equal(c.sample_only, 0);
 	assert_string_equal(c.sampling, "");
@@ -116,13 +116,37 @@ static void test_sampling_settings(void **state)
 	}
 }
 
+/* Each of the three live settings comes back as it went. */
+static void test_live_settings(void **state)
+{
+	static const enum contract_live settings[] = {
+		CONTRACT_LIVE_WHEN_THREADED, CONTRACT_LIVE_AT_START, CONTRACT_LIVE_NEVER,
+	};
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		struct contract in, out;
+		const char *why = NULL;
+		memset(&in, 0, sizeof(in));
+		in.version = CONTRACT_VERSION;
+		in.chunk_bytes = CONTRACT_CHUNK_DEFAULT;
+		in.live = settings[i];
+		snprintf(in.dir, sizeof(in.dir), "%s", "/x");
+		assert_int_equal(contract_format(&in, text, sizeof(text)), 0);
+		assert_int_equal(contract_parse(text, &out, &why), 0);
+		assert_int_equal(out.live, settings[i]);
+	}
+}
+
 static void test_refused(void **state)
 {
 	static const char *const bad[] = {
 		NULL, "", "dir=/x", "v=2;dir=/x", "v=1", "v=1;chunk=12;dir=/x",
 		"v=1;chunk=4096000000000;dir=/x", "v=1;ring=1000;dir=/x", "v=1;clock=hpet;dir=/x",
 		"v=1;start=zz+1;dir=/x", "v=1;start=10;dir=/x", "v=1;stop=10+1,;dir=/x",
-		"v=1;what=1;dir=/x", "v=1;chunk=65536", "v=1;dir=",
+		"v=1;what=1;dir=/x", "v=1;chunk=65536", "v=1;dir=", "v=1;live=1;dir=/x",
+		"v=1;live=;dir=/x",
 	};
 	struct contract c;
 
@@ -178,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_live_settings),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_too_many_stops),
 		cmocka_unit_test(test_sampling_settings),
