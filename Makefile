@@ -82,6 +82,7 @@ RUNTIME_SRC := \
 	runtime/sampled_count.c \
 	runtime/sampler.c \
 	runtime/exec.c \
+	runtime/exec_target.c \
 	runtime/sigaction.c \
 	runtime/signals.c \
 	runtime/thread.c \

@@ -6,7 +6,8 @@
  * execle, execlp) gather their arguments into the vector forms first, as
  * libc does.  syscall() is stood in for too, for programs that exec by
  * the raw system call.  posix_spawn, system and popen exec in a child that
- * shares no event, and need nothing.
+ * shares no event, and need nothing.  Each path-taking stand-in first says
+ * when the program it starts will not be recorded (exec_target.c).
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -50,24 +51,28 @@ __attribute__((constructor)) static void exec_resolve(void)
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	REAL(execve_fn, execve);
+	exec_target_check(path, 0, envp);
 	EXEC_AROUND(real_execve(path, argv, envp));
 }
 
 EXPORT int execv(const char *path, char *const argv[])
 {
 	REAL(execv_fn, execv);
+	exec_target_check(path, 0, environ);
 	EXEC_AROUND(real_execv(path, argv));
 }
 
 EXPORT int execvp(const char *file, char *const argv[])
 {
 	REAL(execv_fn, execvp);
+	exec_target_check(file, 1, environ);
 	EXEC_AROUND(real_execvp(file, argv));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	REAL(execve_fn, execvpe);
+	exec_target_check(file, 1, envp);
 	EXEC_AROUND(real_execvpe(file, argv, envp));
 }
 

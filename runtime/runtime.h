@@ -637,6 +637,10 @@ HIDDEN size_t rt_read_small_file(const char *path, char *buf, size_t size);
 /* A line "callscope: MSG: DETAIL" on the program's stderr, or in record
  * --log's file once rt_log_init() has read its name. */
 HIDDEN void rt_warn(const char *msg, const char *detail);
+/* exec_target.c: before an exec of FILE (searched along $PATH when
+ * SEARCH, as execvp does) with the environment ENVP, one line on stderr
+ * when the program it starts will not be recorded, and why. */
+HIDDEN void exec_target_check(const char *file, int search, char *const envp[]);
 HIDDEN void rt_log_init(void);
 /* rt_warn of PARTS (ended by NULL) joined, or of SHORT when they do not
  * fit a line. */
