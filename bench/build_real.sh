@@ -1,6 +1,7 @@
 # bench/build_real.sh — sourced by the benchmarks that run real programs
 # built from their Debian sources as distributions build them.  Needs SRC
-# (the unpacked sources: bzip2-*, lua5.4-*, libzstd-*, jq-*, ninja-build-*)
+# (the unpacked sources: bzip2-*, lua5.4-*, libzstd-*, jq-*, ninja-build-*,
+# groff-*)
 # and CFLAGS_DISTRO; builds in the current directory.
 
 # bzip2src/bzip2, once: its library linked in, as upstream's Makefile does
@@ -40,6 +41,20 @@ build_jq() {
 	(cd jq && autoreconf -fi && ./configure CFLAGS="$CFLAGS_DISTRO" --disable-shared \
 		--disable-maintainer-mode --without-oniguruma --disable-docs &&
 		make -j2 src/builtin.inc src/version.h && make -j2 jq) > jq-build.log 2>&1
+}
+
+# groff/troff, once: GNU troff (C++) from groff's Debian source,
+# configured as Debian's rules configure it (its grammars by bison), with
+# the flags given; groff/manpages.txt is every manual page in man's
+# macros (not mdoc's) the build made, troff's input
+build_groff() {
+	[ -x groff/troff ] && return
+	rm -rf groff && cp -r "$(ls -d "$SRC"/groff-*/ | head -1)" groff
+	(cd groff && autoreconf -f -i -I m4 && ./configure YACC='bison -y' --without-x \
+		--without-doc CFLAGS="$CFLAGS_DISTRO" CXXFLAGS="$CFLAGS_DISTRO -std=gnu++98" &&
+		make -j2) > groff-build.log 2>&1
+	find groff -name '*.[1578]' -not -path '*/autom4te.cache/*' | sort |
+		xargs grep -L '^\.Dd' | xargs grep -l '^\.TH ' | xargs cat > groff/manpages.txt
 }
 
 # ninja's sources under DIR, one a line, as its configure.py builds it on

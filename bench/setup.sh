@@ -22,7 +22,8 @@ export DEBIAN_FRONTEND=noninteractive
 # binutils gives gprof; valgrind counts calls when callscope cannot;
 # dpkg-dev gives dpkg-source, which 'apt-get source' uses to unpack;
 # bench/optimize/programs.sh makes SQLite's one-file source with tclsh and
-# jq's configure with autoreconf, links with lld 19 and tables with jq.
+# jq's configure with autoreconf, links with lld 19 and tables with jq;
+# bench/sampling-real.sh builds groff's grammars with bison.
 declare -A NEED=(
 	[uftrace]=uftrace
 	[gprof]=binutils
@@ -38,6 +39,7 @@ declare -A NEED=(
 	[automake]=automake
 	[libtoolize]=libtool
 	[ld.lld-19]=lld-19
+	[bison]=bison
 	[jq]=jq
 )
 
