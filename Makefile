@@ -59,6 +59,7 @@ RUNTIME_SRC := \
 	runtime/eh_frame.c \
 	runtime/exceptions.c \
 	runtime/fd_above_limit.c \
+	runtime/fast_exit.c \
 	runtime/frame_pointers.c \
 	runtime/hook_samples.c \
 	runtime/hooks.c \

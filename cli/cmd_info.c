@@ -50,6 +50,20 @@ static void session_args(const struct data_session *s,
 	}
 }
 
+/* Calls FN back with each argument of process PR's command line. */
+static void process_args(const struct data_process *pr,
+			 void (*fn)(void *ctx, const char *arg, size_t len), void *ctx)
+{
+	const char *p = (const char *)pr->cmdline, *end = p + pr->cmdline_len;
+
+	while (p < end) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+		size_t len = nul ? (size_t)(nul - p) : (size_t)(end - p);
+		fn(ctx, p, len);
+		p += len + 1;
+	}
+}
+
 static void print_arg(void *ctx, const char *arg, size_t len)
 {
 	int *first = ctx;
@@ -261,6 +275,10 @@ int cmd_info(int argc, char **argv)
 			json_kv_u64(&j, "ppid", pr->ppid);
 			json_kv_u64(&j, "image", pr->image);
 			json_kv_string(&j, "exe", pr->exe);
+			json_key(&j, "argv");
+			json_array_begin(&j);
+			process_args(pr, json_arg, &j);
+			json_array_end(&j);
 			const char *end = data_process_end_name(pr);
 			json_key(&j, "exited_normally");
 			json_bool(&j, end && !strcmp(end, "exit"));
@@ -379,6 +397,13 @@ int cmd_info(int argc, char **argv)
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
 			       process_end_text(&df, pr, end_text));
+			if (pr->cmdline_len) {
+				int first_arg = 1;
+				/* which of a build's many cc1 runs this one was */
+				printf("               command: ");
+				process_args(pr, print_arg, &first_arg);
+				putchar('\n');
+			}
 			struct hook_cost_choice cost;
 			hook_cost_of_process(&df, pr, &cost);
 			if (pr->calibrated_at_exit)

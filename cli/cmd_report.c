@@ -235,11 +235,13 @@ int cmd_report(int argc, char **argv)
 			if (i)
 				putchar('\n');
 			/* a sampled run leads with its samples; traced calls
-			 * follow (--time-by=samples' samples are their times) */
+			 * follow (--time-by=samples' samples are their times),
+			 * both under the thread's title */
 			int sample_table = p->samples && !p->time_sample_period_ns;
 			if (sample_table) {
-				if (title && !p->calls)
+				if (title)
 					printf("%s\n", title);
+				fo.title = NULL;
 				report_samples(stdout, p);
 				if (p->calls)
 					putchar('\n');

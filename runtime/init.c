@@ -45,12 +45,24 @@ static void set_triggers(struct contract *c)
 	capture_state.on = !c->has_start;
 }
 
-/* The exiting thread's open calls end first (thread.c says why). */
+/* The exiting thread's open calls end first (thread.c says why).  Once:
+ * an atexit handler may end the process by _exit() after this one ran. */
+void runtime_process_exiting(int measure_hooks)
+{
+	static int ended;
+
+	if (ended)
+		return;
+	ended = 1;
+	thread_process_exiting(trace_current());
+	if (measure_hooks)
+		calibrate_at_exit();
+	process_write_end(PROCESS_END_EXIT);
+}
+
 static void process_exiting(void)
 {
-	thread_process_exiting(trace_current());
-	calibrate_at_exit();
-	process_write_end(PROCESS_END_EXIT);
+	runtime_process_exiting(1);
 }
 
 /* The child of fork() is a process of its own: its sections, its

@@ -233,14 +233,17 @@ static int mapped_file_path(uintptr_t addr, char *buf, size_t size)
  * left since (gawk's tests load ../extension/.libs/filefuncs.so, then
  * chdir), and an object loaded later is described later.  So the path is
  * the one the kernel gives the file mapped at the object's first segment;
- * failing that, the name joined to the working directory now.  Names
- * without a slash (the vDSO's) are not files and stay as they are.
+ * failing that, the name joined to the working directory now.  So is an
+ * absolute name with "." or ".." in it (gcc loads its linker plugin as
+ * /usr/bin/../lib/bfd-plugins/...), which names the file too but not as
+ * its package's list does.  Names without a slash (the vDSO's) are not
+ * files and stay as they are.
  */
 static const char *object_path(const struct dl_phdr_info *info, char *buf, size_t size)
 {
 	const char *name = info->dlpi_name;
 
-	if (name[0] == '/' || !strchr(name, '/'))
+	if (!strchr(name, '/') || (name[0] == '/' && !strstr(name, "/./") && !strstr(name, "/../")))
 		return name;
 	for (int i = 0; i < info->dlpi_phnum; i++)
 		if (info->dlpi_phdr[i].p_type == PT_LOAD) {
@@ -248,7 +251,7 @@ static const char *object_path(const struct dl_phdr_info *info, char *buf, size_
 				return buf;
 			break;
 		}
-	if (!getcwd(buf, size))
+	if (name[0] == '/' || !getcwd(buf, size))
 		return name;
 	const char *rest = strncmp(name, "./", 2) == 0 ? name + 2 : name;
 	char *end = rt_append(rt_append(buf + strlen(buf), buf + size, "/"), buf + size, rest);

@@ -461,6 +461,10 @@ HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* init.c: the process ends by exit() or _exit(): the exiting thread's
+ * calls close, the hooks' cost is measured again when MEASURE_HOOKS, and
+ * the process's end is written, once. */
+HIDDEN void runtime_process_exiting(int measure_hooks);
 /* Writes the PROCESS_END (reason exec, at STARTED and STARTED_MONO) of
  * the image of this pid that the environment's image mark names, if it
  * is not this one, then marks the environment as this image's. */

@@ -174,7 +174,9 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 	struct thread_state *t = trace_current();
 	const struct sigaction *a = &program_action[sig];
 	uint64_t frame = SIGNAL_FRAME_BASE + (uint64_t)sig;
-	int recording = t->status == THREAD_RECORDING && !t->guard;
+	/* a run that only samples traces no call, a handler's neither */
+	int recording = t->status == THREAD_RECORDING && !t->guard &&
+			!runtime_config.contract.sample_only;
 	int saved = errno;
 
 	if (t->guard && hold_signal(t, sig, info))

@@ -45,7 +45,7 @@ static const char *const ignored[] = {
 static const char *const stand_ins[] = {
 	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", "backtrace",
 	"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve",
-	"execveat", "syscall", NULL,
+	"execveat", "syscall", "_exit", "_Exit", NULL,
 };
 
 static int listed(const char *const *list, const char *name)

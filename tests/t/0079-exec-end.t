@@ -2,10 +2,10 @@
 # A process that replaces itself by exec: each image but the last ends
 # "replaced by exec" (its PROCESS_END, written by the image that replaced
 # it), the last exits normally, and info, replay and a merge that keeps
-# the events all say so.
+# the events all say so.  info gives each image's own command line.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 14
 LIMIT=30
 for flags in "$HOOK_FLAGS_PG" "$HOOK_FLAGS_CYG"; do
 	# shellcheck disable=SC2086
@@ -19,6 +19,8 @@ for flags in "$HOOK_FLAGS_PG" "$HOOK_FLAGS_CYG"; do
 	"$CS" info -i a.data > i.txt
 	is "$(grep -c '(replaced by exec after [0-9.]* [mu]*s)$' i.txt):$(grep -c 'did not exit' i.txt)" \
 		"2:0" "$flags: info lists two images replaced by exec, none as not exiting normally"
+	is "$(jq -r '[.processes[] | .argv[1]] | join(",")' i.json)|$(grep -c '^ *command: ' i.txt)" \
+		"2,1,0|3" "$flags: info gives each image's command line"
 	"$CS" replay -i a.data > r.txt
 	is "$(grep -c '^\*\*\* the process was replaced by exec \*\*\*$' r.txt):$(grep -c 'without exiting' r.txt)" \
 		"2:0" "$flags: replay says where exec replaced the process"
