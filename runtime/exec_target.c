@@ -1,6 +1,8 @@
 /*
  * Whether the program an exec starts will be recorded, told before the
- * exec.  A statically linked program has no loader to bring the runtime
+ * exec: its own time, that is; what a static program starts in turn, or
+ * runs as valgrind runs its guest, takes the runtime from the
+ * environment.  A statically linked program has no loader to bring the runtime
  * in; the loader ignores LD_PRELOAD in a setuid or setgid program that
  * changes the user or group; an environment without callscope's settings
  * (`env -i`, a program that builds its own) leaves the runtime out.  Such
@@ -113,6 +115,6 @@ void exec_target_check(const char *file, int search, char *const envp[])
 	p = rt_append_u64(p, msg + sizeof(msg), (uint64_t)getpid());
 	p = rt_append(p, msg + sizeof(msg), " execs '");
 	p = rt_append(p, msg + sizeof(msg), path);
-	p = rt_append(p, msg + sizeof(msg), "', which is not recorded");
+	p = rt_append(p, msg + sizeof(msg), "', whose own time is not recorded");
 	rt_warn(p ? msg : "a program exec'd is not recorded", why);
 }

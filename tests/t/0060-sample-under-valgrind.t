@@ -22,5 +22,5 @@ ok $? "the recording reads back"
 hot=$(jq '[.functions[] | select(.name == "hot") | .self_samples] | add // 0' r.json)
 [ "$hot" -ge 1 ]
 ok $? "the program valgrind ran was sampled: hot() has samples ($hot)"
-is "$(grep -c 'valgrind' log.txt)" 1 "the log says once that the timer samples on valgrind"
+is "$(grep -c 'running on valgrind' log.txt)" 1 "the log says once that the timer samples on valgrind"
 done_testing

@@ -38,19 +38,19 @@ says() {
 # warned COMMAND: the lines of stderr from a sampled run of sh -c COMMAND
 warned() {
 	limited "$CS" record --mode=sample -o r.data -- sh -c "$1" > /dev/null 2> err.txt
-	grep 'which is not recorded' err.txt
+	grep 'whose own time is not recorded' err.txt
 }
 
 if [ $static = 1 ]; then
-	says "$(warned ./burn_static)" "execs './burn_static', which is not recorded: it is statically linked" \
+	says "$(warned ./burn_static)" "execs './burn_static', whose own time is not recorded: it is statically linked" \
 		"a static program: named, and why"
 else
 	skip "no static libc to link with"
 fi
-says "$(warned 'env -i ./burn_dyn')" "execs './burn_dyn', which is not recorded: its environment does not carry" \
+says "$(warned 'env -i ./burn_dyn')" "execs './burn_dyn', whose own time is not recorded: its environment does not carry" \
 	"env -i: named, and why"
 if [ $suid = 1 ]; then
-	says "$(warned ./burn_suid)" "execs './burn_suid', which is not recorded: it is setuid or setgid" \
+	says "$(warned ./burn_suid)" "execs './burn_suid', whose own time is not recorded: it is setuid or setgid" \
 		"setuid to another user: named, and why"
 else
 	skip "cannot make a file setuid to another user here"
