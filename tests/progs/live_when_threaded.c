@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_threads.h"
+
 static void say(const char *what, int n)
 {
 	if (n >= 0)
@@ -42,21 +44,6 @@ static void wait_file(const char *name)
 		sleep_ms(10);
 }
 
-static int threads(void)
-{
-	char line[256];
-	int n = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Threads:", 8))
-			sscanf(line + 8, "%d", &n);
-	fclose(f);
-	return n;
-}
-
 static void *waiter(void *arg)
 {
 	wait_file("release");
@@ -73,7 +60,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "count")) {
 			int n;
 			sleep_ms(300);
-			for (int waited = 0; (n = threads()) != 1 && waited < 270; waited++)
+			for (int waited = 0; (n = proc_threads()) != 1 && waited < 270; waited++)
 				sleep_ms(10);
 			say("threads", n);
 		} else if (!strcmp(argv[i], "thread")) {

@@ -14,6 +14,8 @@
 #include <sys/single_threaded.h>
 #include <time.h>
 
+#include "proc_threads.h"
+
 __attribute__((noinline)) static void work(long n)
 {
 	FILE *sink = fopen("/dev/null", "w");
@@ -27,27 +29,13 @@ __attribute__((noinline)) static void work(long n)
 	fclose(sink);
 }
 
-static int threads_now(void)
-{
-	char line[256];
-	int n = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Threads:", 8))
-			n = atoi(line + 8);
-	if (f)
-		fclose(f);
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	struct timespec tick = { 0, 10000000 };
 	int threads;
 
 	work(argc > 1 ? atol(argv[1]) : 1000000);
-	for (int i = 0; (threads = threads_now()) > 1 && i < 200; i++)
+	for (int i = 0; (threads = proc_threads()) > 1 && i < 200; i++)
 		nanosleep(&tick, NULL);
 	printf("%d %d\n", (int)__libc_single_threaded, threads);
 	return 0;

@@ -12,20 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int threads(void)
-{
-	char line[256];
-	int n = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Threads:", 8))
-			sscanf(line + 8, "%d", &n);
-	fclose(f);
-	return n;
-}
+#include "proc_threads.h"
 
 __attribute__((noinline)) int work(int i)
 {
@@ -35,13 +22,13 @@ __attribute__((noinline)) int work(int i)
 int main(int argc, char **argv)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int n = threads(), sum = 0;
+	int n = proc_threads(), sum = 0;
 
 	for (int i = 0; i < 1000; i++)
 		sum += work(i);
 	for (int waited = 0; n != 1 && waited < 300; waited++) {
 		nanosleep(&tick, NULL);
-		n = threads();
+		n = proc_threads();
 	}
 	printf("threads %d\n", n);
 	if (argc > 1 && !strcmp(argv[1], "hold")) {
