@@ -70,9 +70,8 @@ enum contract_clock {
 
 /*
  * When a recorded process gets its control socket and the thread that
- * serves it.  Any thread makes glibc take its multi-threaded paths for
- * good (stdio locks every putc, malloc its thread-safe paths), so by
- * default a program that starts none of its own gets none of ours.
+ * serves it (runtime/control.c says why a program that starts no thread
+ * of its own gets none of ours by default).
  */
 enum contract_live {
 	CONTRACT_LIVE_WHEN_THREADED = 0,	/* at the program's first pthread_create */

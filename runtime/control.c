@@ -11,14 +11,13 @@
  * CONTROL_TIMEOUT_S, while the others are served: nothing a client sends
  * can stop the program or keep another client waiting.
  *
- * Any thread pthread_create makes, ours too, switches glibc to its
- * multi-threaded paths for the rest of the process: stdio then locks every putc and getc, malloc
- * takes its thread-safe paths, libstdc++'s shared_ptr counts with atomics
- * (2*10^8 putc: 0.8 s alone, 4.0 s beside an idle thread).  So by default
- * (CONTRACT_LIVE_WHEN_THREADED) the socket and its thread wait for the
- * program's first pthread_create, after which glibc is on those paths
- * anyway, and a single-threaded program runs as it would unrecorded;
- * record --live starts them before main(), record --no-live never.
+ * The serving thread is made by pthread_create, which switches glibc for
+ * good to its slower paths for many threads (own_thread.c says which).  So
+ * by default (CONTRACT_LIVE_WHEN_THREADED) the socket and its thread wait
+ * for the program's first pthread_create, after which glibc is on those
+ * paths anyway, and a single-threaded program runs as it would
+ * unrecorded; record --live starts them before main(), record --no-live
+ * never.
  */
 #define _GNU_SOURCE
 #include "control.h"

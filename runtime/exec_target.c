@@ -1,17 +1,17 @@
 /*
  * Whether the program an exec starts will be recorded, told before the
- * exec: its own time, that is; what a static program starts in turn, or
- * runs as valgrind runs its guest, takes the runtime from the
- * environment.  A statically linked program has no loader to bring the runtime
+ * exec.  A statically linked program has no loader to bring the runtime
  * in; the loader ignores LD_PRELOAD in a setuid or setgid program that
  * changes the user or group; an environment without callscope's settings
  * (`env -i`, a program that builds its own) leaves the runtime out.  Such
- * a program runs unrecorded, its time in no profile, and the recording
- * alone cannot say so (its process just ends): one line on stderr does,
- * where perf, following the same command, would have counted it.  A file
- * that is not there, or not an ELF file (a script: its interpreter is
- * what runs), says nothing.  Only what an exec stand-in may call: open,
- * read, fstat, close.
+ * a program's own time is in no profile, and the recording alone cannot
+ * say so (its process just ends): one line on stderr does, where perf,
+ * following the same command, would have counted it.  What a static
+ * program starts in turn, or runs as valgrind runs its guest, takes the
+ * runtime from the environment and is recorded.  A file that is not
+ * there, or not an ELF file (a script: its interpreter is what runs),
+ * says nothing.  Only calls a vfork child may make: open, pread, fstat,
+ * access, getenv, close, and rt_warn's write.
  */
 #define _GNU_SOURCE
 #include "runtime.h"

@@ -155,10 +155,11 @@ static pthread_key_t sampler_key;
  * sees them): 8-20 ms here, which would otherwise be the program's wall
  * time.  So the POSIX timer samples the main thread at first
  * (start_main_thread()) while a thread of the runtime's own, unseen by
- * glibc (own_thread.c says why), opens the *waker* (warm_and_wake()): an event of the main thread's CPU time whose
- * one short period ends in a signal to the main thread, whose handler
- * then opens the thread's own event, at once now that the kernel's hooks
- * are on, and takes over from the timer (take_event()).  The waker stays
+ * glibc (own_thread.c says why), opens the *waker* (warm_and_wake()): an
+ * event of the main thread's CPU time whose one short period ends in a
+ * signal to the main thread, whose handler then opens the thread's own
+ * event, at once now that the kernel's hooks are on, and takes over from
+ * the timer (take_event()).  The waker stays
  * open until then, which keeps them on.
  *
  * The waker lives in a table of descriptors of its thread's own
