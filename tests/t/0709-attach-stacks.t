@@ -12,14 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 
 plan 6
+LIMIT=30
 cc -O0 -g -o bogus "$PROGS/bogus_frames.c"
-./bogus &
-prog=$!
-sleep 0.3
-LIMIT=30 limited "$CS" record --pid "$prog" --duration 1.5 > prof.txt 2> err.txt
+attach_sampled prof.txt 1.5 0.3 ./bogus
 rc=$?
-touch quit
-wait $prog
 skip_if_attach_refused $rc err.txt 6
 ok $rc "record --pid ran"
 # column 4 is the function: rows named by a bare address came from no object
@@ -38,13 +34,7 @@ cut=$(awk '/^# stacks cut/ { print $(NF - 2) }' prof.txt)
 ok $? "the header counts the false chains cut ($cut; bogus_frame_spin running in $bogus)"
 
 cc -O2 -g -fomit-frame-pointer -o hot "$PROGS/live_hot.c"
-rm -f quit
-./hot &
-prog=$!
-sleep 0.3
-LIMIT=30 limited "$CS" record --pid "$prog" --duration 1 > hot.txt 2> err.txt
-touch quit
-wait $prog
+attach_sampled hot.txt 1 0.3 ./hot
 samples=$(awk '/^# callscope record --pid/ { print $6 }' hot.txt)
 unwound=$(awk '/^# stacks: / { print $3 }' hot.txt)
 # (all but a sample in code without call frame information, if any)

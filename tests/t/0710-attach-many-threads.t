@@ -7,13 +7,8 @@
 
 plan 3
 cc -O2 -g -pthread -o many "$PROGS/many_threads.c"
-./many 300 &
-prog=$!
-sleep 0.5
-LIMIT=60 limited "$CS" record --pid "$prog" --duration 1 > prof.txt 2> err.txt
+attach_sampled prof.txt 1 0.5 ./many 300
 rc=$?
-touch quit
-wait $prog
 skip_if_attach_refused $rc err.txt 3
 grep -q 'sampling 301 threads' err.txt
 ok $? "record --pid opened all 301 threads ($(head -n 1 err.txt))"

@@ -34,6 +34,16 @@ wait_socket() {
 	done
 }
 
+# recording DATA OPTION... -- PROGRAM STEP...: records PROGRAM's steps
+# into DATA in the background, its lines into out.txt, the recorder's
+# pid in $rec
+recording() {
+	data=$1
+	shift
+	LIMIT=60 limited "$CS" record -q -o "$data" "$@" > out.txt 2> err.txt &
+	rec=$!
+}
+
 # finish: lets the program end and waits for the recording
 finish() {
 	touch release
@@ -44,8 +54,7 @@ finish() {
 }
 
 # a single-threaded program, default setting: no socket, no second thread
-LIMIT=60 limited "$CS" record -q -o a.data -- ./traced count wait:release > out.txt 2> err.txt &
-rec=$!
+recording a.data -- ./traced count wait:release
 pid=$(pid_of threads)
 is "$(awk '$2 == "threads" { print $3 }' out.txt)" 1 "a single-threaded program sees one thread"
 has_socket "$pid"
@@ -61,9 +70,7 @@ is "$?:$(calls_of a.data main)" "0:1" "the program ends as usual, recorded"
 
 # a program that starts a thread gets its socket then, sampler off or on
 for prog in traced sampled; do
-	LIMIT=60 limited "$CS" record -q -o b.data -- ./$prog count wait:go thread wait:release \
-		> out.txt 2> err.txt &
-	rec=$!
+	recording b.data -- ./$prog count wait:go thread wait:release
 	pid=$(pid_of threads)
 	has_socket "$pid"
 	ok $((!$?)) "$prog: no socket before the program's first thread"
@@ -81,9 +88,7 @@ has_socket "$pid"
 ok $((!$?)) "the socket goes at exit"
 
 # --live: a single-threaded program has the socket and the thread from the start
-LIMIT=60 limited "$CS" record -q --live -o c.data -- ./traced count wait:release \
-	> out.txt 2> err.txt &
-rec=$!
+recording c.data --live -- ./traced count wait:release
 pid=$(pid_of threads)
 is "$(awk '$2 == "threads" { print $3 }' out.txt)" 2 "--live: the program sees the control thread"
 is "$("$CS" live "$pid" status 2> /dev/null | sed -n 's/^pid=//p')" "$pid" \
@@ -91,9 +96,7 @@ is "$("$CS" live "$pid" status 2> /dev/null | sed -n 's/^pid=//p')" "$pid" \
 finish
 
 # --no-live: not even a threaded program gets one
-LIMIT=60 limited "$CS" record -q --no-live -o d.data -- ./traced thread count wait:release \
-	> out.txt 2> err.txt &
-rec=$!
+recording d.data --no-live -- ./traced thread count wait:release
 pid=$(pid_of threads)
 is "$(awk '$2 == "threads" { print $3 }' out.txt)" 2 "--no-live: the program's thread alone is added"
 has_socket "$pid"
@@ -105,9 +108,7 @@ finish
 
 # fork: the threaded parent's child has one thread, and no socket until
 # it starts a thread of its own
-LIMIT=60 limited "$CS" record -q -o e.data -- ./traced thread fork count wait:go thread \
-	wait:release > out.txt 2> err.txt &
-rec=$!
+recording e.data -- ./traced thread fork count wait:go thread wait:release
 child=$(pid_of forked)
 wait_for_line out.txt "^$child threads"
 parent=$(awk -v c="$child" '$2 == "started" && $1 != c { print $1; exit }' out.txt)

@@ -175,6 +175,25 @@ skip_if_attach_refused() {
 	done_testing
 }
 
+# attach_sampled OUT SECONDS WARMUP PROGRAM [ARG...]: PROGRAM (one of
+# tests/progs' that run until a file "quit" appears) started in the
+# background, sampled after WARMUP seconds by record --pid for SECONDS
+# (its profile into OUT, its stderr into err.txt), then told to quit and
+# waited for; returns record's exit status.
+attach_sampled() {
+	out=$1 seconds=$2 warmup=$3
+	shift 3
+	rm -f quit
+	"$@" &
+	prog=$!
+	sleep "$warmup"
+	limited "$CS" record --pid "$prog" --duration "$seconds" > "$out" 2> err.txt
+	attach_rc=$?
+	touch quit
+	wait $prog
+	return $attach_rc
+}
+
 done_testing() {
 	[ "$TEST_FAILED" -eq 0 ]
 	exit $?
