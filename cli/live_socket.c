@@ -22,6 +22,7 @@
 #include "control_proto.h"
 #include "sections.h"
 #include "die.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 size_t live_socket_dirs(char *dirs[2])
@@ -214,25 +215,12 @@ void live_staging_counts(const char *staging, pid_t pid, uint64_t *events, uint6
 static char **proc_argv(pid_t pid, int *argc, char **blob)
 {
 	char *path = xasprintf("/proc/%d/cmdline", (int)pid);
-	FILE *f = fopen(path, "re");
-	size_t cap = 4096, len = 0;
-	char *buf = xmalloc(cap + 1);
+	size_t len;
+	char *buf = read_unsized_file(path, 1u << 20, &len);
 
 	free(path);
-	if (f) {
-		size_t n;
-		while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-			len += n;
-			if (len == cap && cap < (1u << 20)) {
-				cap *= 2;
-				buf = xrealloc(buf, cap + 1);
-			} else if (len == cap) {
-				break;
-			}
-		}
-		fclose(f);
-	}
-	buf[len] = '\0';
+	if (!buf)
+		buf = xstrdup("");	/* the process is gone: no arguments */
 	int n = 0;
 	for (size_t i = 0; i < len; i++)
 		n += buf[i] == '\0';

@@ -7,17 +7,15 @@
  * this user may read), so the message names the one that applies.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/live_unreachable.h"
 #include "contract.h"
 #include "die.h"
-#include "xalloc.h"
+#include "readfile.h"
 
 /* Bound on the environment read: execve() allows far less by default. */
 #define ENVIRON_MAX (4u << 20)
@@ -27,30 +25,13 @@
 static int recorded_live(pid_t pid)
 {
 	char path[64];
-	size_t len = 0, cap = 1 << 16;
-	char *env = xmalloc(cap + 1);
+	size_t len;
 	int setting = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto out;
-	for (;;) {
-		if (len == cap) {
-			if (cap >= ENVIRON_MAX)
-				break;
-			cap *= 2;
-			env = xrealloc(env, cap + 1);
-		}
-		ssize_t n = read(fd, env + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	env[len] = '\0';
+	char *env = read_unsized_file(path, ENVIRON_MAX, &len);
+	if (!env)
+		return -1;
 	static const char key[] = CONTRACT_ENV "=";
 	for (size_t at = 0; at < len; at += strlen(env + at) + 1) {
 		struct contract c;
@@ -61,7 +42,6 @@ static int recorded_live(pid_t pid)
 			setting = (int)c.live;
 		break;
 	}
-out:
 	free(env);
 	return setting;
 }

@@ -87,3 +87,31 @@ int read_file(const char *path, size_t max, char **out, size_t *size)
 	*size = len;
 	return 0;
 }
+
+char *read_unsized_file(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = max < 4096 ? max : 4096;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (*len == cap) {
+			if (cap >= max)
+				break;
+			cap = cap < max / 2 ? cap * 2 : max;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t n = read(fd, buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	close(fd);
+	buf[*len] = '\0';
+	return buf;
+}

@@ -15,6 +15,14 @@
 int read_file(const char *path, size_t max, char **out, size_t *size);
 
 /*
+ * Reads PATH whole, whatever its size says (a /proc file says 0), up to
+ * MAX bytes.  Returns a malloc'd NUL-ended buffer, *LEN its length (what
+ * was read before MAX, an error or the end), or NULL with errno set when
+ * PATH cannot be opened.
+ */
+char *read_unsized_file(const char *path, size_t max, size_t *len);
+
+/*
  * Opens PATH for reading if it is a regular file.  Opening a FIFO for
  * reading waits for a writer, so PATH is opened without waiting and
  * checked before anything reads it.  Returns the descriptor (close-on-exec,
