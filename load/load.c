@@ -771,6 +771,26 @@ static struct replay_visitor visitor_complete(const struct replay_visitor *v)
 	return full;
 }
 
+/* Whether F selects thread TH. */
+static int thread_selected(const struct data_thread *th, const struct load_filter *f)
+{
+	return (f->pid < 0 || th->pid == f->pid) && (f->tid < 0 || th->tid == f->tid) &&
+	       (!f->by_image || th->image == f->image);
+}
+
+/* Whether F selects a thread of process image PR. */
+static int process_selected(const struct data_file *df, const struct data_process *pr,
+			    const struct load_filter *f)
+{
+	if (f->pid < 0 && f->tid < 0 && !f->by_image)
+		return 1;	/* those without a thread too */
+	for (size_t i = 0; i < df->nthreads; i++)
+		if (df->threads[i].pid == pr->pid && df->threads[i].image == pr->image &&
+		    thread_selected(&df->threads[i], f))
+			return 1;
+	return 0;
+}
+
 void load_replay(const struct data_file *df, const struct load_filter *f,
 		 struct profile *names, const struct replay_visitor *given, struct load_stats *stats)
 {
@@ -781,8 +801,7 @@ void load_replay(const struct data_file *df, const struct load_filter *f,
 	memset(stats, 0, sizeof(*stats));
 	for (size_t i = 0; i < df->nthreads; i++) {
 		const struct data_thread *th = &df->threads[i];
-		if ((f->pid >= 0 && th->pid != f->pid) || (f->tid >= 0 && th->tid != f->tid) ||
-		    (f->by_image && th->image != f->image))
+		if (!thread_selected(th, f))
 			continue;
 		/* aggregate-mode threads have no events: load_aggregates() */
 		if (th->flags & THREAD_CCT)
@@ -848,8 +867,7 @@ static int read_aggregate(const struct data_file *df, const struct data_thread *
 /* Whether F selects aggregate-mode thread TH. */
 static int aggregate_selected(const struct data_thread *th, const struct load_filter *f)
 {
-	return (th->flags & THREAD_CCT) && (f->pid < 0 || th->pid == f->pid) &&
-	       (f->tid < 0 || th->tid == f->tid) && (!f->by_image || th->image == f->image);
+	return (th->flags & THREAD_CCT) && thread_selected(th, f);
 }
 
 static void aggregate_info(const struct data_file *df, const struct data_thread *th,
@@ -1106,15 +1124,21 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
 		state.p->counter_names[i] = xstrdup(df->counters[i].name);
+	int first = 1;
 	for (size_t i = 0; i < df->nprocesses; i++) {
+		/* the processes whose threads the profile holds, and only
+		 * those: a forked child's report --thread is not its parent's */
+		if (!process_selected(df, &df->processes[i], f))
+			continue;
 		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 		state.p->run_wait_ns += df->processes[i].run_wait_ns;
 		state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
-		/* the first process's figure speaks for the file, as the
-		 * last thread's overhead_per_call_ns does */
+		/* where the figure came from: the first process's says it for
+		 * the profile, unless another one's was measured in place */
 		struct hook_cost_choice cost;
 		hook_cost_of_process(df, &df->processes[i], &cost);
-		if (i == 0 || (cost.in_place && !state.p->overhead_in_place)) {
+		if (first || (cost.in_place && !state.p->overhead_in_place)) {
+			first = 0;
 			state.p->overhead_in_place = cost.in_place;
 			state.p->overhead_samples = cost.samples;
 			state.p->overhead_rel_error = cost.rel_error;

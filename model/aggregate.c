@@ -303,7 +303,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		p->time_hook_samples += at->hook_samples;
 	}
 	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls;
-	p->overhead_ns = (p->overhead_q + 128) / 256;
+	profile_overhead_summed(p);
 	if (info->end_ns - info->start_ns > p->wall_ns)
 		p->wall_ns = info->end_ns - info->start_ns;
 	aggregate_split_release(&s);

@@ -264,8 +264,15 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 	b->p->overwritten_events += info->overwritten_events;
 	free(b->stack);
 	free(b->funcs);
-	b->p->overhead_ns = (b->p->overhead_q + 128) / 256;
+	profile_overhead_summed(b->p);
 	free(b);
+}
+
+void profile_overhead_summed(struct profile *p)
+{
+	p->overhead_ns = (p->overhead_q + 128) / 256;
+	if (p->calls)
+		p->overhead_per_call_ns = (double)p->overhead_q / 256 / (double)p->calls;
 }
 
 double func_stddev_ns(const struct func *f)

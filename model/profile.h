@@ -185,7 +185,10 @@ struct profile {
 	 * threads said) */
 	uint32_t path_sample_clocks;
 	int path_samples_unsaid;
-	double overhead_per_call_ns;	/* inner + outer of the last thread begun */
+	/* the hooks' cost taken off a call: over all calls, overhead_ns
+	 * spread evenly (each thread's calls lose its process's figure);
+	 * with no call yet, inner + outer of the last thread begun */
+	double overhead_per_call_ns;
 	/* where that figure comes from: the samples beside a trace that fell
 	 * in the hooks (OVERHEAD_SAMPLES of them, one standard error of
 	 * OVERHEAD_REL_ERROR of the figure) when OVERHEAD_IN_PLACE, else the
@@ -299,6 +302,10 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
  * func.cycle and fills p->cycles.  Call once after all threads are built.
  */
 void profile_find_cycles(struct profile *p);
+
+/* Settles overhead_ns and overhead_per_call_ns once a thread's calls
+ * have added their cost to overhead_q. */
+void profile_overhead_summed(struct profile *p);
 
 /* The population standard deviation of F's inclusive time per call. */
 double func_stddev_ns(const struct func *f);
