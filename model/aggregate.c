@@ -99,12 +99,11 @@ static void split_counter(const struct aggregate_node *nodes, size_t n, unsigned
 	total[0] = child[0];
 }
 
-/* Each path's inclusive time with the hooks' cost subtracted (TOTAL) and
- * its callees' part of it (CHILD). */
+/* Each path's inclusive time with the hooks' cost subtracted (TOTAL), its
+ * callees' part of it (CHILD), and the calls made under its calls (DESC). */
 static void split_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
-			double outer_ns, uint64_t *total, uint64_t *child)
+			double outer_ns, uint64_t *total, uint64_t *child, uint64_t *desc)
 {
-	uint64_t *desc = xcalloc(n, sizeof(*desc));
 	double call_cost = inner_ns + outer_ns;
 
 	/* children sit above their parents, so one backward pass sums
@@ -119,7 +118,6 @@ static void split_times(const struct aggregate_node *nodes, size_t n, double inn
 		child[a->parent] += total[i];
 	}
 	total[0] = child[0];
-	free(desc);
 }
 
 void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
@@ -130,7 +128,9 @@ void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
 	memset(s, 0, sizeof(*s));
 	s->total = xcalloc(n, sizeof(uint64_t));
 	s->child = xcalloc(n, sizeof(uint64_t));
-	split_times(at->nodes, n, at->inner_ns, at->outer_ns, s->total, s->child);
+	s->calls_beneath = xcalloc(n, sizeof(uint64_t));
+	split_times(at->nodes, n, at->inner_ns, at->outer_ns, s->total, s->child,
+		    s->calls_beneath);
 	for (unsigned c = 0; c < ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		s->total_c[c] = xcalloc(n, sizeof(uint64_t));
 		s->child_c[c] = xcalloc(n, sizeof(uint64_t));
@@ -142,6 +142,7 @@ void aggregate_split_release(struct aggregate_split *s)
 {
 	free(s->total);
 	free(s->child);
+	free(s->calls_beneath);
 	for (int c = 0; c < CONTRACT_COUNTERS_MAX; c++) {
 		free(s->total_c[c]);
 		free(s->child_c[c]);
@@ -270,6 +271,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 			arc->count += a->calls;
 			if (outermost) {
 				f->total_ns += total[i];
+				f->calls_within += a->calls + s.calls_beneath[i];
 				arc->self_ns += self;
 				arc->child_ns += total[i] - self;
 			}

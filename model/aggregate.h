@@ -90,6 +90,7 @@ int aggregate_check(const struct aggregate_node *nodes, size_t n, size_t nfuncs)
  */
 struct aggregate_split {
 	uint64_t *total, *child;
+	uint64_t *calls_beneath;	/* calls made under each path's calls */
 	uint64_t *total_c[CONTRACT_COUNTERS_MAX], *child_c[CONTRACT_COUNTERS_MAX];
 };
 void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,

@@ -308,16 +308,22 @@ unsigned char *profile_doubtful_times(const struct profile *p, double *share)
 	unsigned char *doubtful = xcalloc(p->nfuncs + 1, 1);
 	uint64_t *made = xcalloc(p->nfuncs + 1, sizeof(*made));
 	uint64_t self_all = 0;
+	double cost = p->overhead_per_call_ns;
 
 	for (size_t i = 0; i < p->narcs; i++)
 		if (p->arcs[i].caller < p->nfuncs)
 			made[p->arcs[i].caller] += p->arcs[i].count;
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		const struct func *f = &p->funcs[i];
-		double hooks = p->overhead_per_call_ns * (double)(f->calls + made[i]);
 		self_all += f->self_ns;
-		doubtful[i] = f->calls && p->overhead_per_call_ns > 0 &&
-			      (double)f->self_ns < DOUBTFUL_SELF_PER_HOOK * hooks;
+		if (!f->calls || cost <= 0)
+			continue;
+		double from_self = cost * (double)(f->calls + made[i]);
+		double from_total = cost * (double)f->calls_within;
+		if ((double)f->self_ns < DOUBTFUL_SELF_PER_HOOK * from_self)
+			doubtful[i] = DOUBTFUL_SELF;
+		if ((double)f->total_ns < DOUBTFUL_SELF_PER_HOOK * from_total)
+			doubtful[i] |= DOUBTFUL_TOTAL;
 	}
 	*share = p->overhead_ns ? (double)p->overhead_ns / (double)(p->overhead_ns + self_all) : 0;
 	free(made);

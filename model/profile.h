@@ -60,6 +60,9 @@ struct func {
 	uint64_t sum_call_ns;
 	uint64_t continued_ns;
 	uint64_t continued_self_ns;
+	/* the calls total_ns lost the hooks' cost of: its outermost
+	 * activations and every call made under them */
+	uint64_t calls_within;
 	uint64_t virtual_returns;	/* activations still open at the end */
 	uint64_t unwound;		/* activations closed by stack repair */
 	uint64_t thrown;		/* of those, the ones an exception left */
@@ -329,14 +332,16 @@ int profile_has_untimed_calls(const struct profile *p);
 uint64_t func_period_avg_ns(const struct func *f);
 
 /*
- * Which functions' self times the report cannot vouch for: those whose
- * self time is less than three times what was taken from it as the hooks'
- * cost (of their own calls and of the calls they made), so that the
+ * Which functions' times the report cannot vouch for: DOUBTFUL_SELF where
+ * the self time is less than three times what was taken from it as the
+ * hooks' cost (of their own calls and of the calls they made), so that the
  * hooks' cost varying with the machine's state shows as a large part of
- * what is left.  An array of p->nfuncs flags, to free;
+ * what is left; DOUBTFUL_TOTAL likewise for the total, which lost the
+ * cost of every call beneath.  An array of p->nfuncs flags, to free;
  * *SHARE gets the hooks' part of the run (their cost over the run's
  * measured time plus it), 0 to 1.
  */
+enum { DOUBTFUL_SELF = 1, DOUBTFUL_TOTAL = 2 };
 unsigned char *profile_doubtful_times(const struct profile *p, double *share);
 
 /*

@@ -30,6 +30,7 @@ struct replay_frame {
 	uint32_t func;
 	uint32_t arc;
 	uint64_t same_self_ns;
+	uint64_t calls_before;	/* the thread's calls closed as it began */
 	int outermost;		/* no other activation of func below it */
 };
 
@@ -172,6 +173,7 @@ thread_builder_push_as(struct thread_builder *b, uint32_t func, uint64_t t, int 
 	else
 		call_span_open_times(&f->span, t, counted);
 	f->same_self_ns = 0;
+	f->calls_before = b->calls;
 	f->outermost = fr->active == 0;
 	f->arc = UINT32_MAX;
 	if (counted) {
@@ -247,6 +249,7 @@ thread_builder_pop_as(struct thread_builder *b, uint64_t t, enum close_kind kind
 	if (f->outermost) {
 		uint64_t same_self = f->same_self_ns + self;
 		fn->total_ns += total;
+		fn->calls_within += b->calls - f->calls_before;
 		if (f->arc != UINT32_MAX) {
 			struct arc *a = &p->arcs[f->arc];
 			a->self_ns += same_self;

@@ -129,6 +129,17 @@ static void report_untimed_calls_line(FILE *out, const struct profile *p, const 
  * to measure it surer. */
 #define OVERHEAD_ERROR_NOTED 0.1
 
+/* The tag of profile_doubtful_times()'s FLAGS. */
+static const char *doubtful_tag(unsigned char flags)
+{
+	switch (flags) {
+	case DOUBTFUL_SELF: return TAG_DOUBTFUL;
+	case DOUBTFUL_TOTAL: return TAG_DOUBTFUL_TOTAL;
+	case DOUBTFUL_SELF | DOUBTFUL_TOTAL: return TAG_DOUBTFUL_BOTH;
+	default: return "";
+	}
+}
+
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 {
 	char a[DURATION_BUF], b[DURATION_BUF];
@@ -281,8 +292,7 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 			legend_use(&legend, fn->virtual_returns ? TAG_RUNNING
 								: exit_tag(fn->unwound, fn->thrown)),
 			legend_use(&legend, fn->continued_ns ? TAG_CONTINUED : ""),
-			legend_use(&legend, fn->untimed ? TAG_UNTIMED
-					    : doubtful[order[i]] ? TAG_DOUBTFUL : ""),
+			legend_use(&legend, fn->untimed ? TAG_UNTIMED : doubtful_tag(doubtful[order[i]])),
 			legend_use(&legend, fn->counters_unreliable ? TAG_COUNTERS : ""));
 	}
 	legend_print(out, &legend);
@@ -320,7 +330,9 @@ void report_flat_json_functions(struct json *j, const struct profile *p,
 		json_kv_u64(j, "thrown", fn->thrown);
 		json_kv_u64(j, "continued_ns", fn->continued_ns);
 		json_key(j, "self_time_doubtful");
-		json_bool(j, doubtful[order[i]] && !fn->untimed);
+		json_bool(j, (doubtful[order[i]] & DOUBTFUL_SELF) && !fn->untimed);
+		json_key(j, "total_time_doubtful");
+		json_bool(j, (doubtful[order[i]] & DOUBTFUL_TOTAL) && !fn->untimed);
 		json_key(j, "untimed");
 		json_bool(j, fn->untimed);
 		for (size_t c = 0; c < p->ncounters; c++) {

@@ -28,6 +28,12 @@ static const struct {
 			"what was taken off as the hooks' cost (of its calls and of those it "
 			"made), which moves with the machine's state: the figure may be several "
 			"times off" },
+	{ TAG_DOUBTFUL_TOTAL, "less is left of the time measured in the function and under it "
+			      "than three times what was taken off as the hooks' cost (of its "
+			      "calls and of every call beneath them): the total may be several "
+			      "times off, even below the self time or 0" },
+	{ TAG_DOUBTFUL_BOTH, "the self time and the total both within the hooks' error, as "
+			     "the two tags above say" },
 	{ TAG_UNTIMED, "called very often for very little each time (report --untimed): "
 		       "counted, and its self time is in its callers'" },
 };

@@ -18,9 +18,11 @@
 #define TAG_COUNTERS " [counters possibly incorrect]"
 #define TAG_CONTINUED " [continued from before the data]"
 #define TAG_DOUBTFUL " [self time within the hooks' error]"
+#define TAG_DOUBTFUL_TOTAL " [total within the hooks' error]"
+#define TAG_DOUBTFUL_BOTH " [times within the hooks' error]"
 #define TAG_UNTIMED " [counted, not timed]"
 
-#define LEGEND_TAGS 11
+#define LEGEND_TAGS 13
 
 struct legend {
 	unsigned char seen[LEGEND_TAGS];

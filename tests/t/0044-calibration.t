@@ -55,15 +55,15 @@ for i in 1 2 3; do
 	echo "$("$CS" report -i d$i.data --json | jq '[.functions[] | select(.name == "leaf") | .self_ns] | add') d$i.data"
 done | sort -n | head -1 | { read -r _ best; mv "$best" d.data; }
 "$CS" report -i d.data --json > d.json
-is "$(jq -c '[.functions[] | select(.name == "leaf" or .name == "fin") | [.name, .self_time_doubtful]] | sort' d.json)" \
-	'[["fin",false],["leaf",true]]' "a one-line leaf's self time is marked doubtful, fin's (a flush) is not"
+is "$(jq -c '[.functions[] | select(.name == "leaf" or .name == "fin") | [.name, .self_time_doubtful, .total_time_doubtful]] | sort' d.json)" \
+	'[["fin",false,false],["leaf",true,true]]' "a one-line leaf's self time and total are marked doubtful, fin's (a flush) are not"
 "$CS" report -i d.data > d.txt
 # said from a tenth of the run on: on a busy machine the program's own
 # time can grow past that
 share=$(jq '.overhead_ns * 100 / (.overhead_ns + ([.functions[].self_ns] | add)) | floor' d.json)
 said=$(grep -c '^# the hooks were [0-9]* % of the measured run' d.txt)
 is "$said" "$([ "$share" -ge 10 ] && echo 1 || echo 0)" "the report says how much of the run the hooks were when a tenth or more ($share %)"
-grep -q "leaf \[self time within the hooks' error\]" d.txt && grep -q "^# \[self time within the hooks' error\]:" d.txt
+grep -q "leaf \[times within the hooks' error\]" d.txt && grep -q "^# \[times within the hooks' error\]:" d.txt
 ok $? "the text report marks the leaf and explains the mark"
 
 # --untimed: the leaf keeps its count, its self time goes to main
