@@ -1130,9 +1130,13 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 		 * those: a forked child's report --thread is not its parent's */
 		if (!process_selected(df, &df->processes[i], f))
 			continue;
-		state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
-		state.p->run_wait_ns += df->processes[i].run_wait_ns;
-		state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+		/* the process's running and waiting are its main thread's:
+		 * not another thread's, when one is asked for */
+		if (f->tid < 0 || f->tid == df->processes[i].pid) {
+			state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
+			state.p->run_wait_ns += df->processes[i].run_wait_ns;
+			state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+		}
 		/* where the figure came from: the first process's says it for
 		 * the profile, unless another one's was measured in place */
 		struct hook_cost_choice cost;

@@ -9,7 +9,7 @@
 # are taken off.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 9
 build_prog cpu_share p_pg -O2 -pg
 build_prog cpu_share p_cyg -O2 -finstrument-functions
 
@@ -45,4 +45,11 @@ else
 	skip "no context switch records"
 	skip "no context switch records"
 fi
+# those are the main thread's: another thread's own profile has none
+pid=$(jq '.processes[0].pid' i.json)
+rival=$(jq --argjson p "$pid" '[.threads[] | select(.tid != $p) | .tid][0] // empty' i.json)
+main_cpu=$("$CS" report -i pg-trace.data --json --tid="$pid" | jq '.run_cpu_ns // 0')
+rival_cpu=$("$CS" report -i pg-trace.data --json --tid="$rival" | jq '.run_cpu_ns // 0')
+[ -n "$rival" ] && [ "$main_cpu" -gt 0 ] && [ "$rival_cpu" -eq 0 ]
+ok $? "the main thread's running and waiting are in its own profile, not the other thread's ($main_cpu, $rival_cpu)"
 done_testing
