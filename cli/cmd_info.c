@@ -125,6 +125,17 @@ static double process_ran_ns(const struct data_file *df, const struct data_proce
 		       : 0;
 }
 
+/* How many of DF's process images an exec started: all but the first of
+ * each pid (its image 0). */
+static size_t execs_of(const struct data_file *df)
+{
+	size_t execs = 0;
+
+	for (size_t i = 0; i < df->nprocesses; i++)
+		execs += df->processes[i].image != 0;
+	return execs;
+}
+
 /* How PR ended, for its line in the list of processes: "" when it
  * exited, else in parentheses; a literal, or TEXT formatted in. */
 static const char *process_end_text(const struct data_file *df, const struct data_process *pr,
@@ -264,7 +275,8 @@ int cmd_info(int argc, char **argv)
 		json_key(&j, "pids");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.nprocesses; i++)
-			json_u64(&j, df.processes[i].pid);
+			if (df.processes[i].image == 0)
+				json_u64(&j, df.processes[i].pid);
 		json_array_end(&j);
 		json_key(&j, "processes");
 		json_array_begin(&j);
@@ -392,7 +404,12 @@ int cmd_info(int argc, char **argv)
 			       (unsigned long long)df.sum.runs,
 			       (unsigned long long)df.sum.processes,
 			       (unsigned long long)df.sum.threads);
-		printf("processes:    %zu\n", df.nprocesses);
+		size_t execs = execs_of(&df);
+		if (execs)	/* the list has a line per image */
+			printf("processes:    %zu (and %zu exec%s)\n", df.nprocesses - execs, execs,
+			       execs == 1 ? "" : "s");
+		else
+			printf("processes:    %zu\n", df.nprocesses);
 		for (size_t i = 0; i < df.nprocesses; i++) {
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
@@ -429,7 +446,11 @@ int cmd_info(int argc, char **argv)
 				       format_duration(d1, (double)pr->run_cpu_ns),
 				       waiting_said(pr, d2));
 		}
-		printf("threads:      %zu\n", p->nthreads);
+		size_t threads = 0;
+		for (size_t i = 0; i < p->nthreads; i++)	/* one that execs goes on */
+			threads += p->threads[i].image == 0 || p->threads[i].tid != p->threads[i].pid;
+		printf("threads:      %zu%s\n", threads,
+		       threads < p->nthreads ? " (a line for each image a thread ran in)" : "");
 		for (size_t i = 0; i < p->nthreads; i++) {
 			const struct thread_info *t = &p->threads[i];
 			printf("  tid %-8u pid %-8u %12llu calls %10llu lost%s\n", t->tid, t->pid,
