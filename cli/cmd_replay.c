@@ -154,6 +154,7 @@ int cmd_replay(int argc, char **argv)
 	load_replay(&df, &filter, names, &v, &stats);
 	if (!stats.events && !df.nthreads)
 		warning("'%s' holds no calls", input);
+	profile_name_homonyms(names);
 	if (function)
 		rf.function = find_function(names, function, "--filter", input);
 	replay_print(stdout, r, &rf, process_ending, &df);

@@ -168,6 +168,7 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 	memset(&more, 0, sizeof(more));
 	load_aggregates(&df, filter, s->p, tree_aggregate, s, &more);
 	stats->salvaged |= more.salvaged;
+	profile_name_homonyms(s->p);
 	data_file_release(&df);
 	if (!s->p->nthreads && (filter->pid >= 0 || filter->tid >= 0))
 		die("no thread in '%s' matches the --pid/--tid given; see 'callscope info'", input);

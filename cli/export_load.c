@@ -397,6 +397,7 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 	out->call_events = s.entered;
 	if (s.cw)
 		out->chrome_failed = chrome_writer_finish(s.cw) != 0;
+	profile_name_homonyms(s.p);
 	profile_find_cycles(s.p);
 	out->p = s.p;
 	out->meta.samples_only = profile_samples_only(s.p);

@@ -28,13 +28,11 @@ uint32_t find_function(const struct profile *p, const char *spec, const char *op
 		die("no function '%s' ran in '%s'; see 'callscope report' for the names", spec,
 		    input);
 	}
-	if (n > 1) {
-		const char *a = symspec_object_base(p->funcs[found[0]].object);
-		const char *b = symspec_object_base(p->funcs[found[1]].object);
-		die("'%s' names functions in %zu objects ('%s', '%s'%s); "
-		    "say which one with OBJECT:NAME, e.g. '%s:%s'",
-		    spec, n, a, b, n > 2 ? ", ..." : "", a, p->funcs[found[0]].name);
-	}
+	if (n > 1)	/* named apart by their tags (model/homonyms.c) */
+		die("'%s' names %zu functions ('%s', '%s'%s); name one as the reports show it, "
+		    "e.g. %s%s'%s'", spec, n, p->funcs[found[0]].name, p->funcs[found[1]].name,
+		    n > 2 ? ", ..." : "", option[0] == '-' ? option : "", option[0] == '-' ? "=" : "",
+		    p->funcs[found[0]].name);
 	fn = found[0];
 	free(found);
 	return fn;

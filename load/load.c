@@ -1126,6 +1126,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	memset(&more, 0, sizeof(more));
 	load_aggregates(df, f, state.p, add_to_profile, state.p, &more);
 	stats->salvaged |= more.salvaged;
+	profile_name_homonyms(state.p);
 	profile_find_cycles(state.p);
 	unhooked_sort(&state.p->unhooked);
 	unhooked_find_builds(&state.p->unhooked, df);

@@ -68,9 +68,9 @@ void profile_free(struct profile *p)
 	free(p);
 }
 
-static uint64_t func_hash(const char *name, const char *object)
+static uint64_t func_hash(const char *name, const char *object, uint64_t addr)
 {
-	return hash_str(name, hash_str(object, 0xcbf29ce484222325ull));
+	return hash_str(name, hash_str(object, 0xcbf29ce484222325ull ^ addr));
 }
 
 static void rehash_funcs(struct profile *p)
@@ -82,7 +82,7 @@ static void rehash_funcs(struct profile *p)
 	ix->func_slots = xcalloc(size, sizeof(uint32_t));
 	ix->func_mask = size - 1;
 	for (size_t i = 0; i < p->nfuncs; i++) {
-		size_t h = func_hash(p->funcs[i].symbol, p->funcs[i].object) & ix->func_mask;
+		size_t h = func_hash(p->funcs[i].symbol, p->funcs[i].object, p->funcs[i].addr) & ix->func_mask;
 		while (ix->func_slots[h])
 			h = (h + 1) & ix->func_mask;
 		ix->func_slots[h] = (uint32_t)i + 1;
@@ -97,10 +97,10 @@ uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char
 
 	if (!object)
 		object = "";
-	size_t h = func_hash(symbol, object) & ix->func_mask;
+	size_t h = func_hash(symbol, object, addr) & ix->func_mask;
 	while (ix->func_slots[h]) {
 		struct func *f = &p->funcs[ix->func_slots[h] - 1];
-		if (!strcmp(f->symbol, symbol) && !strcmp(f->object, object))
+		if (f->addr == addr && !strcmp(f->symbol, symbol) && !strcmp(f->object, object))
 			return ix->func_slots[h] - 1;
 		h = (h + 1) & ix->func_mask;
 	}

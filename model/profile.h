@@ -246,9 +246,10 @@ void profile_free(struct profile *p);
 /*
  * Returns the index of the function SYMBOL (its linkage name) in OBJECT,
  * adding it if new, shown as NAME.  Functions are identified by (object,
- * symbol): the same function seen from several processes or threads is
- * one entry, and two symbols that demangle alike (a C++ constructor's
- * complete and base-object variants) stay two.
+ * symbol, address): the same function seen from several processes or
+ * threads is one entry, while two symbols that demangle alike (a C++
+ * constructor's complete and base-object variants) stay two, and so do
+ * two static functions of one name in one object.
  */
 uint32_t profile_intern_symbol(struct profile *p, const char *symbol, const char *name,
 			       const char *object, uint64_t addr, uint64_t size,
@@ -299,6 +300,15 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
  * func.cycle and fills p->cycles.  Call once after all threads are built.
  */
 void profile_find_cycles(struct profile *p);
+
+/*
+ * Tells apart functions of one name (each program's `main` in a recording
+ * of several, static functions of two files, a C++ destructor's variants):
+ * each one's name gets a tag in brackets that the others' lack, "main
+ * [make]" (model/homonyms.c has the order of choice).  Call once all
+ * functions are in.
+ */
+void profile_name_homonyms(struct profile *p);
 
 /* The population standard deviation of F's inclusive time per call. */
 double func_stddev_ns(const struct func *f);

@@ -106,12 +106,32 @@ enum symspec_status symspec_match(const struct profile *p, const char *spec,
 	return source ? SYMSPEC_UNSUPPORTED : SYMSPEC_NO_OBJECT;
 }
 
+/* The length of SPEC without the tag in brackets that tells a homonym
+ * apart ("main [make]", model/homonyms.c), or 0 when it has none. */
+static size_t untagged_length(const char *spec)
+{
+	size_t n = strlen(spec);
+	const char *open = n ? strrchr(spec, '[') : NULL;
+
+	if (!open || spec[n - 1] != ']' || open == spec || open[-1] != ' ')
+		return 0;
+	return (size_t)(open - 1 - spec);
+}
+
 int symspec_may_name(const struct func *f, const char *spec)
 {
 	const char *colon;
+	size_t untagged = untagged_length(spec);
 
 	if (demangled_name_matches(f->symbol, f->name, spec))
 		return 1;
+	if (untagged) {	/* the tag comes once the profile is whole */
+		char *name = xstrndup(spec, untagged);
+		int may = demangled_name_matches(f->symbol, f->name, name);
+		free(name);
+		if (may)
+			return 1;
+	}
 	colon = single_colon(spec);
 	if (!colon || !demangled_name_matches(f->symbol, f->name, colon + 1))
 		return 0;

@@ -41,8 +41,9 @@ enum symspec_status symspec_match(const struct profile *p, const char *spec,
 
 /*
  * Whether SPEC could name F under one of its readings.  A quick filter
- * for use while a profile is still being built; symspec_match() over the
- * finished profile decides.
+ * for use while a profile is still being built (before homonyms get their
+ * tags: "f [prog]" may name f); symspec_match() over the finished profile
+ * decides.
  */
 int symspec_may_name(const struct func *f, const char *spec);
 

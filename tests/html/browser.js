@@ -225,11 +225,12 @@ async function testSymspec(browser) {
     return { n: Number(await page.getAttribute('#cs-search-status', 'data-functions')),
              rows: await page.evaluate(() => window.__callscope.topRows()) };
   };
-  const both = await find('^twin$');
-  const lib = await find('libtwin.so:^twin$');
-  ok(both.n === 2 && lib.n === 1 && lib.rows.length === 1 && lib.rows[0].name === 'twin' &&
+  /* the two are named apart, "twin [twin]" and "twin [libtwin.so]" */
+  const both = await find('^twin\\b');
+  const lib = await find('libtwin.so:^twin\\b');
+  ok(both.n === 2 && lib.n === 1 && lib.rows.length === 1 && lib.rows[0].name === 'twin [libtwin.so]' &&
      lib.rows[0].total_ns === focus.total_ns && /libtwin\.so$/.test(focus.object),
-     "search: 'libtwin.so:^twin$' finds the one twin() 'tree --focus libtwin.so:twin' finds, '^twin$' both",
+     "search: 'libtwin.so:^twin\\b' finds the one twin() 'tree --focus libtwin.so:twin' finds, '^twin\\b' both",
      { both, lib, focus });
   ok(page.problems.length === 0, 'search: no console error', page.problems);
   await page.close();
