@@ -125,15 +125,25 @@ static double process_ran_ns(const struct data_file *df, const struct data_proce
 		       : 0;
 }
 
-/* How many of DF's process images an exec started: all but the first of
- * each pid (its image 0). */
-static size_t execs_of(const struct data_file *df)
+/* Whether DF's process image I is its pid's first: a process, where the
+ * images after it are the programs it exec'd (a merge of runs numbers
+ * the images of a pid on from the earlier run's). */
+static int first_image(const struct data_file *df, size_t i)
 {
-	size_t execs = 0;
+	for (size_t j = 0; j < i; j++)
+		if (df->processes[j].pid == df->processes[i].pid)
+			return 0;
+	return 1;
+}
 
-	for (size_t i = 0; i < df->nprocesses; i++)
-		execs += df->processes[i].image != 0;
-	return execs;
+/* Whether P's thread I is the first line of its thread: one that execs
+ * goes on in the new image, a line for each. */
+static int first_part(const struct profile *p, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (p->threads[j].tid == p->threads[i].tid && p->threads[j].pid == p->threads[i].pid)
+			return 0;
+	return 1;
 }
 
 /* How PR ended, for its line in the list of processes: "" when it
@@ -275,7 +285,7 @@ int cmd_info(int argc, char **argv)
 		json_key(&j, "pids");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.nprocesses; i++)
-			if (df.processes[i].image == 0)
+			if (first_image(&df, i))
 				json_u64(&j, df.processes[i].pid);
 		json_array_end(&j);
 		json_key(&j, "processes");
@@ -404,10 +414,12 @@ int cmd_info(int argc, char **argv)
 			       (unsigned long long)df.sum.runs,
 			       (unsigned long long)df.sum.processes,
 			       (unsigned long long)df.sum.threads);
-		size_t execs = execs_of(&df);
-		if (execs)	/* the list has a line per image */
-			printf("processes:    %zu (and %zu exec%s)\n", df.nprocesses - execs, execs,
-			       execs == 1 ? "" : "s");
+		size_t processes = 0;
+		for (size_t i = 0; i < df.nprocesses; i++)
+			processes += first_image(&df, i);
+		if (processes < df.nprocesses)	/* the list has a line per image */
+			printf("processes:    %zu (and %zu exec%s)\n", processes,
+			       df.nprocesses - processes, df.nprocesses - processes == 1 ? "" : "s");
 		else
 			printf("processes:    %zu\n", df.nprocesses);
 		for (size_t i = 0; i < df.nprocesses; i++) {
@@ -447,8 +459,8 @@ int cmd_info(int argc, char **argv)
 				       waiting_said(pr, d2));
 		}
 		size_t threads = 0;
-		for (size_t i = 0; i < p->nthreads; i++)	/* one that execs goes on */
-			threads += p->threads[i].image == 0 || p->threads[i].tid != p->threads[i].pid;
+		for (size_t i = 0; i < p->nthreads; i++)
+			threads += first_part(p, i);
 		printf("threads:      %zu%s\n", threads,
 		       threads < p->nthreads ? " (a line for each image a thread ran in)" : "");
 		for (size_t i = 0; i < p->nthreads; i++) {
