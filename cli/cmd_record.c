@@ -30,6 +30,7 @@
 #include "cli/attach.h"
 #include "cli/events.h"
 #include "symbols/instrumented.h"
+#include "cli/record_descendants.h"
 #include "cli/record_patch.h"
 #include "cli/record_sampling.h"
 #include "formats/seal.h"
@@ -615,6 +616,7 @@ int cmd_record(int argc, char **argv)
 	fflush(NULL);
 	pid_t child;
 	int status = 0;
+	descendants_adopt();
 	int spawn_error = posix_spawn(&child, prog, NULL, NULL, prog_argv, environ);
 	if (spawn_error) {
 		error("cannot run '%s': %s", prog, strerror(spawn_error));
@@ -630,6 +632,7 @@ int cmd_record(int argc, char **argv)
 			if (errno != EINTR)
 				die("cannot wait for '%s': %s", prog, strerror(errno));
 		}
+		descendants_wait();
 	}
 	at = clock_pair_read(CONTRACT_CLOCK_TSC);
 	session.tsc_end = at.clock;

@@ -7,7 +7,9 @@
  * libc does.  syscall() is stood in for too, for programs that exec by
  * the raw system call.  posix_spawn, system and popen exec in a child that
  * shares no event, and need nothing.  Each path-taking stand-in first says
- * when the program it starts will not be recorded (exec_target.c).
+ * when the program it starts will not be recorded (exec_target.c), and
+ * each one given an environment marks it as this image's
+ * (process_image_mark_env()).
  */
 #define _GNU_SOURCE
 #include "runtime.h"
@@ -52,6 +54,7 @@ EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	REAL(execve_fn, execve);
 	exec_target_check(path, 0, envp);
+	process_image_mark_env(envp);
 	EXEC_AROUND(real_execve(path, argv, envp));
 }
 
@@ -73,18 +76,21 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	REAL(execve_fn, execvpe);
 	exec_target_check(file, 1, envp);
+	process_image_mark_env(envp);
 	EXEC_AROUND(real_execvpe(file, argv, envp));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	REAL(fexecve_fn, fexecve);
+	process_image_mark_env(envp);
 	EXEC_AROUND(real_fexecve(fd, argv, envp));
 }
 
 EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
 	REAL(execveat_fn, execveat);
+	process_image_mark_env(envp);
 	EXEC_AROUND(real_execveat(dirfd, path, argv, envp, flags));
 }
 
@@ -162,6 +168,7 @@ EXPORT long syscall(long number, ...)
 		exec_resolve();
 	if (number != SYS_execve && number != SYS_execveat)
 		return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	process_image_mark_env((char *const *)a[number == SYS_execve ? 2 : 3]);
 	sampler_exec_begin();
 	long rc = real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 	sampler_exec_failed();

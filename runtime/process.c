@@ -431,6 +431,32 @@ void process_image_mark(void)
 		image_mark_write(image_mark, (uint32_t)runtime_config.pid, runtime_config.image);
 }
 
+/*
+ * A program may exec with an environment of its own making rather than
+ * environ: a shell copies its variables at its start and builds each
+ * command's environment from them, so a child it forked would hand on the
+ * mark of the shell, not its own, and the image it execs would not know
+ * which one it replaced (its end never written: "did not exit
+ * normally").  The mark in ENVP is made this image's, in place, as
+ * environ's own string is.  Not in a child of vfork, which shares the
+ * parent's memory and has no image of its own until it execs.
+ */
+void process_image_mark_env(char *const envp[])
+{
+	static const char name[] = IMAGE_ENV "=";
+	uint32_t pid, image;
+
+	if (!image_mark || !envp || getpid() != runtime_config.pid)
+		return;
+	for (char *const *e = envp; *e; e++) {
+		char *value = *e + sizeof(name) - 1;
+		if (strncmp(*e, name, sizeof(name) - 1) || value == image_mark ||
+		    image_mark_parse(value, &pid, &image) != 0)
+			continue;
+		image_mark_write(value, (uint32_t)runtime_config.pid, runtime_config.image);
+	}
+}
+
 int process_sched_times(struct sched_times *out)
 {
 	char text[128];

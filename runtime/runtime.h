@@ -472,6 +472,8 @@ HIDDEN void process_image_replaced(uint64_t started, uint64_t started_mono);
 /* Marks the environment as this image's (a fork child's, once its
  * process file is made). */
 HIDDEN void process_image_mark(void);
+/* Marks ENVP, an environment the program execs with, as this image's. */
+HIDDEN void process_image_mark_env(char *const envp[]);
 /* The calling thread's CPU time and its time waiting, runnable, for a
  * CPU (/proc/thread-self/schedstat), in ns. */
 struct sched_times {
