@@ -156,7 +156,8 @@ static const char *process_end_text(const struct data_file *df, const struct dat
 
 	if (!end)
 		return pr->ended ? " (ended for a reason this callscope does not know)"
-				 : " (did not exit normally)";
+		       : df->session.flags & SESSION_SNAPSHOT ? " (still running)"
+							   : " (did not exit normally)";
 	if (!strcmp(end, "exit"))
 		return "";
 	snprintf(text, PROCESS_END_TEXT, " (replaced by exec after %s)",
@@ -248,7 +249,10 @@ int cmd_info(int argc, char **argv)
 	struct tm tm;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
-	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
+	if (s->flags & SESSION_SNAPSHOT)
+		snprintf(exit_text, sizeof(exit_text), "none yet: a snapshot of the program running");
+	else
+		describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
 	struct count_memory cm = count_memory(&df, p);
 	size_t nbare;

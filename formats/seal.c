@@ -77,7 +77,7 @@ static int write_session(FILE *out, const struct seal_session *s)
 	sec_put_u32(&b, s->mode);
 	sec_put_u32(&b, s->clock);
 	sec_put_u32(&b, (uint32_t)s->wait_status);
-	sec_put_u32(&b, 0);
+	sec_put_u32(&b, s->flags);
 	sec_put_blob(&b, s->cwd, strlen(s->cwd));
 	sec_put_u32(&b, (uint32_t)s->argc);
 	for (int i = 0; i < s->argc; i++)

@@ -22,6 +22,7 @@ struct seal_session {
 	uint32_t clock;
 	uint32_t mode;		/* enum data_mode */
 	int wait_status;
+	uint32_t flags;		/* SESSION_* of common/sections.h */
 	const char *cwd;
 	int argc;
 	char **argv;
