@@ -72,6 +72,7 @@ struct attach {
 	int mem_fd;		/* /proc/PID/mem, or -1: chains unchecked */
 	struct unwinder *unwinder;	/* the objects mapped at the start */
 	uint64_t by_dwarf;	/* samples whose stack was unwound from its copy */
+	int user_only;		/* the kernel refused to sample its own time */
 	uint64_t cut;		/* samples whose stack was cut */
 };
 
@@ -125,11 +126,18 @@ static int open_ring(struct attach *a, pid_t tid, unsigned hz, int stacks)
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	if (stacks)
 		attach_stack_ask(&attr);
-	attr.exclude_kernel = 1;
+	/* CPU time in the kernel too, charged to the system call that spent
+	 * it, unless perf_event_paranoid keeps the kernel's time from users */
+	attr.exclude_kernel = a->user_only;
 	attr.exclude_hv = 1;
 	attr.exclude_callchain_kernel = 1;
 	attr.wakeup_events = 1;
 	int fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && !a->user_only && (errno == EACCES || errno == EPERM)) {
+		a->user_only = 1;
+		attr.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return -1;
 	long pagesz = sysconf(_SC_PAGESIZE);
@@ -300,6 +308,11 @@ static void report(struct attach *a, struct symtab *st, pid_t pid, double second
 	qsort(rows, m, sizeof(*rows), by_self);
 	printf("# callscope record --pid %d: %llu samples in %.1f s; lost samples: %llu\n",
 	       (int)pid, (unsigned long long)a->samples, seconds, (unsigned long long)a->lost);
+	printf("# %s\n", a->user_only
+		       ? "CPU time in user space only: the kernel keeps its own time from this user "
+			 "(perf_event_paranoid), so system calls' time is in no function"
+		       : "CPU time in user space and in the kernel, a system call's in the function "
+			 "that made it");
 	printf("# stacks: %llu unwound from a copy by call frame information, %llu by frame "
 	       "pointers\n", (unsigned long long)a->by_dwarf,
 	       (unsigned long long)(a->samples - a->by_dwarf));

@@ -17,6 +17,22 @@ void attach_stack_ask(struct perf_event_attr *attr)
 	attr->sample_stack_user = SAMPLING_COPY_MAX;
 }
 
+/* Whether PC lies in the kernel: its addresses are the top half's. */
+static int in_kernel(uint64_t pc)
+{
+	return (int64_t)pc < 0;
+}
+
+/* The user-space PC of a sample taken in the kernel, where its chain of
+ * user frames begins (after the PERF_CONTEXT_USER marker), or PC. */
+static uint64_t user_pc(uint64_t pc, const uint64_t *chain, uint64_t n)
+{
+	for (uint64_t i = 0; i + 1 < n; i++)
+		if (chain[i] == (uint64_t)PERF_CONTEXT_USER)
+			return chain[i + 1];
+	return pc;
+}
+
 int attach_sample_parse(const uint64_t *w, size_t words, int stacks, struct attach_sample *s)
 {
 	size_t at = 2;	/* ip, pid|tid */
@@ -30,6 +46,10 @@ int attach_sample_parse(const uint64_t *w, size_t words, int stacks, struct atta
 		return -1;
 	s->chain = w + at;
 	at += s->nchain;
+	/* time in a system call is the calling code's, as where the
+	 * program's own sampler finds it (record's task-clock event) */
+	if (in_kernel(s->ip))
+		s->ip = user_pc(s->ip, s->chain, s->nchain);
 	if (!stacks)
 		return 0;
 	if (at >= words)
@@ -38,6 +58,8 @@ int attach_sample_parse(const uint64_t *w, size_t words, int stacks, struct atta
 		if (words - at < 3)
 			return -1;
 		s->bp = w[at], s->sp = w[at + 1];	/* their bits' order */
+		if (in_kernel(s->ip))
+			s->ip = w[at + 2];
 		at += 3;
 	}
 	if (at >= words)

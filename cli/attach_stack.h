@@ -41,8 +41,10 @@ struct attach_sample {
 void attach_stack_ask(struct perf_event_attr *attr);
 
 /* Reads the sample of WORDS 8-byte words after its header, with the
- * registers and the copy when STACKS (what attach_stack_ask() asked).
- * Returns 0, or -1 when its fields do not fit. */
+ * registers and the copy when STACKS (what attach_stack_ask() asked).  A
+ * sample taken in the kernel (a system call's time) gets the PC of the
+ * user code that entered it.  Returns 0, or -1 when its fields do not
+ * fit. */
 int attach_sample_parse(const uint64_t *w, size_t words, int stacks, struct attach_sample *s);
 
 /* How a sample's callers were found. */

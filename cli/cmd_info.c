@@ -125,6 +125,27 @@ static double process_ran_ns(const struct data_file *df, const struct data_proce
 		       : 0;
 }
 
+/* Whether DF's process image I is its pid's first: a process, where the
+ * images after it are the programs it exec'd (a merge of runs numbers
+ * the images of a pid on from the earlier run's). */
+static int first_image(const struct data_file *df, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (df->processes[j].pid == df->processes[i].pid)
+			return 0;
+	return 1;
+}
+
+/* Whether P's thread I is the first line of its thread: one that execs
+ * goes on in the new image, a line for each. */
+static int first_part(const struct profile *p, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (p->threads[j].tid == p->threads[i].tid && p->threads[j].pid == p->threads[i].pid)
+			return 0;
+	return 1;
+}
+
 /* How PR ended, for its line in the list of processes: "" when it
  * exited, else in parentheses; a literal, or TEXT formatted in. */
 static const char *process_end_text(const struct data_file *df, const struct data_process *pr,
@@ -135,7 +156,8 @@ static const char *process_end_text(const struct data_file *df, const struct dat
 
 	if (!end)
 		return pr->ended ? " (ended for a reason this callscope does not know)"
-				 : " (did not exit normally)";
+		       : df->session.flags & SESSION_SNAPSHOT ? " (still running)"
+							   : " (did not exit normally)";
 	if (!strcmp(end, "exit"))
 		return "";
 	snprintf(text, PROCESS_END_TEXT, " (replaced by exec after %s)",
@@ -227,7 +249,10 @@ int cmd_info(int argc, char **argv)
 	struct tm tm;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime_r(&start, &tm));
-	describe_exit(s->wait_status, exit_text, sizeof(exit_text));
+	if (s->flags & SESSION_SNAPSHOT)
+		snprintf(exit_text, sizeof(exit_text), "none yet: a snapshot of the program running");
+	else
+		describe_exit(s->wait_status, exit_text, sizeof(exit_text));
 	const char *clock = s->clock == CONTRACT_CLOCK_TSC ? "tsc" : "monotonic";
 	struct count_memory cm = count_memory(&df, p);
 	size_t nbare;
@@ -264,7 +289,8 @@ int cmd_info(int argc, char **argv)
 		json_key(&j, "pids");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.nprocesses; i++)
-			json_u64(&j, df.processes[i].pid);
+			if (first_image(&df, i))
+				json_u64(&j, df.processes[i].pid);
 		json_array_end(&j);
 		json_key(&j, "processes");
 		json_array_begin(&j);
@@ -392,7 +418,14 @@ int cmd_info(int argc, char **argv)
 			       (unsigned long long)df.sum.runs,
 			       (unsigned long long)df.sum.processes,
 			       (unsigned long long)df.sum.threads);
-		printf("processes:    %zu\n", df.nprocesses);
+		size_t processes = 0;
+		for (size_t i = 0; i < df.nprocesses; i++)
+			processes += first_image(&df, i);
+		if (processes < df.nprocesses)	/* the list has a line per image */
+			printf("processes:    %zu (and %zu exec%s)\n", processes,
+			       df.nprocesses - processes, df.nprocesses - processes == 1 ? "" : "s");
+		else
+			printf("processes:    %zu\n", df.nprocesses);
 		for (size_t i = 0; i < df.nprocesses; i++) {
 			const struct data_process *pr = &df.processes[i];
 			printf("  pid %-8u parent %-8u %s%s\n", pr->pid, pr->ppid, pr->exe,
@@ -429,7 +462,11 @@ int cmd_info(int argc, char **argv)
 				       format_duration(d1, (double)pr->run_cpu_ns),
 				       waiting_said(pr, d2));
 		}
-		printf("threads:      %zu\n", p->nthreads);
+		size_t threads = 0;
+		for (size_t i = 0; i < p->nthreads; i++)
+			threads += first_part(p, i);
+		printf("threads:      %zu%s\n", threads,
+		       threads < p->nthreads ? " (a line for each image a thread ran in)" : "");
 		for (size_t i = 0; i < p->nthreads; i++) {
 			const struct thread_info *t = &p->threads[i];
 			printf("  tid %-8u pid %-8u %12llu calls %10llu lost%s\n", t->tid, t->pid,

@@ -650,9 +650,13 @@ int cmd_record(int argc, char **argv)
 	seal_remove_staging(staging);
 	if (res.threads == 0)
 		warning("'%s' ran no instrumented code; '%s' holds no calls", prog, out_path);
-	inform("recorded %zu thread%s of %zu process%s into '%s' (%llu bytes)%s",
+	char execs[48] = "";
+	if (res.images > res.processes)
+		snprintf(execs, sizeof(execs), " (%zu exec%s)", res.images - res.processes,
+			 res.images - res.processes == 1 ? "" : "s");
+	inform("recorded %zu thread%s of %zu process%s%s into '%s' (%llu bytes)%s",
 	       res.threads, res.threads == 1 ? "" : "s", res.processes,
-	       res.processes == 1 ? "" : "es", out_path, (unsigned long long)res.bytes,
+	       res.processes == 1 ? "" : "es", execs, out_path, (unsigned long long)res.bytes,
 	       res.lost_events ? "; some events were lost, see 'callscope info'" : "");
 	if (quiet && res.lost_events)
 		warning("some events were lost in '%s', see 'callscope info'", out_path);

@@ -77,6 +77,8 @@ static const char *process_ending(void *ctx, uint32_t pid, uint32_t image)
 		return "was replaced by exec";
 	if (!pr || pr->ended)
 		return NULL;
+	if (df->session.flags & SESSION_SNAPSHOT)
+		return "was still running when the snapshot was taken";
 	/* the launcher saw how the process it started ended */
 	if (pr == &df->processes[0] && WIFSIGNALED(status)) {
 		snprintf(text, sizeof(text), "was killed by signal %d (%s)", WTERMSIG(status),

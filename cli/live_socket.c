@@ -274,6 +274,7 @@ int live_snapshot(pid_t pid, const char *reply, const char *out, int quiet)
 	struct clock_pair end = clock_pair_read(CONTRACT_CLOCK_TSC);
 	s.tsc_end = end.clock;
 	s.mono_end = end.mono_ns;
+	s.flags = SESSION_SNAPSHOT;
 	rc = seal_staging(staging, out, &s, &res);
 	if (rc == 0 && !quiet)
 		fprintf(stderr, "callscope: snapshot of %zu thread%s of process %d into '%s' "

@@ -45,6 +45,11 @@ enum section_type {
  * waits for a CPU, as many ns as offset 40 says */
 #define CALIBRATION_WAITS_LEFT_OUT 1u
 
+/* SESSION's flags (offset 52): the file is a snapshot of a program still
+ * running (live snapshot): its wait status says nothing, and a process
+ * with no end had not ended */
+#define SESSION_SNAPSHOT 1u
+
 enum process_end_reason {
 	PROCESS_END_EXIT = 0,	/* exit() or return from main */
 	PROCESS_END_EXEC = 1,	/* replaced by exec */

@@ -21,6 +21,7 @@ struct data_session {
 	uint32_t mode;
 	uint32_t clock;
 	int32_t wait_status;
+	uint32_t flags;		/* SESSION_* of common/sections.h */
 	const char *cwd;	/* borrowed from the file bytes: not NUL-ended */
 	size_t cwd_len;
 	uint32_t argc;

@@ -55,7 +55,7 @@ static void parse_session(struct cursor *c, struct data_session *s)
 	s->mode = cursor_u32(c, "session mode");
 	s->clock = cursor_u32(c, "session clock");
 	s->wait_status = (int32_t)cursor_u32(c, "exit status");
-	cursor_u32(c, "reserved field");
+	s->flags = cursor_u32(c, "session flags");
 	s->cwd = (const char *)cursor_blob(c, &s->cwd_len, "working directory");
 	s->argc = cursor_u32(c, "argument count");
 	s->argv_blobs = c->p;

@@ -77,7 +77,7 @@ static int write_session(FILE *out, const struct seal_session *s)
 	sec_put_u32(&b, s->mode);
 	sec_put_u32(&b, s->clock);
 	sec_put_u32(&b, (uint32_t)s->wait_status);
-	sec_put_u32(&b, 0);
+	sec_put_u32(&b, s->flags);
 	sec_put_blob(&b, s->cwd, strlen(s->cwd));
 	sec_put_u32(&b, (uint32_t)s->argc);
 	for (int i = 0; i < s->argc; i++)
@@ -133,8 +133,10 @@ static int copy_process_file(FILE *out, const struct mapped *m, struct data_file
 			res->dropped_sections++;
 			break;
 		}
-		if (type == SECTION_PROCESS)
-			res->processes++;
+		if (type == SECTION_PROCESS) {	/* parsed into SEEN just now */
+			res->images++;
+			res->processes += seen->processes[seen->nprocesses - 1].image == 0;
+		}
 		if (fwrite(start, 1, whole, out) != whole)
 			return -1;
 		c.p = start + whole;
@@ -199,7 +201,7 @@ static void thread_head(const struct thread_file_header *h, uint8_t head[THREAD_
 	sec_put_u64(&b, h->events_written);
 	if (b.overflow || b.p != head + THREAD_HEAD_SIZE)
 		BUG("thread head size");
-	res->threads++;
+	res->threads += h->image == 0 || h->tid != h->pid;
 	res->lost_events += h->lost_events;
 }
 

@@ -22,6 +22,7 @@ struct seal_session {
 	uint32_t clock;
 	uint32_t mode;		/* enum data_mode */
 	int wait_status;
+	uint32_t flags;		/* SESSION_* of common/sections.h */
 	const char *cwd;
 	int argc;
 	char **argv;
@@ -36,7 +37,11 @@ struct seal_session {
 };
 
 struct seal_result {
+	/* processes (the first image of each pid), their images (a process
+	 * that execs starts another), and threads (a thread that execs goes
+	 * on as the new image's main thread: one thread) */
 	size_t processes;
+	size_t images;
 	size_t threads;
 	uint64_t bytes;
 	uint64_t lost_events;

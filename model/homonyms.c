@@ -10,9 +10,9 @@
  * its name: its object's file name, as callgrind_annotate tags names
  * ("main [make]"); a constructor's or destructor's variant ("V::~V()
  * [deleting]"); its linkage name; its address, as nm gives it (two static
- * functions of one name, "helper [0x11b9]").  The
- * brackets keep the name a name: a C++ name's parameter list still ends
- * it, so `--focus=ns::f` still names "ns::f(int) [prog]" (model/symspec.h).
+ * functions of one name, "helper [0x11b9]").  The brackets keep the name
+ * a name: a C++ name's parameter list still ends it, so `--focus=ns::f`
+ * still names "ns::f(int) [prog]" (model/symspec.h).
  */
 #include "model/profile.h"
 

@@ -192,9 +192,10 @@ void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
 	uint64_t in_times = p->run_wait_ns - p->run_wait_left_out_ns;
 
 	if (report_wait_noted(p->run_cpu_ns, in_times))
-		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run (other work on "
-			     "the machine): the clock ran on, so the waiting is in the times, "
-			     "most in short, often-called functions'\n", prefix,
+		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run that its clock "
+			     "could not leave out (other work on the machine had the CPU): that "
+			     "waiting is in the times, most in short, often-called functions'\n",
+			prefix,
 			100 * report_wait_share(p->run_cpu_ns, in_times));
 }
 

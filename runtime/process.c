@@ -449,11 +449,11 @@ void process_image_mark_env(char *const envp[])
 	if (!image_mark || !envp || getpid() != runtime_config.pid)
 		return;
 	for (char *const *e = envp; *e; e++) {
-		char *value = *e + sizeof(name) - 1;
-		if (strncmp(*e, name, sizeof(name) - 1) || value == image_mark ||
-		    image_mark_parse(value, &pid, &image) != 0)
+		if (strncmp(*e, name, sizeof(name) - 1))
 			continue;
-		image_mark_write(value, (uint32_t)runtime_config.pid, runtime_config.image);
+		char *value = *e + sizeof(name) - 1;
+		if (value != image_mark && image_mark_parse(value, &pid, &image) == 0)
+			image_mark_write(value, (uint32_t)runtime_config.pid, runtime_config.image);
 	}
 }
 

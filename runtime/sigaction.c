@@ -1,6 +1,8 @@
 /*
  * Signal handlers as calls of their own.  The runtime stands in for
- * sigaction() and signal(): a handler the program installs is kept in a
+ * sigaction() and the signal() family (signal, bsd_signal, and
+ * sysv_signal, which a program built with _POSIX_C_SOURCE calls for signal
+ * as __sysv_signal): a handler the program installs is kept in a
  * table and a wrapper is installed in its place, which records the
  * handler's run as a pseudo-call "<signal N>" (address SIGNAL_FRAME_BASE +
  * N) around the real handler.  Reports can then show that time under its
@@ -181,6 +183,16 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 
 	if (t->guard && hold_signal(t, sig, info))
 		return;
+	/* the kernel reset the action as it delivered a one-shot handler's
+	 * signal: the program's table says so too, for whoever asks */
+	struct sigaction once;
+	if (a->sa_flags & SA_RESETHAND) {
+		once = *a;
+		a = &once;
+		program_action[sig].sa_handler = SIG_DFL;
+		program_action[sig].sa_flags &= ~SA_SIGINFO;
+		wrapped[sig] = 0;
+	}
 
 	if (recording) {
 		uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -304,15 +316,41 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 	return rc;
 }
 
-EXPORT sighandler_t signal(int sig, sighandler_t handler)
+/* signal() and its kin with FLAGS, through the sigaction stand-in. */
+static sighandler_t signal_with(int sig, sighandler_t handler, int flags)
 {
 	struct sigaction act, old;
 
 	memset(&act, 0, sizeof(act));
 	act.sa_handler = handler;
-	act.sa_flags = SA_RESTART;
+	act.sa_flags = flags;
 	sigemptyset(&act.sa_mask);
 	if (sigaction(sig, &act, &old) != 0)
 		return SIG_ERR;
 	return old.sa_handler;
+}
+
+/* BSD semantics, glibc's signal(): the handler stays, calls restart */
+EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	return signal_with(sig, handler, SA_RESTART);
+}
+
+/* libc has it still; its header no longer declares it */
+sighandler_t bsd_signal(int sig, sighandler_t handler);
+
+EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler)
+{
+	return signal_with(sig, handler, SA_RESTART);
+}
+
+/* System V semantics: the handler runs once, its signal not blocked */
+EXPORT sighandler_t __sysv_signal(int sig, sighandler_t handler)
+{
+	return signal_with(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+EXPORT sighandler_t sysv_signal(int sig, sighandler_t handler)
+{
+	return signal_with(sig, handler, SA_RESETHAND | SA_NODEFER);
 }

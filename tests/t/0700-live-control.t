@@ -5,7 +5,7 @@
 # exits with its own status.
 . "$(dirname "$0")/lib.sh"
 
-plan 20
+plan 22
 start_live_server
 [ -S "$sock" ]
 ok $? "the control socket exists"
@@ -36,6 +36,12 @@ a1=$(calls_of s1.data work_a)
 b1=$(calls_of s1.data work_b)
 [ "$a1" -gt 0 ] && [ "$b1" -eq 0 ]
 ok $? "snapshot 1 has work_a ($a1) and none of the work_b done while stopped ($b1)"
+"$CS" info -i s1.data > si.txt
+grep -qx 'exit:         none yet: a snapshot of the program running' si.txt &&
+	grep -q "^  pid $pid .* (still running)$" si.txt
+ok $? "info: a snapshot has no exit yet, its process still runs"
+"$CS" replay -i s1.data | grep -qx '\*\*\* the process was still running when the snapshot was taken \*\*\*'
+ok $? "replay ends the snapshot's process as still running"
 
 "$CS" live "$pid" start
 ok $? "start"
