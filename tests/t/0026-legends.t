@@ -6,7 +6,7 @@
 # a flight recorder's window.
 . "$(dirname "$0")/lib.sh"
 
-TAGS='\[(still running at the end|left by [a-z ]*|capture stopped|began before the recorded window|context|counters possibly incorrect|self time within the hooks. error|counted, not timed)\]'
+TAGS='\[(still running at the end|left by [a-z ]*|capture stopped|began before the recorded window|context|counters possibly incorrect|(self time|total|times) within the hooks. error|counted, not timed)\]'
 
 # tags_printed FILE / tags_explained FILE: the tags on the report's lines,
 # and those its legend lines ("# [tag]: ...") explain, one per line, sorted.
