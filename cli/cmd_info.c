@@ -125,17 +125,6 @@ static double process_ran_ns(const struct data_file *df, const struct data_proce
 		       : 0;
 }
 
-/* Whether DF's process image I is its pid's first: a process, where the
- * images after it are the programs it exec'd (a merge of runs numbers
- * the images of a pid on from the earlier run's). */
-static int first_image(const struct data_file *df, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (df->processes[j].pid == df->processes[i].pid)
-			return 0;
-	return 1;
-}
-
 /* Whether P's thread I is the first line of its thread: one that execs
  * goes on in the new image, a line for each. */
 static int first_part(const struct profile *p, size_t i)
@@ -289,7 +278,7 @@ int cmd_info(int argc, char **argv)
 		json_key(&j, "pids");
 		json_array_begin(&j);
 		for (size_t i = 0; i < df.nprocesses; i++)
-			if (first_image(&df, i))
+			if (data_process_is_first_image(&df, i))
 				json_u64(&j, df.processes[i].pid);
 		json_array_end(&j);
 		json_key(&j, "processes");
@@ -420,7 +409,7 @@ int cmd_info(int argc, char **argv)
 			       (unsigned long long)df.sum.threads);
 		size_t processes = 0;
 		for (size_t i = 0; i < df.nprocesses; i++)
-			processes += first_image(&df, i);
+			processes += data_process_is_first_image(&df, i);
 		if (processes < df.nprocesses)	/* the list has a line per image */
 			printf("processes:    %zu (and %zu exec%s)\n", processes,
 			       df.nprocesses - processes, df.nprocesses - processes == 1 ? "" : "s");

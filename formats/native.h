@@ -185,6 +185,11 @@ const char *data_process_end_name(const struct data_process *pr);
 const struct data_process *data_file_process(const struct data_file *df,
 					     uint32_t pid, uint32_t image);
 
+/* Whether DF's process image I is the first of its pid: a process, where
+ * the images after it are the programs it exec'd (a merge of runs numbers
+ * a pid's images on from the earlier run's). */
+int data_process_is_first_image(const struct data_file *df, size_t i);
+
 /* Writing: the header, then whole sections.  Return 0 or -1 (errno set). */
 int data_write_header(FILE *out);
 /* The file header's and a section header's bytes, for a writer that

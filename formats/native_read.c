@@ -477,6 +477,14 @@ const struct data_process *data_file_process(const struct data_file *df,
 	return NULL;
 }
 
+int data_process_is_first_image(const struct data_file *df, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (df->processes[j].pid == df->processes[i].pid)
+			return 0;
+	return 1;
+}
+
 /*
  * A staging directory that record could not seal (it says so and names
  * it) is read as the data file it would have become.

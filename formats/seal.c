@@ -135,7 +135,7 @@ static int copy_process_file(FILE *out, const struct mapped *m, struct data_file
 		}
 		if (type == SECTION_PROCESS) {	/* parsed into SEEN just now */
 			res->images++;
-			res->processes += seen->processes[seen->nprocesses - 1].image == 0;
+			res->processes += data_process_is_first_image(seen, seen->nprocesses - 1);
 		}
 		if (fwrite(start, 1, whole, out) != whole)
 			return -1;
