@@ -62,6 +62,7 @@ RUNTIME_SRC := \
 	runtime/fast_exit.c \
 	runtime/frame_pointers.c \
 	runtime/hook_samples.c \
+	runtime/hook_sites.c \
 	runtime/hooks.c \
 	runtime/init.c \
 	runtime/libcall/enter.c \

@@ -104,6 +104,19 @@ struct rt_file_id {
 	uint64_t dev, ino;
 };
 
+/* A hook's call site and where the function holding it begins (0: not
+ * known), in a thread's table of them (hook_sites.c). */
+struct hook_site {
+	uintptr_t site, start;
+};
+
+#define HOOK_SITES 1024u	/* a power of two */
+
+static inline size_t hook_site_index(uintptr_t site)
+{
+	return (site >> 2 ^ site >> 13) & (HOOK_SITES - 1);
+}
+
 struct thread_state {
 	int guard;		/* nonzero while a hook runs: reentry is dropped;
 				 * GUARD_* in the hooks of a call */
@@ -149,6 +162,7 @@ struct thread_state {
 	uint64_t paused;
 
 	struct shadow_frame *stack;
+	struct hook_site *sites;	/* HOOK_SITES of them (hook_sites.c) */
 	uint32_t depth;
 	uint32_t capacity;
 	uint32_t overflow;	/* calls past capacity, awaiting their exits */
@@ -347,6 +361,26 @@ HIDDEN int thread_buffer_grow(struct thread_state *t);
 /* Runs FN(ARG), a hook's work through libc, with the vector state and
  * errno kept and its time left out of T's clock. */
 HIDDEN int thread_paused_call(struct thread_state *t, int (*fn)(void *), void *arg);
+
+/* hook_sites.c: nonzero when SITE, the call site of an entry hook that
+ * looks like a tail call from the innermost frame, whose own entry was
+ * OPEN_SITE, lies inside that frame's function at another site: the hook
+ * of a copy inlined there (clang -flto -pg), no call at all. */
+HIDDEN int hook_site_inlined(struct thread_state *t, uintptr_t site, uintptr_t open_site);
+
+/* Whether T's table says SITE and OPEN_SITE lie in functions of their
+ * own (or are one site) without a lookup: 0 when it cannot say, or says
+ * they share one (hook_site_inlined() then decides).  Inline: the hooks'
+ * fast paths call nothing, and so save no registers. */
+static inline __attribute__((always_inline)) int
+hook_sites_apart(const struct thread_state *t, uintptr_t site, uintptr_t open_site)
+{
+	if (site == open_site || !t->sites)
+		return 1;
+	const struct hook_site *a = &t->sites[hook_site_index(site)];
+	const struct hook_site *b = &t->sites[hook_site_index(open_site)];
+	return a->site == site && b->site == open_site && (a->start != b->start || !a->start);
+}
 /* A flight recorder's SYNC was just placed: readies the ring's next part
  * in its first lap. */
 HIDDEN void thread_buffer_ring_ahead(struct thread_state *t);

@@ -110,15 +110,21 @@ static inline void drop_returned_frames(struct thread_state *t, uintptr_t sp)
 
 /* Open frames at or below SP are gone, but for those a -finstrument-functions
  * entry at SITE shows it was inlined into, and the frame whose return slot
- * at SP a TAIL_CALL reuses; the path is the innermost left. */
-static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t site,
-			     uintptr_t hook_pc, int tail_call)
+ * at SP a TAIL_CALL reuses; the path is the innermost left.  Returns
+ * nonzero, the frame at SP kept, when the entry of ADDR there is the hook
+ * of a copy inlined into that frame's function (hook_sites.c): no call. */
+static int drop_dead_frames(struct thread_state *t, uint64_t addr, uintptr_t sp, uintptr_t site,
+			    uintptr_t hook_pc, int tail_call)
 {
 	uint32_t d = t->depth;
 
 	while (d && t->stack[d - 1].sp < sp)
 		d--;
 	t->depth = d;
+	if (!site && d && t->stack[d - 1].sp == sp && hook_site_inlined(t, addr, t->stack[d - 1].addr)) {
+		t->cur_node = t->stack[d - 1].node;
+		return 1;
+	}
 	if (site)
 		d = inlined_depth(t, sp, site, hook_pc);
 	else if (!tail_call)
@@ -126,6 +132,7 @@ static void drop_dead_frames(struct thread_state *t, uintptr_t sp, uintptr_t sit
 			d--;
 	t->depth = d;
 	t->cur_node = d ? t->stack[d - 1].node : 0;
+	return 0;
 }
 
 void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
@@ -141,9 +148,12 @@ void sampled_count_enter(struct thread_state *t, uint64_t addr, uintptr_t sp,
 	 * std::endl), and returns with it through the trampoline, which
 	 * closes both (trace.c's close_tail_callees) */
 	int tail_call = ret_slot && *ret_slot == (uintptr_t)callscope_return_trampoline;
-	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp))
-		drop_dead_frames(t, sp, site, hook_pc, tail_call);
-	else
+	if (UNLIKELY(t->depth && t->stack[t->depth - 1].sp <= sp)) {
+		if (drop_dead_frames(t, addr, sp, site, hook_pc, tail_call)) {
+			guard_restore(t, 0);
+			return;
+		}
+	} else
 		drop_returned_frames(t, sp);
 	if (UNLIKELY(t->depth == t->capacity)) {
 		/* too deep to follow: the exit hook must skip its exit too */
@@ -212,11 +222,16 @@ uintptr_t callscope_hook_enter_sampled(uintptr_t *ret_slot, uint64_t addr)
 		return guard_restore_returning(t, 0, 1);
 	/* the frames that returned, as sampled_count_enter() finds them */
 	uint32_t d = t->depth;
-	if (d && t->stack[d - 1].sp <= sp)
-		do
+	if (d && t->stack[d - 1].sp <= sp) {
+		while (d && t->stack[d - 1].sp < sp)
 			d--;
-		while (d && t->stack[d - 1].sp <= sp);
-	else
+		/* the frame at this very slot: a sibling call's, or one an
+		 * inlined copy's hook must leave open (hook_sites.c) */
+		if (d && t->stack[d - 1].sp == sp && !hook_sites_apart(t, addr, t->stack[d - 1].addr))
+			return guard_restore_returning(t, 0, 1);
+		while (d && t->stack[d - 1].sp <= sp)
+			d--;
+	} else
 		while (d && t->stack[d - 1].ret && frame_gone(&t->stack[d - 1], sp, sp, sp + SLOT_REACH))
 			d--;
 	uint32_t parent = d ? t->stack[d - 1].node : 0;

@@ -43,6 +43,9 @@ static int thread_state_alloc(struct thread_state *t)
 		if (!t->slots)
 			return -1;
 	}
+	/* none: every tail call is taken for one (hook_sites.c) */
+	if (!t->sites)
+		t->sites = map_anon(HOOK_SITES * sizeof(*t->sites));
 	t->slot_mask = FUNC_SLOTS - 1;
 	t->id_limit = FUNC_SLOTS / 4 * 3;
 	t->next_id = 1;
@@ -58,8 +61,11 @@ static void thread_state_free(struct thread_state *t)
 	}
 	if (t->slots)
 		munmap(t->slots, FUNC_SLOTS * sizeof(*t->slots));
+	if (t->sites)
+		munmap(t->sites, HOOK_SITES * sizeof(*t->sites));
 	t->stack = NULL;
 	t->slots = NULL;
+	t->sites = NULL;
 	t->depth = 0;
 	t->capacity = 0;
 }

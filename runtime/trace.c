@@ -567,6 +567,8 @@ static int __attribute__((noinline)) tail_fold(struct thread_state *t, uint64_t 
 static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_t addr,
 						 uintptr_t sp, uint64_t now)
 {
+	if (t->depth && hook_site_inlined(t, addr, t->stack[t->depth - 1].addr))
+		return;
 	if (t->depth + 1 >= t->capacity && tail_fold(t, addr, now))
 		return;
 	if (t->depth == t->capacity) {
@@ -769,15 +771,16 @@ static inline struct shadow_frame *push_redirected(struct thread_state *t, uint6
  * a -O2 program's calls (4.5 % on the Lua benchmark).
  */
 static inline __attribute__((always_inline)) int entry_fits(const struct thread_state *t,
-							     uintptr_t sp, uint32_t depth,
-							     uintptr_t real)
+							     uint64_t addr, uintptr_t sp,
+							     uint32_t depth, uintptr_t real)
 {
 	int redirected = real == (uintptr_t)callscope_return_trampoline;
 
 	if (UNLIKELY(!hooks_fast(t) || depth + 1 >= t->capacity))
 		return 0;
 	if (UNLIKELY(depth && t->stack[depth - 1].sp <= sp))
-		return t->stack[depth - 1].sp == sp && redirected;
+		return t->stack[depth - 1].sp == sp && redirected &&
+		       hook_sites_apart(t, addr, t->stack[depth - 1].addr);
 	return !redirected;
 }
 
@@ -805,7 +808,7 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 	guard_take(t, GUARD_ENTRY);
 	uint32_t depth = t->depth;
 	uintptr_t real = *ret_slot;
-	if (UNLIKELY(!entry_fits(t, (uintptr_t)ret_slot, depth, real)))
+	if (UNLIKELY(!entry_fits(t, addr, (uintptr_t)ret_slot, depth, real)))
 		goto full;
 	if (kind != FAST_EVENTS) {
 		int stats = kind == FAST_COUNT_STATS;
