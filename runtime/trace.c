@@ -520,8 +520,10 @@ static inline void redirect_return(struct shadow_frame *f, uintptr_t *ret_slot, 
 	*ret_slot = (uintptr_t)callscope_return_trampoline;
 }
 
-/* How far back a tail chain is searched for the function it enters again. */
-#define TAIL_FOLD_SPAN 8
+/* How far back a tail chain is searched for the function it enters
+ * again: the longest loop of tail calls folded.  The search runs only at
+ * the shadow stack's last slot, and once per turn of the loop. */
+#define TAIL_FOLD_SPAN 64
 
 /*
  * A chain of tail calls reached the shadow stack's last slot: a loop of
@@ -569,7 +571,8 @@ static void __attribute__((noinline)) tail_enter(struct thread_state *t, uint64_
 {
 	if (t->depth && hook_site_inlined(t, addr, t->stack[t->depth - 1].addr))
 		return;
-	if (t->depth + 1 >= t->capacity && tail_fold(t, addr, now))
+	/* the fold needs the last slot for the new call it closes at once */
+	if (t->depth + 1 == t->capacity && tail_fold(t, addr, now))
 		return;
 	if (t->depth == t->capacity) {
 		count_lost(t, 2);
