@@ -51,14 +51,27 @@ static uintptr_t function_start(uintptr_t site)
 	return eh_table_find(&info, &table) ? 0 : eh_function_start(&table, site);
 }
 
-/* SITE's slot in T's table, holding its function's start once looked up. */
+/* function_start() of S->site into S->start, through
+ * callscope_call_keeping_vectors(). */
+static int look_up(void *arg)
+{
+	struct hook_site *s = arg;
+
+	s->start = function_start(s->site);
+	return 0;
+}
+
+/* SITE's slot in T's table, holding its function's start once looked up.
+ * The lookup calls into libc, which may use the vector registers: they
+ * hold the arguments of the function whose hook this is (a double), so
+ * their state is kept around it. */
 static struct hook_site *slot_of(struct thread_state *t, uintptr_t site)
 {
 	struct hook_site *s = &t->sites[hook_site_index(site)];
 
 	if (s->site != site) {
 		s->site = site;
-		s->start = function_start(site);
+		callscope_call_keeping_vectors(look_up, s);
 	}
 	return s;
 }

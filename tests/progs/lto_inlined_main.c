@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 int work(int x);
-int ping(int n);
+double ping(int n, double x);
 
 int main(int argc, char **argv)
 {
@@ -16,6 +16,6 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < n; i++)
 		s += work(i);
-	printf("%d %d\n", s, ping(n));
+	printf("%d %.17g\n", s, ping(n, 0.25));
 	return 0;
 }

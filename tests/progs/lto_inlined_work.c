@@ -4,14 +4,16 @@ int work(int x)
 	return x * 3 + 1;
 }
 
-int pong(int n);
+double pong(int n, double x);
 
-__attribute__((noinline)) int ping(int n)
+/* X, a double, rides in a vector register through the hooks of every
+ * tail call, the first of which look their call sites up */
+__attribute__((noinline)) double ping(int n, double x)
 {
-	return n <= 0 ? 0 : pong(n - 1);
+	return n <= 0 ? x : pong(n - 1, x * 1.5 + 1);
 }
 
-__attribute__((noinline)) int pong(int n)
+__attribute__((noinline)) double pong(int n, double x)
 {
-	return n <= 0 ? 1 : ping(n - 1);
+	return n <= 0 ? -x : ping(n - 1, x / 3 + 2);
 }
