@@ -1071,11 +1071,14 @@ static void warn_not_sampled(void)
 	rt_warn("cannot create the sampling timer; this thread is not sampled", strerror(errno));
 }
 
-/* Whether the calling thread may start sampling now; then its bounds are read. */
-static int thread_starting(struct sampler_thread *s)
+/* Whether the calling thread may start sampling now; then its bounds are
+ * read, and the signal unblocked (BLOCKED: its creator's view of its mask,
+ * see signal_masks_thread_start()). */
+static int thread_starting(struct sampler_thread *s, uint64_t blocked)
 {
 	if (!sampler.on || s->armed || !runtime_thread_ready(trace_current()))
 		return 0;
+	signal_masks_thread_start(blocked);
 	read_stack_bounds(s);
 	s->missed = 0;
 	s->short_period = 0;
@@ -1100,11 +1103,11 @@ static void wait_for_waker(void)
 
 /* Starts sampling the calling thread: its buffer, its bounds, its event
  * or else its timer. */
-static void sampler_thread_start(void)
+static void sampler_thread_start(uint64_t blocked)
 {
 	struct sampler_thread *s = &sampler_tls;
 
-	if (!thread_starting(s))
+	if (!thread_starting(s, blocked))
 		return;
 	int fd = -1;
 	if (sampler.events) {
@@ -1191,10 +1194,10 @@ static void start_main_thread(void)
 	struct sampler_thread *s = &sampler_tls;
 
 	if (!sampler.events) {
-		sampler_thread_start();
+		sampler_thread_start(0);
 		return;
 	}
-	if (!thread_starting(s))
+	if (!thread_starting(s, 0))
 		return;
 	handover.tid = (pid_t)gettid();
 	handover.state = HANDOVER_OPENING;
@@ -1247,6 +1250,7 @@ static void sampler_thread_stop(void *arg)
 struct start_args {
 	void *(*fn)(void *);
 	void *arg;
+	uint64_t blocked;	/* signal_masks_program_blocked() of the creator */
 };
 
 static void *sampled_start(void *p)
@@ -1254,7 +1258,7 @@ static void *sampled_start(void *p)
 	struct start_args a = *(struct start_args *)p;
 
 	free(p);
-	sampler_thread_start();
+	sampler_thread_start(a.blocked);
 	void *ret = a.fn(a.arg);
 	sampler_thread_stop(NULL);
 	return ret;
@@ -1278,6 +1282,7 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	if (a) {
 		a->fn = fn;
 		a->arg = arg;
+		a->blocked = signal_masks_program_blocked();
 		rc = real(thread, attr, sampled_start, a);
 		if (rc != 0)
 			free(a);
@@ -1494,7 +1499,7 @@ static void after_fork_child(void)
 	s->perf_fd = -1;
 	s->has_timer = 0;
 	s->armed = 0;
-	sampler_thread_start();
+	sampler_thread_start(0);
 }
 
 /*
