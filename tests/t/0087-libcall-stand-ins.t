@@ -11,14 +11,8 @@ counts() {
 		jq -r '[.functions[] | select(.name | test("^(pthread_sigmask|sigprocmask|bsd_signal|sysv_signal)$")) | "\(.name)=\(.calls)"] | sort | join(" ")'
 }
 for flags in "$HOOK_FLAGS_PG" "$HOOK_FLAGS_FENTRY" "$HOOK_FLAGS_CYG" patch; do
-	if [ "$flags" = patch ]; then
-		build_prog mask_calls app -O1
-		opt=--patch
-	else
-		build_prog mask_calls app -O1 $flags
-		opt=
-	fi
-	limited "$CS" record -q $opt -o m.data -- ./app > out.txt 2> err.txt
+	build_hook_kind mask_calls app "$flags" -O1
+	limited "$CS" record -q $RECORD_OPT -o m.data -- ./app > out.txt 2> err.txt
 	is "$?:$(cat out.txt)" "0:done" "$flags: the program runs as without record"
 	is "$(counts m.data)" "bsd_signal=1 pthread_sigmask=3 sigprocmask=3 sysv_signal=1" \
 		"$flags: each stand-in counted exactly, by libc's name"
