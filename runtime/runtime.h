@@ -448,6 +448,15 @@ HIDDEN void signals_install(void);
 /* Finds libc's sigprocmask and pthread_sigmask, which the runtime stands
  * in for (sigaction.c), before any handler may call them. */
 HIDDEN void signal_masks_resolve(void);
+/* The signals the runtime keeps unblocked (SIGTRAP while patched entries
+ * trap, the sampler's signal) that the calling thread's program blocked,
+ * one bit per signal from bit 0 for signal 1: what a thread it creates
+ * inherits. */
+HIDDEN uint64_t signal_masks_program_blocked(void);
+/* As a thread starts: it takes INHERITED as its own, and unblocks the
+ * kept signals its mask holds (set by a raw system call), which the
+ * program still reads back as blocked.  Before the thread's first sample. */
+HIDDEN void signal_masks_thread_start(uint64_t inherited);
 
 /* arch/x86_64/keep_vectors.S: libc called from inside a hook */
 /* Whether the processor and the kernel save the extended state with xsave
