@@ -149,7 +149,8 @@ static void tell_warnings(const struct opt_graph *g, const struct opt_warnings *
 	tell_kind(g, w, OPT_W_NO_SIZE, "hot functions have no size in the symbol table "
 		  "(placed, not counted against the cache)", lor);
 	tell_kind(g, w, OPT_W_STALE, "functions of the profile are not in the binary "
-		  "(stale profile? left out)", lor);
+		  "(inlined away by its build, as -flto does, or the profile is stale; left out)",
+		  lor);
 	tell_kind(g, w, OPT_W_SHARED, "functions are in shared libraries or other programs "
 		  "(this link order cannot move them)", lor);
 	if (w->count[OPT_W_UNCALLED])
