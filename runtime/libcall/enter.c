@@ -65,13 +65,31 @@ static inline void enter(struct thread_state *t, uintptr_t *ret_slot,
 	}
 }
 
+/*
+ * A library call's hooks cost more than a compiler hook's (the stub, the
+ * saved registers, this function), so the samples that fall in them
+ * (hook_samples.c) are told apart: by library_entry while this runs, and
+ * by a mark on the frame (frame_mark_library()) while its return goes
+ * through the trampoline the compiler hooks share.  The calls are counted
+ * too, for the samples' cost per call.
+ */
 HIDDEN NO_INSTRUMENT void callscope_libcall_enter(uintptr_t *ret_slot,
 						  const struct libcall_target *lt)
 {
 	struct thread_state *t = trace_current();
 
-	if (runtime_thread_ready(t))
-		enter(t, ret_slot, lt);
+	if (!runtime_thread_ready(t))
+		return;
+	t->library_entry = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	enter(t, ret_slot, lt);
+	if (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
+	    t->stack[t->depth - 1].addr == lt->id) {
+		frame_mark_library(&t->stack[t->depth - 1]);
+		t->library_calls++;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->library_entry = 0;
 }
 
 /* dlopen returned HANDLE (callscope_libcall_load_return): the call ends,
