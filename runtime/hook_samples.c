@@ -82,14 +82,18 @@ static const struct shadow_frame *returning_frame(const struct thread_state *t, 
  * Whether a sample at PC in T's hooks is in a library call's.  An exit's
  * frame is popped a few instructions after its clock read: a sample
  * between the two is taken for the frame below's, too rare to matter.
+ * In the C hooks' prologues and epilogues (UNGUARDED), an open library
+ * call on top is the one returning: a compiler hook's entry below it, a
+ * callback's (qsort's comparison), is rare; the epilogue of a library
+ * call's return, after its frame is gone, is taken for a compiler hook's.
  */
-static int kind_of_library(const struct thread_state *t, uintptr_t pc)
+static int kind_of_library(const struct thread_state *t, uintptr_t pc, int unguarded)
 {
 	const struct shadow_frame *f = NULL;
 
 	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_end) || t->library_entry)
 		return 1;
-	if (t->guard == GUARD_EXIT)
+	if (t->guard == GUARD_EXIT || unguarded)
 		f = returning_frame(t, 0);
 	else if (t->guard == GUARD_EXIT_CLOCKED)
 		f = returning_frame(t, 1);
@@ -160,7 +164,7 @@ static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_
 {
 	uint64_t *c = side_of(t, pc, self_lo, self_hi);
 
-	if (!c || !kind_of_library(t, pc))
+	if (!c || !kind_of_library(t, pc, c == &counts.unsure && !t->guard))
 		return c;
 	return c == &counts.inner ? &counts.library_inner
 	       : c == &counts.outer ? &counts.library_outer

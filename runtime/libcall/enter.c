@@ -78,15 +78,15 @@ HIDDEN NO_INSTRUMENT void callscope_libcall_enter(uintptr_t *ret_slot,
 {
 	struct thread_state *t = trace_current();
 
-	if (!runtime_thread_ready(t))
-		return;
 	t->library_entry = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	enter(t, ret_slot, lt);
-	if (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
-	    t->stack[t->depth - 1].addr == lt->id) {
-		frame_mark_library(&t->stack[t->depth - 1]);
-		t->library_calls++;
+	if (runtime_thread_ready(t)) {
+		enter(t, ret_slot, lt);
+		if (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
+		    t->stack[t->depth - 1].addr == lt->id) {
+			frame_mark_library(&t->stack[t->depth - 1]);
+			t->library_calls++;
+		}
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->library_entry = 0;
