@@ -118,11 +118,6 @@ struct thread_state {
 	int capturing;		/* events are written (see capture_* below) */
 	int unwinding;		/* an exception is in flight and return addresses
 				 * were given back for it (exceptions.c) */
-	int library_entry;	/* the C side of a library call's entry runs
-				 * (libcall/enter.c): its hook samples are that
-				 * kind's (hook_samples.c) */
-	uint64_t library_calls;	/* library calls entered, not yet added to
-				 * hook_samples_add_library_calls() */
 	uint32_t epoch;		/* the capture epoch this thread last saw */
 	uint32_t reset_epoch;	/* the reset epoch likewise */
 	uint32_t tid;
@@ -207,6 +202,13 @@ struct thread_state {
 	uint64_t waited_ns;
 
 	siginfo_t held_signal[SIGNALS_HELD_MAX];
+
+	/* last, so that the fields every hook reads keep their cache lines */
+	int library_entry;	/* the C side of a library call's entry runs
+				 * (libcall/enter.c): its hook samples are that
+				 * kind's (hook_samples.c) */
+	uint64_t library_calls;	/* library calls entered, not yet added to
+				 * hook_samples_add_library_calls() */
 };
 
 /*
@@ -241,9 +243,9 @@ static inline uint32_t inlined_depth(const struct thread_state *t, uintptr_t sp,
  * objects), so the mark never matches it.  For hook_samples.c, which
  * sorts the hooks' cost by the kind of call it was paid for.
  */
-static inline void frame_mark_library(struct shadow_frame *f)
+static inline void frame_mark_library(struct shadow_frame *f, uint64_t addr)
 {
-	f->site = ~(uintptr_t)f->addr;
+	f->site = ~(uintptr_t)addr;
 }
 
 static inline int frame_is_library(const struct shadow_frame *f)

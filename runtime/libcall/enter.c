@@ -81,12 +81,15 @@ HIDDEN NO_INSTRUMENT void callscope_libcall_enter(uintptr_t *ret_slot,
 	t->library_entry = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (runtime_thread_ready(t)) {
+		/* marked before the entry's clock read, so that the callee's
+		 * time holds no more of this than the compiler hooks' does: the
+		 * frame is pushed into the next slot (a mark left there when
+		 * stack repair pushes it elsewhere names this function and
+		 * matches no other) */
+		if (t->depth < t->capacity)
+			frame_mark_library(&t->stack[t->depth], lt->id);
+		t->library_calls++;
 		enter(t, ret_slot, lt);
-		if (t->depth && t->stack[t->depth - 1].sp == (uintptr_t)ret_slot &&
-		    t->stack[t->depth - 1].addr == lt->id) {
-			frame_mark_library(&t->stack[t->depth - 1]);
-			t->library_calls++;
-		}
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->library_entry = 0;
