@@ -498,9 +498,9 @@ static void hook_objects(void)
 	munmap(ps.patches, round_up(ps.n * sizeof(struct patch), page));
 }
 
-void libcall_install(void)
+/* Reads the launcher's setting, once; the caller holds lc_lock. */
+static void read_setting(void)
 {
-	pthread_mutex_lock(&lc_lock);
 	if (!lc.setting_read) {
 		const char *s = secure_getenv(LIBCALL_ENV);
 		lc.setting_read = 1;
@@ -508,7 +508,22 @@ void libcall_install(void)
 		if (lc.on)
 			memcpy(lc.spec, s, strlen(s) + 1);
 	}
+}
+
+void libcall_install(void)
+{
+	pthread_mutex_lock(&lc_lock);
+	read_setting();
 	if (lc.on && runtime_config.active)
 		hook_objects();
 	pthread_mutex_unlock(&lc_lock);
+}
+
+int libcall_traced(void)
+{
+	pthread_mutex_lock(&lc_lock);
+	read_setting();
+	int on = lc.on;
+	pthread_mutex_unlock(&lc_lock);
+	return on;
 }
