@@ -91,7 +91,8 @@ static int kind_of_library(const struct thread_state *t, uintptr_t pc, int ungua
 {
 	const struct shadow_frame *f = NULL;
 
-	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_end) || t->library_entry)
+	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_end) || t->library_entry ||
+	    libcall_in_stubs(pc))
 		return 1;
 	if (t->guard == GUARD_EXIT || unguarded)
 		f = returning_frame(t, 0);
@@ -148,13 +149,15 @@ static uint64_t *side_of(const struct thread_state *t, uintptr_t pc, uintptr_t s
 		return &counts.inner;
 	if (in(pc, callscope_return_trampoline_hooked, callscope_return_trampoline_end))
 		return &counts.outer;
-	/* a library call's entry point runs the caller's time up to its
-	 * call into C, the callee's after it */
-	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_done))
+	/* a library call's stub and entry point run the caller's time up to
+	 * its call into C, the callee's after it */
+	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_done) || libcall_in_stubs(pc))
 		return &counts.outer;
 	if (in(pc, callscope_libcall_entry_done, callscope_libcall_entry_end))
 		return &counts.inner;
-	return in_runtime ? &counts.unsure : NULL;
+	/* a patched entry's trampoline (record --patch), before or after its
+	 * call into C: no label tells which */
+	return in_runtime || patch_is_own_code(pc) ? &counts.unsure : NULL;
 }
 
 /* Which counter a sample at PC in T's hooks goes to, or NULL: not in

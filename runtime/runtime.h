@@ -588,6 +588,9 @@ HIDDEN int patch_is_return_point(uintptr_t addr);
  * trampoline's instructions (the displaced ones it runs are the
  * function's). */
 HIDDEN int patch_is_own_code(uintptr_t pc);
+/* libcall/patch.c: nonzero when PC is in a stub a hooked GOT slot leads
+ * to, a library call's hook; async-signal-safe */
+HIDDEN int libcall_in_stubs(uintptr_t pc);
 /* The patched function whose entry's jump (or the endbr64 before it) lies
  * at PC, else 0.  The thread has not run the jump yet: a timer sample
  * there waited for the call that landed on it, the program's time, which

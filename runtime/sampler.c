@@ -735,9 +735,15 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		s->missed = 0;
 		goto out;
 	}
-	if (sampler.settings.background && t->status == THREAD_RECORDING)
-		hook_samples_note(t, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], sampler.self_lo,
-				  sampler.self_hi, weight);
+	if (sampler.settings.background && t->status == THREAD_RECORDING) {
+		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		hook_samples_note(t, pc, sampler.self_lo, sampler.self_hi, weight);
+		/* a patched entry's trampoline and a library call's stub are
+		 * the hooks' cost, counted just now; in the stream they would
+		 * be time in no object at all */
+		if (patch_is_own_code(pc) || libcall_in_stubs(pc))
+			goto out;
+	}
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;

@@ -332,10 +332,17 @@ static uintptr_t function_of(const struct object_view *o, const ElfW(Rela) *r, u
 
 static int in_stubs(uintptr_t v)
 {
-	for (size_t i = 0; i < lc.npasses; i++)
+	size_t n = __atomic_load_n(&lc.npasses, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; i < n; i++)
 		if (v >= lc.passes[i].lo && v < lc.passes[i].hi)
 			return 1;
 	return 0;
+}
+
+int libcall_in_stubs(uintptr_t pc)
+{
+	return in_stubs(pc);
 }
 
 static void write_stub(uint8_t *p, const struct libcall_target *target)
@@ -492,7 +499,8 @@ static void hook_objects(void)
 	}
 	lc.passes[lc.npasses].lo = (uintptr_t)ps.stubs;
 	lc.passes[lc.npasses].hi = (uintptr_t)ps.stubs + ps.stub_bytes;
-	lc.npasses++;
+	/* after its bounds: a signal handler reads them (libcall_in_stubs()) */
+	__atomic_store_n(&lc.npasses, lc.npasses + 1, __ATOMIC_RELEASE);
 	apply_patches(&ps);
 	/* the patch list is spent; the targets stay for the stubs */
 	munmap(ps.patches, round_up(ps.n * sizeof(struct patch), page));
