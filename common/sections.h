@@ -19,7 +19,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 4
+#define DATA_VERSION_MINOR 5
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -39,7 +39,13 @@ enum section_type {
 				 * next section where the seal needs it */
 	SECTION_CALIBRATION = 12,	/* the hooks' cost measured again at exit
 					 * (minor version >= 4) */
+	SECTION_THREAD_PAUSED = 13,	/* what a thread's clock left out, for
+					 * calls still open at its process's end
+					 * (minor version >= 5) */
 };
+
+/* The THREAD_PAUSED section's size: pid, image, tid, 0, clock units */
+#define THREAD_PAUSED_SIZE 24
 
 /* CALIBRATION's flags (offset 32): the main thread's clock left out its
  * waits for a CPU, as many ns as offset 40 says */
@@ -231,6 +237,9 @@ struct thread_file_header {
 	uint64_t call_memo_offset;
 	uint32_t call_memo_entries;
 	uint32_t unused;
+	/* the clock units the thread's clock left out so far (the runtime's
+	 * own work, waits for a CPU): sealed as a THREAD_PAUSED section */
+	uint64_t paused;
 };
 
 /*

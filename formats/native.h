@@ -84,6 +84,7 @@ struct data_thread {
 	uint64_t start_time;
 	uint64_t lost_events;
 	uint64_t events_written;	/* records the runtime wrote, kept or not */
+	uint64_t paused;	/* clock units its clock left out (THREAD_PAUSED) */
 	const uint8_t *stream;	/* borrowed */
 	size_t stream_len;
 	uint64_t stream_offset;	/* in the file, for error messages */

@@ -92,7 +92,8 @@ static int copy_section(FILE *out, uint32_t type, const uint8_t *payload, uint64
 	uint8_t small[256];
 	uint8_t *copy;
 
-	if ((type < SECTION_PROCESS || type > SECTION_PROCESS_END) && type != SECTION_CALIBRATION)
+	if ((type < SECTION_PROCESS || type > SECTION_PROCESS_END) && type != SECTION_CALIBRATION &&
+	    type != SECTION_THREAD_PAUSED)
 		return 1;
 	/* Only the fixed fields are patched: the head is copied, the rest
 	 * (a THREAD's stream) written from the input as it is. */

@@ -36,6 +36,7 @@ const char *section_name(uint32_t type)
 	case SECTION_PATCH: return "PATCH";
 	case SECTION_PAD: return "PAD";
 	case SECTION_CALIBRATION: return "CALIBRATION";
+	case SECTION_THREAD_PAUSED: return "THREAD_PAUSED";
 	default: return "unknown";
 	}
 }
@@ -246,6 +247,28 @@ static void parse_thread(struct cursor *c, struct data_file *df)
 	df->threads[df->nthreads++] = th;
 }
 
+/* THREAD_PAUSED: what the clock of the latest THREAD section of the same
+ * thread left out.  It follows that section. */
+static void parse_thread_paused(struct cursor *c, struct data_file *df)
+{
+	uint32_t pid = cursor_u32(c, "process id");
+	uint32_t image = cursor_u32(c, "process image");
+	uint32_t tid = cursor_u32(c, "thread id");
+	cursor_u32(c, "reserved");
+	uint64_t paused = cursor_u64(c, "time left out");
+
+	if (c->failed)
+		return;
+	for (size_t i = df->nthreads; i--;) {
+		struct data_thread *th = &df->threads[i];
+		if (th->pid == pid && th->image == image && th->tid == tid) {
+			th->paused = paused;
+			return;
+		}
+	}
+	cursor_fail(c, "no THREAD section of this thread before it");
+}
+
 static void parse_counters(struct cursor *c, struct data_file *df)
 {
 	uint32_t n = cursor_u32(c, "counter count");
@@ -375,6 +398,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_PATCH: patch_coverage_parse(&c, out); break;
 		case SECTION_PAD: break;	/* filler: its bytes mean nothing */
 		case SECTION_CALIBRATION: parse_calibration(&c, out); break;
+		case SECTION_THREAD_PAUSED: parse_thread_paused(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)

@@ -218,6 +218,29 @@ static int thread_file_never_begun(const struct mapped *m)
 	return m->size < sizeof(none) || !memcmp(m->bytes, none, sizeof(none));
 }
 
+/*
+ * After a thread's THREAD section, what its clock left out (H->paused),
+ * when anything was and its calls are a stream: a reader closing calls
+ * still open at the process's end, a reading of the real clock, takes it
+ * off that end.  A count-mode thread keeps it in its root record.
+ */
+static int write_thread_paused(FILE *out, const struct thread_file_header *h)
+{
+	uint8_t payload[THREAD_PAUSED_SIZE];
+	struct sec_builder b = { payload, payload + sizeof(payload), 0 };
+
+	if (!h->paused || (h->flags & THREAD_CCT))
+		return 0;
+	sec_put_u32(&b, h->pid);
+	sec_put_u32(&b, h->image);
+	sec_put_u32(&b, h->tid);
+	sec_put_u32(&b, 0);
+	sec_put_u64(&b, h->paused);
+	if (b.overflow || b.p != payload + sizeof(payload))
+		BUG("thread pause size");
+	return data_write_section(out, SECTION_THREAD_PAUSED, payload, sizeof(payload));
+}
+
 static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 			    struct seal_result *res)
 {
@@ -254,7 +277,8 @@ static int copy_thread_file(FILE *out, const struct mapped *m, const char *name,
 		{ span.part[0], span.len[0] },
 		{ span.part[1], span.len[1] },
 	};
-	return data_write_section_parts(out, SECTION_THREAD, parts, 3);
+	return data_write_section_parts(out, SECTION_THREAD, parts, 3) ||
+	       write_thread_paused(out, h);
 }
 
 /*
@@ -644,11 +668,12 @@ static int in_place_checksum(int fd, uint64_t size, const uint8_t *page,
 	return 0;
 }
 
-/* Appends to FD, at END, what follows the first thread's stream in L's
- * layout, END last; *SIZE the file's size then.  0, or -1 with errno. */
+/* Appends to FD, at END, what follows the first thread's stream (whose
+ * staging header is FIRST) in L's layout, END last; *SIZE the file's size
+ * then.  0, or -1 with errno. */
 static int in_place_tail(int fd, uint64_t end, const char *staging_dir,
-			 const struct staging_files *f, const struct in_place_layout *l,
-			 struct seal_result *res, uint64_t *size)
+			 const struct staging_files *f, const struct thread_file_header *first,
+			 const struct in_place_layout *l, struct seal_result *res, uint64_t *size)
 {
 	int dup_fd = dup(fd);
 	FILE *out = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
@@ -661,6 +686,7 @@ static int in_place_tail(int fd, uint64_t end, const char *staging_dir,
 		return -1;
 	}
 	if (fseeko(out, (off_t)end, SEEK_SET) == 0 &&
+	    write_thread_paused(out, first) == 0 &&
 	    (!l->after_len || fwrite(l->after, 1, l->after_len, out) == l->after_len) &&
 	    seal_threads(out, staging_dir, f, 0, res) == 0 && fflush(out) == 0) {
 		uint64_t at = (uint64_t)ftello(out);
@@ -750,7 +776,7 @@ static enum in_place seal_in_place(const char *staging_dir, const char *out_path
 	uint64_t size = 0;
 	l = xmalloc(sizeof(*l));
 	in_place_layout(l, &h, h.committed_end - THREAD_FILE_DATA_OFFSET, front, front_len, res);
-	int tail_failed = in_place_tail(fd, h.committed_end, staging_dir, &f, l, res, &size) != 0;
+	int tail_failed = in_place_tail(fd, h.committed_end, staging_dir, &f, &h, l, res, &size) != 0;
 	if (tail_failed || pwrite(fd, l->page, sizeof(l->page), 0) != (ssize_t)sizeof(l->page)) {
 		int saved = errno;
 		/* the staging file as it was: its header, its stream alone */

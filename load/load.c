@@ -710,9 +710,11 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	}
 	/* Calls still open close when the process ended, if it recorded
 	 * its end (an exit, or an exec the next image recorded); otherwise
-	 * at the thread's last event. */
+	 * at the thread's last event.  That end is a reading of the real
+	 * clock, and the thread's clock had left out its pauses by then. */
 	if (pr->ended && !thread_ended) {
-		uint64_t pend = load_time_ns(df, pr->end_time);
+		uint64_t end_units = th->paused < pr->end_time ? pr->end_time - th->paused : 0;
+		uint64_t pend = load_time_ns(df, end_units);
 		if (pend > end_ns)
 			end_ns = pend;
 	}

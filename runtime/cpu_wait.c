@@ -324,7 +324,7 @@ void cpu_wait_take(struct thread_state *t)
 	if (!waited)
 		return;
 	t->waited_ns += waited;
-	t->paused += ns_to_clock(rate, waited);
+	thread_pause_add(t, ns_to_clock(rate, waited));
 	if (t->nodes)
 		t->nodes[0].paused = t->paused;
 }

@@ -756,6 +756,17 @@ static inline uint64_t thread_now(const struct thread_state *t)
 	return runtime_now() - t->paused;
 }
 
+/* Leaves UNITS more out of T's clock.  The total is kept in the staging
+ * header too, where the launcher finds it however the process ends: calls
+ * still open when it ended close at its end, a reading of the real clock,
+ * less this total (the THREAD_PAUSED section). */
+static inline void thread_pause_add(struct thread_state *t, uint64_t units)
+{
+	t->paused += units;
+	if (t->hdr)
+		t->hdr->paused = t->paused;
+}
+
 /* Leaves the runtime's own work since BEGAN, a clock reading, out of the
  * thread's clock.  A wait for a CPU inside that stretch is then in the
  * pause already: the next look at the switch records takes only waits
@@ -764,7 +775,7 @@ static inline void thread_pause_since(struct thread_state *t, uint64_t began)
 {
 	uint64_t now = runtime_now();
 
-	t->paused += now - began;
+	thread_pause_add(t, now - began);
 	t->clock_last = now;
 }
 
