@@ -67,6 +67,7 @@ RUNTIME_SRC := \
 	runtime/libcall/enter.c \
 	runtime/libcall/kinds.c \
 	runtime/libcall/patch.c \
+	runtime/libcall/slot_reads.c \
 	runtime/patch/apply.c \
 	runtime/patch/calibration.c \
 	runtime/patch/enter.c \

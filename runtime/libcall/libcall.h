@@ -53,6 +53,20 @@ HIDDEN int libcall_stand_in_traced(const char *name);
  * selects function NAME defined in the object at path OBJECT. */
 HIDDEN int libcall_selected(const char *spec, const char *name, const char *object);
 
+/* slot_reads.c: an object's code, one executable segment */
+struct libcall_code {
+	uintptr_t lo, hi;
+};
+
+/* Sorts the N addresses of GOT SLOTS and marks (bit 0) each that the
+ * CODE (NCODE segments) reads other than by calling or jumping through
+ * it: its function's address is taken there. */
+HIDDEN void libcall_mark_slot_reads(uintptr_t *slots, size_t n, const struct libcall_code *code,
+				    size_t ncode);
+/* Nonzero unless SLOT is one of the N SLOTS so sorted and not marked:
+ * pointing it at a stub could change what the program computes. */
+HIDDEN int libcall_slot_read(const uintptr_t *slots, size_t n, uintptr_t slot);
+
 /* enter.c: what arch/x86_64/libcall.S calls */
 HIDDEN void callscope_libcall_enter(uintptr_t *ret_slot, const struct libcall_target *lt);
 HIDDEN uintptr_t callscope_libcall_loaded(uintptr_t slot, const void *handle);

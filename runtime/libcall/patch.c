@@ -6,7 +6,8 @@
  * entries were patched (runtime/patch/).  Its slots are the
  * JUMP_SLOT relocations of its PLT (lazy or immediate binding, .plt or
  * .plt.sec) and the GLOB_DAT relocations of functions it calls through the
- * GOT (-fno-plt).  Calls into objects with hooks are left alone: their
+ * GOT (-fno-plt), unless its code also takes the function's address from
+ * that slot (slot_reads.c).  Calls into objects with hooks are left alone: their
  * own hooks see them.  So are the runtime's own functions, but for the
  * stand-ins a program calls as libc's (signal, pthread_create...).
  *
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #define OBJECTS_MAX 1024
+#define OBJECT_CODE_MAX 4	/* executable segments looked at in one object */
 #define PASSES_MAX 256
 #define STUB_SIZE 32
 
@@ -47,6 +49,8 @@ struct object_view {
 	const char *path;
 	uintptr_t lo, hi;		/* its loaded segments */
 	uintptr_t relro_lo, relro_hi;	/* pages made read-only after relocation */
+	struct libcall_code code[OBJECT_CODE_MAX];	/* its executable segments */
+	size_t ncode;
 	const ElfW(Sym) *symtab;
 	const char *strtab;
 	const ElfW(Rela) *jmprel;
@@ -174,6 +178,8 @@ static int read_view(const struct dl_phdr_info *info, struct object_view *o)
 		if (p->p_type == PT_LOAD) {
 			o->lo = start < o->lo ? start : o->lo;
 			o->hi = end > o->hi ? end : o->hi;
+			if ((p->p_flags & (PF_X | PF_R)) == (PF_X | PF_R) && o->ncode < OBJECT_CODE_MAX)
+				o->code[o->ncode++] = (struct libcall_code){ start, end };
 		} else if (p->p_type == PT_DYNAMIC) {
 			dyn = (const void *)start;
 		} else if (p->p_type == PT_GNU_RELRO) {
@@ -368,6 +374,10 @@ struct pass {
 	size_t stub_bytes, map_bytes;
 	struct patch *patches;
 	size_t npatches;
+	/* the GLOB_DAT call slots of the object being looked at, marked
+	 * where its code reads them otherwise (slot_reads.c) */
+	uintptr_t *glob_slots;
+	size_t nglob_slots;
 };
 
 static uintptr_t stub_for(struct pass *ps, uintptr_t jump, uintptr_t id, const char *name)
@@ -392,6 +402,9 @@ static void consider_slot(struct pass *ps, size_t oi, const ElfW(Rela) *r)
 	const struct object_view *def;
 
 	if (!is_call_slot(o, r) || libcall_ignored(name))
+		return;
+	if (ELF64_R_TYPE(r->r_info) == R_X86_64_GLOB_DAT &&
+	    libcall_slot_read(ps->glob_slots, ps->nglob_slots, (uintptr_t)slot))
 		return;
 	current = __atomic_load_n(slot, __ATOMIC_RELAXED);
 	if (in_stubs(current) || !(jump = function_of(o, r, current)))
@@ -447,6 +460,20 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
+/* Gathers the GLOB_DAT call slots of object OI into PS and marks those its
+ * code reads otherwise. */
+static void find_glob_slots(struct pass *ps, size_t oi)
+{
+	const struct object_view *o = &lc.objects[oi];
+
+	ps->nglob_slots = 0;
+	for (size_t i = 0; i < o->nrela; i++)
+		if (ELF64_R_TYPE(o->rela[i].r_info) == R_X86_64_GLOB_DAT &&
+		    is_call_slot(o, &o->rela[i]))
+			ps->glob_slots[ps->nglob_slots++] = o->base + o->rela[i].r_offset;
+	libcall_mark_slot_reads(ps->glob_slots, ps->nglob_slots, o->code, o->ncode);
+}
+
 static void hook_objects(void)
 {
 	struct pass ps = { 0 };
@@ -464,8 +491,9 @@ static void hook_objects(void)
 		return;
 	}
 	ps.stub_bytes = round_up(ps.n * STUB_SIZE, page);
+	size_t spent_bytes = round_up(ps.n * (sizeof(struct patch) + sizeof(uintptr_t)), page);
 	ps.map_bytes = ps.stub_bytes + round_up(ps.n * sizeof(struct libcall_target), page) +
-		       round_up(ps.n * sizeof(struct patch), page);
+		       spent_bytes;
 	/* near the runtime, so that a stub reaches the entry with a direct jump */
 	void *near = (void *)(((uintptr_t)callscope_libcall_entry - (256u << 20)) & ~(uintptr_t)0xfffff);
 	ps.stubs = mmap(near, ps.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -475,10 +503,12 @@ static void hook_objects(void)
 	ps.targets = (void *)(ps.stubs + ps.stub_bytes);
 	ps.patches = (void *)((uint8_t *)ps.targets +
 			      round_up(ps.n * sizeof(struct libcall_target), page));
+	ps.glob_slots = (void *)(ps.patches + ps.n);
 	for (size_t oi = 0; oi < lc.nobjects; oi++) {
 		const struct object_view *o = &lc.objects[oi];
 		if (!o->hooked)
 			continue;
+		find_glob_slots(&ps, oi);
 		for (size_t i = 0; i < o->njmprel; i++)
 			consider_slot(&ps, oi, &o->jmprel[i]);
 		for (size_t i = 0; i < o->nrela; i++)
@@ -494,8 +524,9 @@ static void hook_objects(void)
 	lc.passes[lc.npasses].hi = (uintptr_t)ps.stubs + ps.stub_bytes;
 	lc.npasses++;
 	apply_patches(&ps);
-	/* the patch list is spent; the targets stay for the stubs */
-	munmap(ps.patches, round_up(ps.n * sizeof(struct patch), page));
+	/* the patch list and the slots looked at are spent; the targets
+	 * stay for the stubs */
+	munmap(ps.patches, spent_bytes);
 }
 
 void libcall_install(void)
