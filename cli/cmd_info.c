@@ -233,7 +233,7 @@ int cmd_info(int argc, char **argv)
 	const struct data_session *s = &df.session;
 	uint64_t duration = s->mono_end > s->mono_start ? s->mono_end - s->mono_start : 0;
 	time_t start = (time_t)(s->unix_start_ns / 1000000000u);
-	char date[64], exit_text[96], d1[DURATION_BUF], d2[DURATION_BUF];
+	char date[64], exit_text[96], d1[DURATION_BUF], d2[DURATION_BUF], d3[DURATION_BUF], d4[DURATION_BUF];
 	char end_text[PROCESS_END_TEXT];
 	struct tm tm;
 
@@ -316,6 +316,13 @@ int cmd_info(int argc, char **argv)
 			}
 			json_kv_double(&j, "hook_ns_subtracted", cost.inner_ns + cost.outer_ns);
 			json_kv_double(&j, "hook_ns_subtracted_inner", cost.inner_ns);
+			if (cost.library_calls) {
+				json_kv_u64(&j, "library_calls", cost.library_calls);
+				json_kv_double(&j, "library_hook_ns_subtracted",
+					       cost.library_inner_ns + cost.library_outer_ns);
+				json_kv_double(&j, "library_hook_ns_subtracted_inner",
+					       cost.library_inner_ns);
+			}
 			json_kv_string(&j, "hook_cost_from", cost.in_place ? "samples" : "calibration");
 			if (pr->run_cpu_ns) {
 				json_kv_u64(&j, "run_cpu_ns", pr->run_cpu_ns);
@@ -444,6 +451,16 @@ int cmd_info(int argc, char **argv)
 				       100 * cost.rel_error,
 				       cost.in_place ? ": subtracted"
 						     : ": too few to use, the calibration is subtracted");
+			if (cost.library_calls && (pr->library_inner_x256 || pr->library_outer_x256))
+				printf("               library calls: %llu, their hooks measured at %s a "
+				       "call at start, %s at exit; %s subtracted (%s inside the callee)\n",
+				       (unsigned long long)cost.library_calls,
+				       format_duration(d1, calibration_ns(&df, pr->library_start_inner_x256,
+									  pr->library_start_outer_x256)),
+				       format_duration(d2, calibration_ns(&df, pr->library_exit_inner_x256,
+									  pr->library_exit_outer_x256)),
+				       format_duration(d3, cost.library_inner_ns + cost.library_outer_ns),
+				       format_duration(d4, cost.library_inner_ns));
 			if (pr->run_cpu_ns)
 				printf("               the main thread waited for a CPU %.0f %% of its "
 				       "run (%s running)%s\n",

@@ -85,11 +85,17 @@ struct optimize_args {
 	size_t npositional;
 };
 
+/* PATH's last component, the file's name. */
+static const char *file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 /* Basename of PATH without directories, as a default output prefix. */
 static char *default_prefix(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	return xstrdup(slash ? slash + 1 : path);
+	return xstrdup(file_name(path));
 }
 
 /* The recorded program: the executable of the first process (or of --pid). */
@@ -99,6 +105,25 @@ static const char *recorded_program(const struct data_file *df, int64_t pid)
 		if (pid < 0 || df->processes[i].pid == (uint32_t)pid)
 			return df->processes[i].exe;
 	return NULL;
+}
+
+/*
+ * The recorded object BINARY lays out: the program, else a shared library
+ * of the recording that BINARY is, or is another build of (the same file
+ * name: liblzma.so.5), so that a library's functions can be ordered too.
+ */
+static const char *laid_out_object(const struct data_file *df, const char *program,
+				   const char *binary)
+{
+	if (opt_same_file(binary, program))
+		return program;
+	for (size_t i = 0; i < df->nobjects; i++)
+		if (opt_same_file(binary, df->objects[i].path))
+			return df->objects[i].path;
+	for (size_t i = 0; i < df->nobjects; i++)
+		if (!strcmp(file_name(binary), file_name(df->objects[i].path)))
+			return df->objects[i].path;
+	return program;
 }
 
 /* Prints up to five subjects of one warning kind on one line. */
@@ -149,7 +174,8 @@ static void tell_warnings(const struct opt_graph *g, const struct opt_warnings *
 	tell_kind(g, w, OPT_W_NO_SIZE, "hot functions have no size in the symbol table "
 		  "(placed, not counted against the cache)", lor);
 	tell_kind(g, w, OPT_W_STALE, "functions of the profile are not in the binary "
-		  "(stale profile? left out)", lor);
+		  "(inlined away by its build, as -flto does, or the profile is stale; left out)",
+		  lor);
 	tell_kind(g, w, OPT_W_SHARED, "functions are in shared libraries or other programs "
 		  "(this link order cannot move them)", lor);
 	if (w->count[OPT_W_UNCALLED])
@@ -228,6 +254,7 @@ static int run_optimize(const struct optimize_args *a)
 	if (access(binary, R_OK) != 0)
 		die("cannot read the binary '%s': %s; give the binary to lay out with --binary",
 		    binary, strerror(errno));
+	program = laid_out_object(&df, program, binary);
 
 	struct load_stats stats;
 	struct profile *p = load_profile(&df, &filter, &stats);

@@ -237,7 +237,8 @@ int cmd_report(int argc, char **argv)
 			/* a sampled run leads with its samples; traced calls
 			 * follow (--time-by=samples' samples are their times),
 			 * both under the thread's title */
-			int sample_table = p->samples && !p->time_sample_period_ns;
+			int sample_table = (p->samples || df.session.mode == DATA_MODE_SAMPLE) &&
+					   !p->time_sample_period_ns;
 			if (sample_table) {
 				if (title)
 					printf("%s\n", title);

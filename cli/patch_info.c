@@ -54,8 +54,8 @@ void patch_info_text(FILE *out, const struct data_file *df, const char *prefix, 
 		return;
 	struct totals t = totals(df);
 	char buf[64];
-	fprintf(out, "%s%llu of %llu functions (%.1f%%) in %zu object%s; %llu parts of "
-		"functions (.cold, .part) left out\n", prefix, (unsigned long long)t.patched,
+	fprintf(out, "%s%llu of %llu functions (%.1f%%) in %zu object%s; %llu parts split "
+		"off functions (.cold) left out\n", prefix, (unsigned long long)t.patched,
 		(unsigned long long)t.found, t.found ? 100.0 * (double)t.patched / (double)t.found : 0,
 		df->npatch, df->npatch == 1 ? "" : "s", (unsigned long long)t.fragments);
 	if (t.trapped)

@@ -51,6 +51,11 @@ struct data_object {
  * OUTER in the caller's, UNSURE in the hooks on a side not known. */
 struct data_hook_samples {
 	uint64_t taken, inner, outer, unsure, period_ns;
+	/* the same three for the hooks of library calls, apart from the
+	 * above, and how many library calls were entered (all 0 in files
+	 * written before they were counted apart) */
+	uint64_t library_inner, library_outer, library_unsure;
+	uint64_t library_calls;
 };
 
 struct data_process {
@@ -62,6 +67,11 @@ struct data_process {
 	uint32_t start_inner_x256, start_outer_x256;	/* measured at start */
 	int calibrated_at_exit;		/* a CALIBRATION section was read: */
 	uint32_t exit_inner_x256, exit_outer_x256;	/* measured at exit */
+	/* the same for the hooks of library calls (CALIBRATION's; 0, 0: not
+	 * measured, and their calls cost what the compiler hooks' do) */
+	uint32_t library_inner_x256, library_outer_x256;
+	uint32_t library_start_inner_x256, library_start_outer_x256;
+	uint32_t library_exit_inner_x256, library_exit_outer_x256;
 	/* between the two measurements the main thread ran RUN_CPU_NS and
 	 * waited, runnable, RUN_WAIT_NS for a CPU (0, 0: not known) */
 	uint64_t run_cpu_ns, run_wait_ns;

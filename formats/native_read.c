@@ -146,13 +146,23 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 		left_out = cursor_u64(c, "run times");
 	}
 	/* later still: the samples beside the trace in the hooks */
-	struct data_hook_samples hs = { 0, 0, 0, 0, 0 };
+	struct data_hook_samples hs = { 0 };
 	if (cursor_left(c) >= 40) {
 		hs.taken = cursor_u64(c, "hook samples");
 		hs.inner = cursor_u64(c, "hook samples");
 		hs.outer = cursor_u64(c, "hook samples");
 		hs.unsure = cursor_u64(c, "hook samples");
 		hs.period_ns = cursor_u64(c, "hook samples");
+	}
+	/* later still: the library calls' hooks measured apart */
+	uint32_t lib[4] = { 0, 0, 0, 0 };
+	if (cursor_left(c) >= 48) {
+		for (int i = 0; i < 4; i++)
+			lib[i] = cursor_u32(c, "library call overhead");
+		hs.library_calls = cursor_u64(c, "library calls");
+		hs.library_inner = cursor_u64(c, "hook samples");
+		hs.library_outer = cursor_u64(c, "hook samples");
+		hs.library_unsure = cursor_u64(c, "hook samples");
 	}
 	struct data_process *pr = (struct data_process *)data_file_process(df, pid, image);
 
@@ -172,6 +182,14 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	if ((uint64_t)inner + outer < (uint64_t)pr->start_inner_x256 + pr->start_outer_x256) {
 		pr->inner_x256 = inner;
 		pr->outer_x256 = outer;
+	}
+	pr->library_start_inner_x256 = pr->library_inner_x256 = lib[0];
+	pr->library_start_outer_x256 = pr->library_outer_x256 = lib[1];
+	pr->library_exit_inner_x256 = lib[2];
+	pr->library_exit_outer_x256 = lib[3];
+	if ((uint64_t)lib[2] + lib[3] && (uint64_t)lib[2] + lib[3] < (uint64_t)lib[0] + lib[1]) {
+		pr->library_inner_x256 = lib[2];
+		pr->library_outer_x256 = lib[3];
 	}
 	pr->run_cpu_ns = cpu;
 	pr->run_wait_ns = wait;

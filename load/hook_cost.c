@@ -16,30 +16,80 @@ static uint64_t process_calls(const struct data_file *df, const struct data_proc
 	return events / 2;
 }
 
+/* The cost per call that INNER, OUTER and UNSURE samples of PERIOD_NS
+ * each say of CALLS calls, into *OUT; the samples' count. */
+static uint64_t from_samples(uint64_t inner, uint64_t outer, uint64_t unsure, uint64_t period_ns,
+			     uint64_t calls, double out[2])
+{
+	/* the samples whose side is not known (the C hooks' prologues and
+	 * epilogues, as many of each side) count half to each */
+	double per_sample = calls ? (double)period_ns / (double)calls : 0;
+
+	out[0] = ((double)inner + unsure / 2.0) * per_sample;
+	out[1] = ((double)outer + unsure / 2.0) * per_sample;
+	return inner + outer + unsure;
+}
+
+/* A library call's path does all a compiler hook's does (the same C
+ * entry, the same return trampoline) and more: a figure of its below the
+ * compiler hooks' is the samples' noise, and each part is held at theirs. */
+static void at_least_hooks(struct hook_cost_choice *c)
+{
+	if (c->library_inner_ns < c->inner_ns)
+		c->library_inner_ns = c->inner_ns;
+	if (c->library_outer_ns < c->outer_ns)
+		c->library_outer_ns = c->outer_ns;
+}
+
 void hook_cost_of_process(const struct data_file *df, const struct data_process *pr,
 			  struct hook_cost_choice *out)
 {
 	const double unit = load_ns_per_unit(df);
 	const struct data_hook_samples *s = &pr->hook_samples;
 	uint64_t calls = process_calls(df, pr);
+	uint64_t library_calls = s->library_calls < calls ? s->library_calls : calls;
+	double hooks[2], library[2];
 
 	*out = (struct hook_cost_choice){ 0 };
 	out->inner_ns = pr->inner_x256 / 256.0 * unit;
 	out->outer_ns = pr->outer_x256 / 256.0 * unit;
 	out->calibrated_ns = out->inner_ns + out->outer_ns;
-	out->samples = s->inner + s->outer + s->unsure;
-	if (!s->period_ns || !calls || !out->samples)
+	out->library_inner_ns = out->inner_ns;
+	out->library_outer_ns = out->outer_ns;
+	out->library_calls = library_calls;
+	/* measured apart only when library calls were traced */
+	if (pr->library_inner_x256 || pr->library_outer_x256) {
+		out->library_inner_ns = pr->library_inner_x256 / 256.0 * unit;
+		out->library_outer_ns = pr->library_outer_x256 / 256.0 * unit;
+	}
+	at_least_hooks(out);
+	out->samples = from_samples(s->inner, s->outer, s->unsure, s->period_ns,
+				    calls - library_calls, hooks);
+	if (!s->period_ns || calls == library_calls || !out->samples)
 		return;
-	/* the samples whose side is not known (the C hooks' prologues and
-	 * epilogues, as many of each side) count half to each */
-	double per_sample = (double)s->period_ns / (double)calls;
-	double inner = ((double)s->inner + s->unsure / 2.0) * per_sample;
-	double outer = ((double)s->outer + s->unsure / 2.0) * per_sample;
-	out->in_place_ns = inner + outer;
+	out->in_place_ns = hooks[0] + hooks[1];
 	out->rel_error = 1 / sqrt((double)out->samples);
 	if (out->samples < HOOK_COST_MIN_SAMPLES)
 		return;
-	out->inner_ns = inner;
-	out->outer_ns = outer;
+	/*
+	 * The library calls' own samples, when there are enough; else their
+	 * calibration's excess over the compiler hooks' added to what those
+	 * cost in place: the excess is the stub's and the entry point's
+	 * fixed work, which the calibration sees as the program would, and
+	 * what the program's work adds to a call (cache misses, the
+	 * predictors) falls on the trampoline and the stream both share.
+	 */
+	uint64_t library_samples = from_samples(s->library_inner, s->library_outer,
+						s->library_unsure, s->period_ns, library_calls,
+						library);
+	if (!library_calls || library_samples < HOOK_COST_MIN_SAMPLES) {
+		library[0] = hooks[0] + out->library_inner_ns - out->inner_ns;
+		library[1] = hooks[1] + out->library_outer_ns - out->outer_ns;
+	}
+	out->inner_ns = hooks[0];
+	out->outer_ns = hooks[1];
+	out->library_inner_ns = library[0];
+	out->library_outer_ns = library[1];
 	out->in_place = 1;
+	at_least_hooks(out);
 }

@@ -8,6 +8,10 @@
  * amid the program's own work, which the calibration cannot see (cache
  * misses, the predictors shared with the program).  Enough such samples
  * and it is the figure subtracted; else the calibration's.
+ *
+ * A library call's hooks (a stub and an entry point of their own before
+ * the same return trampoline) are measured apart, in both ways, from
+ * their own samples and calls.
  */
 #ifndef CALLSCOPE_LOAD_HOOK_COST_H
 #define CALLSCOPE_LOAD_HOOK_COST_H
@@ -22,6 +26,11 @@
 
 struct hook_cost_choice {
 	double inner_ns, outer_ns;	/* subtracted per call */
+	/* the same for a library call (through a hooked GOT slot), whose
+	 * hooks cost more: measured apart when the process says so, else the
+	 * compiler hooks' figure */
+	double library_inner_ns, library_outer_ns;
+	uint64_t library_calls;		/* such calls the runtime counted (0: none known) */
 	int in_place;			/* from the samples, not the calibration */
 	uint64_t samples;		/* samples in the hooks of a call */
 	double rel_error;		/* one standard error of the figure, relative */

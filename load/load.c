@@ -230,6 +230,8 @@ struct thread_replay {
 	struct open_call {
 		uint32_t func;
 		uint32_t hidden;	/* not shown to the visitor */
+		uint32_t library;	/* a library call (see library_exit()) */
+		uint64_t start;		/* its entry's time as the visitor had it */
 	} *open;
 	size_t depth, alloc;
 	size_t hidden;		/* how many of the open calls are hidden */
@@ -240,7 +242,72 @@ struct thread_replay {
 	size_t by_id_alloc;
 	uint32_t id_epoch;
 	int traced;		/* the thread's calls are traced, not only sampled */
+	/* what a library call's hooks cost beyond a compiler hook's, in
+	 * 1/256 ns (library_exit()); 0, 0 when they cost the same */
+	uint64_t library_inner_q, library_outer_q;
+	uint64_t library_q;	/* taken out so far: shift holds its whole ns */
+	uint8_t *kinds;		/* by function: 0 not known yet, 1 with hooks,
+				 * 2 a library function (function_is_library()) */
+	size_t nkinds;
 };
+
+static int object_hooked(const struct image_symbols *is, const char *path);
+
+/* Whether function FN's calls are library calls: it lies in an object
+ * without hooks, so only a library call's hooks could have seen it. */
+static __attribute__((noinline)) int function_kind(struct thread_replay *tr, uint32_t fn)
+{
+	if (fn >= tr->nkinds) {
+		size_t n = tr->nkinds ? tr->nkinds : 256;
+		while (n <= fn)
+			n *= 2;
+		tr->kinds = xrealloc(tr->kinds, n);
+		memset(tr->kinds + tr->nkinds, 0, n - tr->nkinds);
+		tr->nkinds = n;
+	}
+	const char *object = tr->names->funcs[fn].object;
+	tr->kinds[fn] = *object && !object_hooked(tr->is, object) ? 2 : 1;
+	return tr->kinds[fn];
+}
+
+static inline int function_is_library(struct thread_replay *tr, uint32_t fn)
+{
+	if (!tr->library_inner_q && !tr->library_outer_q)
+		return 0;
+	if (__builtin_expect(fn < tr->nkinds && tr->kinds[fn], 1))
+		return tr->kinds[fn] == 2;
+	return function_kind(tr, fn) == 2;
+}
+
+/* Takes Q more (1/256 ns) out of every later time. */
+static inline void library_take(struct thread_replay *tr, uint64_t q)
+{
+	uint64_t before = tr->library_q >> 8;
+
+	tr->library_q += q;
+	tr->shift += (tr->library_q >> 8) - before;
+}
+
+/*
+ * A library call ends at T: the time its visitor sees.  A library call's
+ * hooks cost more than a compiler hook's (a stub, an entry point of its
+ * own), and every builder of numbers subtracts the compiler hooks' cost
+ * from each call (model/hook_cost.h), so the rest is taken out here, of
+ * the clock itself: the inner part of the difference from the call's
+ * own interval, before its end, and the outer part after it, from the
+ * caller's.  Its callers' inclusive times lose both, as they lose the
+ * hooks of every call beneath them.  A call shorter than its part ends
+ * where it began, and its caller loses the rest, as a call held at 0
+ * does with the calibration's figure.
+ */
+static inline uint64_t library_exit(struct thread_replay *tr, const struct open_call *c,
+				    uint64_t t)
+{
+	library_take(tr, tr->library_inner_q);
+	uint64_t end = t - tr->shift < c->start ? c->start : t - tr->shift;
+	library_take(tr, tr->library_outer_q);
+	return end;
+}
 
 /* The function of an ENTRY decoded in id epoch EPOCH. */
 static uint32_t entry_function(struct thread_replay *tr, uint32_t epoch,
@@ -285,7 +352,10 @@ enter_call(struct thread_replay *tr, uint32_t fn, uint64_t addr, uint64_t t,
 			tr->exclude_start = t;
 		}
 	}
-	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide };
+	tr->open[tr->depth++] = (struct open_call){ fn, (uint32_t)hide,
+						     (uint32_t)(!already_open &&
+								function_is_library(tr, fn)),
+						     t - tr->shift };
 	if (hide) {
 		tr->hidden++;
 		return;
@@ -311,10 +381,12 @@ exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 		}
 		return;
 	}
+	uint64_t end = tr->open[tr->depth].library ? library_exit(tr, &tr->open[tr->depth], t)
+						    : t - tr->shift;
 	if (tr->build)
-		thread_builder_exit(build_builder(tr->build), t - tr->shift, kind);
+		thread_builder_exit(build_builder(tr->build), end, kind);
 	else
-		tr->v->exit(tr->v->ctx, t - tr->shift, kind);
+		tr->v->exit(tr->v->ctx, end, kind);
 }
 
 /* Is ADDR in the runtime's own code, which build_symtab() leaves out? */
@@ -518,7 +590,6 @@ replay_quick_as(struct thread_replay *tr, struct stream_reader *r, uint64_t orig
 	struct thread_builder *b = build_builder(tr->build);
 	const uint8_t *p = r->p;
 	const uint8_t *const limit = (const uint8_t *)r->quick_limit;
-	const uint64_t shift = tr->shift;
 	const uint32_t *const by_id = tr->by_id;
 	const size_t by_id_alloc = tr->by_id_alloc;
 	const uint64_t *const addrs = r->addrs;
@@ -551,12 +622,16 @@ replay_quick_as(struct thread_replay *tr, struct stream_reader *r, uint64_t orig
 		t = units_to_ns(origin, unit_q32, time);
 		if ((v & 3) == STREAM_EXIT) {
 			depth--;
-			thread_builder_pop_as(b, thread_builder_clamp(b, t - shift), CLOSE_RETURN,
-					      extras);
+			uint64_t end = __builtin_expect(open[depth].library, 0)
+					       ? library_exit(tr, &open[depth], t)
+					       : t - tr->shift;
+			thread_builder_pop_as(b, thread_builder_clamp(b, end), CLOSE_RETURN, extras);
 		} else {
 			ALLOC_GROW(open, depth + 1, alloc);
-			open[depth++] = (struct open_call){ fn, 0 };
-			thread_builder_push_as(b, fn, thread_builder_clamp(b, t - shift), 1, extras);
+			uint64_t start = thread_builder_clamp(b, t - tr->shift);
+			open[depth++] = (struct open_call){ fn, 0, (uint32_t)function_is_library(tr, fn),
+							    start };
+			thread_builder_push_as(b, fn, start, 1, extras);
 		}
 		p = q;
 		events++;
@@ -632,6 +707,10 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	struct hook_cost_choice cost;
 	hook_cost_of_process(df, pr, &cost);
 	info.hooks_in_place = cost.in_place;
+	if (tr.traced) {
+		tr.library_inner_q = hook_cost_q(cost.library_inner_ns - cost.inner_ns);
+		tr.library_outer_q = hook_cost_q(cost.library_outer_ns - cost.outer_ns);
+	}
 	v->thread_begin(v->ctx, &info, cost.inner_ns, cost.outer_ns);
 	uint64_t end_ns = info.start_ns;
 
@@ -732,8 +811,12 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	}
 	if (tr.excluding)
 		tr.shift += end_ns - tr.exclude_start;
+	/* the library calls' extra cost is subtracted too (library_exit()) */
+	if (tr.build)
+		build_builder(tr.build)->p->overhead_q += tr.library_q;
 	free(tr.open);
 	free(tr.by_id);
+	free(tr.kinds);
 	stream_reader_release(&r);
 	v->thread_end(v->ctx, end_ns - tr.shift);
 }
@@ -1149,6 +1232,9 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 			state.p->overhead_samples = cost.samples;
 			state.p->overhead_rel_error = cost.rel_error;
 			state.p->overhead_calibrated_ns = cost.calibrated_ns;
+			state.p->overhead_hook_ns = cost.inner_ns + cost.outer_ns;
+			state.p->overhead_library_ns =
+				cost.library_calls ? cost.library_inner_ns + cost.library_outer_ns : 0;
 		}
 	}
 	load_replay(df, f, state.p, &v, stats);

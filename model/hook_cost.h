@@ -20,6 +20,11 @@
  * calibration's figure, measured on an empty function and below what a
  * call costs in place, each call is held at its callees' time instead,
  * as it always was: every view then agrees to the nanosecond.
+ *
+ * The cost is a compiler hook's.  A library call's hooks cost more, and
+ * the replay takes the difference out of the clock before any builder
+ * sees the times (library_exit() in load/load.c), so that this rule
+ * stays the one every builder applies.
  */
 #ifndef CALLSCOPE_MODEL_HOOK_COST_H
 #define CALLSCOPE_MODEL_HOOK_COST_H

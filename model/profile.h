@@ -199,6 +199,10 @@ struct profile {
 	int overhead_in_place;
 	uint64_t overhead_samples;
 	double overhead_rel_error, overhead_calibrated_ns;
+	/* the same process's figures per call apart: a compiler hook's, and
+	 * a library call's, whose hooks cost more (0 when no library call
+	 * was counted apart: load/hook_cost.h) */
+	double overhead_hook_ns, overhead_library_ns;
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
 	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out */

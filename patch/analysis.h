@@ -60,8 +60,9 @@ int analysis_scan(struct analysis *a, uint64_t start, uint64_t end);
 int analysis_by_target(const void *x, const void *y);
 /* Whether a known branch lands in the open range (LO, HI). */
 int analysis_branch_inside(const struct branches *br, uint64_t lo, uint64_t hi);
-/* A part of another function, not one of its own: split off by name, or
- * a nameless FDE that code only jumps to from elsewhere. */
+/* A part of another function, not one of its own: one that begins inside
+ * a frame, a .cold one, or, where no CFI says, a nameless start that code
+ * only jumps to from elsewhere. */
 int analysis_is_fragment(const struct analysis *a, const struct elf_function *fn);
 int analysis_is_hook(const char *name);
 

@@ -209,10 +209,25 @@ int analysis_branch_inside(const struct branches *br, uint64_t lo, uint64_t hi)
 	return i < br->n && br->v[i].target < hi;
 }
 
+/*
+ * A part split off a function (gcc's .cold, the blocks
+ * -freorder-blocks-and-partition moves away) begins inside its parent's
+ * frame, while every function, called or only jumped to (a tail call),
+ * begins with the return address on top: the CFI at the start tells them
+ * apart, named or stripped.  A .part.N clone (partial inlining) is a
+ * function of its own, called.  The name .cold also marks the parts of a
+ * parent without a frame (their CFA is rsp + 8 as well: an exception's
+ * landing pad, mostly).  Where no CFI judges an unnamed start, a start
+ * that every branch reaches by a jump from elsewhere is taken for a part.
+ */
 int analysis_is_fragment(const struct analysis *a, const struct elf_function *fn)
 {
+	if (fn->flags & ELF_FUNCTION_INSIDE_FRAME)
+		return 1;
 	if (fn->name)
-		return strstr(fn->name, ".cold") || strstr(fn->name, ".part.");
+		return strstr(fn->name, ".cold") != NULL;
+	if (fn->flags & ELF_FUNCTION_ENTRY_FRAME)
+		return 0;
 	int jumped = 0;
 	for (size_t i = first_branch(&a->br, fn->start);
 	     i < a->br.n && a->br.v[i].target == fn->start; i++) {

@@ -10,8 +10,8 @@
  * into the alignment padding after it when nothing reaches that padding.
  * Where no jump fits, the entry's first instruction gets an int3 instead
  * (PATCH_INT3), which the runtime's SIGTRAP handler turns into the jump.
- * Parts that are no functions (.cold/.part, PLT stubs, FDEs only ever
- * jumped to) are left out and counted.
+ * Parts split off functions (.cold: they begin inside their parent's
+ * frame) and PLT stubs are no functions: left out, the parts counted.
  */
 #ifndef CALLSCOPE_PATCH_ANALYZE_H
 #define CALLSCOPE_PATCH_ANALYZE_H

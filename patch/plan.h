@@ -23,7 +23,7 @@ struct patch_coverage {
 	char *path;		/* owned */
 	uint32_t found;		/* functions selected */
 	uint32_t patched;
-	uint32_t fragments;	/* .cold/.part parts and jump-only FDEs, not functions */
+	uint32_t fragments;	/* parts split off functions (.cold), not functions */
 	struct patch_skipped *skipped;
 	size_t nskipped, skipped_alloc;
 	struct patch_skipped *trapped;	/* patched with an int3 (why: 0) */

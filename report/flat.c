@@ -140,6 +140,19 @@ static const char *doubtful_tag(unsigned char flags)
 	}
 }
 
+const char *report_hooks_per_call(char *buf, size_t buflen, const struct profile *p)
+{
+	char a[DURATION_BUF], b[DURATION_BUF];
+
+	if (p->overhead_library_ns > 0)
+		snprintf(buf, buflen, "%s per call (%s per library call)",
+			 format_duration(a, p->overhead_hook_ns),
+			 format_duration(b, p->overhead_library_ns));
+	else
+		snprintf(buf, buflen, "%s per call", format_duration(a, p->overhead_per_call_ns));
+	return buf;
+}
+
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 {
 	char a[DURATION_BUF], b[DURATION_BUF];
@@ -156,8 +169,9 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix)
 			all ? 100.0 * (double)p->time_hook_samples / (double)all : 0);
 		free(source);
 	} else {
-		fprintf(out, "%shook overhead subtracted: %s per call, %s in all", prefix,
-			format_duration(a, p->overhead_per_call_ns),
+		char per_call[3 * DURATION_BUF + 32];
+		fprintf(out, "%shook overhead subtracted: %s, %s in all", prefix,
+			report_hooks_per_call(per_call, sizeof(per_call), p),
 			format_duration(b, (double)p->overhead_ns));
 		if (p->overhead_in_place)
 			fprintf(out, ", measured in place by %llu samples in the hooks (\u00b1%.0f %%)",
@@ -202,6 +216,8 @@ void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
 void report_hooks_json(struct json *j, const struct profile *p)
 {
 	json_kv_double(j, "overhead_ns_per_call", p->overhead_per_call_ns);
+	if (p->overhead_library_ns > 0)
+		json_kv_double(j, "overhead_ns_per_library_call", p->overhead_library_ns);
 	json_kv_u64(j, "overhead_ns", p->overhead_ns);
 	if (!p->time_sample_period_ns) {
 		json_kv_string(j, "overhead_from", p->overhead_in_place ? "samples" : "calibration");

@@ -37,6 +37,10 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
  * fields (subtracted per call, or left out as samples by --time-by). */
 struct json;
 void report_hooks_line(FILE *out, const struct profile *p, const char *prefix);
+/* The hooks' cost taken off a call, as the headers say it: "62 ns", or
+ * "62 ns per call (77 ns per library call)" where library calls had a
+ * figure of their own; into BUF (BUFLEN bytes), which it returns. */
+const char *report_hooks_per_call(char *buf, size_t buflen, const struct profile *p);
 void report_hooks_json(struct json *j, const struct profile *p);
 /* A header line saying how much of a trace's run its main threads waited
  * for a CPU, when that is a tenth or more. */

@@ -45,7 +45,7 @@ static void csp(struct html_buf *b)
 
 static void facts(struct html_buf *b, const struct profile *p, const char *label)
 {
-	char a[DURATION_BUF], c[DURATION_BUF], w[DURATION_BUF];
+	char a[DURATION_BUF], c[DURATION_BUF], w[DURATION_BUF], per_call[3 * DURATION_BUF + 32];
 
 	addf(b, "<p class=\"cs-facts\">%s%llu %s in %zu %s; wall time %s; lost events: %llu; ",
 	     label, (unsigned long long)p->calls, plural(p->calls, "call", "calls"), p->nthreads,
@@ -57,8 +57,8 @@ static void facts(struct html_buf *b, const struct profile *p, const char *label
 		     format_duration(a, (double)p->time_sample_period_ns), report_samples_clock(p),
 		     (unsigned long long)p->time_hook_samples);
 	else
-		addf(b, "hook cost subtracted: %s per call, %s in all</p>\n",
-		     format_duration(a, p->overhead_per_call_ns),
+		addf(b, "hook cost subtracted: %s, %s in all</p>\n",
+		     report_hooks_per_call(per_call, sizeof(per_call), p),
 		     format_duration(c, (double)p->overhead_ns));
 }
 

@@ -121,6 +121,9 @@ void report_samples_summary(FILE *out, const struct profile *p)
 	free(method);
 	fprintf(out, "# lost samples: %llu; outside any known object: %llu\n",
 		(unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside);
+	if (!p->samples && !p->calls)
+		fprintf(out, "# no sample was taken: the program ran for less than a sampling "
+			     "period; run it longer, or raise record's --freq\n");
 }
 
 /* A qsort_r() comparator of function numbers; the context is the profile. */

@@ -26,6 +26,13 @@
  * load treated differently.  Count mode subtracts in the program, as each
  * call ends, and keeps the figure of start-up.
  *
+ * A library call traced through its GOT slot (libcall/) pays more: a
+ * stub, an entry point that saves every argument register, and a C side
+ * of its own, before the same return trampoline.  So when library calls
+ * are traced, a second function, the empty one reached through such a
+ * stub (callscope_calibration_library), is measured the same way, and the
+ * analyzer subtracts each figure from the calls of its kind.
+ *
  * The fastest batch is one the scheduler did not interrupt, but the
  * program's calls are: on a busy machine a thread waits for a CPU, and
  * the clock runs on, for a share of its run that lands on its code and
@@ -36,6 +43,7 @@
  * such waiting.
  */
 #include "runtime.h"
+#include "libcall/libcall.h"
 #include "sampler.h"
 #include "stream.h"
 
@@ -63,6 +71,15 @@ static struct cct_func_slot scratch_func_slots[16];
 void callscope_calibration_mcount(void) HIDDEN;
 void callscope_calibration_fentry(void) HIDDEN;
 void callscope_calibration_plain(void) HIDDEN;
+void callscope_calibration_library(void) HIDDEN;
+
+/* What the stub of callscope_calibration_library hands the library
+ * calls' entry point: the empty function, as a library function would be. */
+HIDDEN const struct libcall_target callscope_calibration_library_target = {
+	.jump = (uintptr_t)callscope_calibration_plain,
+	.id = (uintptr_t)callscope_calibration_plain,
+	.kind = LIBCALL_RETURNS,
+};
 
 /* What -finstrument-functions makes of an empty function. */
 static void __attribute__((noinline)) calibration_cyg(void)
@@ -243,19 +260,37 @@ static uint64_t fastest_batch(struct thread_state *t, void (*fn)(void), uint64_t
 	return best;
 }
 
-void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
+/* The cost per call of a batch that took HOOKED, of which the calls
+ * themselves recorded INNER, beside one without hooks that took PLAIN. */
+static struct hook_cost_x256 per_call(uint64_t hooked, uint64_t inner, uint64_t plain)
+{
+	uint64_t total_x256 = (hooked > plain ? hooked - plain : 0) * 256 / CALLS_PER_BATCH;
+	uint64_t in_x256 = inner * 256 / CALLS_PER_BATCH;
+
+	if (in_x256 > total_x256)
+		in_x256 = total_x256;
+	uint64_t out = total_x256 - in_x256;
+	return (struct hook_cost_x256){
+		(uint32_t)(in_x256 > UINT32_MAX ? UINT32_MAX : in_x256),
+		(uint32_t)(out > UINT32_MAX ? UINT32_MAX : out),
+	};
+}
+
+void calibrate_overhead(struct hook_cost_x256 *hooks, struct hook_cost_x256 *library)
 {
 	struct thread_state *t = trace_current();
 	struct thread_state saved = *t;
-	uint64_t best_inner = 0;
+	uint64_t hooked_inner = 0, library_inner = 0, library_took = 0;
 	uint8_t *stream = mmap(NULL, SCRATCH_STREAM, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-	*inner_x256 = *outer_x256 = 0;
+	*hooks = *library = (struct hook_cost_x256){ 0, 0 };
 	if (stream == MAP_FAILED)
 		return;
 	use_scratch(t, stream);
-	uint64_t hooked = fastest_batch(t, hooked_target(), &best_inner);
+	uint64_t hooked = fastest_batch(t, hooked_target(), &hooked_inner);
+	if (libcall_traced())
+		library_took = fastest_batch(t, callscope_calibration_library, &library_inner);
 	uint64_t plain = fastest_batch(t, callscope_calibration_plain, NULL);
 	if (t->ncounters)
 		runtime_config.counter_cost = counter_cost(t);
@@ -263,13 +298,9 @@ void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256)
 	*t = saved;
 	munmap(stream, SCRATCH_STREAM);
 
-	uint64_t total_x256 = (hooked > plain ? hooked - plain : 0) * 256 / CALLS_PER_BATCH;
-	uint64_t in_x256 = best_inner * 256 / CALLS_PER_BATCH;
-	if (in_x256 > total_x256)
-		in_x256 = total_x256;
-	*inner_x256 = (uint32_t)(in_x256 > UINT32_MAX ? UINT32_MAX : in_x256);
-	uint64_t out = total_x256 - in_x256;
-	*outer_x256 = (uint32_t)(out > UINT32_MAX ? UINT32_MAX : out);
+	*hooks = per_call(hooked, hooked_inner, plain);
+	if (library_took)
+		*library = per_call(library_took, library_inner, plain);
 }
 
 /* The main thread's times when the start's figure was measured (0 for
@@ -280,7 +311,13 @@ static int sched_known;
 
 void calibrate_at_start(void)
 {
-	calibrate_overhead(&runtime_config.hook_inner_x256, &runtime_config.hook_outer_x256);
+	struct hook_cost_x256 hooks, library;
+
+	calibrate_overhead(&hooks, &library);
+	runtime_config.hook_inner_x256 = hooks.inner;
+	runtime_config.hook_outer_x256 = hooks.outer;
+	runtime_config.library_inner_x256 = library.inner;
+	runtime_config.library_outer_x256 = library.outer;
 	/* a thread the scheduler has not yet accounted may say 0 ns */
 	sched_known = process_sched_times(&sched_at_start) == 0;
 	sched_tid = gettid();
@@ -298,7 +335,7 @@ void calibrate_at_exit(void)
 {
 	const struct contract *c = &runtime_config.contract;
 	struct sched_times ran = { 0, 0, 0, 0 };
-	uint32_t inner, outer;
+	struct hook_cost_x256 hooks, library;
 	sigset_t hold, saved;
 	int signo = sampler_signal();
 
@@ -321,8 +358,9 @@ void calibrate_at_exit(void)
 	if (signo)
 		sigaddset(&hold, signo);
 	pthread_sigmask(SIG_BLOCK, &hold, &saved);
+	hook_samples_add_library_calls(trace_current());
 	struct hook_sample_counts samples = hook_samples_counts();
-	calibrate_overhead(&inner, &outer);
+	calibrate_overhead(&hooks, &library);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	process_write_calibration(inner, outer, ran, &samples);
+	process_write_calibration(hooks, library, ran, &samples);
 }

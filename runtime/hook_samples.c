@@ -16,8 +16,16 @@
  * left, the C hooks' prologues and epilogues before the guard is set or
  * after it is cleared, is counted apart, as unsure, and so is the
  * clock read itself (at_clock_read()).
+ *
+ * A library call's hooks (libcall/, arch/x86_64/libcall.S) cost more than
+ * a compiler hook's, so their samples are counted apart, for a cost per
+ * call of their own (kind_of_library()): the entry by its own entry point
+ * and by the thread's library_entry while its C side runs, the return,
+ * through the trampoline the compiler hooks share, by the mark on the
+ * frame it closes (frame_is_library()).
  */
 #include "runtime.h"
+#include "libcall/libcall.h"
 
 /* arch/x86_64/hooks.S: each entry point, where its fast and its full
  * path's calls into C return, where the full path starts, and its end;
@@ -28,6 +36,8 @@ extern char __fentry__[], __fentry___fast_done[] HIDDEN, __fentry___full[] HIDDE
 	__fentry___full_done[] HIDDEN, __fentry___end[] HIDDEN;
 extern char callscope_return_trampoline[] HIDDEN, callscope_return_trampoline_hooked[] HIDDEN,
 	callscope_return_trampoline_end[] HIDDEN;
+
+extern char callscope_libcall_entry_done[] HIDDEN, callscope_libcall_entry_end[] HIDDEN;
 
 static struct hook_sample_counts counts;
 
@@ -57,10 +67,50 @@ static int at_clock_read(uintptr_t pc, uintptr_t self_lo, uintptr_t self_hi)
 #endif
 }
 
-/* Which counter a sample at PC in T's hooks goes to, or NULL: not in
- * the hooks of a call. */
-static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
-			    uintptr_t self_hi)
+/* The frame whose return the trampoline is taking: still open until its
+ * exit's clock read (POPPED 0), the one just closed after it. */
+static const struct shadow_frame *returning_frame(const struct thread_state *t, int popped)
+{
+	if (!t->stack)
+		return NULL;
+	if (!popped)
+		return t->depth ? &t->stack[t->depth - 1] : NULL;
+	return t->depth < t->capacity ? &t->stack[t->depth] : NULL;
+}
+
+/*
+ * Whether a sample at PC in T's hooks is in a library call's.  An exit's
+ * frame is popped a few instructions after its clock read: a sample
+ * between the two is taken for the frame below's, too rare to matter.
+ * In the C hooks' prologues and epilogues (UNGUARDED), an open library
+ * call on top is the one returning: a compiler hook's entry below it, a
+ * callback's (qsort's comparison), is rare; the epilogue of a library
+ * call's return, after its frame is gone, is taken for a compiler hook's.
+ */
+static int kind_of_library(const struct thread_state *t, uintptr_t pc, int unguarded)
+{
+	const struct shadow_frame *f = NULL;
+
+	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_end) || t->library_entry ||
+	    libcall_in_stubs(pc))
+		return 1;
+	if (t->guard == GUARD_EXIT || unguarded)
+		f = returning_frame(t, 0);
+	else if (t->guard == GUARD_EXIT_CLOCKED)
+		f = returning_frame(t, 1);
+	else if (in(pc, (const void *)((uintptr_t)callscope_return_trampoline - 1),
+		    callscope_return_trampoline_hooked))
+		f = returning_frame(t, 0);
+	else if (in(pc, callscope_return_trampoline_hooked, callscope_return_trampoline_end))
+		f = returning_frame(t, 1);
+	return f && frame_is_library(f);
+}
+
+/* The side of a hook's clock read a sample at PC in T's hooks fell on:
+ * its counter among the compiler hooks', or NULL: not in the hooks of a
+ * call. */
+static uint64_t *side_of(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
+			 uintptr_t self_hi)
 {
 	int in_runtime = pc - self_lo < self_hi - self_lo;
 
@@ -99,7 +149,29 @@ static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_
 		return &counts.inner;
 	if (in(pc, callscope_return_trampoline_hooked, callscope_return_trampoline_end))
 		return &counts.outer;
-	return in_runtime ? &counts.unsure : NULL;
+	/* a library call's stub and entry point run the caller's time up to
+	 * its call into C, the callee's after it */
+	if (in(pc, callscope_libcall_entry, callscope_libcall_entry_done) || libcall_in_stubs(pc))
+		return &counts.outer;
+	if (in(pc, callscope_libcall_entry_done, callscope_libcall_entry_end))
+		return &counts.inner;
+	/* a patched entry's trampoline (record --patch), before or after its
+	 * call into C: no label tells which */
+	return in_runtime || patch_is_own_code(pc) ? &counts.unsure : NULL;
+}
+
+/* Which counter a sample at PC in T's hooks goes to, or NULL: not in
+ * the hooks of a call. */
+static uint64_t *counter_of(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
+			    uintptr_t self_hi)
+{
+	uint64_t *c = side_of(t, pc, self_lo, self_hi);
+
+	if (!c || !kind_of_library(t, pc, c == &counts.unsure && !t->guard))
+		return c;
+	return c == &counts.inner ? &counts.library_inner
+	       : c == &counts.outer ? &counts.library_outer
+				    : &counts.library_unsure;
 }
 
 void hook_samples_note(const struct thread_state *t, uintptr_t pc, uintptr_t self_lo,
@@ -126,7 +198,17 @@ struct hook_sample_counts hook_samples_counts(void)
 	now.outer = __atomic_load_n(&counts.outer, __ATOMIC_RELAXED);
 	now.unsure = __atomic_load_n(&counts.unsure, __ATOMIC_RELAXED);
 	now.period_ns = counts.period_ns;
+	now.library_inner = __atomic_load_n(&counts.library_inner, __ATOMIC_RELAXED);
+	now.library_outer = __atomic_load_n(&counts.library_outer, __ATOMIC_RELAXED);
+	now.library_unsure = __atomic_load_n(&counts.library_unsure, __ATOMIC_RELAXED);
+	now.library_calls = __atomic_load_n(&counts.library_calls, __ATOMIC_RELAXED);
 	return now;
+}
+
+void hook_samples_add_library_calls(struct thread_state *t)
+{
+	__atomic_fetch_add(&counts.library_calls, t->library_calls, __ATOMIC_RELAXED);
+	t->library_calls = 0;
 }
 
 void hook_samples_after_fork(void)

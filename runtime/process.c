@@ -472,10 +472,10 @@ int process_sched_times(struct sched_times *out)
 	return end == p ? -1 : 0;
 }
 
-void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct sched_times ran,
-			       const struct hook_sample_counts *samples)
+void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x256 library,
+			       struct sched_times ran, const struct hook_sample_counts *samples)
 {
-	uint8_t buf[128];
+	uint8_t buf[192];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
 
 	if (process_fd < 0)
@@ -483,8 +483,8 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct 
 	uint8_t *sec = sec_begin(&b, SECTION_CALIBRATION);
 	sec_put_u32(&b, (uint32_t)runtime_config.pid);
 	sec_put_u32(&b, runtime_config.image);
-	sec_put_u32(&b, inner_x256);
-	sec_put_u32(&b, outer_x256);
+	sec_put_u32(&b, hooks.inner);
+	sec_put_u32(&b, hooks.outer);
 	sec_put_u64(&b, ran.cpu_ns);
 	sec_put_u64(&b, ran.wait_ns);
 	sec_put_u32(&b, ran.left_out ? CALIBRATION_WAITS_LEFT_OUT : 0);
@@ -495,6 +495,14 @@ void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256, struct 
 	sec_put_u64(&b, samples->outer);
 	sec_put_u64(&b, samples->unsure);
 	sec_put_u64(&b, samples->period_ns);
+	sec_put_u32(&b, runtime_config.library_inner_x256);
+	sec_put_u32(&b, runtime_config.library_outer_x256);
+	sec_put_u32(&b, library.inner);
+	sec_put_u32(&b, library.outer);
+	sec_put_u64(&b, samples->library_calls);
+	sec_put_u64(&b, samples->library_inner);
+	sec_put_u64(&b, samples->library_outer);
+	sec_put_u64(&b, samples->library_unsure);
 	sec_end(&b, sec);
 	flush_section(&b, buf);
 }

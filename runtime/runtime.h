@@ -216,6 +216,13 @@ struct thread_state {
 	uint64_t waited_ns;
 
 	siginfo_t held_signal[SIGNALS_HELD_MAX];
+
+	/* last, so that the fields every hook reads keep their cache lines */
+	int library_entry;	/* the C side of a library call's entry runs
+				 * (libcall/enter.c): its hook samples are that
+				 * kind's (hook_samples.c) */
+	uint64_t library_calls;	/* library calls entered, not yet added to
+				 * hook_samples_add_library_calls() */
 };
 
 /*
@@ -242,6 +249,25 @@ static inline uint32_t inlined_depth(const struct thread_state *t, uintptr_t sp,
 }
 
 /*
+ * A library call's frame (libcall/enter.c) is told from a compiler hook's
+ * by its site, which no redirected frame's hot path writes: ~addr, an
+ * address in the kernel's half that no call site has.  A compiler hook's
+ * frame may find a library frame's mark left in its slot, but for another
+ * address (functions with hooks and library functions lie in different
+ * objects), so the mark never matches it.  For hook_samples.c, which
+ * sorts the hooks' cost by the kind of call it was paid for.
+ */
+static inline void frame_mark_library(struct shadow_frame *f, uint64_t addr)
+{
+	f->site = ~(uintptr_t)addr;
+}
+
+static inline int frame_is_library(const struct shadow_frame *f)
+{
+	return f->site == ~(uintptr_t)f->addr;
+}
+
+/*
  * Process-wide settings, fixed once the constructor has run: the
  * launcher's contract as parsed (trigger addresses moved to where the
  * main program is loaded), and what the runtime found out itself.
@@ -256,6 +282,11 @@ struct runtime_config {
 	 * analyzer does from a trace */
 	uint32_t hook_inner_x256;
 	uint32_t hook_outer_x256;
+	/* the same for a library call's hooks (arch/x86_64/libcall.S), 0
+	 * when library calls are not traced; the PROCESS section has no
+	 * room for them, CALIBRATION says them */
+	uint32_t library_inner_x256;
+	uint32_t library_outer_x256;
 	uint32_t image;		/* this process image's number among same-pid images */
 	/* --time-by=samples: the sampler's period in ns (sampler.c), which
 	 * the root record keeps; 0 otherwise */
@@ -482,6 +513,15 @@ HIDDEN void signals_install(void);
 /* Finds libc's sigprocmask and pthread_sigmask, which the runtime stands
  * in for (sigaction.c), before any handler may call them. */
 HIDDEN void signal_masks_resolve(void);
+/* The signals the runtime keeps unblocked (SIGTRAP while patched entries
+ * trap, the sampler's signal) that the calling thread's program blocked,
+ * one bit per signal from bit 0 for signal 1: what a thread it creates
+ * inherits. */
+HIDDEN uint64_t signal_masks_program_blocked(void);
+/* As a thread starts: it takes INHERITED as its own, and unblocks the
+ * kept signals its mask holds (set by a raw system call), which the
+ * program still reads back as blocked.  Before the thread's first sample. */
+HIDDEN void signal_masks_thread_start(uint64_t inherited);
 
 /* arch/x86_64/keep_vectors.S: libc called from inside a hook */
 /* Whether the processor and the kernel save the extended state with xsave
@@ -526,6 +566,11 @@ struct hook_sample_counts {
 	uint64_t inner, outer;	/* in the callee's interval, in the caller's */
 	uint64_t unsure;	/* in the hooks, the side not known */
 	uint64_t period_ns;	/* thread CPU time a sample stands for */
+	/* the same three for the hooks of library calls, which are
+	 * counted apart from the above, and how many such calls the
+	 * process's threads entered */
+	uint64_t library_inner, library_outer, library_unsure;
+	uint64_t library_calls;
 };
 /* From the sampler's handler: a sample at PC interrupted T; SELF_LO and
  * SELF_HI bound the runtime's code. */
@@ -534,11 +579,19 @@ HIDDEN void hook_samples_note(const struct thread_state *t, uintptr_t pc, uintpt
 HIDDEN void hook_samples_set_period(uint64_t period_ns);
 HIDDEN struct hook_sample_counts hook_samples_counts(void);
 HIDDEN void hook_samples_after_fork(void);
+/* A thread's count of library calls entered (T->library_calls), added to
+ * the process's as it ends or the process exits; T's count restarts. */
+HIDDEN void hook_samples_add_library_calls(struct thread_state *t);
 
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
- * process_write_start()'s, and what the main thread ran and waited for a
- * CPU since the start's measurement (0, 0: not known). */
-HIDDEN void process_write_calibration(uint32_t inner_x256, uint32_t outer_x256,
+ * process_write_start()'s, the compiler hooks' (HOOKS) and a library
+ * call's (LIBRARY; the start's is in runtime_config), and what the main
+ * thread ran and waited for a CPU since the start's measurement (0, 0:
+ * not known). */
+struct hook_cost_x256 {
+	uint32_t inner, outer;
+};
+HIDDEN void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x256 library,
 				      struct sched_times ran,
 				      const struct hook_sample_counts *samples);
 /* Describes the objects loaded since the last look (dlopen) and tells the
@@ -569,6 +622,9 @@ HIDDEN int patch_is_return_point(uintptr_t addr);
  * trampoline's instructions (the displaced ones it runs are the
  * function's). */
 HIDDEN int patch_is_own_code(uintptr_t pc);
+/* libcall/patch.c: nonzero when PC is in a stub a hooked GOT slot leads
+ * to, a library call's hook; async-signal-safe */
+HIDDEN int libcall_in_stubs(uintptr_t pc);
 /* The patched function whose entry's jump (or the endbr64 before it) lies
  * at PC, else 0.  The thread has not run the jump yet: a timer sample
  * there waited for the call that landed on it, the program's time, which
@@ -588,7 +644,7 @@ HIDDEN int patch_trap_sigaction(const struct sigaction *act, struct sigaction *o
 HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
-HIDDEN void calibrate_overhead(uint32_t *inner_x256, uint32_t *outer_x256);
+HIDDEN void calibrate_overhead(struct hook_cost_x256 *hooks, struct hook_cost_x256 *library);
 /* Measures the hooks' cost at start-up into runtime_config, and notes the
  * calling (main) thread's CPU and waiting times so far. */
 HIDDEN void calibrate_at_start(void);

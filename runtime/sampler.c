@@ -95,6 +95,9 @@ struct sampler_thread {
 	int has_timer;		/* TIMER exists (disarmed once the event took over) */
 	int awaiting;		/* the main thread's event is being opened for it */
 	int short_period;	/* the event's first period is the rest of the timer's */
+	/* the event's periods: those signalled or counted lost, and how much
+	 * shorter than a full period the first was (see blocked_periods()) */
+	uint64_t periods_seen, first_short_ns;
 	timer_t timer;
 	/* while awaiting: the thread's CPU time when its timer started, and
 	 * the periods the timer's signals weighed since (see take_event()) */
@@ -586,8 +589,11 @@ static uint64_t take_event(struct sampler_thread *s)
 	uint64_t elapsed = now > s->timer_start_ns ? now - s->timer_start_ns : 0;
 	uint64_t periods = elapsed / sampler.period_ns;
 	uint64_t next = sampler.period_ns - elapsed % sampler.period_ns;
-	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &next) == 0)
+	s->periods_seen = s->first_short_ns = 0;
+	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &next) == 0) {
 		s->short_period = 1;
+		s->first_short_ns = sampler.period_ns - next;
+	}
 	s->perf_id = rt_perf_id(fd);
 	/* a SIGTRAP of the event may interrupt this handler (SA_NODEFER,
 	 * patch/trap.c) once it is enabled: it finds it in place */
@@ -604,6 +610,43 @@ static int is_handover_signal(const siginfo_t *info)
 		return is_task_clock_trap(info);
 	return info->si_code == POLL_HUP &&
 	       info->si_fd == __atomic_load_n(&handover.waker_fd, __ATOMIC_ACQUIRE);
+}
+
+/* si_perf_flags follows si_perf_data and si_perf_type (Linux 5.18; glibc
+ * 2.36 has no name for it): TRAP_PERF_FLAG_ASYNC when the thread had the
+ * signal blocked as the event signalled. */
+static int trap_waited_blocked(const siginfo_t *info)
+{
+	uint32_t flags;
+
+	__builtin_memcpy(&flags, (const char *)&info->si_addr + sizeof(void *) + sizeof(uint64_t) +
+				 sizeof(uint32_t), sizeof(flags));
+	return flags & 1u;
+}
+
+/*
+ * A SIGTRAP of the event that waited blocked stands for every period that
+ * ended meanwhile: the kernel keeps one pending however many end.  The
+ * runtime keeps its signal unblocked (see signal_masks_thread_start()),
+ * but a mask set by a raw system call, or inside libc, still blocks it.
+ * The event's count says how many periods passed, and those not signalled
+ * are lost samples, so that the recording says so.  Counted for this
+ * trap, which is signalled; returns the periods lost.
+ */
+static uint64_t blocked_periods(struct sampler_thread *s, const siginfo_t *info)
+{
+	uint64_t count;
+
+	s->periods_seen++;
+	if (!trap_waited_blocked(info) || rt_perf_id(s->perf_fd) != s->perf_id ||
+	    raw_syscall3(SYS_read, s->perf_fd, (long)&count, sizeof(count)) != sizeof(count))
+		return 0;
+	uint64_t passed = (count + s->first_short_ns) / sampler.period_ns;
+	if (passed <= s->periods_seen)
+		return 0;
+	uint64_t lost = passed - s->periods_seen;
+	s->periods_seen = passed;
+	return lost;
 }
 
 /* After the event's first, shortened period: the full period from now on. */
@@ -660,6 +703,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		}
 		/* the event runs on: nothing to re-arm */
 		restore_period(s);
+		s->missed += blocked_periods(s, info);
 	} else if (s->perf_fd >= 0 && info->si_code == POLL_HUP && info->si_fd == s->perf_fd) {
 		/* the event stopped itself after one period: start the next,
 		 * unless an exec is on its way (sampler_exec_begin()) */
@@ -691,9 +735,15 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		s->missed = 0;
 		goto out;
 	}
-	if (sampler.settings.background && t->status == THREAD_RECORDING)
-		hook_samples_note(t, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], sampler.self_lo,
-				  sampler.self_hi, weight);
+	if (sampler.settings.background && t->status == THREAD_RECORDING) {
+		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		hook_samples_note(t, pc, sampler.self_lo, sampler.self_hi, weight);
+		/* a patched entry's trampoline and a library call's stub are
+		 * the hooks' cost, counted just now; in the stream they would
+		 * be time in no object at all */
+		if (patch_is_own_code(pc) || libcall_in_stubs(pc))
+			goto out;
+	}
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
 		s->missed += weight;
 		goto out;
@@ -1027,6 +1077,7 @@ static int arm_event(struct sampler_thread *s, int fd)
 {
 	s->perf_fd = fd;
 	s->perf_id = rt_perf_id(fd);
+	s->periods_seen = s->first_short_ns = 0;
 	s->armed = 1;
 	pthread_setspecific(sampler_key, s);
 	if (enable_event(fd) == 0)
@@ -1071,11 +1122,14 @@ static void warn_not_sampled(void)
 	rt_warn("cannot create the sampling timer; this thread is not sampled", strerror(errno));
 }
 
-/* Whether the calling thread may start sampling now; then its bounds are read. */
-static int thread_starting(struct sampler_thread *s)
+/* Whether the calling thread may start sampling now; then its bounds are
+ * read, and the signal unblocked (BLOCKED: its creator's view of its mask,
+ * see signal_masks_thread_start()). */
+static int thread_starting(struct sampler_thread *s, uint64_t blocked)
 {
 	if (!sampler.on || s->armed || !runtime_thread_ready(trace_current()))
 		return 0;
+	signal_masks_thread_start(blocked);
 	read_stack_bounds(s);
 	s->missed = 0;
 	s->short_period = 0;
@@ -1100,11 +1154,11 @@ static void wait_for_waker(void)
 
 /* Starts sampling the calling thread: its buffer, its bounds, its event
  * or else its timer. */
-static void sampler_thread_start(void)
+static void sampler_thread_start(uint64_t blocked)
 {
 	struct sampler_thread *s = &sampler_tls;
 
-	if (!thread_starting(s))
+	if (!thread_starting(s, blocked))
 		return;
 	int fd = -1;
 	if (sampler.events) {
@@ -1191,10 +1245,10 @@ static void start_main_thread(void)
 	struct sampler_thread *s = &sampler_tls;
 
 	if (!sampler.events) {
-		sampler_thread_start();
+		sampler_thread_start(0);
 		return;
 	}
-	if (!thread_starting(s))
+	if (!thread_starting(s, 0))
 		return;
 	handover.tid = (pid_t)gettid();
 	handover.state = HANDOVER_OPENING;
@@ -1247,6 +1301,7 @@ static void sampler_thread_stop(void *arg)
 struct start_args {
 	void *(*fn)(void *);
 	void *arg;
+	uint64_t blocked;	/* signal_masks_program_blocked() of the creator */
 };
 
 static void *sampled_start(void *p)
@@ -1254,7 +1309,7 @@ static void *sampled_start(void *p)
 	struct start_args a = *(struct start_args *)p;
 
 	free(p);
-	sampler_thread_start();
+	sampler_thread_start(a.blocked);
 	void *ret = a.fn(a.arg);
 	sampler_thread_stop(NULL);
 	return ret;
@@ -1278,6 +1333,7 @@ EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	if (a) {
 		a->fn = fn;
 		a->arg = arg;
+		a->blocked = signal_masks_program_blocked();
 		rc = real(thread, attr, sampled_start, a);
 		if (rc != 0)
 			free(a);
@@ -1494,7 +1550,7 @@ static void after_fork_child(void)
 	s->perf_fd = -1;
 	s->has_timer = 0;
 	s->armed = 0;
-	sampler_thread_start();
+	sampler_thread_start(0);
 }
 
 /*

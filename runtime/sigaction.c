@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "runtime.h"
+#include "raw_syscall.h"
 #include "sampler.h"
 #include "stream.h"
 
@@ -32,6 +33,10 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 static struct sigaction program_action[NSIG];
 static int wrapped[NSIG];
 static sigaction_fn real_sigaction;
+/* Which of the signals the runtime keeps unblocked (kept_unblocked())
+ * the program blocked in this thread, as it reads them back.  A new thread
+ * starts with its creator's (signal_masks_thread_start()). */
+static __thread uint64_t program_blocked __attribute__((tls_model("initial-exec")));
 
 static sigaction_fn get_real_sigaction(void)
 {
@@ -200,40 +205,99 @@ static void run_wrapped(int sig, siginfo_t *info, void *context)
 			trace_stack_switch(t);
 		trace_enter(t, frame, here, NULL);
 	}
+	/* the kernel puts the thread's mask back as the handler returns, and
+	 * the program's view of it goes back with it */
+	uint64_t blocked = program_blocked;
 	errno = saved;
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, info, context);
 	else if (a->sa_handler != SIG_IGN && a->sa_handler != SIG_DFL)
 		a->sa_handler(sig);
 	saved = errno;
+	program_blocked = blocked;
 	if (recording)
 		trace_exit_named(t, frame);
 	errno = saved;
 }
 
 /*
- * While patched entries trap (patch/trap.c), SIGTRAP must reach their
- * handler everywhere: the kernel kills a thread whose int3 traps with the
- * signal blocked.  So no handler's mask nor thread's mask blocks it then.
+ * Signals the runtime keeps unblocked.  While patched entries trap
+ * (patch/trap.c), SIGTRAP must reach their handler everywhere: the kernel
+ * kills a thread whose int3 traps with the signal blocked.  While the
+ * sampler samples, its signal must reach its handler: a thread that blocks
+ * it is never sampled, and thread pools (liblzma's, among many) block
+ * every signal around pthread_create, so their workers start with a full
+ * mask.  So no handler's mask nor thread's mask blocks them then; the
+ * program still reads its masks back as it set them (program_blocked).
  */
-static const sigset_t *without_trap(const sigset_t *set, sigset_t *copy)
+#define SIGNAL_BIT(sig) (1ull << ((sig) - 1))
+
+static uint64_t kept_unblocked(void)
 {
-	if (!set || !sigismember(set, SIGTRAP) || !patch_trap_sigaction(NULL, NULL))
+	uint64_t kept = 0;
+	int sampled = sampler_signal();
+
+	if (patch_trap_sigaction(NULL, NULL))
+		kept |= SIGNAL_BIT(SIGTRAP);
+	if (sampled)
+		kept |= SIGNAL_BIT(sampled);
+	return kept;
+}
+
+/* Those of KEPT that SET holds. */
+static uint64_t kept_in(const sigset_t *set, uint64_t kept)
+{
+	uint64_t in = 0;
+
+	for (int sig = 1; sig <= 64; sig++)
+		if ((kept & SIGNAL_BIT(sig)) && sigismember(set, sig) == 1)
+			in |= SIGNAL_BIT(sig);
+	return in;
+}
+
+/* SET without the signals the runtime keeps unblocked: SET itself, or
+ * COPY holding the rest. */
+static const sigset_t *without_kept(const sigset_t *set, sigset_t *copy)
+{
+	uint64_t in = set ? kept_in(set, kept_unblocked()) : 0;
+
+	if (!in)
 		return set;
 	*copy = *set;
-	sigdelset(copy, SIGTRAP);
+	for (int sig = 1; sig <= 64; sig++)
+		if (in & SIGNAL_BIT(sig))
+			sigdelset(copy, sig);
 	return copy;
 }
 
+uint64_t signal_masks_program_blocked(void)
+{
+	return program_blocked;
+}
+
+void signal_masks_thread_start(uint64_t inherited)
+{
+	uint64_t kept = kept_unblocked(), was = 0;
+
+	program_blocked |= inherited;
+	/* blocked by a raw system call, or by pthread_attr_setsigmask_np:
+	 * the kernel's mask is a 64-bit word of signals 1 to 64 */
+	if (!kept || raw_failed(raw_syscall6(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&kept,
+					     (long)&was, sizeof(kept), 0, 0)))
+		return;
+	program_blocked |= was & kept;
+}
+
 /* Sets the kernel's action for SIG; SIGTRAP's goes behind the handler of
- * patched entries' traps while one is in. */
+ * patched entries' traps while one is in.  The kept signals stay out of
+ * the handler's mask: the program reads its own back (see sigaction()). */
 static int set_action(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction copy;
 
 	if (sig == SIGTRAP && patch_trap_sigaction(act, old))
 		return 0;
-	if (act && without_trap(&act->sa_mask, &copy.sa_mask) != &act->sa_mask) {
+	if (act && without_kept(&act->sa_mask, &copy.sa_mask) != &act->sa_mask) {
 		sigset_t mask = copy.sa_mask;
 		copy = *act;
 		copy.sa_mask = mask;
@@ -265,7 +329,22 @@ static int set_mask(sigmask_fn *real, const char *name, int how, const sigset_t 
 		errno = ENOSYS;
 		return -1;
 	}
-	return (*real)(how, how == SIG_UNBLOCK ? set : without_trap(set, &copy), old);
+	uint64_t kept = kept_unblocked(), was = program_blocked, now = was;
+	/* read before the call: OLD may be SET */
+	if (set && how == SIG_BLOCK)
+		now = was | kept_in(set, kept);
+	else if (set && how == SIG_UNBLOCK)
+		now = was & ~kept_in(set, kept);
+	else if (set && how == SIG_SETMASK)
+		now = kept_in(set, kept);
+	int rc = (*real)(how, how == SIG_UNBLOCK ? set : without_kept(set, &copy), old);
+	if (rc != 0)
+		return rc;
+	program_blocked = now;
+	for (int sig = 1; old && sig <= 64; sig++)
+		if (was & kept & SIGNAL_BIT(sig))
+			sigaddset(old, sig);
+	return rc;
 }
 
 EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)

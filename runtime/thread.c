@@ -159,6 +159,7 @@ static void thread_finished(void *arg)
 	/* a sample arriving now must not interleave with the end record */
 	guard_take(t, 1);
 	emit_end(t);
+	hook_samples_add_library_calls(t);
 	t->status = THREAD_OFF;
 	/* the guard stays held from here on: a signal it held meanwhile is
 	 * sent now, as no later release will send it */
@@ -198,6 +199,7 @@ void thread_after_fork(struct thread_state *t)
 {
 	/* a child starts with no signal pending, held ones included */
 	signals_forget_held(t);
+	t->library_calls = 0;	/* the parent's */
 	if (t->status != THREAD_RECORDING)
 		return;
 	guard_take(t, 1);

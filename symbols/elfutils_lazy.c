@@ -28,6 +28,8 @@ LAZY_FUNCTION(libdw, int, dwarf_cfi_end, (Dwarf_CFI *cache), (cache))
 LAZY_FUNCTION(libdw, int, dwarf_child, (Dwarf_Die *die, Dwarf_Die *result), (die, result))
 LAZY_FUNCTION(libdw, int, dwarf_end, (Dwarf *dwarf), (dwarf))
 LAZY_FUNCTION(libdw, const char *, dwarf_formstring, (Dwarf_Attribute *attrp), (attrp))
+LAZY_FUNCTION(libdw, int, dwarf_frame_cfa, (Dwarf_Frame *frame, Dwarf_Op **ops, size_t *nops),
+	      (frame, ops, nops))
 LAZY_FUNCTION(libdw, int, dwarf_frame_info,
 	      (Dwarf_Frame *frame, Dwarf_Addr *start, Dwarf_Addr *end, bool *signalp),
 	      (frame, start, end, signalp))

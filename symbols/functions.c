@@ -1,5 +1,6 @@
 #include "symbols/functions.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -15,6 +16,9 @@
 #include "symbols/fde_table.h"
 #include "symbols/elf_symbols.h"
 #include "xalloc.h"
+
+/* rsp, in the x86-64 DWARF register numbering */
+#define DWARF_RSP 7
 
 struct builder {
 	struct elf_functions *out;
@@ -66,23 +70,49 @@ static int no_caller(Dwarf_Frame *frame)
 }
 
 /*
+ * What the CFI at the entry of FRAME's function says of how it is entered
+ * (enum elf_function_flags): without a call (no_caller()), with the frame
+ * a call or a tail call leaves, or inside a frame opened before it.  The
+ * CFA is one DWARF operation when it is a register plus an offset.
+ */
+static unsigned entry_frame(Dwarf_Frame *frame)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (no_caller(frame))
+		return ELF_FUNCTION_NO_CALLER;
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		return 0;
+	uint64_t reg;
+	int64_t offset;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		offset = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		offset = (int64_t)ops[0].number;
+	} else {
+		return 0;
+	}
+	return reg == DWARF_RSP && offset == 8 ? ELF_FUNCTION_ENTRY_FRAME
+					       : ELF_FUNCTION_INSIDE_FRAME;
+}
+
+/*
  * The end of the FDE starting at START, before NEXT (the next FDE's start):
  * libdw hands out one row of the CFI table at a time, so the rows are
- * walked until no FDE covers the address.  *UNCALLED says whether the
- * function is entered without a call (no_caller()).
+ * walked until no FDE covers the address.
  */
-static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next, int *uncalled)
+static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next)
 {
 	uint64_t at = start;
 
-	*uncalled = 0;
 	while (cfi && at < next) {
 		Dwarf_Frame *frame;
 		Dwarf_Addr lo, hi;
 		if (dwarf_cfi_addrframe(cfi, at, &frame) != 0)
 			break;
-		if (at == start)
-			*uncalled = no_caller(frame);
 		int ok = dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && hi > at;
 		free(frame);
 		if (!ok)
@@ -95,22 +125,30 @@ static uint64_t fde_end(Dwarf_CFI *cfi, uint64_t start, uint64_t next, int *unca
 /* The FDEs' starts from .eh_frame_hdr, each with the range its FDE
  * covers (the table alone would stretch a function over the padding
  * after it). */
-static void add_fdes(Elf *elf, struct builder *b)
+static void add_fdes(Elf *elf, Dwarf_CFI *cfi, struct builder *b)
 {
 	struct fde_table t;
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
 
 	fde_table_load(elf, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		uint64_t next = i + 1 < t.n ? t.starts[i + 1] : t.end;
-		int uncalled;
-		uint64_t end = fde_end(cfi, t.starts[i], next, &uncalled);
-		add(b, t.starts[i], end - t.starts[i], NULL,
-		    ELF_FUNCTION_FDE | (uncalled ? ELF_FUNCTION_NO_CALLER : 0));
+		add(b, t.starts[i], fde_end(cfi, t.starts[i], next) - t.starts[i], NULL,
+		    ELF_FUNCTION_FDE);
 	}
-	if (cfi)
-		dwarf_cfi_end(cfi);
 	fde_table_release(&t);
+}
+
+/* Marks every function, named or not, with what the CFI covering its
+ * start says of its entry (entry_frame()). */
+static void mark_entries(Dwarf_CFI *cfi, struct elf_functions *f)
+{
+	for (size_t i = 0; cfi && i < f->n; i++) {
+		Dwarf_Frame *frame;
+		if (dwarf_cfi_addrframe(cfi, f->funcs[i].start, &frame) != 0)
+			continue;
+		f->funcs[i].flags |= entry_frame(frame);
+		free(frame);
+	}
 }
 
 static void add_code(Elf *elf, struct elf_functions *f)
@@ -207,13 +245,17 @@ int elf_functions_load(const char *path, struct elf_functions *out)
 		memcpy(out->build_id, id, (size_t)idlen);
 		out->build_id_len = (size_t)idlen;
 	}
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
 	elf_each_function_symbol(elf, SHT_SYMTAB, add_symbol, &b);
 	elf_each_function_symbol(elf, SHT_DYNSYM, add_symbol, &b);
-	add_fdes(elf, &b);
+	add_fdes(elf, cfi, &b);
 	add_code(elf, out);
+	merge(out);
+	mark_entries(cfi, out);
+	if (cfi)
+		dwarf_cfi_end(cfi);
 	elf_end(elf);
 	close(fd);
-	merge(out);
 	/* the loader jumps to the program's entry point: no call */
 	for (size_t i = 0; entry && i < out->n; i++)
 		if (out->funcs[i].start == entry)

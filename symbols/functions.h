@@ -12,12 +12,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A function with neither frame flag has no CFI at its start, or CFI that
+ * gives the CFA by an expression. */
 enum elf_function_flags {
 	ELF_FUNCTION_SYMBOL = 1 << 0,	/* named by .symtab or .dynsym */
 	ELF_FUNCTION_FDE = 1 << 1,	/* an FDE starts here */
 	ELF_FUNCTION_NO_CALLER = 1 << 2,	/* entered without a call: the entry
 						 * point, a signal return, a thread's
 						 * or context's first frame */
+	ELF_FUNCTION_ENTRY_FRAME = 1 << 3,	/* the CFI at its start puts the CFA at
+						 * rsp + 8, the return address on top:
+						 * the frame a call (or a jump to a
+						 * function, a tail call) leaves */
+	ELF_FUNCTION_INSIDE_FRAME = 1 << 4,	/* the CFI at its start puts the CFA
+						 * elsewhere (rsp + 32, say): it begins
+						 * inside a frame opened before it, a
+						 * part split off a function (gcc's
+						 * .cold), with no return address on top */
 };
 
 struct elf_function {

@@ -65,13 +65,34 @@ static inline void enter(struct thread_state *t, uintptr_t *ret_slot,
 	}
 }
 
+/*
+ * A library call's hooks cost more than a compiler hook's (the stub, the
+ * saved registers, this function), so the samples that fall in them
+ * (hook_samples.c) are told apart: by library_entry while this runs, and
+ * by a mark on the frame (frame_mark_library()) while its return goes
+ * through the trampoline the compiler hooks share.  The calls are counted
+ * too, for the samples' cost per call.
+ */
 HIDDEN NO_INSTRUMENT void callscope_libcall_enter(uintptr_t *ret_slot,
 						  const struct libcall_target *lt)
 {
 	struct thread_state *t = trace_current();
 
-	if (runtime_thread_ready(t))
+	t->library_entry = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (runtime_thread_ready(t)) {
+		/* marked before the entry's clock read, so that the callee's
+		 * time holds no more of this than the compiler hooks' does: the
+		 * frame is pushed into the next slot (a mark left there when
+		 * stack repair pushes it elsewhere names this function and
+		 * matches no other) */
+		if (t->depth < t->capacity)
+			frame_mark_library(&t->stack[t->depth], lt->id);
+		t->library_calls++;
 		enter(t, ret_slot, lt);
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->library_entry = 0;
 }
 
 /* dlopen returned HANDLE (callscope_libcall_load_return): the call ends,

@@ -43,7 +43,8 @@ static const char *const ignored[] = {
  * in for; the others (the unwinder's entry points, the context switches)
  * are part of how the runtime follows the stack and stay unseen. */
 static const char *const stand_ins[] = {
-	"signal", "sigaction", "pthread_create", "pthread_exit", "dlclose", "backtrace",
+	"signal", "bsd_signal", "sysv_signal", "__sysv_signal", "sigaction", "sigprocmask",
+	"pthread_sigmask", "pthread_create", "pthread_exit", "clone", "dlclose", "backtrace",
 	"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve",
 	"execveat", "syscall", "_exit", "_Exit", NULL,
 };

@@ -34,6 +34,8 @@ struct libcall_target {
  * when the launcher asked for library calls (the first call reads its
  * setting).  Takes the loader's lock: never from a signal handler. */
 HIDDEN void libcall_install(void);
+/* Nonzero when the launcher asked for library calls. */
+HIDDEN int libcall_traced(void);
 
 /* Nonzero when the loaded object INFO describes has hooks (the runtime
  * itself has none): its calls into other objects are library calls, and

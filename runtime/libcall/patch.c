@@ -338,10 +338,17 @@ static uintptr_t function_of(const struct object_view *o, const ElfW(Rela) *r, u
 
 static int in_stubs(uintptr_t v)
 {
-	for (size_t i = 0; i < lc.npasses; i++)
+	size_t n = __atomic_load_n(&lc.npasses, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; i < n; i++)
 		if (v >= lc.passes[i].lo && v < lc.passes[i].hi)
 			return 1;
 	return 0;
+}
+
+int libcall_in_stubs(uintptr_t pc)
+{
+	return in_stubs(pc);
 }
 
 static void write_stub(uint8_t *p, const struct libcall_target *target)
@@ -522,16 +529,17 @@ static void hook_objects(void)
 	}
 	lc.passes[lc.npasses].lo = (uintptr_t)ps.stubs;
 	lc.passes[lc.npasses].hi = (uintptr_t)ps.stubs + ps.stub_bytes;
-	lc.npasses++;
+	/* after its bounds: a signal handler reads them (libcall_in_stubs()) */
+	__atomic_store_n(&lc.npasses, lc.npasses + 1, __ATOMIC_RELEASE);
 	apply_patches(&ps);
 	/* the patch list and the slots looked at are spent; the targets
 	 * stay for the stubs */
 	munmap(ps.patches, spent_bytes);
 }
 
-void libcall_install(void)
+/* Reads the launcher's setting, once; the caller holds lc_lock. */
+static void read_setting(void)
 {
-	pthread_mutex_lock(&lc_lock);
 	if (!lc.setting_read) {
 		const char *s = secure_getenv(LIBCALL_ENV);
 		lc.setting_read = 1;
@@ -539,7 +547,22 @@ void libcall_install(void)
 		if (lc.on)
 			memcpy(lc.spec, s, strlen(s) + 1);
 	}
+}
+
+void libcall_install(void)
+{
+	pthread_mutex_lock(&lc_lock);
+	read_setting();
 	if (lc.on && runtime_config.active)
 		hook_objects();
 	pthread_mutex_unlock(&lc_lock);
+}
+
+int libcall_traced(void)
+{
+	pthread_mutex_lock(&lc_lock);
+	read_setting();
+	int on = lc.on;
+	pthread_mutex_unlock(&lc_lock);
+	return on;
 }

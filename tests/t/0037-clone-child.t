@@ -8,15 +8,9 @@
 
 plan 16
 for flags in "$HOOK_FLAGS_PG" "$HOOK_FLAGS_FENTRY" "$HOOK_FLAGS_CYG" patch; do
-	if [ "$flags" = patch ]; then
-		build_prog clone_child app -O2
-		opt=--patch
-	else
-		build_prog clone_child app -O2 $flags
-		opt=
-	fi
+	build_hook_kind clone_child app "$flags" -O2
 	for mode in trace count; do
-		limited "$CS" record -q $opt --mode=$mode -o c.data -- ./app > out.txt 2> err.txt
+		limited "$CS" record -q $RECORD_OPT --mode=$mode -o c.data -- ./app > out.txt 2> err.txt
 		is "$?:$(cat out.txt)" "0:child exited 7" "$flags, $mode: the child returns 7"
 		is "$(calls_of c.data work)" 4 "$flags, $mode: work's 3 calls in the child and 1 in the parent"
 	done

@@ -162,6 +162,23 @@ HOOK_FLAGS_PG="-pg"
 HOOK_FLAGS_FENTRY="-pg -mfentry"
 HOOK_FLAGS_CYG="-finstrument-functions"
 
+# build_hook_kind SOURCE OUTPUT KIND FLAGS...: builds tests/progs/SOURCE.c
+# for KIND, one of the flag sets above or "patch" (no hooks: record patches
+# the entries), and sets RECORD_OPT to what record needs for it.
+build_hook_kind() {
+	src=$1
+	out=$2
+	kind=$3
+	shift 3
+	if [ "$kind" = patch ]; then
+		RECORD_OPT=--patch
+		build_prog "$src" "$out" "$@"
+	else
+		RECORD_OPT=
+		build_prog "$src" "$out" "$@" $kind
+	fi
+}
+
 # skip_if_attach_refused RC ERR N: when record --pid exited RC, having
 # said in the file ERR that it cannot sample (perf_event_open refused
 # here), skips the test's N checks and ends it.

@@ -5,7 +5,8 @@
  * carries; a file of minor version 3, which has no such section,
  * reads with the start's figure; a section naming no process, or a second
  * one for a process, makes the file damaged.  The samples beside a trace
- * that fell in the hooks, trailing fields of later files, are read too.
+ * that fell in the hooks, trailing fields of later files, are read too,
+ * and after them the library calls' hooks measured apart.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,10 @@ struct calibration {
 	/* with SAMPLES: the trailing fields up to the samples in the hooks */
 	int samples;
 	struct data_hook_samples hooks;
+	/* with LIBRARY too: the library calls' figures at start and at
+	 * exit (inner, outer each), then hooks' library_* fields */
+	int library;
+	uint32_t library_x256[4];
 };
 
 static void put_section(FILE *f, enum section_type type, const uint8_t *buf,
@@ -83,6 +88,14 @@ static uint8_t *write_file(unsigned minor, const struct calibration *cal, size_t
 			sec_put_u64(&b, cal[i].hooks.unsure);
 			sec_put_u64(&b, cal[i].hooks.period_ns);
 		}
+		if (cal[i].samples && cal[i].library) {
+			for (int k = 0; k < 4; k++)
+				sec_put_u32(&b, cal[i].library_x256[k]);
+			sec_put_u64(&b, cal[i].hooks.library_calls);
+			sec_put_u64(&b, cal[i].hooks.library_inner);
+			sec_put_u64(&b, cal[i].hooks.library_outer);
+			sec_put_u64(&b, cal[i].hooks.library_unsure);
+		}
 		put_section(f, SECTION_CALIBRATION, buf, &b);
 	}
 	assert_int_equal(data_write_end(f), 0);
@@ -129,7 +142,7 @@ static void test_minor_3_reads_with_the_start_figure(void **state)
 static void test_lower_exit_figure_is_subtracted(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 200, 400, 3000, 1000, 0, { 0, 0, 0, 0, 0 } };
+	struct calibration cal = { 42, 200, 400, 3000, 1000, 0, { 0 }, 0, { 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -151,7 +164,7 @@ static void test_lower_exit_figure_is_subtracted(void **state)
 static void test_higher_exit_figure_keeps_the_start(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 100, 900, 0, 0, 0, { 0, 0, 0, 0, 0 } };
+	struct calibration cal = { 42, 100, 900, 0, 0, 0, { 0 }, 0, { 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -168,8 +181,8 @@ static void test_higher_exit_figure_keeps_the_start(void **state)
 static void test_hook_samples_read(void **state)
 {
 	(void)state;
-	struct calibration cal = { 42, 200, 400, 3000, 1000, 1, { 90, 30, 20, 6, 1005025 } };
-	struct calibration old = { 42, 200, 400, 3000, 1000, 0, { 0, 0, 0, 0, 0 } };
+	struct calibration cal = { 42, 200, 400, 3000, 1000, 1, { 90, 30, 20, 6, 1005025, 0, 0, 0, 0 }, 0, { 0 } };
+	struct calibration old = { 42, 200, 400, 3000, 1000, 0, { 0 }, 0, { 0 } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -184,12 +197,44 @@ static void test_hook_samples_read(void **state)
 	assert_int_equal(pr.hook_samples.inner + pr.hook_samples.outer, 0);
 }
 
+/* the library calls' hooks: the lower pair of start and exit, the
+ * samples in them and the calls apart; an older section has neither */
+static void test_library_figures_read(void **state)
+{
+	(void)state;
+	struct calibration cal = { 42, 200, 400, 3000, 1000, 1,
+				   { 90, 30, 20, 6, 1005025, 12, 7, 3, 5000 },
+				   1, { 500, 300, 450, 340 } };
+	struct calibration higher = cal;
+	struct data_process pr;
+	char err[256] = "";
+
+	assert_int_equal(read_file(DATA_VERSION_MINOR, &cal, 1, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.library_start_inner_x256, 500);
+	assert_int_equal(pr.library_exit_outer_x256, 340);
+	assert_int_equal(pr.library_inner_x256, 450);
+	assert_int_equal(pr.library_outer_x256, 340);
+	assert_int_equal(pr.hook_samples.library_calls, 5000);
+	assert_int_equal(pr.hook_samples.library_inner, 12);
+	assert_int_equal(pr.hook_samples.library_outer, 7);
+	assert_int_equal(pr.hook_samples.library_unsure, 3);
+	assert_int_equal(pr.hook_samples.inner, 30);
+	higher.library_x256[2] = 900;
+	assert_int_equal(read_file(DATA_VERSION_MINOR, &higher, 1, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.library_inner_x256, 500);
+	assert_int_equal(pr.library_outer_x256, 300);
+	cal.library = 0;
+	assert_int_equal(read_file(DATA_VERSION_MINOR, &cal, 1, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.library_inner_x256 + pr.library_outer_x256, 0);
+	assert_int_equal(pr.hook_samples.library_calls, 0);
+}
+
 static void test_damaged_calibration_refused(void **state)
 {
 	(void)state;
-	struct calibration stranger = { 7, 1, 1, 0, 0, 0, { 0, 0, 0, 0, 0 } };
-	struct calibration twice[2] = { { 42, 1, 1, 0, 0, 0, { 0, 0, 0, 0, 0 } },
-					 { 42, 2, 2, 0, 0, 0, { 0, 0, 0, 0, 0 } } };
+	struct calibration stranger = { 7, 1, 1, 0, 0, 0, { 0 }, 0, { 0 } };
+	struct calibration twice[2] = { { 42, 1, 1, 0, 0, 0, { 0 }, 0, { 0 } },
+					 { 42, 2, 2, 0, 0, 0, { 0 }, 0, { 0 } } };
 	struct data_process pr;
 	char err[256] = "";
 
@@ -207,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_lower_exit_figure_is_subtracted),
 		cmocka_unit_test(test_higher_exit_figure_keeps_the_start),
 		cmocka_unit_test(test_hook_samples_read),
+		cmocka_unit_test(test_library_figures_read),
 		cmocka_unit_test(test_damaged_calibration_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

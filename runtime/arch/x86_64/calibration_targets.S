@@ -44,4 +44,22 @@ callscope_calibration_plain:		/* the rest: the function alone */
 	.size	callscope_calibration_fentry, .-callscope_calibration_fentry
 	.size	callscope_calibration_plain, .-callscope_calibration_plain
 
+/*
+ * An empty function reached as a library call is: through a stub like
+ * those libcall/patch.c writes, which hands its target to the library
+ * calls' entry point in %r11 (that target's jump is
+ * callscope_calibration_plain).
+ */
+	.globl	callscope_calibration_library
+	.hidden	callscope_calibration_library
+	.type	callscope_calibration_library, @function
+	.p2align 4
+callscope_calibration_library:
+	.cfi_startproc
+	endbr64
+	leaq	callscope_calibration_library_target(%rip), %r11
+	jmp	callscope_libcall_entry
+	.cfi_endproc
+	.size	callscope_calibration_library, .-callscope_calibration_library
+
 	.section .note.GNU-stack,"",@progbits

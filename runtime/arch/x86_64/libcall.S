@@ -30,9 +30,17 @@ callscope_libcall_entry:
 	leaq	FRAME(%rsp), %rdi	/* the return-address slot */
 	movq	%r11, %rsi
 	call	callscope_libcall_enter
+	/* the callee's clock runs from here on, the caller's before
+	 * (runtime/hook_samples.c) */
+	.globl	callscope_libcall_entry_done
+	.hidden	callscope_libcall_entry_done
+callscope_libcall_entry_done:
 	movq	64(%rsp), %r11
 	RESTORE_INT
 	jmp	*(%r11)			/* libcall_target.jump */
+	.globl	callscope_libcall_entry_end
+	.hidden	callscope_libcall_entry_end
+callscope_libcall_entry_end:
 	.cfi_endproc
 	.size	callscope_libcall_entry, .-callscope_libcall_entry
 
