@@ -309,6 +309,12 @@ static inline uint64_t library_exit(struct thread_replay *tr, const struct open_
 	return end;
 }
 
+/* The time call C's visitor sees for its exit at T. */
+static inline uint64_t exit_time(struct thread_replay *tr, const struct open_call *c, uint64_t t)
+{
+	return __builtin_expect(c->library, 0) ? library_exit(tr, c, t) : t - tr->shift;
+}
+
 /* The function of an ENTRY decoded in id epoch EPOCH. */
 static uint32_t entry_function(struct thread_replay *tr, uint32_t epoch,
 			       const struct stream_event *ev)
@@ -381,8 +387,7 @@ exit_call(struct thread_replay *tr, uint64_t t, enum exit_kind kind)
 		}
 		return;
 	}
-	uint64_t end = tr->open[tr->depth].library ? library_exit(tr, &tr->open[tr->depth], t)
-						    : t - tr->shift;
+	uint64_t end = exit_time(tr, &tr->open[tr->depth], t);
 	if (tr->build)
 		thread_builder_exit(build_builder(tr->build), end, kind);
 	else
@@ -622,10 +627,8 @@ replay_quick_as(struct thread_replay *tr, struct stream_reader *r, uint64_t orig
 		t = units_to_ns(origin, unit_q32, time);
 		if ((v & 3) == STREAM_EXIT) {
 			depth--;
-			uint64_t end = __builtin_expect(open[depth].library, 0)
-					       ? library_exit(tr, &open[depth], t)
-					       : t - tr->shift;
-			thread_builder_pop_as(b, thread_builder_clamp(b, end), CLOSE_RETURN, extras);
+			thread_builder_pop_as(b, thread_builder_clamp(b, exit_time(tr, &open[depth], t)),
+					      CLOSE_RETURN, extras);
 		} else {
 			ALLOC_GROW(open, depth + 1, alloc);
 			uint64_t start = thread_builder_clamp(b, t - tr->shift);

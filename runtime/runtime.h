@@ -583,14 +583,17 @@ HIDDEN void hook_samples_after_fork(void);
  * the process's as it ends or the process exits; T's count restarts. */
 HIDDEN void hook_samples_add_library_calls(struct thread_state *t);
 
+/* A hooks' cost per call in clock units x 256: inside the callee's
+ * interval, and in the caller's (calibrate.c). */
+struct hook_cost_x256 {
+	uint32_t inner, outer;
+};
+
 /* The hooks' cost measured again at exit (calibrate.c), in the units of
  * process_write_start()'s, the compiler hooks' (HOOKS) and a library
  * call's (LIBRARY; the start's is in runtime_config), and what the main
  * thread ran and waited for a CPU since the start's measurement (0, 0:
  * not known). */
-struct hook_cost_x256 {
-	uint32_t inner, outer;
-};
 HIDDEN void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x256 library,
 				      struct sched_times ran,
 				      const struct hook_sample_counts *samples);

@@ -336,19 +336,14 @@ static uintptr_t function_of(const struct object_view *o, const ElfW(Rela) *r, u
 	return (uintptr_t)p;
 }
 
-static int in_stubs(uintptr_t v)
+int libcall_in_stubs(uintptr_t pc)
 {
 	size_t n = __atomic_load_n(&lc.npasses, __ATOMIC_ACQUIRE);
 
 	for (size_t i = 0; i < n; i++)
-		if (v >= lc.passes[i].lo && v < lc.passes[i].hi)
+		if (pc >= lc.passes[i].lo && pc < lc.passes[i].hi)
 			return 1;
 	return 0;
-}
-
-int libcall_in_stubs(uintptr_t pc)
-{
-	return in_stubs(pc);
 }
 
 static void write_stub(uint8_t *p, const struct libcall_target *target)
@@ -414,7 +409,7 @@ static void consider_slot(struct pass *ps, size_t oi, const ElfW(Rela) *r)
 	    libcall_slot_read(ps->glob_slots, ps->nglob_slots, (uintptr_t)slot))
 		return;
 	current = __atomic_load_n(slot, __ATOMIC_RELAXED);
-	if (in_stubs(current) || !(jump = function_of(o, r, current)))
+	if (libcall_in_stubs(current) || !(jump = function_of(o, r, current)))
 		return;
 	def = object_at(jump);
 	if (!def || def->hooked || (def->runtime && !libcall_stand_in_traced(name)) ||
