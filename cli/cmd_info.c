@@ -161,6 +161,13 @@ static double calibration_ns(const struct data_file *df, uint32_t inner_x256, ui
 	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
 }
 
+/* Whether PR's hooks were measured again at exit: count mode writes the
+ * section with a pair of 0, keeping the start's figure. */
+static int measured_at_exit(const struct data_process *pr)
+{
+	return pr->calibrated_at_exit && (pr->exit_inner_x256 || pr->exit_outer_x256);
+}
+
 /* What reading the counters cost a call, as the runtime measured it at
  * start-up (the largest of the threads'), in ns; 0 if not known. */
 static double counter_cost_ns(const struct data_file *df)
@@ -303,7 +310,7 @@ int cmd_info(int argc, char **argv)
 				json_kv_u64(&j, "ran_ns", (uint64_t)process_ran_ns(&df, pr));
 			json_kv_double(&j, "hook_ns_at_start",
 				       calibration_ns(&df, pr->start_inner_x256, pr->start_outer_x256));
-			if (pr->calibrated_at_exit)
+			if (measured_at_exit(pr))
 				json_kv_double(&j, "hook_ns_at_exit",
 					       calibration_ns(&df, pr->exit_inner_x256,
 							      pr->exit_outer_x256));
@@ -435,7 +442,7 @@ int cmd_info(int argc, char **argv)
 			}
 			struct hook_cost_choice cost;
 			hook_cost_of_process(&df, pr, &cost);
-			if (pr->calibrated_at_exit)
+			if (measured_at_exit(pr))
 				printf("               hooks measured at %s a call at start, %s at "
 				       "exit%s\n",
 				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
@@ -451,16 +458,22 @@ int cmd_info(int argc, char **argv)
 				       100 * cost.rel_error,
 				       cost.in_place ? ": subtracted"
 						     : ": too few to use, the calibration is subtracted");
-			if (cost.library_calls && (pr->library_inner_x256 || pr->library_outer_x256))
+			if (cost.library_calls && (pr->library_inner_x256 || pr->library_outer_x256)) {
+				char at_exit[64] = "";
+				if (measured_at_exit(pr))
+					snprintf(at_exit, sizeof(at_exit), ", %s at exit",
+						 format_duration(d2, calibration_ns(
+									     &df, pr->library_exit_inner_x256,
+									     pr->library_exit_outer_x256)));
 				printf("               library calls: %llu, their hooks measured at %s a "
-				       "call at start, %s at exit; %s subtracted (%s inside the callee)\n",
+				       "call at start%s; %s subtracted (%s inside the callee)\n",
 				       (unsigned long long)cost.library_calls,
 				       format_duration(d1, calibration_ns(&df, pr->library_start_inner_x256,
 									  pr->library_start_outer_x256)),
-				       format_duration(d2, calibration_ns(&df, pr->library_exit_inner_x256,
-									  pr->library_exit_outer_x256)),
+				       at_exit,
 				       format_duration(d3, cost.library_inner_ns + cost.library_outer_ns),
 				       format_duration(d4, cost.library_inner_ns));
+			}
 			if (pr->run_cpu_ns)
 				printf("               the main thread waited for a CPU %.0f %% of its "
 				       "run (%s running)%s\n",

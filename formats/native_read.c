@@ -125,8 +125,19 @@ static void parse_process_end(struct cursor *c, struct data_file *df)
 	pr->end_mono = end_mono;
 }
 
-/* The hooks' cost measured again at exit: the lower of it and the
- * start's is what a call costs when nothing else slows it.  The main
+/* Whether the pair measured at exit (EXIT_INNER, EXIT_OUTER) is the one
+ * to subtract rather than the start's: the lower costing, which is what
+ * a call costs when nothing else slows it.  A pair of 0 was not measured
+ * (count mode keeps the start's figure). */
+static int exit_pair_lower(uint32_t exit_inner, uint32_t exit_outer, uint32_t start_inner,
+			   uint32_t start_outer)
+{
+	uint64_t at_exit = (uint64_t)exit_inner + exit_outer;
+
+	return at_exit && at_exit < (uint64_t)start_inner + start_outer;
+}
+
+/* The hooks' cost measured again at exit (exit_pair_lower()).  The main
  * thread's running and waiting times say how far the scheduler stretched
  * the run's clock readings, which no per-call figure can take out. */
 static void parse_calibration(struct cursor *c, struct data_file *df)
@@ -179,7 +190,7 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	pr->calibrated_at_exit = 1;
 	pr->exit_inner_x256 = inner;
 	pr->exit_outer_x256 = outer;
-	if ((uint64_t)inner + outer < (uint64_t)pr->start_inner_x256 + pr->start_outer_x256) {
+	if (exit_pair_lower(inner, outer, pr->start_inner_x256, pr->start_outer_x256)) {
 		pr->inner_x256 = inner;
 		pr->outer_x256 = outer;
 	}
@@ -187,7 +198,7 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	pr->library_start_outer_x256 = pr->library_outer_x256 = lib[1];
 	pr->library_exit_inner_x256 = lib[2];
 	pr->library_exit_outer_x256 = lib[3];
-	if ((uint64_t)lib[2] + lib[3] && (uint64_t)lib[2] + lib[3] < (uint64_t)lib[0] + lib[1]) {
+	if (exit_pair_lower(lib[2], lib[3], lib[0], lib[1])) {
 		pr->library_inner_x256 = lib[2];
 		pr->library_outer_x256 = lib[3];
 	}

@@ -47,7 +47,10 @@ void hook_cost_of_process(const struct data_file *df, const struct data_process 
 	const double unit = load_ns_per_unit(df);
 	const struct data_hook_samples *s = &pr->hook_samples;
 	uint64_t calls = process_calls(df, pr);
-	uint64_t library_calls = s->library_calls < calls ? s->library_calls : calls;
+	/* count mode writes no records to bound the count by: its calls are
+	 * the nodes', and it takes no samples beside them */
+	uint64_t library_calls = calls && s->library_calls > calls ? calls : s->library_calls;
+	uint64_t hook_calls = calls > library_calls ? calls - library_calls : 0;
 	double hooks[2], library[2];
 
 	*out = (struct hook_cost_choice){ 0 };
@@ -64,8 +67,8 @@ void hook_cost_of_process(const struct data_file *df, const struct data_process 
 	}
 	at_least_hooks(out);
 	out->samples = from_samples(s->inner, s->outer, s->unsure, s->period_ns,
-				    calls - library_calls, hooks);
-	if (!s->period_ns || calls == library_calls || !out->samples)
+				    hook_calls, hooks);
+	if (!s->period_ns || !hook_calls || !out->samples)
 		return;
 	out->in_place_ns = hooks[0] + hooks[1];
 	out->rel_error = 1 / sqrt((double)out->samples);

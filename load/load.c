@@ -251,7 +251,7 @@ struct thread_replay {
 	size_t nkinds;
 };
 
-static int object_hooked(const struct image_symbols *is, const char *path);
+static int object_is_library(const struct image_symbols *is, const char *object);
 
 /* Whether function FN's calls are library calls: it lies in an object
  * without hooks, so only a library call's hooks could have seen it. */
@@ -265,8 +265,7 @@ static __attribute__((noinline)) int function_kind(struct thread_replay *tr, uin
 		memset(tr->kinds + tr->nkinds, 0, n - tr->nkinds);
 		tr->nkinds = n;
 	}
-	const char *object = tr->names->funcs[fn].object;
-	tr->kinds[fn] = *object && !object_hooked(tr->is, object) ? 2 : 1;
+	tr->kinds[fn] = object_is_library(tr->is, tr->names->funcs[fn].object) ? 2 : 1;
 	return tr->kinds[fn];
 }
 
@@ -418,6 +417,13 @@ static int object_hooked(const struct image_symbols *is, const char *path)
 	return symtab_object_has_hooks(is->symtab, path);
 }
 
+/* Whether OBJECT's functions are library functions: in an object without
+ * hooks, so only a library call's hooks could have seen them. */
+static int object_is_library(const struct image_symbols *is, const char *object)
+{
+	return object && *object && !object_hooked(is, object);
+}
+
 /*
  * A sample of a trace: was its time seen by hooks, as a library call's
  * self time (the PC in an object without hooks, inside a call traced into
@@ -436,7 +442,7 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
 		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1].func];
-		if (*top->object && !object_hooked(tr->is, top->object))
+		if (object_is_library(tr->is, top->object))
 			kind = UNHOOKED_SEEN;
 	}
 	tr->v->unhooked(tr->v->ctx, object, kind, weight);
@@ -913,16 +919,41 @@ static uint32_t resolve_addr(void *ctx, uint64_t addr)
 	return resolve(r->names, r->is, addr);
 }
 
+/* Marks AT's paths whose calls were library calls, by the objects of
+ * their addresses in CT as IS tells them, and gives AT the library
+ * calls' extra cost from COST, which the replay of a trace takes out of
+ * the clock (library_exit()). */
+static void mark_library_calls(const struct cct_thread *ct, struct image_symbols *is,
+			       const struct hook_cost_choice *cost, struct aggregate_thread *at)
+{
+	if (!cost->library_calls)
+		return;
+	at->library_inner_ns = cost->library_inner_ns - cost->inner_ns;
+	at->library_outer_ns = cost->library_outer_ns - cost->outer_ns;
+	if (at->library_inner_ns + at->library_outer_ns <= 0)
+		return;
+	for (size_t i = 1; i < ct->npaths; i++) {
+		struct symbol_info si;
+		uint64_t addr = ct->paths[i].addr;
+		if (addr == CCT_TRUNCATED_ADDR || at->nodes[i].signal)
+			continue;
+		symtab_lookup(is->symtab, addr, 0, &si);
+		at->nodes[i].library = si.in_object && object_is_library(is, si.object);
+	}
+}
+
 /*
  * Reads an aggregate-mode thread's records into AT, in ns, naming their
- * functions by FUNC_OF(CTX, ADDR) in NAMES (where <truncated> is interned).
- * Calls still running when the data ended are closed at the process's end
- * (or the recording's).  Returns 0, or -1 after a warning when the records
- * are damaged.
+ * functions by FUNC_OF(CTX, ADDR) in NAMES (where <truncated> is interned)
+ * and telling library calls apart by the symbols of IS.  Calls still
+ * running when the data ended are closed at the process's end (or the
+ * recording's).  Returns 0, or -1 after a warning when the records are
+ * damaged.
  */
 static int read_aggregate(const struct data_file *df, const struct data_thread *th,
-			  struct profile *names, uint32_t (*func_of)(void *ctx, uint64_t addr),
-			  void *ctx, struct aggregate_thread *at, uint64_t *end_units)
+			  struct image_symbols *is, struct profile *names,
+			  uint32_t (*func_of)(void *ctx, uint64_t addr), void *ctx,
+			  struct aggregate_thread *at, uint64_t *end_units)
 {
 	const struct data_process *pr = data_file_process(df, th->pid, th->image);
 	const double unit = load_ns_per_unit(df);
@@ -948,6 +979,8 @@ static int read_aggregate(const struct data_file *df, const struct data_thread *
 	struct hook_cost_choice cost;
 	hook_cost_of_process(df, pr, &cost);
 	cct_thread_to_aggregate(&ct, unit, cost.inner_ns, cost.outer_ns, names, func_of, ctx, at);
+	if (!ct.sample_period_ns)
+		mark_library_calls(&ct, is, &cost, at);
 	cct_thread_release(&ct);
 	return 0;
 }
@@ -989,7 +1022,7 @@ void load_aggregates(const struct data_file *df, const struct load_filter *f,
 			continue;
 		struct resolver r = { names, image_for(df, &images, &nimages, &images_alloc,
 						       th->pid, th->image, stats) };
-		if (read_aggregate(df, th, names, resolve_addr, &r, &at, &end) != 0) {
+		if (read_aggregate(df, th, r.is, names, resolve_addr, &r, &at, &end) != 0) {
 			stats->salvaged = 1;
 			continue;
 		}
@@ -1097,6 +1130,8 @@ void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of
 				aggregate_fn fn, void *ctx, struct load_stats *stats)
 {
 	const struct load_filter all = { -1, -1, 0, 0, SIGNAL_SEPARATE };
+	struct image_symbols *images = NULL;
+	size_t nimages = 0, images_alloc = 0;
 
 	for (size_t i = 0; i < df->nthreads; i++) {
 		const struct data_thread *th = &df->threads[i];
@@ -1108,7 +1143,9 @@ void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of
 
 		if (!aggregate_selected(th, &all))
 			continue;
-		if (read_aggregate(df, th, scratch, name_by_address, &b, &at, &end) != 0) {
+		struct image_symbols *is = image_for(df, &images, &nimages, &images_alloc,
+						     th->pid, th->image, stats);
+		if (read_aggregate(df, th, is, scratch, name_by_address, &b, &at, &end) != 0) {
 			stats->salvaged = 1;
 			profile_free(scratch);
 			continue;
@@ -1122,6 +1159,7 @@ void load_aggregates_by_address(const struct data_file *df, load_addr_fn func_of
 		free(at.nodes);
 		free(at.funcs);
 	}
+	images_free(images, nimages);
 }
 
 static void add_to_profile(void *ctx, const struct thread_info *info,

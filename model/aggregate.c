@@ -5,6 +5,7 @@
 
 #include "model/cct.h"
 #include "model/histogram.h"
+#include "model/hook_cost.h"
 #include "saturate.h"
 #include "xalloc.h"
 
@@ -100,24 +101,35 @@ static void split_counter(const struct aggregate_node *nodes, size_t n, unsigned
 }
 
 /* Each path's inclusive time with the hooks' cost subtracted (TOTAL), its
- * callees' part of it (CHILD), and the calls made under its calls (DESC). */
-static void split_times(const struct aggregate_node *nodes, size_t n, double inner_ns,
-			double outer_ns, uint64_t *total, uint64_t *child, uint64_t *desc)
+ * callees' part of it (CHILD), and the calls made under its calls (DESC):
+ * a call's own inner part and the whole cost of every call beneath it,
+ * the library calls' extra included. */
+static void split_times(const struct aggregate_thread *at, uint64_t *total, uint64_t *child,
+			uint64_t *desc)
 {
-	double call_cost = inner_ns + outer_ns;
+	const struct aggregate_node *nodes = at->nodes;
+	size_t n = at->nnodes;
+	double call_cost = at->inner_ns + at->outer_ns;
+	double library_extra = at->library_inner_ns + at->library_outer_ns;
+	uint64_t *desc_library = xcalloc(n, sizeof(*desc_library));
 
 	/* children sit above their parents, so one backward pass sums
 	 * every subtree: calls beneath a path, and its callees' time */
 	for (size_t i = n - 1; i >= 1; i--) {
 		const struct aggregate_node *a = &nodes[i];
-		double hooks = (double)a->calls * inner_ns + (double)desc[i] * call_cost;
+		double hooks = (double)a->calls * at->inner_ns + (double)desc[i] * call_cost +
+			       (double)desc_library[i] * library_extra;
+		if (a->library)
+			hooks += (double)a->calls * at->library_inner_ns;
 		total[i] = sub_or_zero(a->total_ns, u64_round(hooks));
 		if (total[i] < child[i])
 			total[i] = child[i];
 		desc[a->parent] += desc[i] + a->calls;
+		desc_library[a->parent] += desc_library[i] + (a->library ? a->calls : 0);
 		child[a->parent] += total[i];
 	}
 	total[0] = child[0];
+	free(desc_library);
 }
 
 void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
@@ -129,8 +141,7 @@ void aggregate_split(const struct aggregate_thread *at, unsigned ncounters,
 	s->total = xcalloc(n, sizeof(uint64_t));
 	s->child = xcalloc(n, sizeof(uint64_t));
 	s->calls_beneath = xcalloc(n, sizeof(uint64_t));
-	split_times(at->nodes, n, at->inner_ns, at->outer_ns, s->total, s->child,
-		    s->calls_beneath);
+	split_times(at, s->total, s->child, s->calls_beneath);
 	for (unsigned c = 0; c < ncounters && c < CONTRACT_COUNTERS_MAX; c++) {
 		s->total_c[c] = xcalloc(n, sizeof(uint64_t));
 		s->child_c[c] = xcalloc(n, sizeof(uint64_t));
@@ -204,7 +215,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 	uint32_t *first = xcalloc(n, sizeof(*first));
 	uint32_t *next = xcalloc(n, sizeof(*next));
 	double call_cost = at->inner_ns + at->outer_ns;
-	uint64_t calls = 0;
+	uint64_t calls = 0, library_calls = 0;
 	int unreliable = !!(info->counter_info & THREAD_COUNTERS_UNRELIABLE);
 
 	aggregate_split(at, (unsigned)p->ncounters, &s);
@@ -215,6 +226,7 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		next[i] = first[nodes[i].parent];
 		first[nodes[i].parent] = (uint32_t)i;
 		calls += nodes[i].calls;
+		library_calls += nodes[i].library ? nodes[i].calls : 0;
 		sampled[i] += nodes[i].samples;
 		sampled[nodes[i].parent] += sampled[i];
 	}
@@ -304,7 +316,8 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		p->time_samples += at->samples;
 		p->time_hook_samples += at->hook_samples;
 	}
-	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls;
+	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls +
+			 hook_cost_q(at->library_inner_ns + at->library_outer_ns) * library_calls;
 	profile_overhead_summed(p);
 	if (info->end_ns - info->start_ns > p->wall_ns)
 		p->wall_ns = info->end_ns - info->start_ns;

@@ -27,6 +27,8 @@ struct aggregate_node {
 	uint64_t thrown;	/* of those, the ones an exception left */
 	uint64_t samples;	/* timer samples with this path innermost (a sum's) */
 	int signal;		/* a "<signal N>" pseudo-call: a signal handler ran here */
+	int library;		/* calls of a function in an object without hooks: library
+				 * calls, whose hooks cost more (aggregate_thread) */
 };
 
 /*
@@ -59,6 +61,10 @@ struct aggregate_thread {
 	size_t nfuncs;
 	double inner_ns, outer_ns;	/* the hooks' cost per call, as for
 					 * profile_thread_begin() */
+	/* what a library call's hooks cost beyond that, inside the callee
+	 * and outside it (0, 0: the same), as the replay takes it out of a
+	 * trace (library_exit() in load/load.c) */
+	double library_inner_ns, library_outer_ns;
 	double ns_per_unit;	/* of the clock the buckets count in */
 	/* --time-by=samples: the period the times count in (0: the
 	 * clock's), the program's samples, and those in the hooks */

@@ -24,7 +24,8 @@
  * The cost is a compiler hook's.  A library call's hooks cost more, and
  * the replay takes the difference out of the clock before any builder
  * sees the times (library_exit() in load/load.c), so that this rule
- * stays the one every builder applies.
+ * stays the one every builder applies; count mode's paths, which no
+ * replay reads, lose it where they are split (model/aggregate.c).
  */
 #ifndef CALLSCOPE_MODEL_HOOK_COST_H
 #define CALLSCOPE_MODEL_HOOK_COST_H

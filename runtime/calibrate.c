@@ -339,7 +339,7 @@ void calibrate_at_exit(void)
 	sigset_t hold, saved;
 	int signo = sampler_signal();
 
-	if (c->sample_only || c->time_by_samples || c->count_nodes)
+	if (c->sample_only || c->time_by_samples)
 		return;
 	/* before the measurement below, which is no part of the run; only
 	 * the main thread's figures cover the run from its start */
@@ -360,7 +360,14 @@ void calibrate_at_exit(void)
 	pthread_sigmask(SIG_BLOCK, &hold, &saved);
 	hook_samples_add_library_calls(trace_current());
 	struct hook_sample_counts samples = hook_samples_counts();
-	calibrate_overhead(&hooks, &library);
+	/* count mode took the start's figure off its per-call statistics in
+	 * the program: its call paths' times must lose the same, so it is
+	 * not measured again (a pair of 0 says so), but the section still
+	 * carries the library calls' figures and count, and the waits */
+	if (c->count_nodes)
+		hooks = library = (struct hook_cost_x256){ 0, 0 };
+	else
+		calibrate_overhead(&hooks, &library);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	process_write_calibration(hooks, library, ran, &samples);
 }

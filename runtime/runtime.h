@@ -653,10 +653,10 @@ HIDDEN void calibrate_overhead(struct hook_cost_x256 *hooks, struct hook_cost_x2
 HIDDEN void calibrate_at_start(void);
 /* In a forked child, whose thread's CPU and waiting times start at 0. */
 HIDDEN void calibrate_after_fork(void);
-/* Measures the hooks' cost again as the process exits and records it,
- * when the analyzer is the one that subtracts it (a trace, a flight
- * recording), with the main thread's CPU and waiting times since start;
- * the sampler is held off meanwhile. */
+/* Measures the hooks' cost again as the process exits and records it
+ * (a trace, a flight recording; count mode keeps the start's figure),
+ * with the library calls' figures and count and the main thread's CPU
+ * and waiting times since start; the sampler is held off meanwhile. */
 HIDDEN void calibrate_at_exit(void);
 
 /* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,

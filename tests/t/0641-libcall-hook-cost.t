@@ -9,10 +9,12 @@
 # caller's total.  The difference is checked rather than the times
 # themselves: on a machine others use, what a call's hooks cost varies
 # from run to run by as much as the extra cost (about 10 ns), many times
-# what the tiny function does.
+# what the tiny function does.  Count mode sums the same calls in the
+# program and its call paths lose the same, as does a sum of its runs;
+# it keeps the start's figures, not measuring them again at exit.
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+plan 16
 LIMIT=120
 N=50000
 cat > tiny.c <<'C'
@@ -46,47 +48,70 @@ int main(int argc, char **argv)
 C
 cc -O2 -fPIC -shared -o libtiny.so tiny.c || exit 1
 cc -O2 -pg -o calls calls.c -L. -ltiny -Wl,-rpath,'$ORIGIN' || exit 1
-# the calibration's figures, which every run has
-limited "$CS" record --outside-freq=0 -o new.data -- ./calls $N > /dev/null 2>&1
-"$CS" info -i new.data --json | jq '.processes[0]' > info.json
-library_calls=$(jq '.library_calls // 0' info.json)
-ok "$([ "$library_calls" -ge $N ] && [ "$library_calls" -le $((N + 20)) ] && echo 0 || echo 1)" \
-	"the library calls are counted apart ($library_calls, $N of them tiny_step)"
-is "$(jq '.library_hook_ns_subtracted > .hook_ns_subtracted' info.json)" true \
-	"a library call's hooks cost more than a compiler hook's"
-# the library calls' inner and whole extra cost, ns per call
-extra_inner=$(jq '.library_hook_ns_subtracted_inner - .hook_ns_subtracted_inner' info.json)
-extra=$(jq '.library_hook_ns_subtracted - .hook_ns_subtracted' info.json)
+# check_mode MODE: the checks on a recording in MODE (trace or count)
+check_mode() {
+	mode=$1
+	# the calibration's figures, which every run has
+	limited "$CS" record --mode=$mode --outside-freq=0 -o $mode.data -- ./calls $N > /dev/null 2>&1
+	"$CS" info -i $mode.data --json | jq '.processes[0]' > $mode-info.json
+	library_calls=$(jq '.library_calls // 0' $mode-info.json)
+	ok "$([ "$library_calls" -ge $N ] && [ "$library_calls" -le $((N + 20)) ] && echo 0 || echo 1)" \
+		"$mode: the library calls are counted apart ($library_calls, $N of them tiny_step)"
+	is "$(jq '.library_hook_ns_subtracted > .hook_ns_subtracted' $mode-info.json)" true \
+		"$mode: a library call's hooks cost more than a compiler hook's"
+	# the library calls' inner and whole extra cost, ns per call
+	extra_inner=$(jq '.library_hook_ns_subtracted_inner - .hook_ns_subtracted_inner' $mode-info.json)
+	extra=$(jq '.library_hook_ns_subtracted - .hook_ns_subtracted' $mode-info.json)
 
-# the same file as an older runtime wrote it: no library figures, no count
-cp new.data old.data
-perl "$ROOT/tests/t/session_forge.pl" --section=12 old.data 88=0 96=0 104=0 112=0 120=0 128=0
+	# the same file as an older runtime wrote it: no library figures, no count
+	cp $mode.data $mode-old.data
+	perl "$ROOT/tests/t/session_forge.pl" --section=12 $mode-old.data \
+		88=0 96=0 104=0 112=0 120=0 128=0
+	times_of $mode.data > $mode-new.json
+	times_of $mode-old.data > $mode-old.json
+	# a call shorter than what is taken off is held at 0 (the calibration's
+	# figure: model/hook_cost.h), so the function loses up to that much
+	tiny_less=$(jq -n --slurpfile n $mode-new.json --slurpfile o $mode-old.json \
+		'$o[0].tiny_step.self - $n[0].tiny_step.self')
+	is "$(jq -n --argjson got "$tiny_less" --argjson want "$(jq -n "$N * $extra_inner")" \
+		'$got >= ($want / 4 | floor) and $got <= $want * 1.05 + 1000')" true \
+		"$mode: tiny_step's self time loses the extra inner part of its calls ($tiny_less ns)"
+	loop_less=$(jq -n --slurpfile n $mode-new.json --slurpfile o $mode-old.json \
+		'$o[0].lib_loop.total - $n[0].lib_loop.total')
+	is "$(near "$loop_less" "$(jq -n "$N * $extra")")" true \
+		"$mode: lib_loop's total loses the whole extra cost of each call beneath it ($loop_less ns)"
+	is "$(jq -n --slurpfile n $mode-new.json --slurpfile o $mode-old.json \
+		'$n[0].own_step == $o[0].own_step and $n[0].own_loop == $o[0].own_loop')" \
+		true "$mode: the compiler hooks' calls keep their figure"
+	"$CS" report -i $mode.data > $mode-r.txt
+	grep -q 'per call (.* per library call)' $mode-r.txt
+	ok $? "$mode: the report's header says both figures"
+	"$CS" info -i $mode.data | grep -q 'library calls: [0-9]*, their hooks measured at'
+	ok $? "$mode: info says the library calls' figures"
+}
+
 times_of() {
 	"$CS" report -i "$1" --json |
 		jq -c '[.functions[] | select(.name | test("^(tiny_step|own_step|lib_loop|own_loop)$"))
 			| {key: .name, value: {self: .self_ns, total: .total_ns}}] | from_entries'
 }
-times_of new.data > new.json
-times_of old.data > old.json
 # within 5 % of calls x extra, and a microsecond for the rounding
 near() {
 	jq -n --argjson got "$1" --argjson want "$2" \
 		'($got - $want) * ($got - $want) <= ($want * 0.05 + 1000) * ($want * 0.05 + 1000)'
 }
-# a call shorter than what is taken off is held at 0 (the calibration's
-# figure: model/hook_cost.h), so the function loses up to that much
-tiny_less=$(jq -n --slurpfile n new.json --slurpfile o old.json '$o[0].tiny_step.self - $n[0].tiny_step.self')
-is "$(jq -n --argjson got "$tiny_less" --argjson want "$(jq -n "$N * $extra_inner")" \
-	'$got >= ($want / 4 | floor) and $got <= $want * 1.05 + 1000')" true \
-	"tiny_step's self time loses the extra inner part of its calls ($tiny_less ns)"
-loop_less=$(jq -n --slurpfile n new.json --slurpfile o old.json '$o[0].lib_loop.total - $n[0].lib_loop.total')
-is "$(near "$loop_less" "$(jq -n "$N * $extra")")" true \
-	"lib_loop's total loses the whole extra cost of each call beneath it ($loop_less ns)"
-is "$(jq -n --slurpfile n new.json --slurpfile o old.json '$n[0].own_step == $o[0].own_step and $n[0].own_loop == $o[0].own_loop')" \
-	true "the compiler hooks' calls keep their figure"
-"$CS" report -i new.data > r.txt
-grep -q 'per call (.* per library call)' r.txt
-ok $? "the report's header says both figures"
-"$CS" info -i new.data | grep -q 'library calls: [0-9]*, their hooks measured at'
-ok $? "info says the library calls' figures"
+
+check_mode trace
+check_mode count
+# count mode's per-call statistics lost the start's figure in the
+# program: its paths must lose the same, not a lower one
+is "$(jq '.hook_ns_at_exit == null and (.hook_ns_subtracted - .hook_ns_at_start | fabs) < 0.001' count-info.json)" \
+	true "count: the start's figure is kept, not measured again at exit"
+# a sum of count-mode runs is read through its paths' addresses: its
+# library calls lose the same
+limited "$CS" merge -o sum.data count.data count.data > /dev/null 2>&1
+times_of sum.data > sum.json
+is "$(jq -n --slurpfile s sum.json --slurpfile n count-new.json \
+	'($s[0].lib_loop.total - 2 * $n[0].lib_loop.total) | fabs <= 2')" true \
+	"count: a sum of two runs gives lib_loop twice its total, the library calls' cost taken off"
 done_testing
