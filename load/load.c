@@ -246,6 +246,7 @@ struct thread_replay {
 	 * 1/256 ns (library_exit()); 0, 0 when they cost the same */
 	uint64_t library_inner_q, library_outer_q;
 	uint64_t library_q;	/* taken out so far: shift holds its whole ns */
+	uint64_t library_calls;	/* the library calls it was taken from */
 	uint8_t *kinds;		/* by function: 0 not known yet, 1 with hooks,
 				 * 2 a library function (function_is_library()) */
 	size_t nkinds;
@@ -302,6 +303,7 @@ static inline void library_take(struct thread_replay *tr, uint64_t q)
 static inline uint64_t library_exit(struct thread_replay *tr, const struct open_call *c,
 				    uint64_t t)
 {
+	tr->library_calls++;
 	library_take(tr, tr->library_inner_q);
 	uint64_t end = t - tr->shift < c->start ? c->start : t - tr->shift;
 	library_take(tr, tr->library_outer_q);
@@ -821,8 +823,12 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	if (tr.excluding)
 		tr.shift += end_ns - tr.exclude_start;
 	/* the library calls' extra cost is subtracted too (library_exit()) */
-	if (tr.build)
-		build_builder(tr.build)->p->overhead_q += tr.library_q;
+	if (tr.build) {
+		struct thread_builder *b = build_builder(tr.build);
+		b->p->overhead_q += tr.library_q;
+		b->p->library_calls += tr.library_calls;
+		b->p->library_overhead_q += tr.library_q + tr.library_calls * b->cost.call_q;
+	}
 	free(tr.open);
 	free(tr.by_id);
 	free(tr.kinds);
@@ -1264,7 +1270,9 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 			state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
 		}
 		/* where the figure came from: the first process's says it for
-		 * the profile, unless another one's was measured in place */
+		 * the profile, unless another one's was measured in place (the
+		 * figures themselves are means over all calls:
+		 * profile_overhead_summed()) */
 		struct hook_cost_choice cost;
 		hook_cost_of_process(df, &df->processes[i], &cost);
 		if (first || (cost.in_place && !state.p->overhead_in_place)) {
@@ -1273,9 +1281,6 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 			state.p->overhead_samples = cost.samples;
 			state.p->overhead_rel_error = cost.rel_error;
 			state.p->overhead_calibrated_ns = cost.calibrated_ns;
-			state.p->overhead_hook_ns = cost.inner_ns + cost.outer_ns;
-			state.p->overhead_library_ns =
-				cost.library_calls ? cost.library_inner_ns + cost.library_outer_ns : 0;
 		}
 	}
 	load_replay(df, f, state.p, &v, stats);

@@ -316,8 +316,11 @@ int profile_add_aggregate(struct profile *p, const struct thread_info *info,
 		p->time_samples += at->samples;
 		p->time_hook_samples += at->hook_samples;
 	}
-	p->overhead_q += (uint64_t)(call_cost * 256 + 0.5) * calls +
-			 hook_cost_q(at->library_inner_ns + at->library_outer_ns) * library_calls;
+	uint64_t call_q = hook_cost_q(call_cost);
+	uint64_t library_call_q = call_q + hook_cost_q(at->library_inner_ns + at->library_outer_ns);
+	p->overhead_q += call_q * (calls - library_calls) + library_call_q * library_calls;
+	p->library_calls += library_calls;
+	p->library_overhead_q += library_call_q * library_calls;
 	profile_overhead_summed(p);
 	if (info->end_ns - info->start_ns > p->wall_ns)
 		p->wall_ns = info->end_ns - info->start_ns;

@@ -273,6 +273,14 @@ void profile_overhead_summed(struct profile *p)
 	p->overhead_ns = (p->overhead_q + 128) / 256;
 	if (p->calls)
 		p->overhead_per_call_ns = (double)p->overhead_q / 256 / (double)p->calls;
+	if (!p->library_calls || p->library_calls > p->calls ||
+	    p->library_overhead_q > p->overhead_q)
+		return;
+	p->overhead_library_ns = (double)p->library_overhead_q / 256 / (double)p->library_calls;
+	p->overhead_hook_ns = p->calls > p->library_calls
+				      ? (double)(p->overhead_q - p->library_overhead_q) / 256 /
+						(double)(p->calls - p->library_calls)
+				      : 0;
 }
 
 double func_stddev_ns(const struct func *f)

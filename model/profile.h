@@ -177,6 +177,9 @@ struct profile {
 	char *counter_names[CONTRACT_COUNTERS_MAX];
 	uint64_t overhead_ns;	/* hook cost subtracted, in all */
 	uint64_t overhead_q;	/* the same in 1/256 ns, as it is summed */
+	/* of the calls, those told apart as library calls, and their part
+	 * of overhead_q (their hooks cost more: load/hook_cost.h) */
+	uint64_t library_calls, library_overhead_q;
 	/* count mode timed by samples (--time-by=samples): the sampling
 	 * period, the samples that timed the program, and those taken in
 	 * the hooks, left out of every time */
@@ -199,9 +202,9 @@ struct profile {
 	int overhead_in_place;
 	uint64_t overhead_samples;
 	double overhead_rel_error, overhead_calibrated_ns;
-	/* the same process's figures per call apart: a compiler hook's, and
-	 * a library call's, whose hooks cost more (0 when no library call
-	 * was counted apart: load/hook_cost.h) */
+	/* the figures per call apart, over all processes' calls as
+	 * overhead_per_call_ns is: a compiler hook's, and a library call's,
+	 * whose hooks cost more (0 when no library call was told apart) */
 	double overhead_hook_ns, overhead_library_ns;
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
