@@ -36,10 +36,13 @@ wait_socket() {
 
 # recording DATA OPTION... -- PROGRAM STEP...: records PROGRAM's steps
 # into DATA in the background, its lines into out.txt, the recorder's
-# pid in $rec
+# pid in $rec.  The last recording's out.txt goes first: the background
+# shell empties it only when it gets to run, and pid_of would read the
+# last program's lines meanwhile.
 recording() {
 	data=$1
 	shift
+	rm -f out.txt err.txt
 	LIMIT=60 limited "$CS" record -q -o "$data" "$@" > out.txt 2> err.txt &
 	rec=$!
 }
