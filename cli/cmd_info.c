@@ -161,11 +161,11 @@ static double calibration_ns(const struct data_file *df, uint32_t inner_x256, ui
 	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
 }
 
-/* Whether PR's hooks were measured again at exit: count mode writes the
- * section with a pair of 0, keeping the start's figure. */
+/* Whether PR's hooks were measured again at exit (count mode keeps the
+ * start's figures). */
 static int measured_at_exit(const struct data_process *pr)
 {
-	return pr->calibrated_at_exit && (pr->exit_inner_x256 || pr->exit_outer_x256);
+	return pr->calibrated_at_exit && pr->measured_at_exit;
 }
 
 /* What reading the counters cost a call, as the runtime measured it at

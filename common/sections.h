@@ -48,8 +48,10 @@ enum section_type {
 #define THREAD_PAUSED_SIZE 24
 
 /* CALIBRATION's flags (offset 32): the main thread's clock left out its
- * waits for a CPU, as many ns as offset 40 says */
+ * waits for a CPU, as many ns as offset 40 says; the figures "at exit"
+ * repeat the start's, not measured again (count mode) */
 #define CALIBRATION_WAITS_LEFT_OUT 1u
+#define CALIBRATION_START_ONLY 2u
 
 /* SESSION's flags (offset 52): the file is a snapshot of a program still
  * running (live snapshot): its wait status says nothing, and a process

@@ -127,8 +127,7 @@ static void parse_process_end(struct cursor *c, struct data_file *df)
 
 /* Whether the pair measured at exit (EXIT_INNER, EXIT_OUTER) is the one
  * to subtract rather than the start's: the lower costing, which is what
- * a call costs when nothing else slows it.  A pair of 0 was not measured
- * (count mode keeps the start's figure). */
+ * a call costs when nothing else slows it.  A pair of 0 was not measured. */
 static int exit_pair_lower(uint32_t exit_inner, uint32_t exit_outer, uint32_t start_inner,
 			   uint32_t start_outer)
 {
@@ -205,6 +204,7 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	pr->run_cpu_ns = cpu;
 	pr->run_wait_ns = wait;
 	pr->waits_left_out = (flags & CALIBRATION_WAITS_LEFT_OUT) != 0;
+	pr->measured_at_exit = !(flags & CALIBRATION_START_ONLY);
 	pr->run_wait_left_out_ns = left_out < wait ? left_out : wait;
 	pr->hook_samples = hs;
 }

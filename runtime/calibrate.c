@@ -362,12 +362,17 @@ void calibrate_at_exit(void)
 	struct hook_sample_counts samples = hook_samples_counts();
 	/* count mode took the start's figure off its per-call statistics in
 	 * the program: its call paths' times must lose the same, so it is
-	 * not measured again (a pair of 0 says so), but the section still
-	 * carries the library calls' figures and count, and the waits */
-	if (c->count_nodes)
-		hooks = library = (struct hook_cost_x256){ 0, 0 };
-	else
+	 * not measured again (the start's repeated, as a reader that does
+	 * not know the flag saying so reads them right), but the section
+	 * still carries the library calls' figures and count, and the waits */
+	if (c->count_nodes) {
+		hooks = (struct hook_cost_x256){ runtime_config.hook_inner_x256,
+						 runtime_config.hook_outer_x256 };
+		library = (struct hook_cost_x256){ runtime_config.library_inner_x256,
+						   runtime_config.library_outer_x256 };
+	} else {
 		calibrate_overhead(&hooks, &library);
+	}
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	process_write_calibration(hooks, library, ran, &samples);
+	process_write_calibration(hooks, library, !c->count_nodes, ran, &samples);
 }

@@ -473,7 +473,8 @@ int process_sched_times(struct sched_times *out)
 }
 
 void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x256 library,
-			       struct sched_times ran, const struct hook_sample_counts *samples)
+			       int measured, struct sched_times ran,
+			       const struct hook_sample_counts *samples)
 {
 	uint8_t buf[192];
 	struct sec_builder b = { buf, buf + sizeof(buf), 0 };
@@ -487,7 +488,8 @@ void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x25
 	sec_put_u32(&b, hooks.outer);
 	sec_put_u64(&b, ran.cpu_ns);
 	sec_put_u64(&b, ran.wait_ns);
-	sec_put_u32(&b, ran.left_out ? CALIBRATION_WAITS_LEFT_OUT : 0);
+	sec_put_u32(&b, (ran.left_out ? CALIBRATION_WAITS_LEFT_OUT : 0) |
+			    (measured ? 0 : CALIBRATION_START_ONLY));
 	sec_put_u32(&b, 0);
 	sec_put_u64(&b, ran.left_out_ns);
 	sec_put_u64(&b, samples->taken);

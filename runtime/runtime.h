@@ -595,6 +595,7 @@ struct hook_cost_x256 {
  * thread ran and waited for a CPU since the start's measurement (0, 0:
  * not known). */
 HIDDEN void process_write_calibration(struct hook_cost_x256 hooks, struct hook_cost_x256 library,
+				      int measured,
 				      struct sched_times ran,
 				      const struct hook_sample_counts *samples);
 /* Describes the objects loaded since the last look (dlopen) and tells the

@@ -14,7 +14,7 @@
 # it keeps the start's figures, not measuring them again at exit.
 . "$(dirname "$0")/lib.sh"
 
-plan 16
+plan 17
 LIMIT=120
 N=50000
 cat > tiny.c <<'C'
@@ -107,6 +107,13 @@ check_mode count
 # program: its paths must lose the same, not a lower one
 is "$(jq '.hook_ns_at_exit == null and (.hook_ns_subtracted - .hook_ns_at_start | fabs) < 0.001' count-info.json)" \
 	true "count: the start's figure is kept, not measured again at exit"
+# the start's figures are repeated at exit, flagged so: a reader that
+# does not know the flag subtracts them, not a pair of 0
+cp count.data count-unflagged.data
+perl "$ROOT/tests/t/session_forge.pl" --section=12 count-unflagged.data 32=0
+is "$("$CS" info -i count-unflagged.data --json |
+	jq '.processes[0] | (.hook_ns_at_exit - .hook_ns_at_start | fabs) < 0.001')" \
+	true "count: without the flag, the figures at exit read as the start's"
 # a sum of count-mode runs is read through its paths' addresses: its
 # library calls lose the same
 limited "$CS" merge -o sum.data count.data count.data > /dev/null 2>&1
