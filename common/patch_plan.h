@@ -72,6 +72,13 @@ enum patch_site_kind {
 				 * `jmp rel32` written at `island` */
 };
 
+/* What the entry hook needs to know of a site's function. */
+enum patch_site_flags {
+	PATCH_SELF_TAIL = 1 << 0,	/* a jump back to its entry after its
+					 * epilogue is a tail call to itself,
+					 * not a loop: a new call */
+};
+
 /* The bytes of the jump a PATCH_JMP8 site's island holds. */
 #define PATCH_ISLAND 5
 
@@ -103,7 +110,7 @@ struct patch_plan_site {
 				 * 2.. for PATCH_JMP8 */
 	uint8_t original[PATCH_WINDOW_MAX];	/* what must be there before */
 	uint8_t island_original[PATCH_ISLAND];	/* PATCH_JMP8 in padding */
-	uint8_t pad[1];
+	uint8_t flags;		/* enum patch_site_flags */
 	uint64_t island;	/* PATCH_JMP8: where its jmp rel32 goes */
 };
 

@@ -43,19 +43,26 @@ struct recent {
 
 #define RECENT 16
 
+/* What the scan of a function finds out about it as a whole. */
+enum function_facts {
+	FUNCTION_STOPS = 1 << 0,	/* its last instruction never falls through */
+	FUNCTION_SELF_TAIL = 1 << 1,	/* it jumps to its own entry after taking
+					 * down its frame: a tail call to itself */
+};
+
 struct analysis {
 	const struct elf_functions *f;
 	csh cs;
 	struct branches br;
-	uint8_t *stops;		/* per function: its last instruction never falls through */
+	uint8_t *facts;		/* per function: enum function_facts */
 	struct recent recent[RECENT];
 	size_t nrecent;
 };
 
 
 /* analyze.c */
-/* Collects the branches of the function at [START, END); returns whether
- * its last instruction stops the flow. */
+/* Collects the branches of the function at [START, END); returns its
+ * enum function_facts. */
 int analysis_scan(struct analysis *a, uint64_t start, uint64_t end);
 int analysis_by_target(const void *x, const void *y);
 /* Whether a known branch lands in the open range (LO, HI). */

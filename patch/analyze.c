@@ -150,12 +150,42 @@ static int stops_flow(const cs_insn *in)
 	       in->id == X86_INS_HLT;
 }
 
+/* Whether IN gives back stack the function took: an epilogue's pop,
+ * leave, or add or lea to %rsp. */
+static int takes_down_frame(const struct recent *in)
+{
+	if (!in)
+		return 0;
+	if (in->id == X86_INS_LEAVE)
+		return 1;
+	if (in->id == X86_INS_POP)
+		return in->dst != X86_REG_RSP && in->dst != X86_REG_INVALID;
+	return (in->id == X86_INS_ADD || in->id == X86_INS_LEA) && in->dst == X86_REG_RSP;
+}
+
+/*
+ * A jump to the function's own entry right after its epilogue is a tail
+ * call to itself (gcc's sibling call, where no loop replaced the
+ * recursion): a -pg build jumps back to its hook, and gdb's breakpoint at
+ * the entry is hit again.  Any other jump to the entry is taken for a
+ * loop whose head is the first instruction (from a function without a
+ * frame it may be either), which a -pg build starts past its hook: no
+ * new call.
+ */
+static int self_tail_call(const struct analysis *a, const cs_insn *in, uint64_t start)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	return in->id != X86_INS_CALL && (uint64_t)x->operands[0].imm == start &&
+	       takes_down_frame(recent_at(a, 0));
+}
+
 int analysis_scan(struct analysis *a, uint64_t start, uint64_t end)
 {
 	const struct elf_code *c = elf_functions_code(a->f, start, end - start);
 	cs_insn *in;
 
-	int stops = 0;
+	int stops = 0, facts = 0;
 
 	if (!c || !c->exec)
 		return 0;
@@ -177,6 +207,8 @@ int analysis_scan(struct analysis *a, uint64_t start, uint64_t end)
 		if (is_relative_branch(a->cs, in)) {
 			add_branch(a, (uint64_t)x->operands[0].imm, start,
 				   in->id == X86_INS_CALL ? BRANCH_CALL : BRANCH_JUMP);
+			if (self_tail_call(a, in, start))
+				facts |= FUNCTION_SELF_TAIL;
 		} else if (in->id == X86_INS_JMP) {
 			match_table(a, in, start);
 		} else if (in->id == X86_INS_LEA && x->operands[1].mem.base == X86_REG_RIP) {
@@ -187,7 +219,7 @@ int analysis_scan(struct analysis *a, uint64_t start, uint64_t end)
 		remember(a, in);
 	}
 	patch_disasm()->free(in, 1);
-	return stops;
+	return facts | (stops ? FUNCTION_STOPS : 0);
 }
 
 int analysis_by_target(const void *x, const void *y)
@@ -273,7 +305,7 @@ static void *scan_functions(void *arg)
 	for (size_t i = part->from; i < part->to; i++) {
 		const struct elf_code *c = elf_functions_code(f, f->funcs[i].start, 1);
 		if (c && !c->plt)
-			part->a.stops[i] = (uint8_t)analysis_scan(&part->a, f->funcs[i].start,
+			part->a.facts[i] = (uint8_t)analysis_scan(&part->a, f->funcs[i].start,
 								  function_end(f, i));
 	}
 	if (part->a.br.n)
@@ -303,7 +335,7 @@ static void merge_branches(struct analysis *a, struct scan_part *parts, size_t n
 
 /*
  * Scans every function of A's object into A's branches, sorted by target,
- * and its stops, on as many threads as there are processors (within the
+ * and its facts, on as many threads as there are processors (within the
  * bounds above), each taking a run of functions and sorting its own
  * branches.
  */
@@ -326,7 +358,7 @@ static void scan_object(struct analysis *a)
 		bytes += function_end(a->f, i) - a->f->funcs[i].start;
 	size_t i = 0;
 	for (size_t k = 0; k < nparts; k++) {
-		parts[k].a = (struct analysis){ .f = a->f, .stops = a->stops };
+		parts[k].a = (struct analysis){ .f = a->f, .facts = a->facts };
 		parts[k].a.cs = k ? patch_capstone_open() : a->cs;
 		parts[k].from = i;
 		while (i < n && (k == nparts - 1 || done < bytes / nparts * (k + 1)))
@@ -363,7 +395,7 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 	memset(&a, 0, sizeof(a));
 	a.f = &f;
 	a.cs = patch_capstone_open();
-	a.stops = xcalloc(f.n ? f.n : 1, 1);
+	a.facts = xcalloc(f.n ? f.n : 1, 1);
 	scan_object(&a);
 
 	struct patch_coverage *cov = patch_plan_add_object(plan, path, f.build_id,
@@ -390,7 +422,7 @@ int patch_analyze_object(struct patch_plan *plan, const char *path, patch_wanted
 	}
 	patch_functions(&a, plan, cov, ch, n);
 	free(ch);
-	free(a.stops);
+	free(a.facts);
 	free(a.br.v);
 	patch_capstone_close(a.cs);
 	elf_functions_release(&f);

@@ -112,7 +112,7 @@ static uint64_t find_island(struct analysis *a, struct choice *ch, size_t lo, si
 		size_t i = ch[k].fn;
 		uint64_t gap = function_end(a->f, i), next = function_next(a->f, i);
 		const struct elf_code *c = elf_functions_code(a->f, gap, 1);
-		if (!a->stops[i] || !c || !c->exec || next > c->addr + c->size)
+		if (!(a->facts[i] & FUNCTION_STOPS) || !c || !c->exec || next > c->addr + c->size)
 			continue;
 		for (uint64_t x = gap; x + PATCH_ISLAND <= next; x++) {
 			if (!in_reach(from, x) || !in_reach(from, x + PATCH_ISLAND - 1) ||
@@ -141,7 +141,8 @@ static void add_choice(struct analysis *a, struct patch_plan *plan, struct patch
 		BUG("a window relocated once and not again");
 	const struct elf_code *c = elf_functions_code(a->f, ch->w.addr, ch->w.len);
 	struct patch_site_at at = { fn->start, fn->name, ch->kind, ch->w.addr, ch->w.len,
-				    c->bytes + (ch->w.addr - c->addr), 0, NULL };
+				    c->bytes + (ch->w.addr - c->addr), 0, NULL,
+				    a->facts[ch->fn] & FUNCTION_SELF_TAIL ? PATCH_SELF_TAIL : 0 };
 	if (ch->kind == PATCH_JMP8) {
 		const struct elf_code *ic = elf_functions_code(a->f, ch->island, PATCH_ISLAND);
 		at.island = ch->island;

@@ -100,6 +100,7 @@ void patch_plan_add_site(struct patch_plan *plan, const struct patch_site_at *at
 	s.nfixups = (uint32_t)r->nfixups;
 	s.kind = (uint8_t)at->kind;
 	s.window = (uint8_t)at->window;
+	s.flags = (uint8_t)at->flags;
 	memcpy(s.original, at->original, at->window);
 	if (at->kind == PATCH_JMP8) {
 		s.island = at->island;

@@ -66,6 +66,7 @@ struct patch_site_at {
 	const uint8_t *original;
 	uint64_t island;
 	const uint8_t *island_original;
+	unsigned flags;		/* enum patch_site_flags */
 };
 
 /* Adds site S to the current object, running the relocated R and then

@@ -148,6 +148,8 @@ LAZY_FUNCTION(libelf, Elf_Scn *, elf_nextscn, (Elf *elf, Elf_Scn *scn), (elf, sc
 LAZY_FUNCTION(libelf, char *, elf_strptr, (Elf *elf, size_t index, size_t offset),
 	      (elf, index, offset))
 LAZY_FUNCTION(libelf, unsigned int, elf_version, (unsigned int version), (version))
+LAZY_FUNCTION(libelf, GElf_Dyn *, gelf_getdyn, (Elf_Data *data, int ndx, GElf_Dyn *dst),
+	      (data, ndx, dst))
 LAZY_FUNCTION(libelf, GElf_Ehdr *, gelf_getehdr, (Elf *elf, GElf_Ehdr *dest), (elf, dest))
 LAZY_FUNCTION(libelf, GElf_Phdr *, gelf_getphdr, (Elf *elf, int ndx, GElf_Phdr *dst),
 	      (elf, ndx, dst))

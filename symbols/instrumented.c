@@ -116,6 +116,33 @@ static int elf64_table_hooks(int fd, uint64_t size, const Elf64_Shdr *sections,
 	return rc;
 }
 
+/* Whether the dynamic section SH of FD marks a PIE (DF_1_PIE). */
+static int elf64_dynamic_pie(int fd, uint64_t size, const Elf64_Shdr *sh)
+{
+	Elf64_Dyn *dyn = read_range(fd, size, sh->sh_offset, sh->sh_size);
+	int pie = 0;
+
+	for (size_t i = 0; dyn && i < sh->sh_size / sizeof(*dyn) && dyn[i].d_tag != DT_NULL; i++)
+		if (dyn[i].d_tag == DT_FLAGS_1)
+			pie = (dyn[i].d_un.d_val & DF_1_PIE) != 0;
+	free(dyn);
+	return pie;
+}
+
+/* Whether the program headers of FD name a loader (PT_INTERP). */
+static int elf64_has_interp(int fd, uint64_t size, const Elf64_Ehdr *eh)
+{
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+		return 0;
+	Elf64_Phdr *ph = read_range(fd, size, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(*ph));
+	int interp = 0;
+
+	for (size_t i = 0; ph && i < eh->e_phnum; i++)
+		interp |= ph[i].p_type == PT_INTERP;
+	free(ph);
+	return interp;
+}
+
 /*
  * The hooks of a 64-bit little-endian ELF file FD by its section headers
  * alone, with no library to load (what `record` asks of every program
@@ -134,11 +161,13 @@ static int elf64_hooks(int fd, struct program_hooks *out)
 		return -1;
 	uint64_t size = (uint64_t)st.st_size;
 	Elf64_Shdr *sections = read_range(fd, size, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sections));
-	int rc = sections ? 0 : -1;
+	int rc = sections ? 0 : -1, pie = 0;
 	for (size_t i = 0; !rc && i < eh.e_shnum; i++) {
 		const Elf64_Shdr *sh = &sections[i];
-		if (sh->sh_type == SHT_DYNAMIC)
+		if (sh->sh_type == SHT_DYNAMIC) {
 			out->dynamic = 1;
+			pie |= elf64_dynamic_pie(fd, size, sh);
+		}
 		if (sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM)
 			continue;
 		if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_link >= eh.e_shnum)
@@ -147,6 +176,8 @@ static int elf64_hooks(int fd, struct program_hooks *out)
 			rc = elf64_table_hooks(fd, size, sections, sh, &out->kinds);
 	}
 	free(sections);
+	if (pie && !elf64_has_interp(fd, size, &eh))
+		out->dynamic = 0;	/* -static-pie: it relocates itself */
 	return rc;
 }
 
@@ -173,11 +204,24 @@ int program_hooks_probe(const char *path, struct program_hooks *out)
 		close(fd);
 		return -1;
 	}
+	int pie = 0, interp = 0;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC)
-			out->dynamic = 1;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC)
+			continue;
+		out->dynamic = 1;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Dyn dyn;
+		for (int i = 0; d && gelf_getdyn(d, i, &dyn) && dyn.d_tag != DT_NULL; i++)
+			if (dyn.d_tag == DT_FLAGS_1)
+				pie = (dyn.d_un.d_val & DF_1_PIE) != 0;
 	}
+	size_t nph = 0;
+	GElf_Phdr ph;
+	for (size_t i = 0; elf_getphdrnum(elf, &nph) == 0 && i < nph; i++)
+		interp |= gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP;
+	if (pie && !interp)
+		out->dynamic = 0;
 	elf_each_symbol(elf, SHT_SYMTAB, add_hook, &out->kinds);
 	elf_each_symbol(elf, SHT_DYNSYM, add_hook, &out->kinds);
 	elf_end(elf);

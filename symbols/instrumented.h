@@ -13,7 +13,9 @@ enum hook_kind {
 
 struct program_hooks {
 	unsigned kinds;		/* enum hook_kind bits */
-	int dynamic;		/* has a dynamic section (the runtime can be preloaded) */
+	int dynamic;		/* has a dynamic section and, if a PIE, a loader
+				 * (PT_INTERP): the runtime can be preloaded.
+				 * A -static-pie program relocates itself. */
 };
 
 /*

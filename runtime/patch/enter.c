@@ -16,9 +16,11 @@
  * function's trampoline in its slot: it is entered as a tail call, and
  * returns with its caller.  A loop whose head is the function's first
  * instruction jumps back into the trampoline from the body: the open call
- * of the function at that slot goes on, and no new one is counted (a
- * function that jumps to its own entry is such a loop too: -pg's build
- * makes it one, past the hook).
+ * of the function at that slot goes on, and no new one is counted: -pg's
+ * build starts such a loop past its hook.  But a function whose jump to
+ * its own entry follows its epilogue (the plan's PATCH_SELF_TAIL) calls
+ * itself by a tail call, as -pg's build does through its hook: a new
+ * call, entered as any tail call is.
  */
 #define _GNU_SOURCE
 #include "patch.h"
@@ -147,7 +149,8 @@ static inline enum entry_answer enter(struct thread_state *t, uintptr_t *slot,
 		 * to the entry (its own trampoline's return in the slot, or
 		 * that of the function that tail-called it) */
 		struct shadow_frame *top = t->depth ? &t->stack[t->depth - 1] : NULL;
-		if (top && top->addr == function && top->sp == (uintptr_t)slot)
+		if (top && top->addr == function && top->sp == (uintptr_t)slot &&
+		    !(after_entry[SITE_FLAGS - SITE_AFTER_ENTRY] & PATCH_SELF_TAIL))
 			return ENTRY_IN_PLACE;
 		/* a tail call: trace.c knows one by the -pg trampoline in
 		 * the slot, and the frame keeps its return address */

@@ -53,12 +53,14 @@ static inline const char *plan_string(const struct plan *p, uint32_t off)
  *     30  lea  -8(%rsp), %rsp     the slot again, for the real return address
  *     35  call *exit(%rip)        the exit hook puts it there
  *     41  ret                     and returns through it, balanced too
+ *     42  the site's enum patch_site_flags (never run: after the ret)
  *     48  body: the displaced instructions, relocated, then jmp resume
  */
 #define SITE_SLOT 128u
 #define SITE_ENTRY 8u		/* where the text's jump lands */
 #define SITE_AFTER_ENTRY 14u	/* the entry hook's return address */
 #define SITE_RETURN 30u		/* the body's return address */
+#define SITE_FLAGS 42u
 #define SITE_BODY 48u
 #define SITE_BODY_MAX (SITE_SLOT - SITE_BODY - 5u)
 

@@ -39,6 +39,10 @@ static int check_site(const struct plan *p, const struct patch_plan_site *s, con
 		*why = "a site of an unknown kind";
 		return -1;
 	}
+	if (s->flags & ~PATCH_SELF_TAIL) {
+		*why = "a site with flags this runtime does not know";
+		return -1;
+	}
 	unsigned least = s->kind == PATCH_INT3 ? 1 : s->kind == PATCH_JMP8 ? 2 : 5;
 	if (s->window < least || s->window > PATCH_WINDOW_MAX) {
 		*why = "a site's window is not 5 (a trap's: 1, a short jump's: 2) to 16 bytes";

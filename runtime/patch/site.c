@@ -56,6 +56,7 @@ enum site_refusal site_build(const struct plan *p, const struct patch_plan_site 
 	memcpy(slot_rw + 20, pop_slot, sizeof(pop_slot));
 	memcpy(slot_rw + SITE_RETURN, push_slot, sizeof(push_slot));
 	slot_rw[41] = 0xc3;	/* ret */
+	slot_rw[SITE_FLAGS] = s->flags;
 
 	memcpy(slot_rw + SITE_BODY, plan_code(p, s->code), s->code_len);
 	for (uint32_t k = 0; k < s->nfixups; k++) {

@@ -2,7 +2,7 @@
 # Every mistake a user can make gets one line, a non-zero exit, no crash.
 . "$(dirname "$0")/lib.sh"
 
-plan 33
+plan 35
 
 # one_line_error NAME EXPECTED-PATTERN COMMAND...: fails with one line.
 one_line_error() {
@@ -28,6 +28,9 @@ one_line_error "missing program" "cannot find program 'no-such-prog'" "$CS" reco
 # without hooks a program is sampled (0600-*); statically linked, it cannot be
 build_prog basic static -O2 -static
 one_line_error "not instrumented, static" "is statically linked" "$CS" record -- ./static
+# -static-pie has a dynamic section (it relocates itself) but no loader
+build_prog basic static_pie -O2 -pg -static-pie
+one_line_error "-pg -static-pie" "is statically linked" "$CS" record -- ./static_pie
 one_line_error "not instrumented, --mode=trace" \
 	"carries no profiling hooks, so it cannot be traced as built: add --patch .*, rebuild it with -pg, -pg -mfentry or -finstrument-functions" \
 	"$CS" record --mode=trace -o p.data -- ./plain

@@ -3,15 +3,15 @@
 # output and exit status unchanged, and the count of every function
 # equal to the -pg build's of the same source, through longjmp, C++
 # exceptions (thrown through patched frames), threads, swapcontext and
-# tail calls, with backtrace() unchanged; and equal to callgrind's on the
-# very binary.  A library
+# tail calls (one to the function itself), with backtrace() unchanged;
+# and equal to callgrind's on the very binary.  A library
 # dlopen loads is patched as it loads, while its own thread runs in it.  Functions
 # -pg does not hook (the start-up code) or that the plan leaves out
 # (.cold parts, which are no functions) are not compared; .part clones are
 # functions, patched, and compared.
 . "$(dirname "$0")/lib.sh"
 
-plan 26
+plan 29
 counts() {
 	"$CS" report -i "$1" --json |
 		jq -r '.functions[] | select(.name | test("^(_init|_fini|_start|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$|[.]cold") | not) | "\(.name)=\(.calls)"' |
@@ -41,6 +41,12 @@ ok "$(grep -q '^work=20001$' got.txt; echo $?)" "threads: every thread's calls c
 exact coroutine cc "$PROGS/coroutine.c"
 exact tailcall cc "$PROGS/tailcall.c"
 exact cycle cc "$PROGS/cycle.c"
+# a jump back to its own entry after the epilogue is a tail call to itself:
+# a call, as the -pg build's hook and gdb's breakpoint count it, not a loop
+exact self_tail cc "$PROGS/self_tail.c"
+shape=$(objdump -d --no-show-raw-insn self_tail | awk '/<split>:$/, /^$/' | grep -c 'jmp .*<split>$')
+ok "$([ "$shape" -ge 1 ] && grep -q '^split=31$' got.txt; echo $?)" \
+	"self_tail: split jumps to its own entry ($shape), and each jump counts a call"
 # backtrace() walks through patched (and -pg) frames as without profiler
 exact backtrace_depth cc "$PROGS/backtrace_depth.c"
 is "$(limited "$CS" record -o bt-pg.data -- ./backtrace_depth-pg 2> /dev/null)" \

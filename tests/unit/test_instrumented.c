@@ -23,14 +23,15 @@ static const char strings[] = "\0main\0mcount\0__cyg_profile_func_enter@GLIBC_2.
 
 /* An ELF file with sections null, .dynsym, .dynstr, .dynamic at PATH,
  * cut to its first KEEP bytes (0: whole); the names of main (defined),
- * mcount and __cyg_profile_func_enter (undefined) and malloc (undefined). */
-static void write_elf(const char *path, size_t keep)
+ * mcount and __cyg_profile_func_enter (undefined) and malloc (undefined);
+ * its DT_FLAGS_1 DF_1_PIE when PIE, and no program header (no loader). */
+static void write_elf(const char *path, size_t keep, int pie)
 {
 	struct {
 		Elf64_Ehdr eh;
 		Elf64_Sym syms[5];
 		char str[sizeof(strings)];
-		Elf64_Dyn dyn[1];
+		Elf64_Dyn dyn[2];
 		Elf64_Shdr sh[4];
 	} f;
 
@@ -56,6 +57,7 @@ static void write_elf(const char *path, size_t keep)
 				.sh_link = 2 };
 	f.sh[2] = (Elf64_Shdr){ .sh_type = SHT_STRTAB, .sh_offset = offsetof(__typeof__(f), str),
 				.sh_size = sizeof(f.str) };
+	f.dyn[0] = (Elf64_Dyn){ .d_tag = DT_FLAGS_1, .d_un.d_val = pie ? DF_1_PIE : 0 };
 	f.sh[3] = (Elf64_Shdr){ .sh_type = SHT_DYNAMIC, .sh_offset = offsetof(__typeof__(f), dyn),
 				.sh_size = sizeof(f.dyn), .sh_entsize = sizeof(Elf64_Dyn),
 				.sh_link = 2 };
@@ -72,10 +74,25 @@ static void test_reads_the_hooks_of_undefined_symbols(void **state)
 
 	(void)state;
 	close(mkstemp(path));
-	write_elf(path, 0);
+	write_elf(path, 0, 0);
 	assert_int_equal(program_hooks_probe(path, &hooks), 0);
 	assert_int_equal(hooks.kinds, HOOKS_MCOUNT | HOOKS_CYG);
 	assert_int_equal(hooks.dynamic, 1);
+	unlink(path);
+}
+
+/* -static-pie: a dynamic section to relocate itself, but no loader to
+ * preload the runtime */
+static void test_a_pie_without_loader_is_static(void **state)
+{
+	char path[] = "/tmp/callscope-instrumented-XXXXXX";
+	struct program_hooks hooks;
+
+	(void)state;
+	close(mkstemp(path));
+	write_elf(path, 0, 1);
+	assert_int_equal(program_hooks_probe(path, &hooks), 0);
+	assert_int_equal(hooks.dynamic, 0);
 	unlink(path);
 }
 
@@ -87,7 +104,7 @@ static void test_a_file_cut_short_is_not_read_past_its_end(void **state)
 	(void)state;
 	close(mkstemp(path));
 	/* the header says where the sections are, but they are gone */
-	write_elf(path, sizeof(Elf64_Ehdr) + 40);
+	write_elf(path, sizeof(Elf64_Ehdr) + 40, 0);
 	int rc = program_hooks_probe(path, &hooks);
 	assert_true(rc == 0 || rc == -1);
 	assert_int_equal(hooks.kinds, 0);
@@ -115,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads_the_hooks_of_undefined_symbols),
+		cmocka_unit_test(test_a_pie_without_loader_is_static),
 		cmocka_unit_test(test_a_file_cut_short_is_not_read_past_its_end),
 		cmocka_unit_test(test_not_elf),
 	};

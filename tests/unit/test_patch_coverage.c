@@ -28,7 +28,7 @@ static uint8_t *coverage_section(size_t *size)
 	static const uint8_t id[20] = { 1, 2, 3 };
 	static const uint8_t ret = 0xc3;
 	struct patch_reloc r = { .code = { 0xc3 }, .len = 1, .ends = 1 };
-	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL };
+	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL, 0 };
 
 	patch_plan_init(&plan);
 	struct patch_coverage *cov = patch_plan_add_object(&plan, "/bin/prog", id, sizeof(id));
@@ -99,7 +99,7 @@ static void test_refused(void **state)
 	struct patch_plan plan;
 	static const uint8_t ret = 0xc3;
 	struct patch_reloc r = { .code = { 0xc3 }, .len = 1, .ends = 1 };
-	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL };
+	struct patch_site_at trap = { 0x1010, "tiny", PATCH_INT3, 0x1010, 1, &ret, 0, NULL, 0 };
 
 	(void)state;
 	patch_plan_init(&plan);
