@@ -1253,6 +1253,8 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 			state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 			state.p->run_wait_ns += df->processes[i].run_wait_ns;
 			state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+			if (!df->processes[i].waits_left_out)
+				state.p->run_wait_unseen_ns += df->processes[i].run_wait_ns;
 		}
 		/* where the figure came from: the first process's says it for
 		 * the profile, unless another one's was measured in place */
