@@ -158,6 +158,69 @@ static struct symtab *object_symtab(const struct data_file *df, const char *path
 	return st;
 }
 
+/* One row of the instruction listing: an instruction, or bytes not decoded. */
+struct insn_row {
+	uint64_t addr;
+	char text[200];
+};
+
+/*
+ * The SIZE bytes of CODE at START as rows, decoded as far as capstone
+ * can.  Capstone 4 knows no VEX-encoded mask-register instruction (the
+ * kmovd of glibc's *_evex string functions, which an AVX-512 machine
+ * runs): stopping there lost the listing, and the samples, of everything
+ * after it.  Past bytes it cannot decode, decoding resumes at the next
+ * address known to start an instruction: a sampled PC, or the target of
+ * a direct jump decoded before (the jump over such bytes); the bytes
+ * between make one row.  Returns a malloc'd array the caller frees, its
+ * length in *N.
+ */
+static struct insn_row *decode_rows(const struct disasm *cs, csh handle, const uint8_t *code,
+				    uint64_t size, uint64_t start,
+				    const struct annotate_state *s, size_t *n)
+{
+	struct insn_row *rows = NULL;
+	uint64_t *targets = NULL;
+	size_t nrows = 0, alloc = 0, ntargets = 0, targets_alloc = 0;
+	cs_insn *insn = cs->malloc(handle);
+	uint64_t off = 0;
+
+	while (insn && off < size) {
+		const uint8_t *p = code + off;
+		size_t left = size - off;
+		uint64_t at = start + off;
+		while (left && cs->disasm_iter(handle, &p, &left, &at, insn)) {
+			ALLOC_GROW(rows, nrows + 1, alloc);
+			rows[nrows].addr = insn->address;
+			snprintf(rows[nrows++].text, sizeof(rows->text), "%s %s", insn->mnemonic,
+				 insn->op_str);
+			if (insn->mnemonic[0] == 'j' && !strncmp(insn->op_str, "0x", 2)) {
+				ALLOC_GROW(targets, ntargets + 1, targets_alloc);
+				targets[ntargets++] = strtoull(insn->op_str, NULL, 16);
+			}
+		}
+		if (!left)
+			break;
+		uint64_t next = start + size;
+		for (size_t i = 0; i < s->npcs; i++)
+			if (s->pcs[i].addr > at && s->pcs[i].addr < next)
+				next = s->pcs[i].addr;
+		for (size_t i = 0; i < ntargets; i++)
+			if (targets[i] > at && targets[i] < next)
+				next = targets[i];
+		ALLOC_GROW(rows, nrows + 1, alloc);
+		rows[nrows].addr = at;
+		snprintf(rows[nrows++].text, sizeof(rows->text), "(%llu bytes not decoded)",
+			 (unsigned long long)(next - at));
+		off = next - start;
+	}
+	if (insn)
+		cs->free(insn, 1);
+	free(targets);
+	*n = nrows;
+	return rows;
+}
+
 static void print_annotation(const struct data_file *df, const struct annotate_state *s,
 			     const char *input)
 {
@@ -186,8 +249,8 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 		die("cannot load the disassembler (%s); install the capstone library", why);
 	if (cs->open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
 		die("cannot start the disassembler (capstone)");
-	cs_insn *insn;
-	size_t n = cs->disasm(handle, code, size, fn->addr, 0, &insn);
+	size_t n;
+	struct insn_row *insn = decode_rows(cs, handle, code, size, fn->addr, s, &n);
 	struct symtab *st = object_symtab(df, fn->object);
 	struct line_row *rows = xcalloc(n + 1, sizeof(*rows));
 	size_t nrows = 0;
@@ -195,8 +258,8 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 	/* source lines: every instruction's line, samples summed */
 	for (size_t i = 0; i < n; i++) {
 		struct symbol_info si;
-		symtab_lookup(st, insn[i].address, 1, &si);
-		uint64_t c = samples_at(s, insn[i].address);
+		symtab_lookup(st, insn[i].addr, 1, &si);
+		uint64_t c = samples_at(s, insn[i].addr);
 		size_t k = 0;
 		while (k < nrows && !(rows[k].line == si.line &&
 				      !strcmp(rows[k].file ? rows[k].file : "", si.file ? si.file : "")))
@@ -218,17 +281,15 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 	       "pct", "address", "instruction");
 	for (size_t i = 0; i < n; i++) {
 		struct symbol_info si;
-		uint64_t c = samples_at(s, insn[i].address);
-		symtab_lookup(st, insn[i].address, 1, &si);
+		uint64_t c = samples_at(s, insn[i].addr);
+		symtab_lookup(st, insn[i].addr, 1, &si);
 		const char *base = si.file ? strrchr(si.file, '/') : NULL;
-		snprintf(text, sizeof(text), "%s %s", insn[i].mnemonic, insn[i].op_str);
 		printf("%c%9llu %7.2f  %8llx %-40s %s:%d\n", c && c == hottest ? '>' : ' ',
 		       (unsigned long long)c, 100.0 * (double)c / (double)total,
-		       (unsigned long long)insn[i].address, text,
+		       (unsigned long long)insn[i].addr, insn[i].text,
 		       base ? base + 1 : si.file ? si.file : "??", si.line);
 	}
-	if (n)
-		cs->free(insn, n);
+	free(insn);
 	cs->close(&handle);
 	free(rows);
 	symtab_free(st);

@@ -451,6 +451,32 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 }
 
 /*
+ * Whether the return addresses RETS[0..N), the frames beyond one of the
+ * runtime's, are where it started the thread: C library code alone
+ * (start_thread, clone3), which a trace never shows, so that the thread's
+ * start routine is its first frame in both.  Beyond any other frame of the
+ * runtime's, a stand-in the program called (pthread_create, sigprocmask,
+ * the exec family), lie the program's callers, which a sample keeps.
+ */
+static int at_thread_start(const struct image_symbols *is, const uint64_t *rets, size_t n)
+{
+	struct symbol_info first;
+
+	if (!n)
+		return 1;
+	symtab_lookup(is->symtab, rets[0] - 1, 0, &first);
+	if (!first.in_object)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		struct symbol_info ri;
+		symtab_lookup(is->symtab, rets[i] - 1, 0, &ri);
+		if (!ri.in_object || strcmp(ri.object, first.object))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * Resolves a sample's PC and return addresses and hands it to the visitor.
  * A return address is looked up one byte back so a call at the very end
  * of a function is charged to it, not to the next one.
@@ -509,6 +535,9 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 		uint64_t ret = rets[i];
 		struct symbol_info ri;
 		symtab_lookup(tr->is->symtab, ret - 1, 0, &ri);
+		if (!ri.in_object && in_runtime_library(tr->is, ret - 1) &&
+		    !at_thread_start(tr->is, rets + i + 1, nframes - i - 1))
+			continue;
 		if (!ri.in_object)
 			break;
 		addrs[s.n] = ret;
@@ -1268,6 +1297,8 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 			state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
 			state.p->run_wait_ns += df->processes[i].run_wait_ns;
 			state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+			if (!df->processes[i].waits_left_out)
+				state.p->run_wait_unseen_ns += df->processes[i].run_wait_ns;
 		}
 		/* where the figure came from: the first process's says it for
 		 * the profile, unless another one's was measured in place (the

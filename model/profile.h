@@ -208,8 +208,13 @@ struct profile {
 	double overhead_hook_ns, overhead_library_ns;
 	/* a trace's processes' main threads ran RUN_CPU_NS and waited,
 	 * runnable, RUN_WAIT_NS for a CPU, which the clock readings include
-	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out */
-	uint64_t run_cpu_ns, run_wait_ns, run_wait_left_out_ns;
+	 * (0, 0: not known), less RUN_WAIT_LEFT_OUT_NS their clocks left out;
+	 * RUN_WAIT_UNSEEN_NS of it was that of main threads whose context
+	 * switches the runtime could not see, all of it in the readings.  A
+	 * thread whose switches it saw left out its preempted waits; the
+	 * rest came as it woke from blocking, which stays with the blocked
+	 * time in the call that blocked, or outside any call. */
+	uint64_t run_cpu_ns, run_wait_ns, run_wait_left_out_ns, run_wait_unseen_ns;
 	uint64_t wall_ns;	/* longest thread's span */
 
 	/* Optional: called at the end of every counted activation with its

@@ -201,9 +201,14 @@ int report_wait_noted(uint64_t cpu_ns, uint64_t wait_ns)
 	return report_wait_share(cpu_ns, wait_ns) >= WAIT_SHARE_NOTED;
 }
 
+/* Only the waiting of threads whose context switches went unseen: where
+ * they were seen, what the clock kept is a wait to run again after
+ * blocking, with the blocked time in the call that blocked (a wall clock
+ * profile keeps both), or outside any call; in short, often-called
+ * functions' times it is not. */
 void report_waiting_line(FILE *out, const struct profile *p, const char *prefix)
 {
-	uint64_t in_times = p->run_wait_ns - p->run_wait_left_out_ns;
+	uint64_t in_times = p->run_wait_unseen_ns;
 
 	if (report_wait_noted(p->run_cpu_ns, in_times))
 		fprintf(out, "%sthe program waited for a CPU %.0f %% of its run that its clock "
@@ -235,6 +240,7 @@ void report_hooks_json(struct json *j, const struct profile *p)
 		json_kv_u64(j, "run_cpu_ns", p->run_cpu_ns);
 		json_kv_u64(j, "run_wait_ns", p->run_wait_ns);
 		json_kv_u64(j, "run_wait_left_out_ns", p->run_wait_left_out_ns);
+		json_kv_u64(j, "run_wait_unseen_ns", p->run_wait_unseen_ns);
 	}
 }
 

@@ -43,7 +43,7 @@ void report_hooks_line(FILE *out, const struct profile *p, const char *prefix);
 const char *report_hooks_per_call(char *buf, size_t buflen, const struct profile *p);
 void report_hooks_json(struct json *j, const struct profile *p);
 /* A header line saying how much of a trace's run its main threads waited
- * for a CPU, when that is a tenth or more. */
+ * for a CPU unseen by the clock, when that is a tenth or more. */
 /* The share of a run spent waiting for a CPU, and whether it is large
  * enough for the headers to warn that the clock's times include it. */
 double report_wait_share(uint64_t cpu_ns, uint64_t wait_ns);

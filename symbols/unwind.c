@@ -88,13 +88,22 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return true;
 }
 
-/* x86-64 DWARF register numbers: 6 rbp, 7 rsp, 16 the return address. */
+/*
+ * x86-64 DWARF register numbers: 6 rbp, 7 rsp, 16 the return address
+ * column, which is also rip.  The call frame information of a PLT stub
+ * computes its CFA from rip (the stubs push a varying number of words:
+ * DW_OP_breg16 in the CFA expression of .plt), and libdw reads that
+ * register, not the frame's PC: without it, a sample in a stub loses
+ * every caller.  perf sets it the same way.
+ */
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	const struct unwind_state *st = arg;
 	Dwarf_Word regs[2] = { st->bp, st->sp };
+	Dwarf_Word rip = st->pc;
 
-	if (!dwfl_thread_state_registers(thread, 6, 2, regs))
+	if (!dwfl_thread_state_registers(thread, 6, 2, regs) ||
+	    !dwfl_thread_state_registers(thread, 16, 1, &rip))
 		return false;
 	dwfl_thread_state_register_pc(thread, st->pc);
 	return true;

@@ -11,16 +11,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/t/lib-plt.sh"
 
-# Debian's crt1.o carries no IBT property, so -fcf-protection alone gets
-# no .plt.sec from GNU ld; -z ibtplt asks for the IBT layout anyway.
-VARIANTS="lazy:-fcf-protection=none ibt:-fcf-protection:-Wl,-z,ibtplt now:-Wl,-z,now"
 plan 22
 
-for v in $VARIANTS; do
-	name=${v%%:*}
-	flags=$(echo "${v#*:}" | tr : ' ')
-	# shellcheck disable=SC2086
-	build_prog plt_calls "p-$name" -O2 -fno-builtin $flags
+for v in $PLT_VARIANTS; do
+	build_plt_variant "$v"
 	plt_names_match "p-$name" >&2
 	ok $? "$name: every PLT instruction named as objdump labels it"
 

@@ -3,6 +3,21 @@
 SYMBOLIZE="$BUILD/tests/symbolize"
 needs_shims "$SYMBOLIZE"
 
+# The PLT layouts gcc and GNU ld write on Debian 12, NAME:FLAGS: the lazy
+# .plt with its 8-byte .plt.got; IBT's .plt.sec with 16-byte .plt.got
+# entries (Debian's crt1.o carries no IBT property, so -fcf-protection
+# alone gets no .plt.sec from GNU ld; -z ibtplt asks for it anyway); -z now.
+# shellcheck disable=SC2034 # used by the tests that source this file
+PLT_VARIANTS="lazy:-fcf-protection=none ibt:-fcf-protection:-Wl,-z,ibtplt now:-Wl,-z,now"
+
+# build_plt_variant NAME:FLAGS: tests/progs/plt_calls.c built as p-NAME
+# with those flags; sets name to NAME.
+build_plt_variant() {
+	name=${1%%:*}
+	# shellcheck disable=SC2046
+	build_prog plt_calls "p-$name" -O2 -fno-builtin $(echo "${1#*:}" | tr : ' ')
+}
+
 # plt_names_match OBJECT: every instruction objdump shows in OBJECT's
 # .plt, .plt.sec and .plt.got, named by callscope as objdump labels it:
 # the label when it is NAME@plt, and the section's name where objdump has
