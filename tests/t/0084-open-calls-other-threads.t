@@ -19,9 +19,10 @@ hold_us() {
 build_prog thread_open_at_exit p -O2 -pg
 # hold()'s time lies between the thread's CPU time in it and the real
 # time, less the waits its clock saw, plus the exit's own work after the
-# program's reading (some 2 ms while hold() still spins).  The least excess
-# over the real time of three runs of each mode: a growth's pauses charged
-# to hold() came to 11-25 ms more before.
+# program's reading, while hold() still spins (some 2 ms, the hooks
+# measured again among it; over 6 ms in a suite on a busy machine).  The
+# least excess over the real time of three runs of each mode: a growth's
+# pauses charged to hold() came to 11-25 ms more before.
 least_excess() {
 	best=
 	for i in 1 2 3; do
@@ -36,9 +37,9 @@ least_excess() {
 	echo "$best"
 }
 best=$(least_excess trace)
-ok $(( best >= 6000 || best <= -1000000 )) "trace: hold() is over its real time by ${best} us (< 6000), not below its CPU time"
+ok $(( best >= 9000 || best <= -1000000 )) "trace: hold() is over its real time by ${best} us (< 9000), not below its CPU time"
 best=$(least_excess flight)
-ok $(( best >= 6000 || best <= -1000000 )) "flight: hold() is over its real time by ${best} us (< 6000), not below its CPU time"
+ok $(( best >= 9000 || best <= -1000000 )) "flight: hold() is over its real time by ${best} us (< 9000), not below its CPU time"
 "$CS" report -i trace.data | grep -q 'hold \[still running at the end\]'
 ok $? "hold() is still marked running at the end"
 
