@@ -161,13 +161,6 @@ static double calibration_ns(const struct data_file *df, uint32_t inner_x256, ui
 	return ((double)inner_x256 + outer_x256) / 256.0 * load_ns_per_unit(df);
 }
 
-/* Whether PR's hooks were measured again at exit (count mode keeps the
- * start's figures). */
-static int measured_at_exit(const struct data_process *pr)
-{
-	return pr->calibrated_at_exit && pr->measured_at_exit;
-}
-
 /* What reading the counters cost a call, as the runtime measured it at
  * start-up (the largest of the threads'), in ns; 0 if not known. */
 static double counter_cost_ns(const struct data_file *df)
@@ -310,7 +303,7 @@ int cmd_info(int argc, char **argv)
 				json_kv_u64(&j, "ran_ns", (uint64_t)process_ran_ns(&df, pr));
 			json_kv_double(&j, "hook_ns_at_start",
 				       calibration_ns(&df, pr->start_inner_x256, pr->start_outer_x256));
-			if (measured_at_exit(pr))
+			if (pr->measured_at_exit)
 				json_kv_double(&j, "hook_ns_at_exit",
 					       calibration_ns(&df, pr->exit_inner_x256,
 							      pr->exit_outer_x256));
@@ -442,7 +435,7 @@ int cmd_info(int argc, char **argv)
 			}
 			struct hook_cost_choice cost;
 			hook_cost_of_process(&df, pr, &cost);
-			if (measured_at_exit(pr))
+			if (pr->measured_at_exit)
 				printf("               hooks measured at %s a call at start, %s at "
 				       "exit%s\n",
 				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
@@ -460,7 +453,7 @@ int cmd_info(int argc, char **argv)
 						     : ": too few to use, the calibration is subtracted");
 			if (cost.library_calls && (pr->library_inner_x256 || pr->library_outer_x256)) {
 				char at_exit[64] = "";
-				if (measured_at_exit(pr))
+				if (pr->measured_at_exit)
 					snprintf(at_exit, sizeof(at_exit), ", %s at exit",
 						 format_duration(d2, calibration_ns(
 									     &df, pr->library_exit_inner_x256,

@@ -66,7 +66,8 @@ struct data_process {
 	uint32_t inner_x256, outer_x256;
 	uint32_t start_inner_x256, start_outer_x256;	/* measured at start */
 	int calibrated_at_exit;		/* a CALIBRATION section was read: */
-	int measured_at_exit;		/* and its figures were measured then */
+	int measured_at_exit;		/* and its figures were measured then
+					 * (count mode repeats the start's) */
 	uint32_t exit_inner_x256, exit_outer_x256;	/* measured at exit */
 	/* the same for the hooks of library calls (CALIBRATION's; 0, 0: not
 	 * measured, and their calls cost what the compiler hooks' do) */
