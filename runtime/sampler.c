@@ -289,6 +289,15 @@ static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintp
 	return ret;
 }
 
+/* Whether the SIZE bytes at ADDR lie inside the thread's stack.  ADDR may
+ * be any word the program left in rbp: near the top of the address space
+ * ADDR + SIZE wraps around, and must not pass for an address below the
+ * stack's end. */
+static int on_stack(const struct sampler_thread *s, uintptr_t addr, uintptr_t size)
+{
+	return addr >= s->stack_lo && addr <= s->stack_hi && s->stack_hi - addr >= size;
+}
+
 /* Where a frame-pointer walk ended. */
 struct walk_end {
 	int complete;		/* at a zero frame pointer: the thread's first frame */
@@ -317,7 +326,7 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 	/* A function that set up no frame (a leaf, or one caught before its
 	 * prologue) still has its return address on top of the stack: the
 	 * chain from FP would skip its caller. */
-	if (sp >= s->stack_lo && sp + 8 <= s->stack_hi && !(sp & 7)) {
+	if (on_stack(s, sp, 8) && !(sp & 7)) {
 		uintptr_t top = *(const uintptr_t *)sp;
 		if (after_call(top)) {
 			rets[n++] = top;
@@ -327,7 +336,7 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 			}
 		}
 	}
-	while (fp >= sp && fp >= s->stack_lo && fp + 16 <= s->stack_hi && !(fp & 7)) {
+	while (fp >= sp && on_stack(s, fp, 16) && !(fp & 7)) {
 		const uintptr_t *frame = (const uintptr_t *)fp;
 		uintptr_t ret = real_return(t, fp + 8, frame[1]), next = frame[0];
 		/* a frame pointer that is really a data register stops here */
