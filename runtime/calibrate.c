@@ -318,6 +318,10 @@ void calibrate_at_start(void)
 	runtime_config.hook_outer_x256 = hooks.outer;
 	runtime_config.library_inner_x256 = library.inner;
 	runtime_config.library_outer_x256 = library.outer;
+	runtime_config.library_extra_inner_x256 =
+		library.inner > hooks.inner ? library.inner - hooks.inner : 0;
+	runtime_config.library_extra_outer_x256 =
+		library.outer > hooks.outer ? library.outer - hooks.outer : 0;
 	/* a thread the scheduler has not yet accounted may say 0 ns */
 	sched_known = process_sched_times(&sched_at_start) == 0;
 	sched_tid = gettid();

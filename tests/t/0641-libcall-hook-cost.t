@@ -19,37 +19,9 @@
 plan 17
 LIMIT=120
 N=50000
-cat > tiny.c <<'C'
-int tiny_step(int x) { return x * 3 + 1; }
-C
-cat > calls.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-int tiny_step(int x);
-__attribute__((noinline)) int own_step(int x) { return x * 3 + 1; }
-__attribute__((noinline)) int lib_loop(int n)
-{
-	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += tiny_step(i);
-	return s;
-}
-__attribute__((noinline)) int own_loop(int n)
-{
-	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += own_step(i);
-	return s;
-}
-int main(int argc, char **argv)
-{
-	int n = atoi(argv[1]);
-	printf("%d %d\n", lib_loop(n), own_loop(n));
-	return 0;
-}
-C
-cc -O2 -fPIC -shared -o libtiny.so tiny.c || exit 1
-cc -O2 -pg -o calls calls.c -L. -ltiny -Wl,-rpath,'$ORIGIN' || exit 1
+# tests/progs/libcall_loops.c, its library without hooks
+cc -O2 -fPIC -shared -o libtiny.so "$PROGS/libcall_loops_lib.c" || exit 1
+cc -O2 -pg -o calls "$PROGS/libcall_loops.c" -L. -ltiny -Wl,-rpath,'$ORIGIN' || exit 1
 # check_mode MODE: the checks on a recording in MODE (trace or count)
 check_mode() {
 	mode=$1
