@@ -1334,6 +1334,17 @@ static void sampler_thread_stop(void *arg)
 	}
 }
 
+/* The process is ending in the calling thread (runtime_process_exiting()):
+ * from here it runs the runtime's work, measuring the hooks again and
+ * writing the end, which a sample would charge to the program's calls
+ * still on its stack.  A signal already on its way finds the thread
+ * disarmed and is dropped (on_sample()). */
+HIDDEN void sampler_process_exiting(void)
+{
+	if (sampler.on)
+		sampler_thread_stop(NULL);
+}
+
 /* The runtime's pthread_create: the new thread starts sampling first,
  * and the program's first thread brings the control socket's (control.c
  * says why it waits for it). */
