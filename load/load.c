@@ -1291,6 +1291,9 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 		 * those: a forked child's report --thread is not its parent's */
 		if (!process_selected(df, &df->processes[i], f))
 			continue;
+		const struct data_hook_samples *hs = &df->processes[i].hook_samples;
+		state.p->samples_in_hooks += hs->inner + hs->outer + hs->unsure + hs->library_inner +
+					     hs->library_outer + hs->library_unsure;
 		/* the process's running and waiting are its main thread's:
 		 * not another thread's, when one is asked for */
 		if (f->tid < 0 || f->tid == df->processes[i].pid) {

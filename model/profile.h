@@ -242,6 +242,9 @@ struct profile {
 	uint64_t samples;
 	uint64_t samples_lost;
 	uint64_t samples_outside;
+	/* those of a trace's that fell in its hooks: their cost, counted by
+	 * the processes (data_hook_samples) and left out of the samples */
+	uint64_t samples_in_hooks;
 	uint64_t samples_truncated;
 	uint64_t samples_by_method[SAMPLE_METHODS];	/* by sample_method_of() */
 	struct sample_arc *sample_arcs;

@@ -121,6 +121,11 @@ void report_samples_summary(FILE *out, const struct profile *p)
 	free(method);
 	fprintf(out, "# lost samples: %llu; outside any known object: %llu\n",
 		(unsigned long long)p->samples_lost, (unsigned long long)p->samples_outside);
+	if (p->samples && p->samples_in_hooks)
+		fprintf(out, "# in the hooks: %llu samples (%.1f %% of all), their cost, left out\n",
+			(unsigned long long)p->samples_in_hooks,
+			100.0 * (double)p->samples_in_hooks /
+				(double)(p->samples_in_hooks + p->samples));
 	if (!p->samples && !p->calls)
 		fprintf(out, "# no sample was taken: the program ran for less than a sampling "
 			     "period; run it longer, or raise record's --freq\n");
@@ -170,6 +175,7 @@ void report_samples_json_fields(struct json *j, const struct profile *p)
 	json_kv_u64(j, "samples", p->samples);
 	json_kv_u64(j, "lost_samples", p->samples_lost);
 	json_kv_u64(j, "outside_samples", p->samples_outside);
+	json_kv_u64(j, "hook_samples", p->samples ? p->samples_in_hooks : 0);
 	json_kv_u64(j, "truncated_stacks", p->samples_truncated);
 	int wall = samples_of_wall_time(p);
 	json_kv_string(j, "sample_clock", wall ? "wall" : "cpu");

@@ -140,6 +140,10 @@ static struct {
 	struct sampling settings;
 	/* the runtime's own code: a sample there is the hooks' cost */
 	uintptr_t self_lo, self_hi;
+	/* a trace is sampled, beside it (--outside-freq) or with its
+	 * stacks (--sample): the samples in its hooks measure their cost
+	 * in place (hook_samples.c) */
+	int hooks_measured;
 	/* --time-by=samples: the code of objects loaded at start-up without
 	 * hooks (libc, libm...), where a sample is named by its function */
 	size_t nunhooked;
@@ -746,13 +750,20 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		s->missed = 0;
 		goto out;
 	}
-	if (sampler.settings.background && t->status == THREAD_RECORDING) {
+	if (sampler.hooks_measured && t->status == THREAD_RECORDING) {
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 		hook_samples_note(t, pc, sampler.self_lo, sampler.self_hi, weight);
 		/* a patched entry's trampoline and a library call's stub are
 		 * the hooks' cost, counted just now; in the stream they would
 		 * be time in no object at all */
 		if (patch_is_own_code(pc) || libcall_in_stubs(pc))
+			goto out;
+		/* so is, beside the stacks --sample takes, a sample in the
+		 * hooks' own code or while they run, which would otherwise be
+		 * time in no object or a lost sample: the program's shares
+		 * are of the rest, as perf's are of a run without hooks */
+		if (!sampler.settings.background &&
+		    (t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo))
 			goto out;
 	}
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
@@ -1664,9 +1675,12 @@ HIDDEN void sampler_install(void)
 	sampler.period_ns = 1000000000u / sampler.settings.hz;
 	if (runtime_config.contract.time_by_samples)
 		runtime_config.sample_period_ns = sampler.period_ns;
-	if (runtime_config.contract.time_by_samples || sampler.settings.background)
+	sampler.hooks_measured = sampler.settings.background ||
+				 (!runtime_config.contract.sample_only &&
+				  !runtime_config.contract.time_by_samples);
+	if (runtime_config.contract.time_by_samples || sampler.hooks_measured)
 		dl_iterate_phdr(find_self, (void *)(uintptr_t)on_sample);
-	if (sampler.settings.background)
+	if (sampler.hooks_measured)
 		hook_samples_set_period(sampler.period_ns);
 	if (sampler.settings.only[0]) {
 		int first = 1;
