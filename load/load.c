@@ -1,5 +1,6 @@
 #include "load/load.h"
 #include "load/hook_cost.h"
+#include "load/moved_code.h"
 #include "load/unhooked_builds.h"
 
 #include <stdio.h>
@@ -93,6 +94,7 @@ struct image_symbols {
 	struct u64map funcs;	/* runtime address -> function */
 	const struct data_file *df;
 	struct unwinder *unwinder;	/* made at the first DWARF sample */
+	struct moved_code_map moved;	/* record --patch's moved entries */
 };
 
 /* The image's DWARF unwinder, with every object the process had mapped. */
@@ -183,6 +185,7 @@ static void images_free(struct image_symbols *images, size_t n)
 		symtab_free(images[i].symtab);
 		unwinder_free(images[i].unwinder);
 		u64map_release(&images[i].funcs);
+		moved_code_map_release(&images[i].moved);
 	}
 	free(images);
 }
@@ -202,6 +205,7 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	u64map_init(&is->funcs);
 	is->df = df;
 	is->unwinder = NULL;
+	moved_code_map_init(&is->moved, df, pid, image);
 	return is;
 }
 
@@ -429,9 +433,10 @@ static int object_is_library(const struct image_symbols *is, const char *object)
 /*
  * A sample of a trace: was its time seen by hooks, as a library call's
  * self time (the PC in an object without hooks, inside a call traced into
- * it through the PLT), or not at all?  A PC in the runtime is the hooks'
- * own cost, which the report already takes off as overhead: not time in
- * code without hooks.
+ * it through the PLT), or not at all?  A PC in the runtime, or in the
+ * trampolines of record --patch around the moved instructions, is the
+ * hooks' own cost, which the report already takes off as overhead: not
+ * time in code without hooks.
  */
 static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
 			    uint64_t addr, uint64_t weight)
@@ -440,7 +445,8 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 	const char *object = si->in_object ? si->object : "";
 
 	if ((si->in_object && object_hooked(tr->is, si->object)) ||
-	    (!si->in_object && in_runtime_library(tr->is, addr))) {
+	    (!si->in_object && (in_runtime_library(tr->is, addr) ||
+				moved_code_in_trampoline(&tr->is->moved, addr)))) {
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
 		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1].func];
@@ -489,6 +495,8 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	struct replay_sample s;
 	struct symbol_info si;
 	const uint8_t *p = ev->frames;
+	/* a patched entry's moved instructions are the function's */
+	uint64_t pc = moved_code_original(&tr->is->moved, ev->addr);
 
 	memset(&s, 0, sizeof(s));
 	s.time_ns = t - tr->shift;
@@ -497,12 +505,12 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.flags = ev->sample_flags;
 	s.funcs = funcs;
 	s.addrs = addrs;
-	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	symtab_lookup(tr->is->symtab, pc, tr->v->sample_lines, &si);
 	if (tr->v->unhooked && tr->traced)
-		classify_sample(tr, &si, ev->addr, ev->sample_weight);
+		classify_sample(tr, &si, pc, ev->sample_weight);
 	if (ev->sample_flags & SAMPLE_BACKGROUND)
 		return;
-	addrs[0] = ev->addr;
+	addrs[0] = pc;
 	s.n = 1;
 	if (!si.in_object) {
 		s.outside = 1;
@@ -512,7 +520,7 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	}
 	s.file = si.file;
 	s.line = si.line;
-	funcs[0] = resolve(tr->names, tr->is, ev->addr);
+	funcs[0] = resolve(tr->names, tr->is, pc);
 	/* the return addresses the runtime walked, then (DWARF methods) the
 	 * ones unwound from the copy: from the PC, or from the caller of the
 	 * last walked frame */
@@ -524,7 +532,7 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 			break;
 	if (ev->stack_copy) {
 		int truncated;
-		uint64_t from = nframes ? rets[nframes - 1] : ev->addr;
+		uint64_t from = nframes ? rets[nframes - 1] : pc;
 		nframes += unwinder_unwind(image_unwinder(tr->is), from, ev->sample_sp,
 					   ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
 					   rets + nframes, SAMPLING_STACK_MAX - nframes, &truncated);
