@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "contract.h"
 #include "sampling.h"
@@ -95,6 +96,10 @@ struct image_symbols {
 	const struct data_file *df;
 	struct unwinder *unwinder;	/* made at the first DWARF sample */
 	struct moved_code_map moved;	/* record --patch's moved entries */
+	/* the image's objects whose entries record --patch patched, by
+	 * their paths as loaded (owned) */
+	char **patched;
+	size_t npatched;
 };
 
 /* The image's DWARF unwinder, with every object the process had mapped. */
@@ -186,8 +191,46 @@ static void images_free(struct image_symbols *images, size_t n)
 		unwinder_free(images[i].unwinder);
 		u64map_release(&images[i].funcs);
 		moved_code_map_release(&images[i].moved);
+		for (size_t k = 0; k < images[i].npatched; k++)
+			free(images[i].patched[k]);
+		free(images[i].patched);
 	}
 	free(images);
+}
+
+/* Whether paths A and B name one file: the loader's path of a library
+ * (/lib/x86_64-linux-gnu/libz.so.1) and the one record --patch planned
+ * it by, its real path (/usr/lib/x86_64-linux-gnu/libz.so.1.2.13). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Fills IS's list of patched objects, once: a sample's object is then
+ * told patched by its path alone. */
+static void find_patched(struct image_symbols *is)
+{
+	const struct data_file *df = is->df;
+
+	is->patched = NULL;
+	is->npatched = 0;
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		if (o->pid != is->pid || o->image != is->image)
+			continue;
+		for (size_t k = 0; k < df->npatch; k++)
+			if (df->patch[k].patched && same_file(o->path, df->patch[k].path)) {
+				is->patched = xrealloc(is->patched,
+						       (is->npatched + 1) * sizeof(*is->patched));
+				is->patched[is->npatched++] = xstrdup(o->path);
+				break;
+			}
+	}
 }
 
 static struct image_symbols *image_for(const struct data_file *df, struct image_symbols **images,
@@ -206,6 +249,7 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	is->df = df;
 	is->unwinder = NULL;
 	moved_code_map_init(&is->moved, df, pid, image);
+	find_patched(is);
 	return is;
 }
 
@@ -417,8 +461,8 @@ static int in_runtime_library(const struct image_symbols *is, uint64_t addr)
  * patched by record --patch? */
 static int object_hooked(const struct image_symbols *is, const char *path)
 {
-	for (size_t i = 0; i < is->df->npatch; i++)
-		if (is->df->patch[i].patched && !strcmp(is->df->patch[i].path, path))
+	for (size_t i = 0; i < is->npatched; i++)
+		if (!strcmp(is->patched[i], path))
 			return 1;
 	return symtab_object_has_hooks(is->symtab, path);
 }
