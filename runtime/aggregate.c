@@ -362,6 +362,6 @@ void aggregate_capture(struct thread_state *t, int on, uint64_t now)
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct shadow_frame *f = &t->stack[i];
 		if (!f->counted)
-			count_from(t, f, now, 1, t->ncounters, 1, 0);
+			count_from(t, f, now, 1, t->ncounters, 1, 0, frame_is_library(f));
 	}
 }

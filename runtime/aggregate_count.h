@@ -92,15 +92,17 @@ static inline void count_call(struct thread_state *t, uint32_t parent, uint64_t 
 }
 
 /*
- * A call of F's function begins at NOW: the period since its previous
- * call loses the hooks' cost of every call begun in between and of that
- * previous call's own, as the analyzer reckons it from a trace.  The
- * thread sums that cost as calls begin (hooks_q), so a difference of two
- * sums is the cost between them, with no multiplication per call.
+ * A call of F's function begins at NOW, its hooks costing CALL_Q in all:
+ * the period since its previous call loses the hooks' cost of every call
+ * begun in between and of that previous call's own, as the analyzer
+ * reckons it from a trace.  The thread sums that cost as calls begin
+ * (hooks_q), so a difference of two sums is the cost between them, with
+ * no multiplication per call.
  */
-static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now)
+static inline void count_note_start(struct thread_state *t, struct cct_func_record *fr, uint64_t now,
+				    uint64_t call_q)
 {
-	t->hooks_q += (uint64_t)runtime_config.hook_inner_x256 + runtime_config.hook_outer_x256;
+	t->hooks_q += call_q;
 	/* hook_cost_less(now - last_start, hooks between), in the form
 	 * whose only steps after the clock read are a compare and a
 	 * subtraction (the clock is what the hooks wait for) */
@@ -120,8 +122,10 @@ static inline void count_note_start(struct thread_state *t, struct cct_func_reco
 }
 
 /* A call from START to NOW ended, HOOKS_Q of it the hooks of the calls
- * beneath it: its time is hook_cost_less(NOW - START, HOOKS_Q + its own
- * hooks' inner cost), in count_note_start()'s form (0 if NOW < START). */
+ * beneath it and, for a library call, its hooks' inner cost beyond a
+ * compiler hook's (count_from()): its time is hook_cost_less(NOW - START,
+ * HOOKS_Q + a compiler hook's inner cost), in count_note_start()'s form
+ * (0 if NOW < START). */
 static inline void count_note_call(struct cct_func_record *fr, uint64_t start, uint64_t now,
 				   uint64_t hooks_q)
 {
@@ -149,11 +153,13 @@ static inline void count_note_call(struct cct_func_record *fr, uint64_t start, u
  * path without --call-stats: every func_record is 0), so that their code
  * is left out too, else 1.  PATH_KNOWN: the caller knows F's node is not
  * "<truncated>" (the fast path's look-up declines it), so that its test
- * is left out.
+ * is left out.  LIBRARY: F is a library call's frame (libcall/), whose
+ * hooks cost more; 0 where the caller knows it is not (the fast paths
+ * see compiler hooks alone), so that its code is left out.
  */
 static inline __attribute__((always_inline)) void
 count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inherited,
-	   uint32_t ncounters, int stats, int path_known)
+	   uint32_t ncounters, int stats, int path_known, int library)
 {
 	struct cct_record *n = &t->nodes[f->node];
 
@@ -163,10 +169,22 @@ count_from(struct thread_state *t, struct shadow_frame *f, uint64_t now, int inh
 	for (uint32_t i = 0; i < ncounters; i++)
 		f->counter_start[i] = t->counter_now[i];
 	if (stats && f->func_record) {
+		uint64_t call_q = (uint64_t)runtime_config.hook_inner_x256 +
+				  runtime_config.hook_outer_x256;
+		uint64_t extra_inner_q = 0;
+		/* what the analyzer takes off a library call (model/aggregate.c's
+		 * split_times(), the replay's library_exit()): its calls and
+		 * every call around them lose the extra */
+		if (library) {
+			extra_inner_q = runtime_config.library_extra_inner_x256;
+			call_q += extra_inner_q + runtime_config.library_extra_outer_x256;
+		}
 		if (!inherited)
-			count_note_start(t, count_func_record(t, f->func_record), now);
-		/* read by count_until() only for a call with statistics */
-		f->hooks_at = t->hooks_q;
+			count_note_start(t, count_func_record(t, f->func_record), now, call_q);
+		/* read by count_until() only for a call with statistics: the
+		 * calls beneath it begin from here, a library call's own extra
+		 * counted among them */
+		f->hooks_at = t->hooks_q - extra_inner_q;
 	}
 	/* a truncated path's time counts in its outermost activation only */
 	if (!path_known && f->node == AGGREGATE_TRUNCATED_NODE &&
@@ -243,7 +261,7 @@ aggregate_count_enter(struct thread_state *t, struct shadow_frame *f, uint64_t n
 			     node != AGGREGATE_TRUNCATED_NODE ? t->nodes[node].func_record
 							      : aggregate_find_func(t, f->addr));
 	if (t->capturing)
-		count_from(t, f, now, inherited, t->ncounters, 1, 0);
+		count_from(t, f, now, inherited, t->ncounters, 1, 0, frame_is_library(f));
 }
 
 /* The root keeps the latest counter readings, for calls still running

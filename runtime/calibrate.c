@@ -318,6 +318,10 @@ void calibrate_at_start(void)
 	runtime_config.hook_outer_x256 = hooks.outer;
 	runtime_config.library_inner_x256 = library.inner;
 	runtime_config.library_outer_x256 = library.outer;
+	runtime_config.library_extra_inner_x256 =
+		library.inner > hooks.inner ? library.inner - hooks.inner : 0;
+	runtime_config.library_extra_outer_x256 =
+		library.outer > hooks.outer ? library.outer - hooks.outer : 0;
 	/* a thread the scheduler has not yet accounted may say 0 ns */
 	sched_known = process_sched_times(&sched_at_start) == 0;
 	sched_tid = gettid();
@@ -336,8 +340,6 @@ void calibrate_at_exit(void)
 	const struct contract *c = &runtime_config.contract;
 	struct sched_times ran = { 0, 0, 0, 0 };
 	struct hook_cost_x256 hooks, library;
-	sigset_t hold, saved;
-	int signo = sampler_signal();
 
 	if (c->sample_only || c->time_by_samples)
 		return;
@@ -353,11 +355,8 @@ void calibrate_at_exit(void)
 		ran.left_out = cpu_wait_left_out(t);
 		ran.left_out_ns = t->waited_ns;
 	}
-	/* a sample would land in the scratch stream, amid the batches */
-	sigemptyset(&hold);
-	if (signo)
-		sigaddset(&hold, signo);
-	pthread_sigmask(SIG_BLOCK, &hold, &saved);
+	/* the thread is sampled no more (sampler_process_exiting()): no
+	 * sample lands in the scratch stream, amid the batches */
 	hook_samples_add_library_calls(trace_current());
 	struct hook_sample_counts samples = hook_samples_counts();
 	/* count mode took the start's figure off its per-call statistics in
@@ -373,6 +372,5 @@ void calibrate_at_exit(void)
 	} else {
 		calibrate_overhead(&hooks, &library);
 	}
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	process_write_calibration(hooks, library, !c->count_nodes, ran, &samples);
 }

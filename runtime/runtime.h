@@ -287,6 +287,12 @@ struct runtime_config {
 	 * room for them, CALIBRATION says them */
 	uint32_t library_inner_x256;
 	uint32_t library_outer_x256;
+	/* what a library call's hooks cost beyond a compiler hook's, each
+	 * part held at 0 or more as the analyzer holds a library figure at
+	 * the compiler hooks' (load/hook_cost.c): count mode's per-call
+	 * statistics take it off library calls and the calls around them */
+	uint32_t library_extra_inner_x256;
+	uint32_t library_extra_outer_x256;
 	uint32_t image;		/* this process image's number among same-pid images */
 	/* --time-by=samples: the sampler's period in ns (sampler.c), which
 	 * the root record keeps; 0 otherwise */

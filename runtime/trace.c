@@ -825,7 +825,7 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
 		aggregate_count_open(t, f, node, stats ? t->nodes[node].func_record : 0);
-		count_from(t, f, now, 0, 0, stats, 1);
+		count_from(t, f, now, 0, 0, stats, 1, 0);
 	} else {
 		/* a count-mode thread has no window: no room */
 		const struct func_slot *s;

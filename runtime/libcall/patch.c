@@ -382,15 +382,25 @@ struct pass {
 	size_t nglob_slots;
 };
 
+/*
+ * The stub that enters ID's calls and jumps on to JUMP.  A pass meets each
+ * function a few times, and shares its stub; but two functions may jump
+ * to one place (glibc's IFUNCs memcpy and memmove pick one variant for
+ * both), and each keeps its own name, so a stub is shared only by the
+ * calls of one symbol.
+ */
 static uintptr_t stub_for(struct pass *ps, uintptr_t jump, uintptr_t id, const char *name)
 {
-	for (size_t i = 0; i < ps->used; i++)	/* a pass meets each function a few times */
-		if (ps->targets[i].jump == jump)
+	uint32_t kind = libcall_kind_of(name);
+
+	for (size_t i = 0; i < ps->used; i++)
+		if (ps->targets[i].jump == jump && ps->targets[i].id == id &&
+		    ps->targets[i].kind == kind)
 			return (uintptr_t)(ps->stubs + i * STUB_SIZE);
 	struct libcall_target *t = &ps->targets[ps->used];
 	t->jump = jump;
 	t->id = id;
-	t->kind = libcall_kind_of(name);
+	t->kind = kind;
 	write_stub(ps->stubs + ps->used * STUB_SIZE, t);
 	return (uintptr_t)(ps->stubs + ps->used++ * STUB_SIZE);
 }
