@@ -11,8 +11,11 @@
 #include "report/units.h"
 #include "xalloc.h"
 
-/* from this share of the run on, the report says the hooks dominate it */
+/* from this share of the run on, the report says how much the hooks
+ * took; from the second on, it names the recording whose times do not
+ * depend on their estimate */
 #define HOOKS_SHARE_NOTED 0.1
+#define HOOKS_SHARE_DOMINANT 0.5
 
 static const char *const sort_names[] = {
 	[FLAT_SORT_SELF] = "self", [FLAT_SORT_TOTAL] = "total",
@@ -268,6 +271,9 @@ void report_flat(FILE *out, const struct profile *p, const struct flat_options *
 	if (hooks_share >= HOOKS_SHARE_NOTED)
 		fprintf(out, "# the hooks were %.0f %% of the measured run: short functions' "
 			     "times depend on that estimate\n", 100 * hooks_share);
+	if (hooks_share >= HOOKS_SHARE_DOMINANT)
+		fprintf(out, "# times that do not depend on it: record --mode=count "
+			     "--time-by=samples (calls counted, time from samples)\n");
 	report_waiting_line(out, p, "# ");
 	report_unhooked(out, p, "# ");
 	report_untimed_calls_line(out, p, "# ");

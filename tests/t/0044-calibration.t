@@ -6,7 +6,7 @@
 # function's self time.
 . "$(dirname "$0")/lib.sh"
 
-plan 14
+plan 15
 # Each kind of hook gets a cost of its own, measured through it: a figure
 # of a few to a few hundred ns (zero would mean it was never measured).
 # How steady it is from run to run is a timing, checked on a quiet machine
@@ -66,6 +66,8 @@ is "$(jq -c '[.functions[] | select(.name == "leaf" or .name == "fin") | [.name,
 share=$(jq '.overhead_ns * 100 / (.overhead_ns + ([.functions[].self_ns] | add)) | floor' d.json)
 said=$(grep -c '^# the hooks were [0-9]* % of the measured run' d.txt)
 is "$said" "$([ "$share" -ge 10 ] && echo 1 || echo 0)" "the report says how much of the run the hooks were when a tenth or more ($share %)"
+hint=$(grep -c '^# times that do not depend on it: record --mode=count --time-by=samples' d.txt)
+is "$hint" "$([ "$share" -ge 50 ] && echo 1 || echo 0)" "and names the recording timed by samples when they were half or more"
 grep -q "leaf \[times within the hooks' error\]" d.txt && grep -q "^# \[times within the hooks' error\]:" d.txt
 ok $? "the text report marks the leaf and explains the mark"
 
