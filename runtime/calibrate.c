@@ -340,8 +340,6 @@ void calibrate_at_exit(void)
 	const struct contract *c = &runtime_config.contract;
 	struct sched_times ran = { 0, 0, 0, 0 };
 	struct hook_cost_x256 hooks, library;
-	sigset_t hold, saved;
-	int signo = sampler_signal();
 
 	if (c->sample_only || c->time_by_samples)
 		return;
@@ -357,11 +355,8 @@ void calibrate_at_exit(void)
 		ran.left_out = cpu_wait_left_out(t);
 		ran.left_out_ns = t->waited_ns;
 	}
-	/* a sample would land in the scratch stream, amid the batches */
-	sigemptyset(&hold);
-	if (signo)
-		sigaddset(&hold, signo);
-	pthread_sigmask(SIG_BLOCK, &hold, &saved);
+	/* the thread is sampled no more (sampler_process_exiting()): no
+	 * sample lands in the scratch stream, amid the batches */
 	hook_samples_add_library_calls(trace_current());
 	struct hook_sample_counts samples = hook_samples_counts();
 	/* count mode took the start's figure off its per-call statistics in
@@ -377,6 +372,5 @@ void calibrate_at_exit(void)
 	} else {
 		calibrate_overhead(&hooks, &library);
 	}
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	process_write_calibration(hooks, library, !c->count_nodes, ran, &samples);
 }

@@ -45,8 +45,9 @@ static void set_triggers(struct contract *c)
 	capture_state.on = !c->has_start;
 }
 
-/* The exiting thread's open calls end first (thread.c says why).  Once:
- * an atexit handler may end the process by _exit() after this one ran. */
+/* The exiting thread's open calls end first (thread.c says why), and
+ * its sampling with them: the rest is the runtime's work.  Once: an
+ * atexit handler may end the process by _exit() after this one ran. */
 void runtime_process_exiting(int measure_hooks)
 {
 	static int ended;
@@ -55,6 +56,7 @@ void runtime_process_exiting(int measure_hooks)
 		return;
 	ended = 1;
 	thread_process_exiting(trace_current());
+	sampler_process_exiting();
 	if (measure_hooks)
 		calibrate_at_exit();
 	process_write_end(PROCESS_END_EXIT);
@@ -152,9 +154,11 @@ __attribute__((constructor)) static void runtime_init(void)
 		patch_install();
 	if (calls_timed_by_clock(contract))
 		cpu_wait_open_aside();
-	sampler_install();
 	if (!contract->sample_only)
 		libcall_install();
+	/* after the runtime's own start-up work, which a sample would
+	 * charge to the program */
+	sampler_install();
 	if (contract->live != CONTRACT_LIVE_NEVER)
 		control_start();
 }

@@ -99,9 +99,10 @@ struct sampler_thread {
 	 * shorter than a full period the first was (see blocked_periods()) */
 	uint64_t periods_seen, first_short_ns;
 	timer_t timer;
-	/* while awaiting: the thread's CPU time when its timer started, and
-	 * the periods the timer's signals weighed since (see take_event()) */
-	uint64_t timer_start_ns, timer_weight;
+	/* while awaiting: the thread's CPU time when its timer started, how
+	 * much shorter than a period its first was, and the periods the
+	 * timer's signals weighed since (see take_event()) */
+	uint64_t timer_start_ns, timer_first_short_ns, timer_weight;
 	uintptr_t stack_lo, stack_hi;	/* [lo, hi): 0 when unknown */
 	uintptr_t frames_hi;	/* where the frames end: what a copy needs */
 	uint64_t missed;		/* samples not written since the last one */
@@ -288,6 +289,15 @@ static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintp
 	return ret;
 }
 
+/* Whether the SIZE bytes at ADDR lie inside the thread's stack.  ADDR may
+ * be any word the program left in rbp: near the top of the address space
+ * ADDR + SIZE wraps around, and must not pass for an address below the
+ * stack's end. */
+static int on_stack(const struct sampler_thread *s, uintptr_t addr, uintptr_t size)
+{
+	return addr >= s->stack_lo && addr <= s->stack_hi && s->stack_hi - addr >= size;
+}
+
 /* Where a frame-pointer walk ended. */
 struct walk_end {
 	int complete;		/* at a zero frame pointer: the thread's first frame */
@@ -316,7 +326,7 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 	/* A function that set up no frame (a leaf, or one caught before its
 	 * prologue) still has its return address on top of the stack: the
 	 * chain from FP would skip its caller. */
-	if (sp >= s->stack_lo && sp + 8 <= s->stack_hi && !(sp & 7)) {
+	if (on_stack(s, sp, 8) && !(sp & 7)) {
 		uintptr_t top = *(const uintptr_t *)sp;
 		if (after_call(top)) {
 			rets[n++] = top;
@@ -326,7 +336,7 @@ static size_t walk_frames(const struct thread_state *t, const struct sampler_thr
 			}
 		}
 	}
-	while (fp >= sp && fp >= s->stack_lo && fp + 16 <= s->stack_hi && !(fp & 7)) {
+	while (fp >= sp && on_stack(s, fp, 16) && !(fp & 7)) {
 		const uintptr_t *frame = (const uintptr_t *)fp;
 		uintptr_t ret = real_return(t, fp + 8, frame[1]), next = frame[0];
 		/* a frame pointer that is really a data register stops here */
@@ -586,7 +596,8 @@ static uint64_t take_event(struct sampler_thread *s)
 	struct itimerspec off = { { 0, 0 }, { 0, 0 } };
 	timer_settime(s->timer, 0, &off, NULL);
 	uint64_t now = thread_cpu_ns();
-	uint64_t elapsed = now > s->timer_start_ns ? now - s->timer_start_ns : 0;
+	uint64_t elapsed = (now > s->timer_start_ns ? now - s->timer_start_ns : 0) +
+			   s->timer_first_short_ns;
 	uint64_t periods = elapsed / sampler.period_ns;
 	uint64_t next = sampler.period_ns - elapsed % sampler.period_ns;
 	s->periods_seen = s->first_short_ns = 0;
@@ -1073,11 +1084,36 @@ static enum event_support probe_events(void)
 }
 
 /* Arms the calling thread's task-clock event FD; 0, or -1 (FD closed). */
+/*
+ * How long a thread's first period is: uniform in (0, period].  With a
+ * full first period, a process or thread that runs for less than one
+ * period once sampling starts is never sampled: a build's shells,
+ * compiler drivers and small tools, a fraction of a millisecond each,
+ * would show no time at all however many of them ran.  Started at a random
+ * phase, every thread is sampled once per period of its CPU time on
+ * average, however short it is.  The TSC and the thread id, mixed by
+ * splitmix64's finalizer, differ between threads started together.
+ */
+static uint64_t first_period_ns(void)
+{
+	uint64_t x = clock_tsc() ^ ((uint64_t)gettid() << 32);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return 1 + x % sampler.period_ns;
+}
+
 static int arm_event(struct sampler_thread *s, int fd)
 {
 	s->perf_fd = fd;
 	s->perf_id = rt_perf_id(fd);
 	s->periods_seen = s->first_short_ns = 0;
+	uint64_t first = first_period_ns();
+	if (first < sampler.period_ns && ioctl(fd, PERF_EVENT_IOC_PERIOD, &first) == 0) {
+		s->short_period = 1;	/* restore_period() at its signal */
+		s->first_short_ns = sampler.period_ns - first;
+	}
 	s->armed = 1;
 	pthread_setspecific(sampler_key, s);
 	if (enable_event(fd) == 0)
@@ -1089,8 +1125,9 @@ static int arm_event(struct sampler_thread *s, int fd)
 }
 
 /* Arms a POSIX timer signalling the calling thread every period of its
- * CPU time (of the wall clock with --sample-clock=wall); 0, or -1. */
-static int arm_timer(struct sampler_thread *s)
+ * CPU time (of the wall clock with --sample-clock=wall), the first after
+ * FIRST_NS (see first_period_ns()); 0, or -1. */
+static int arm_timer(struct sampler_thread *s, uint64_t first_ns)
 {
 	struct sigevent sev;
 	struct itimerspec its;
@@ -1104,7 +1141,7 @@ static int arm_timer(struct sampler_thread *s)
 			 &s->timer) != 0)
 		return -1;
 	its.it_interval = ns_timespec(sampler.period_ns);
-	its.it_value = its.it_interval;
+	its.it_value = ns_timespec(first_ns);
 	s->has_timer = 1;
 	s->perf_fd = -1;
 	s->armed = 1;
@@ -1168,7 +1205,7 @@ static void sampler_thread_start(uint64_t blocked)
 	}
 	if (fd >= 0 && arm_event(s, fd) == 0)
 		return;
-	if (arm_timer(s) != 0)
+	if (arm_timer(s, first_period_ns()) != 0)
 		warn_not_sampled();
 }
 
@@ -1253,9 +1290,11 @@ static void start_main_thread(void)
 	handover.tid = (pid_t)gettid();
 	handover.state = HANDOVER_OPENING;
 	s->awaiting = 1;
+	uint64_t first = first_period_ns();
 	s->timer_start_ns = thread_cpu_ns();	/* before the timer's start: see take_event() */
+	s->timer_first_short_ns = sampler.period_ns - first;
 	s->timer_weight = 0;
-	if (arm_timer(s) != 0) {
+	if (arm_timer(s, first) != 0) {
 		/* no timer to sample meanwhile: wait for the event here */
 		s->awaiting = 0;
 		handover.state = HANDOVER_NONE;
@@ -1293,6 +1332,17 @@ static void sampler_thread_stop(void *arg)
 		timer_delete(s->timer);
 		s->has_timer = 0;
 	}
+}
+
+/* The process is ending in the calling thread (runtime_process_exiting()):
+ * from here it runs the runtime's work, measuring the hooks again and
+ * writing the end, which a sample would charge to the program's calls
+ * still on its stack.  A signal already on its way finds the thread
+ * disarmed and is dropped (on_sample()). */
+HIDDEN void sampler_process_exiting(void)
+{
+	if (sampler.on)
+		sampler_thread_stop(NULL);
 }
 
 /* The runtime's pthread_create: the new thread starts sampling first,

@@ -16,6 +16,9 @@ HIDDEN void sampler_objects_loaded(void);
  * before it, and starts again when it fails (errno is kept). */
 HIDDEN void sampler_exec_begin(void);
 HIDDEN void sampler_exec_failed(void);
+/* The process ends in the calling thread: its sampling stops, as what it
+ * runs from here is the runtime's work. */
+HIDDEN void sampler_process_exiting(void);
 /* The real-time signal the sampler took, or 0 when it is off. */
 HIDDEN int sampler_signal(void);
 /* sigaction() for that signal: keeps the program's action aside. */

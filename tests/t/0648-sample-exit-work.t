@@ -1,0 +1,34 @@
+#!/bin/sh
+# The runtime's own work as the process ends (measuring the hooks again,
+# writing the end) is no part of the program: no sample may be charged to
+# the program for it.  Before, its calls into libc (mmap of the scratch
+# stream, munmap) were sampled and shown under exit() beside the
+# program's functions, and beside a trace as time in libc without hooks.
+# At 4999 Hz the measurement took a sample in most runs; four runs each.
+. "$(dirname "$0")/lib.sh"
+
+plan 2
+build_prog sample_hot traced -O2 -pg
+
+# FIGURE of each of four runs recorded with OPTIONS, on one line
+per_run() {
+	figure=$1 line=""
+	shift
+	for i in 1 2 3 4; do
+		limited "$CS" record "$@" -o r$i.data -- ./traced flat 20 > /dev/null 2>&1
+		line="$line $("$CS" report -i r$i.data --json | jq "$figure")"
+	done
+	echo "$line"
+}
+
+under_exit=$(per_run '[.functions[] | select(.name == "exit") | .samples] | add // 0' \
+	--sample --freq 4999)
+echo "# samples under exit() in each run:$under_exit"
+[ "$(echo $under_exit | tr -d ' 0')" = "" ]
+ok $? "--sample beside a trace: no sample under exit(), where only the runtime works"
+
+unseen=$(per_run '.unhooked.unseen // 0' --outside-freq=4999)
+echo "# samples in code without hooks, outside any traced call, in each run:$unseen"
+[ "$(echo $unseen | tr -d ' 0')" = "" ]
+ok $? "--outside-freq: the runtime's exit work is not time in code without hooks"
+done_testing
