@@ -1009,12 +1009,12 @@ static uint32_t resolve_addr(void *ctx, uint64_t addr)
 /* Marks AT's paths whose calls were library calls, by the objects of
  * their addresses in CT as IS tells them, and gives AT the library
  * calls' extra cost from COST, which the replay of a trace takes out of
- * the clock (library_exit()). */
+ * the clock (library_exit()).  Whatever COST's count of library calls:
+ * it covers the threads that ended before the process, and one still
+ * running at exit may have made them all. */
 static void mark_library_calls(const struct cct_thread *ct, struct image_symbols *is,
 			       const struct hook_cost_choice *cost, struct aggregate_thread *at)
 {
-	if (!cost->library_calls)
-		return;
 	at->library_inner_ns = cost->library_inner_ns - cost->inner_ns;
 	at->library_outer_ns = cost->library_outer_ns - cost->outer_ns;
 	if (at->library_inner_ns + at->library_outer_ns <= 0)
