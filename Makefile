@@ -74,6 +74,7 @@ RUNTIME_SRC := \
 	runtime/patch/enter.c \
 	runtime/patch/live.c \
 	runtime/patch/loader_hook.c \
+	runtime/patch/moved.c \
 	runtime/patch/plan.c \
 	runtime/patch/pool.c \
 	runtime/patch/site.c \

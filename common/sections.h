@@ -19,7 +19,7 @@
 #define DATA_MAGIC "CALLSCOP"
 #define DATA_MAGIC_LEN 8
 #define DATA_VERSION_MAJOR 1
-#define DATA_VERSION_MINOR 5
+#define DATA_VERSION_MINOR 6
 #define DATA_HEADER_SIZE 32
 #define SECTION_HEADER_SIZE 16
 
@@ -42,7 +42,25 @@ enum section_type {
 	SECTION_THREAD_PAUSED = 13,	/* what a thread's clock left out, for
 					 * calls still open at its process's end
 					 * (minor version >= 5) */
+	SECTION_MOVED_CODE = 14,	/* record --patch: where a patched entry's
+					 * displaced instructions run, moved
+					 * (minor version >= 6) */
 };
+
+/*
+ * MOVED_CODE: a header of MOVED_CODE_HEAD bytes (u32 pid, u32 image, u32
+ * n, u32 0, u64 runtime address of the object's trampolines, u64 their
+ * size: the runtime's code, the hooks' cost, but for the copies), then n
+ * records of MOVED_CODE_RECORD bytes, one per patched entry: u64 runtime address of the moved copy, u64 runtime address the
+ * instructions were moved from (the first the entry's jump replaced), u64
+ * where the copy's jump back lands (0: the copy ends in a jump or return
+ * of its own), u8 bytes moved, u8 bytes of the copy before its jump back,
+ * 6 bytes 0.  The jump back, when there is one, is MOVED_CODE_JUMP_BACK
+ * bytes.
+ */
+#define MOVED_CODE_HEAD 32
+#define MOVED_CODE_RECORD 32
+#define MOVED_CODE_JUMP_BACK 5
 
 /* The THREAD_PAUSED section's size: pid, image, tid, 0, clock units */
 #define THREAD_PAUSED_SIZE 24

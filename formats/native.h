@@ -149,6 +149,26 @@ struct data_patch_object {
 	size_t ntrapped;
 };
 
+/* record --patch: a patched entry's displaced instructions, moved into
+ * its trampoline (MOVED_CODE); every address is a runtime address of
+ * process image (PID, IMAGE). */
+struct data_moved_code {
+	uint32_t pid, image;
+	uint64_t copy;		/* where the moved instructions run */
+	uint64_t from;		/* where they were: the first the jump replaced */
+	uint64_t resume;	/* where the copy's jump back lands; 0: none */
+	uint8_t window;		/* bytes moved */
+	uint8_t code_len;	/* bytes of the copy before its jump back */
+};
+
+/* record --patch: the trampolines of one patched object (MOVED_CODE's
+ * header), runtime addresses of process image (PID, IMAGE): the runtime's
+ * code but for the moved copies in them. */
+struct data_trampolines {
+	uint32_t pid, image;
+	uint64_t start, size;
+};
+
 struct data_file {
 	const uint8_t *bytes;	/* the whole file, owned (mapped or read) */
 	size_t size;
@@ -169,6 +189,10 @@ struct data_file {
 	int patched;		/* a PATCH section was read */
 	struct data_patch_object *patch;	/* owned */
 	size_t npatch;
+	struct data_moved_code *moved;	/* owned, in the order read */
+	size_t nmoved, moved_alloc;
+	struct data_trampolines *trampolines;	/* owned, one per MOVED_CODE */
+	size_t ntrampolines, trampolines_alloc;
 };
 
 /*

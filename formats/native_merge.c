@@ -93,7 +93,7 @@ static int copy_section(FILE *out, uint32_t type, const uint8_t *payload, uint64
 	uint8_t *copy;
 
 	if ((type < SECTION_PROCESS || type > SECTION_PROCESS_END) && type != SECTION_CALIBRATION &&
-	    type != SECTION_THREAD_PAUSED)
+	    type != SECTION_THREAD_PAUSED && type != SECTION_MOVED_CODE)
 		return 1;
 	/* Only the fixed fields are patched: the head is copied, the rest
 	 * (a THREAD's stream) written from the input as it is. */

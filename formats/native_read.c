@@ -15,6 +15,7 @@
 #include "formats/native_checksum.h"
 #include "formats/patch_coverage.h"
 #include "formats/seal.h"
+#include "patch_plan.h"
 #include "readfile.h"
 #include "xalloc.h"
 
@@ -37,6 +38,7 @@ const char *section_name(uint32_t type)
 	case SECTION_PAD: return "PAD";
 	case SECTION_CALIBRATION: return "CALIBRATION";
 	case SECTION_THREAD_PAUSED: return "THREAD_PAUSED";
+	case SECTION_MOVED_CODE: return "MOVED_CODE";
 	default: return "unknown";
 	}
 }
@@ -298,6 +300,47 @@ static void parse_thread_paused(struct cursor *c, struct data_file *df)
 	cursor_fail(c, "no THREAD section of this thread before it");
 }
 
+static void parse_moved_code(struct cursor *c, struct data_file *df)
+{
+	uint32_t pid = cursor_u32(c, "process id");
+	uint32_t image = cursor_u32(c, "process image");
+	uint32_t n = cursor_u32(c, "moved code count");
+	cursor_u32(c, "reserved");
+	struct data_trampolines t = { pid, image, cursor_u64(c, "trampolines"),
+				      cursor_u64(c, "trampolines") };
+
+	if (!c->failed && t.start + t.size < t.start)
+		cursor_fail(c, "trampolines that wrap around the address space");
+	if (!c->failed && (size_t)n * MOVED_CODE_RECORD > cursor_left(c))
+		cursor_fail(c, "moved code count larger than the section");
+	if (c->failed)
+		return;
+	ALLOC_GROW(df->trampolines, df->ntrampolines + 1, df->trampolines_alloc);
+	df->trampolines[df->ntrampolines++] = t;
+	for (uint32_t i = 0; i < n && !c->failed; i++) {
+		struct data_moved_code m = { .pid = pid, .image = image };
+		m.copy = cursor_u64(c, "moved code");
+		m.from = cursor_u64(c, "moved code");
+		m.resume = cursor_u64(c, "moved code");
+		const uint8_t *sizes = cursor_bytes(c, 8, "moved code");
+		if (c->failed)
+			break;
+		m.window = sizes[0];
+		m.code_len = sizes[1];
+		if (!m.window || m.window > PATCH_WINDOW_MAX)
+			cursor_fail(c, "moved code of a window of no size or longer than 16 bytes");
+		else if (m.copy - t.start > t.size ||
+			 (uint64_t)m.code_len + MOVED_CODE_JUMP_BACK > t.start + t.size - m.copy)
+			cursor_fail(c, "moved code outside its trampolines");
+		else if (m.from + m.window < m.from)
+			cursor_fail(c, "moved code from where it wraps around the address space");
+		else {
+			ALLOC_GROW(df->moved, df->nmoved + 1, df->moved_alloc);
+			df->moved[df->nmoved++] = m;
+		}
+	}
+}
+
 static void parse_counters(struct cursor *c, struct data_file *df)
 {
 	uint32_t n = cursor_u32(c, "counter count");
@@ -428,6 +471,7 @@ int data_sections_parse(const uint8_t *bytes, size_t size, uint64_t base_offset,
 		case SECTION_PAD: break;	/* filler: its bytes mean nothing */
 		case SECTION_CALIBRATION: parse_calibration(&c, out); break;
 		case SECTION_THREAD_PAUSED: parse_thread_paused(&c, out); break;
+		case SECTION_MOVED_CODE: parse_moved_code(&c, out); break;
 		case SECTION_END:
 			/* the sums stop at its header: its own fields are checked here */
 			if (flags)
@@ -616,6 +660,8 @@ void data_file_release(struct data_file *df)
 	free(df->processes);
 	free(df->objects);
 	free(df->threads);
+	free(df->moved);
+	free(df->trampolines);
 	if (df->mapped && df->bytes)
 		munmap((void *)df->bytes, df->size);
 	if (df->allocated)

@@ -1,10 +1,12 @@
 #include "load/load.h"
 #include "load/hook_cost.h"
+#include "load/moved_code.h"
 #include "load/unhooked_builds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "contract.h"
 #include "sampling.h"
@@ -93,6 +95,11 @@ struct image_symbols {
 	struct u64map funcs;	/* runtime address -> function */
 	const struct data_file *df;
 	struct unwinder *unwinder;	/* made at the first DWARF sample */
+	struct moved_code_map moved;	/* record --patch's moved entries */
+	/* the image's objects whose entries record --patch patched, by
+	 * their paths as loaded (owned) */
+	char **patched;
+	size_t npatched;
 };
 
 /* The image's DWARF unwinder, with every object the process had mapped. */
@@ -183,8 +190,47 @@ static void images_free(struct image_symbols *images, size_t n)
 		symtab_free(images[i].symtab);
 		unwinder_free(images[i].unwinder);
 		u64map_release(&images[i].funcs);
+		moved_code_map_release(&images[i].moved);
+		for (size_t k = 0; k < images[i].npatched; k++)
+			free(images[i].patched[k]);
+		free(images[i].patched);
 	}
 	free(images);
+}
+
+/* Whether paths A and B name one file: the loader's path of a library
+ * (/lib/x86_64-linux-gnu/libz.so.1) and the one record --patch planned
+ * it by, its real path (/usr/lib/x86_64-linux-gnu/libz.so.1.2.13). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Fills IS's list of patched objects, once: a sample's object is then
+ * told patched by its path alone. */
+static void find_patched(struct image_symbols *is)
+{
+	const struct data_file *df = is->df;
+
+	is->patched = NULL;
+	is->npatched = 0;
+	for (size_t i = 0; i < df->nobjects; i++) {
+		const struct data_object *o = &df->objects[i];
+		if (o->pid != is->pid || o->image != is->image)
+			continue;
+		for (size_t k = 0; k < df->npatch; k++)
+			if (df->patch[k].patched && same_file(o->path, df->patch[k].path)) {
+				is->patched = xrealloc(is->patched,
+						       (is->npatched + 1) * sizeof(*is->patched));
+				is->patched[is->npatched++] = xstrdup(o->path);
+				break;
+			}
+	}
 }
 
 static struct image_symbols *image_for(const struct data_file *df, struct image_symbols **images,
@@ -202,6 +248,8 @@ static struct image_symbols *image_for(const struct data_file *df, struct image_
 	u64map_init(&is->funcs);
 	is->df = df;
 	is->unwinder = NULL;
+	moved_code_map_init(&is->moved, df, pid, image);
+	find_patched(is);
 	return is;
 }
 
@@ -413,8 +461,8 @@ static int in_runtime_library(const struct image_symbols *is, uint64_t addr)
  * patched by record --patch? */
 static int object_hooked(const struct image_symbols *is, const char *path)
 {
-	for (size_t i = 0; i < is->df->npatch; i++)
-		if (is->df->patch[i].patched && !strcmp(is->df->patch[i].path, path))
+	for (size_t i = 0; i < is->npatched; i++)
+		if (!strcmp(is->patched[i], path))
 			return 1;
 	return symtab_object_has_hooks(is->symtab, path);
 }
@@ -429,9 +477,10 @@ static int object_is_library(const struct image_symbols *is, const char *object)
 /*
  * A sample of a trace: was its time seen by hooks, as a library call's
  * self time (the PC in an object without hooks, inside a call traced into
- * it through the PLT), or not at all?  A PC in the runtime is the hooks'
- * own cost, which the report already takes off as overhead: not time in
- * code without hooks.
+ * it through the PLT), or not at all?  A PC in the runtime, or in the
+ * trampolines of record --patch around the moved instructions, is the
+ * hooks' own cost, which the report already takes off as overhead: not
+ * time in code without hooks.
  */
 static void classify_sample(struct thread_replay *tr, const struct symbol_info *si,
 			    uint64_t addr, uint64_t weight)
@@ -440,7 +489,8 @@ static void classify_sample(struct thread_replay *tr, const struct symbol_info *
 	const char *object = si->in_object ? si->object : "";
 
 	if ((si->in_object && object_hooked(tr->is, si->object)) ||
-	    (!si->in_object && in_runtime_library(tr->is, addr))) {
+	    (!si->in_object && (in_runtime_library(tr->is, addr) ||
+				moved_code_in_trampoline(&tr->is->moved, addr)))) {
 		kind = UNHOOKED_HOOKED;
 	} else if (tr->depth) {
 		const struct func *top = &tr->names->funcs[tr->open[tr->depth - 1].func];
@@ -489,6 +539,8 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	struct replay_sample s;
 	struct symbol_info si;
 	const uint8_t *p = ev->frames;
+	/* a patched entry's moved instructions are the function's */
+	uint64_t pc = moved_code_original(&tr->is->moved, ev->addr);
 
 	memset(&s, 0, sizeof(s));
 	s.time_ns = t - tr->shift;
@@ -497,12 +549,12 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	s.flags = ev->sample_flags;
 	s.funcs = funcs;
 	s.addrs = addrs;
-	symtab_lookup(tr->is->symtab, ev->addr, tr->v->sample_lines, &si);
+	symtab_lookup(tr->is->symtab, pc, tr->v->sample_lines, &si);
 	if (tr->v->unhooked && tr->traced)
-		classify_sample(tr, &si, ev->addr, ev->sample_weight);
+		classify_sample(tr, &si, pc, ev->sample_weight);
 	if (ev->sample_flags & SAMPLE_BACKGROUND)
 		return;
-	addrs[0] = ev->addr;
+	addrs[0] = pc;
 	s.n = 1;
 	if (!si.in_object) {
 		s.outside = 1;
@@ -512,7 +564,7 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 	}
 	s.file = si.file;
 	s.line = si.line;
-	funcs[0] = resolve(tr->names, tr->is, ev->addr);
+	funcs[0] = resolve(tr->names, tr->is, pc);
 	/* the return addresses the runtime walked, then (DWARF methods) the
 	 * ones unwound from the copy: from the PC, or from the caller of the
 	 * last walked frame */
@@ -524,7 +576,7 @@ static void replay_sample(struct thread_replay *tr, const struct stream_event *e
 			break;
 	if (ev->stack_copy) {
 		int truncated;
-		uint64_t from = nframes ? rets[nframes - 1] : ev->addr;
+		uint64_t from = nframes ? rets[nframes - 1] : pc;
 		nframes += unwinder_unwind(image_unwinder(tr->is), from, ev->sample_sp,
 					   ev->sample_bp, ev->stack_copy, ev->stack_copy_len,
 					   rets + nframes, SAMPLING_STACK_MAX - nframes, &truncated);
@@ -957,12 +1009,12 @@ static uint32_t resolve_addr(void *ctx, uint64_t addr)
 /* Marks AT's paths whose calls were library calls, by the objects of
  * their addresses in CT as IS tells them, and gives AT the library
  * calls' extra cost from COST, which the replay of a trace takes out of
- * the clock (library_exit()). */
+ * the clock (library_exit()).  Whatever COST's count of library calls:
+ * it covers the threads that ended before the process, and one still
+ * running at exit may have made them all. */
 static void mark_library_calls(const struct cct_thread *ct, struct image_symbols *is,
 			       const struct hook_cost_choice *cost, struct aggregate_thread *at)
 {
-	if (!cost->library_calls)
-		return;
 	at->library_inner_ns = cost->library_inner_ns - cost->inner_ns;
 	at->library_outer_ns = cost->library_outer_ns - cost->outer_ns;
 	if (at->library_inner_ns + at->library_outer_ns <= 0)

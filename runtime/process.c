@@ -1,7 +1,8 @@
 /*
  * The process staging file p-PID-IMAGE.sec: a PROCESS section and one
  * OBJECT section per loaded object, written when the runtime starts, and a
- * PROCESS_END section at a normal exit.  Objects loaded later (dlopen) are
+ * PROCESS_END section at a normal exit (and under --patch a MOVED_CODE
+ * section per patched object, patch/moved.c).  Objects loaded later (dlopen) are
  * described as the control thread notices them (a few times a second, and
  * before a snapshot), again at exit and before every dlclose(), so an
  * object the program loads and closes again keeps its name in the
@@ -347,7 +348,16 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	if (flush_section(&b, buf) != 0)
 		return -1;
 	write_objects();
+	/* a forked child runs the trampolines it inherited */
+	patch_write_moved_code();
 	return 0;
+}
+
+int process_write_section(const uint8_t *p, size_t n)
+{
+	if (process_fd < 0)
+		return -1;
+	return process_write(p, n);
 }
 
 /* Builds in B the PROCESS_END of this pid's image IMAGE, ended for

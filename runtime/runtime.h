@@ -541,6 +541,9 @@ HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
 			       uint32_t overhead_outer_x256);
 HIDDEN void process_write_end(uint32_t reason);
+/* Appends the whole section of N bytes at P to the process file, in one
+ * write(); 0, or -1 when it could not. */
+HIDDEN int process_write_section(const uint8_t *p, size_t n);
 /* init.c: the process ends by exit() or _exit(): the exiting thread's
  * calls close, the hooks' cost is measured again when MEASURE_HOOKS, and
  * the process's end is written, once. */
@@ -623,6 +626,9 @@ HIDDEN void unwind_describe_return_points(void);
 
 /* patch/: patched function entries (record --patch) */
 HIDDEN void patch_install(void);
+/* Writes the MOVED_CODE sections of the objects patched so far into this
+ * process's file (a forked child's own, under its pid). */
+HIDDEN void patch_write_moved_code(void);
 /* Patches the planned objects dlopen loaded since; threads may run. */
 HIDDEN void patch_loaded(void);
 /* Nonzero when ADDR is where a patched function's trampoline gets its

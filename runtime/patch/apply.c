@@ -531,6 +531,8 @@ static void patch_object(const struct plan *p, const struct patch_plan_object *o
 		tell_write_refused(path, err);
 	else
 		patch_objects_add(l->lo, l->hi);
+	if (!err)
+		moved_code_describe(p, o, why, l->bias, &pool);
 	/* the whole object's refusal was told above */
 	tell_refusals(o, err ? NULL : path, why);
 out:

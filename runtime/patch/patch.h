@@ -133,6 +133,12 @@ void unwind_register(const struct eh_frame *f, uintptr_t text, size_t text_len,
  * holding a lock that a thread inside the loader may wait for. */
 void unwind_register_pending(void);
 
+/* moved.c: describes in the recording where the displaced instructions
+ * of object O's sites that WHY leaves SITE_OK run (the object loaded at
+ * BIAS, its trampolines in POOL), once their jumps are written. */
+void moved_code_describe(const struct plan *p, const struct patch_plan_object *o,
+			 const uint8_t *why, uintptr_t bias, const struct pool *pool);
+
 /* apply.c: patches the objects of the plan that are loaded now, before
  * other threads run; P stays valid for patch_loaded(). */
 void patch_apply(const struct plan *p);
