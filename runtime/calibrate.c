@@ -44,11 +44,8 @@
  */
 #include "runtime.h"
 #include "libcall/libcall.h"
-#include "sampler.h"
 #include "stream.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -674,6 +674,12 @@ static void restore_period(struct sampler_thread *s)
 	ioctl(s->perf_fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
+/* Whether PC lies in the runtime's own code (find_self()). */
+static int in_own_code(uintptr_t pc)
+{
+	return pc - sampler.self_lo < sampler.self_hi - sampler.self_lo;
+}
+
 static void on_sample(int sig, siginfo_t *info, void *context)
 {
 	struct thread_state *t = trace_current();
@@ -732,8 +738,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	if (t->nodes && t->status == THREAD_RECORDING) {
 		/* --time-by=samples: the sample times the thread's path */
 		uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-		int in_runtime = t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo ||
-				 patch_is_own_code(pc);
+		int in_runtime = t->guard || in_own_code(pc) || patch_is_own_code(pc);
 		/* what the samples measured, for the report's header: the
 		 * timer at the tick counts the kernel's time, the event where
 		 * it was allowed to (a hook's read-modify-write of the flags
@@ -762,8 +767,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		 * hooks' own code or while they run, which would otherwise be
 		 * time in no object or a lost sample: the program's shares
 		 * are of the rest, as perf's are of a run without hooks */
-		if (!sampler.settings.background &&
-		    (t->guard || pc - sampler.self_lo < sampler.self_hi - sampler.self_lo))
+		if (!sampler.settings.background && (t->guard || in_own_code(pc)))
 			goto out;
 	}
 	if (t->status != THREAD_RECORDING || t->guard || !t->hdr) {
@@ -1094,7 +1098,6 @@ static enum event_support probe_events(void)
 	return sampler.with_kernel ? events : probe_attr(0);
 }
 
-/* Arms the calling thread's task-clock event FD; 0, or -1 (FD closed). */
 /*
  * How long a thread's first period is: uniform in (0, period].  With a
  * full first period, a process or thread that runs for less than one
@@ -1115,6 +1118,7 @@ static uint64_t first_period_ns(void)
 	return 1 + x % sampler.period_ns;
 }
 
+/* Arms the calling thread's task-clock event FD; 0, or -1 (FD closed). */
 static int arm_event(struct sampler_thread *s, int fd)
 {
 	s->perf_fd = fd;
