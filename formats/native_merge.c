@@ -222,8 +222,14 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 			const uint8_t *payload = p + SECTION_HEADER_SIZE;
 			if (len > (uint64_t)(end - payload))
 				break;	/* the parser accepted the file: cannot happen */
+			/* the events counted name every input's counters (the
+			 * caller checked they are the same): the first's, as
+			 * they are */
+			if (type == SECTION_COUNTERS && k == 0 &&
+			    data_write_section(out, SECTION_COUNTERS, payload, (size_t)len))
+				goto io_error;
 			/* one SESSION and one END frame the output, not each input's */
-			if (type != SECTION_SESSION && type != SECTION_END)
+			if (type != SECTION_SESSION && type != SECTION_END && type != SECTION_COUNTERS)
 				res->skipped_sections += (size_t)copy_section(out, type, payload, len,
 									      &sh, &failed);
 			if (failed)
