@@ -538,8 +538,11 @@ HIDDEN extern int callscope_xsave_ok;
 HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 
 /* process.c: process and object sections */
-HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
-			       uint32_t overhead_outer_x256);
+/* Describes this process image, child of PARENT, with the hooks' costs
+ * the start measured (runtime_config): the compiler hooks' and the
+ * library calls', so a process that never reaches its exit (killed, or
+ * replaced by exec) keeps both figures. */
+HIDDEN int process_write_start(pid_t parent);
 HIDDEN void process_write_end(uint32_t reason);
 /* Appends the whole section of N bytes at P to the process file, in one
  * write(); 0, or -1 when it could not. */
