@@ -41,9 +41,45 @@ static void at_least_hooks(struct hook_cost_choice *c)
 		c->library_outer_ns = c->outer_ns;
 }
 
+/*
+ * The process whose measurement PR took and that measured again at exit:
+ * the run measures once, and its other processes and images take that
+ * start figure (a fork's child, or through the staging directory), the
+ * very same numbers, and a short one does not measure again at exit.
+ * The lower of that process's two figures is PR's too.  NULL when PR
+ * measured at exit itself, or no such process is in the file.  Count
+ * mode took its start figure off in the program, so its paths keep it.
+ */
+static const struct data_process *measured_for(const struct data_file *df,
+					       const struct data_process *pr)
+{
+	if (pr->measured_at_exit || df->session.mode == DATA_MODE_COUNT ||
+	    !(pr->start_inner_x256 | pr->start_outer_x256))
+		return NULL;
+	for (size_t i = 0; i < df->nprocesses; i++) {
+		const struct data_process *q = &df->processes[i];
+		if (q->measured_at_exit && q->start_inner_x256 == pr->start_inner_x256 &&
+		    q->start_outer_x256 == pr->start_outer_x256 &&
+		    q->library_start_inner_x256 == pr->library_start_inner_x256 &&
+		    q->library_start_outer_x256 == pr->library_start_outer_x256)
+			return q;
+	}
+	return NULL;
+}
+
 void hook_cost_of_process(const struct data_file *df, const struct data_process *pr,
 			  struct hook_cost_choice *out)
 {
+	/* whose calibration is the lower: PR's own, or the one it took */
+	const struct data_process *measured = measured_for(df, pr);
+	const struct data_process *hooks_from = pr, *library_from = pr;
+	if (measured && (uint64_t)measured->inner_x256 + measured->outer_x256 <
+				(uint64_t)pr->inner_x256 + pr->outer_x256)
+		hooks_from = measured;
+	if (measured && (uint64_t)measured->library_inner_x256 + measured->library_outer_x256 <
+				(uint64_t)pr->library_inner_x256 + pr->library_outer_x256)
+		library_from = measured;
+
 	const double unit = load_ns_per_unit(df);
 	const struct data_hook_samples *s = &pr->hook_samples;
 	uint64_t calls = process_calls(df, pr);
@@ -54,16 +90,16 @@ void hook_cost_of_process(const struct data_file *df, const struct data_process 
 	double hooks[2], library[2];
 
 	*out = (struct hook_cost_choice){ 0 };
-	out->inner_ns = pr->inner_x256 / 256.0 * unit;
-	out->outer_ns = pr->outer_x256 / 256.0 * unit;
+	out->inner_ns = hooks_from->inner_x256 / 256.0 * unit;
+	out->outer_ns = hooks_from->outer_x256 / 256.0 * unit;
 	out->calibrated_ns = out->inner_ns + out->outer_ns;
 	out->library_inner_ns = out->inner_ns;
 	out->library_outer_ns = out->outer_ns;
 	out->library_calls = library_calls;
 	/* measured apart only when library calls were traced */
-	if (pr->library_inner_x256 || pr->library_outer_x256) {
-		out->library_inner_ns = pr->library_inner_x256 / 256.0 * unit;
-		out->library_outer_ns = pr->library_outer_x256 / 256.0 * unit;
+	if (library_from->library_inner_x256 || library_from->library_outer_x256) {
+		out->library_inner_ns = library_from->library_inner_x256 / 256.0 * unit;
+		out->library_outer_ns = library_from->library_outer_x256 / 256.0 * unit;
 	}
 	at_least_hooks(out);
 	out->samples = from_samples(s->inner, s->outer, s->unsure, s->period_ns,

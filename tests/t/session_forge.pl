@@ -1,6 +1,7 @@
 #!/usr/bin/perl
-# session_forge.pl [--section=TYPE] FILE OFFSET=VALUE...: sets u64 fields
-# of FILE's SESSION section (or of the first section of TYPE; OFFSET within
+# session_forge.pl [--section=TYPE [--pid=PID]] FILE OFFSET=VALUE...: sets
+# u64 fields of FILE's SESSION section (or of the first section of TYPE,
+# of process PID when given: its first field; OFFSET within
 # its payload, docs/FORMAT.md) and writes the END section's sums again, so
 # the forged file passes the checksum and only the forged values are
 # wrong.  VALUE may be +N or -N: added to what is there.  OFFSET may be
@@ -8,8 +9,9 @@
 use strict;
 use warnings;
 
-my $want = 1;
+my ($want, $pid) = (1, undef);
 $want = $1 if @ARGV && $ARGV[0] =~ /^--section=(\d+)$/ && shift @ARGV;
+$pid = $1 if @ARGV && $ARGV[0] =~ /^--pid=(\d+)$/ && shift @ARGV;
 my $path = shift @ARGV;
 open(my $fh, '<:raw', $path) or die "cannot open $path: $!\n";
 local $/;
@@ -20,7 +22,9 @@ my $p = unpack('V', substr($d, 12, 4));
 my ($session, $session_len, $end);
 while ($p + 16 <= length($d)) {
 	my ($type, $flags, $len) = unpack('V V Q<', substr($d, $p, 16));
-	($session, $session_len) = ($p + 16, $len) if $type == $want && !defined $session;
+	($session, $session_len) = ($p + 16, $len)
+		if $type == $want && !defined $session
+		&& (!defined $pid || unpack('V', substr($d, $p + 16, 4)) == $pid);
 	$end = $p if $type == 7;
 	$p += 16 + $len;
 }
