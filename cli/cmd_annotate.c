@@ -225,20 +225,27 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 			     const char *input)
 {
 	const struct func *fn = &s->p->funcs[s->func];
-	uint64_t size = fn->size;
+	/* The symbol's size, or up to a sampled PC past it: its byte at least
+	 * (NEED), and its instruction's longest (15 bytes) where the code
+	 * goes on that far (WANT): a function may end its object's .text. */
+	uint64_t need = fn->size, want = fn->size;
 	uint64_t hottest = 0, total = s->p->samples ? s->p->samples : 1;
 	char text[512];
 
 	for (size_t i = 0; i < s->npcs; i++) {
-		if (s->pcs[i].addr >= fn->addr && s->pcs[i].addr - fn->addr + 16 > size)
-			size = s->pcs[i].addr - fn->addr + 16;
+		uint64_t off = s->pcs[i].addr - fn->addr;
+		if (s->pcs[i].addr >= fn->addr && off + 1 > need)
+			need = off + 1;
+		if (s->pcs[i].addr >= fn->addr && off + 16 > want)
+			want = off + 16;
 		if (s->pcs[i].samples > hottest)
 			hottest = s->pcs[i].samples;
 	}
 	printf("# %s in %s: %llu self samples (%.2f %% of %llu)\n", fn->name, fn->object,
 	       (unsigned long long)s->self, 100.0 * (double)s->self / (double)total,
 	       (unsigned long long)s->p->samples);
-	uint8_t *code = size ? code_read(fn->object, fn->addr, size) : NULL;
+	uint64_t size = 0;
+	uint8_t *code = need ? code_read(fn->object, fn->addr, need, want, &size) : NULL;
 	if (!code)
 		die("cannot read the code of '%s' from '%s'; the binary is needed as it ran "
 		    "when '%s' was recorded", fn->name, fn->object, input);

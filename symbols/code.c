@@ -43,7 +43,10 @@ void code_file_close(struct code_file *cf)
 	free(cf);
 }
 
-uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size)
+/* [ADDR, ADDR + N): at least MIN bytes and at most MAX, as many as the
+ * executable section holding ADDR has from there; N in *GOT. */
+static uint8_t *read_within_section(struct code_file *cf, uint64_t addr, uint64_t min,
+				    uint64_t max, uint64_t *got)
 {
 	Elf_Scn *scn = NULL;
 
@@ -51,22 +54,32 @@ uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size)
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
-		    addr - sh.sh_addr >= sh.sh_size || sh.sh_size - (addr - sh.sh_addr) < size)
+		    addr - sh.sh_addr >= sh.sh_size || sh.sh_size - (addr - sh.sh_addr) < min)
 			continue;
+		uint64_t left = sh.sh_size - (addr - sh.sh_addr);
+		uint64_t size = left < max ? left : max;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || d->d_size < (addr - sh.sh_addr) + size)
 			return NULL;
-		uint8_t *code = xmalloc(size);
+		uint8_t *code = xmalloc(size ? size : 1);
 		memcpy(code, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), size);
+		*got = size;
 		return code;
 	}
 	return NULL;
 }
 
-uint8_t *code_read(const char *path, uint64_t addr, uint64_t size)
+uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size)
+{
+	uint64_t got;
+
+	return read_within_section(cf, addr, size, size, &got);
+}
+
+uint8_t *code_read(const char *path, uint64_t addr, uint64_t min, uint64_t max, uint64_t *got)
 {
 	struct code_file *cf = code_file_open(path);
-	uint8_t *code = cf ? code_file_read(cf, addr, size) : NULL;
+	uint8_t *code = cf ? read_within_section(cf, addr, min, max, got) : NULL;
 
 	code_file_close(cf);
 	return code;
