@@ -62,6 +62,7 @@ RUNTIME_SRC := \
 	runtime/fd_above_limit.c \
 	runtime/fast_exit.c \
 	runtime/frame_pointers.c \
+	runtime/hook_cost_shared.c \
 	runtime/hook_samples.c \
 	runtime/hook_sites.c \
 	runtime/hooks.c \

@@ -28,6 +28,7 @@
 #include "symbols/code.h"
 #include "symbols/disasm.h"
 #include "symbols/symtab.h"
+#include "x86_length.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -169,10 +170,12 @@ struct insn_row {
  * can.  Capstone 4 knows no VEX-encoded mask-register instruction (the
  * kmovd of glibc's *_evex string functions, which an AVX-512 machine
  * runs): stopping there lost the listing, and the samples, of everything
- * after it.  Past bytes it cannot decode, decoding resumes at the next
- * address known to start an instruction: a sampled PC, or the target of
- * a direct jump decoded before (the jump over such bytes); the bytes
- * between make one row.  Returns a malloc'd array the caller frees, its
+ * after it.  Past bytes it cannot decode, decoding resumes after them
+ * when they are one VEX- or EVEX-encoded instruction (common/x86_length.h),
+ * as such instructions mostly are; else at the next address known to
+ * start an instruction: a sampled PC, or the target of a direct jump
+ * decoded before (the jump over such bytes).  The bytes skipped make one
+ * row.  Returns a malloc'd array the caller frees, its
  * length in *N.
  */
 static struct insn_row *decode_rows(const struct disasm *cs, csh handle, const uint8_t *code,
@@ -201,11 +204,14 @@ static struct insn_row *decode_rows(const struct disasm *cs, csh handle, const u
 		}
 		if (!left)
 			break;
-		uint64_t next = start + size;
-		for (size_t i = 0; i < s->npcs; i++)
+		/* one instruction newer than capstone, when its encoding says
+		 * how long it is, else up to the next instruction known */
+		size_t vex = x86_vex_length(p, left);
+		uint64_t next = vex ? at + vex : start + size;
+		for (size_t i = 0; i < s->npcs && !vex; i++)
 			if (s->pcs[i].addr > at && s->pcs[i].addr < next)
 				next = s->pcs[i].addr;
-		for (size_t i = 0; i < ntargets; i++)
+		for (size_t i = 0; i < ntargets && !vex; i++)
 			if (targets[i] > at && targets[i] < next)
 				next = targets[i];
 		ALLOC_GROW(rows, nrows + 1, alloc);

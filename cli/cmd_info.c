@@ -446,6 +446,12 @@ int cmd_info(int argc, char **argv)
 				       format_duration(d2, calibration_ns(&df, pr->exit_inner_x256,
 									  pr->exit_outer_x256)),
 				       cost.in_place ? "" : ": the lower is subtracted");
+			else if (pr->calibrated_at_exit && s->mode != DATA_MODE_COUNT)
+				/* a short process: the run's figure alone */
+				printf("               hooks measured at %s a call at start, by the "
+				       "process it came from; not again at exit: a short process\n",
+				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
+									  pr->start_outer_x256)));
 			if (cost.in_place_ns > 0)
 				printf("               hooks in place: %s a call (%s inside the callee) "
 				       "from %llu samples beside the trace, \u00b1%.0f %%%s\n",

@@ -134,7 +134,7 @@ __attribute__((constructor)) static void runtime_init(void)
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
 	if (calls_timed_by_clock(contract))
-		calibrate_at_start();
+		calibrate_at_start(text);
 	if (process_write_start(getppid()) != 0)
 		return;
 	process_image_replaced(started.clock, started.mono_ns);
