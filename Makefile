@@ -46,6 +46,7 @@ TOOL_LIBS := -liberty
 RUNTIME_SRC := \
 	common/call_before.c \
 	common/contract.c \
+	common/x86_length.c \
 	runtime/aggregate.c \
 	runtime/api.c \
 	runtime/backtrace.c \
@@ -61,6 +62,7 @@ RUNTIME_SRC := \
 	runtime/fd_above_limit.c \
 	runtime/fast_exit.c \
 	runtime/frame_pointers.c \
+	runtime/hook_cost_shared.c \
 	runtime/hook_samples.c \
 	runtime/hook_sites.c \
 	runtime/hooks.c \
@@ -102,7 +104,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
 TOOL_DIRS := lib formats symbols patch model load report gprof optimize cli
-TOOL_SRC := common/call_before.c common/contract.c \
+TOOL_SRC := common/call_before.c common/contract.c common/x86_length.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 
 RUNTIME_OBJ := $(patsubst %.c,$(O)/rt/%.o,$(RUNTIME_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RUNTIME_ASM))

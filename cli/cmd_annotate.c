@@ -28,6 +28,7 @@
 #include "symbols/code.h"
 #include "symbols/disasm.h"
 #include "symbols/symtab.h"
+#include "x86_length.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -169,10 +170,12 @@ struct insn_row {
  * can.  Capstone 4 knows no VEX-encoded mask-register instruction (the
  * kmovd of glibc's *_evex string functions, which an AVX-512 machine
  * runs): stopping there lost the listing, and the samples, of everything
- * after it.  Past bytes it cannot decode, decoding resumes at the next
- * address known to start an instruction: a sampled PC, or the target of
- * a direct jump decoded before (the jump over such bytes); the bytes
- * between make one row.  Returns a malloc'd array the caller frees, its
+ * after it.  Past bytes it cannot decode, decoding resumes after them
+ * when they are one VEX- or EVEX-encoded instruction (common/x86_length.h),
+ * as such instructions mostly are; else at the next address known to
+ * start an instruction: a sampled PC, or the target of a direct jump
+ * decoded before (the jump over such bytes).  The bytes skipped make one
+ * row.  Returns a malloc'd array the caller frees, its
  * length in *N.
  */
 static struct insn_row *decode_rows(const struct disasm *cs, csh handle, const uint8_t *code,
@@ -201,11 +204,14 @@ static struct insn_row *decode_rows(const struct disasm *cs, csh handle, const u
 		}
 		if (!left)
 			break;
-		uint64_t next = start + size;
-		for (size_t i = 0; i < s->npcs; i++)
+		/* one instruction newer than capstone, when its encoding says
+		 * how long it is, else up to the next instruction known */
+		size_t vex = x86_vex_length(p, left);
+		uint64_t next = vex ? at + vex : start + size;
+		for (size_t i = 0; i < s->npcs && !vex; i++)
 			if (s->pcs[i].addr > at && s->pcs[i].addr < next)
 				next = s->pcs[i].addr;
-		for (size_t i = 0; i < ntargets; i++)
+		for (size_t i = 0; i < ntargets && !vex; i++)
 			if (targets[i] > at && targets[i] < next)
 				next = targets[i];
 		ALLOC_GROW(rows, nrows + 1, alloc);
@@ -225,20 +231,27 @@ static void print_annotation(const struct data_file *df, const struct annotate_s
 			     const char *input)
 {
 	const struct func *fn = &s->p->funcs[s->func];
-	uint64_t size = fn->size;
+	/* The symbol's size, or up to a sampled PC past it: its byte at least
+	 * (NEED), and its instruction's longest (15 bytes) where the code
+	 * goes on that far (WANT): a function may end its object's .text. */
+	uint64_t need = fn->size, want = fn->size;
 	uint64_t hottest = 0, total = s->p->samples ? s->p->samples : 1;
 	char text[512];
 
 	for (size_t i = 0; i < s->npcs; i++) {
-		if (s->pcs[i].addr >= fn->addr && s->pcs[i].addr - fn->addr + 16 > size)
-			size = s->pcs[i].addr - fn->addr + 16;
+		uint64_t off = s->pcs[i].addr - fn->addr;
+		if (s->pcs[i].addr >= fn->addr && off + 1 > need)
+			need = off + 1;
+		if (s->pcs[i].addr >= fn->addr && off + 16 > want)
+			want = off + 16;
 		if (s->pcs[i].samples > hottest)
 			hottest = s->pcs[i].samples;
 	}
 	printf("# %s in %s: %llu self samples (%.2f %% of %llu)\n", fn->name, fn->object,
 	       (unsigned long long)s->self, 100.0 * (double)s->self / (double)total,
 	       (unsigned long long)s->p->samples);
-	uint8_t *code = size ? code_read(fn->object, fn->addr, size) : NULL;
+	uint64_t size = 0;
+	uint8_t *code = need ? code_read(fn->object, fn->addr, need, want, &size) : NULL;
 	if (!code)
 		die("cannot read the code of '%s' from '%s'; the binary is needed as it ran "
 		    "when '%s' was recorded", fn->name, fn->object, input);

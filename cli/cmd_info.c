@@ -316,8 +316,11 @@ int cmd_info(int argc, char **argv)
 			}
 			json_kv_double(&j, "hook_ns_subtracted", cost.inner_ns + cost.outer_ns);
 			json_kv_double(&j, "hook_ns_subtracted_inner", cost.inner_ns);
-			if (cost.library_calls) {
+			/* a process that did not exit counted no library calls,
+			 * but its start measured their hooks */
+			if (cost.library_calls)
 				json_kv_u64(&j, "library_calls", cost.library_calls);
+			if (pr->library_inner_x256 || pr->library_outer_x256) {
 				json_kv_double(&j, "library_hook_ns_subtracted",
 					       cost.library_inner_ns + cost.library_outer_ns);
 				json_kv_double(&j, "library_hook_ns_subtracted_inner",
@@ -443,6 +446,12 @@ int cmd_info(int argc, char **argv)
 				       format_duration(d2, calibration_ns(&df, pr->exit_inner_x256,
 									  pr->exit_outer_x256)),
 				       cost.in_place ? "" : ": the lower is subtracted");
+			else if (pr->calibrated_at_exit && s->mode != DATA_MODE_COUNT)
+				/* a short process: the run's figure alone */
+				printf("               hooks measured at %s a call at start, by the "
+				       "process it came from; not again at exit: a short process\n",
+				       format_duration(d1, calibration_ns(&df, pr->start_inner_x256,
+									  pr->start_outer_x256)));
 			if (cost.in_place_ns > 0)
 				printf("               hooks in place: %s a call (%s inside the callee) "
 				       "from %llu samples beside the trace, \u00b1%.0f %%%s\n",
@@ -451,16 +460,19 @@ int cmd_info(int argc, char **argv)
 				       100 * cost.rel_error,
 				       cost.in_place ? ": subtracted"
 						     : ": too few to use, the calibration is subtracted");
-			if (cost.library_calls && (pr->library_inner_x256 || pr->library_outer_x256)) {
-				char at_exit[64] = "";
+			if (pr->library_inner_x256 || pr->library_outer_x256) {
+				char at_exit[64] = "", counted[40] = "";
 				if (pr->measured_at_exit)
 					snprintf(at_exit, sizeof(at_exit), ", %s at exit",
 						 format_duration(d2, calibration_ns(
 									     &df, pr->library_exit_inner_x256,
 									     pr->library_exit_outer_x256)));
-				printf("               library calls: %llu, their hooks measured at %s a "
+				if (cost.library_calls)
+					snprintf(counted, sizeof(counted), " %llu,",
+						 (unsigned long long)cost.library_calls);
+				printf("               library calls:%s their hooks measured at %s a "
 				       "call at start%s; %s subtracted (%s inside the callee)\n",
-				       (unsigned long long)cost.library_calls,
+				       counted,
 				       format_duration(d1, calibration_ns(&df, pr->library_start_inner_x256,
 									  pr->library_start_outer_x256)),
 				       at_exit,

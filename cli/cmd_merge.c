@@ -78,6 +78,9 @@ static int merge_events(char **paths, size_t n, const char *output, int force)
 		if (in[k].sum.present)
 			die("'%s' is a summed profile, which has no events to keep; merge it "
 			    "without --keep-events", paths[k]);
+		/* the counters' names are the first input's for every thread */
+		if (k > 0)
+			merge_check_counters(in[0].counters, in[0].ncounters, &in[k], paths[k]);
 	}
 
 	const struct data_object *first = export_main_object(&in[0]);

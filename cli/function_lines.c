@@ -35,7 +35,11 @@ void function_lines_load(const struct data_file *df, struct profile *p)
 				if (strcmp(fn->object, o->path) || fn->file)
 					continue;
 				symtab_lookup(st, fn->addr, 1, &si);
-				if (si.file) {
+				/* an IFUNC's name stands for the variant its
+				 * resolver chose, whose code the recording does
+				 * not name: the lines at its address are the
+				 * resolver's, so its file is left unknown */
+				if (si.file && !si.ifunc) {
 					fn->file = xstrdup(si.file);
 					fn->line = si.line;
 				}

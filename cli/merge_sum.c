@@ -76,26 +76,34 @@ static char *counter_list(const struct data_counter *c, size_t n)
 			: xasprintf("%s,%s", c[0].name, c[1].name);
 }
 
+void merge_check_counters(const struct data_counter *have, size_t nhave, const struct data_file *df,
+			  const char *path)
+{
+	int same = df->ncounters == nhave;
+
+	for (size_t i = 0; same && i < nhave; i++)
+		same = !strcmp(df->counters[i].name, have[i].name);
+	if (!same) {
+		char *had = counter_list(have, nhave);
+		char *got = counter_list(df->counters, df->ncounters);
+		die("'%s' counted other events (%s) than the recordings before it (%s); merge runs "
+		    "recorded with the same -e", path, got, had);
+	}
+}
+
 /* Every run of a sum counted the same events, as C1 and C2. */
 static void check_counters(struct merge_sum *m, const struct data_file *df, const char *path)
 {
 	struct sum_origin *o = &m->origin;
-	int same = df->ncounters == o->ncounters;
 
-	for (size_t i = 0; same && i < o->ncounters; i++)
-		same = !strcmp(df->counters[i].name, o->counters[i].name);
 	if (!m->have_origin) {
 		for (size_t i = 0; i < df->ncounters; i++) {
 			o->counters[i] = df->counters[i];
 			o->counters[i].name = xstrdup(df->counters[i].name);
 		}
 		o->ncounters = df->ncounters;
-	} else if (!same) {
-		char *have = counter_list(o->counters, o->ncounters);
-		char *got = counter_list(df->counters, df->ncounters);
-		die("'%s' counted other events (%s) than the recordings before it (%s); sum runs "
-		    "recorded with the same -e, or keep every event with --keep-events",
-		    path, got, have);
+	} else {
+		merge_check_counters(o->counters, o->ncounters, df, path);
 	}
 }
 

@@ -24,4 +24,9 @@ void merge_sum_release(struct merge_sum *m);
  * with one line when it cannot be summed. */
 void merge_sum_add(struct merge_sum *m, const struct data_file *df, const char *path);
 
+/* Dies with one line unless DF (read from PATH) counted the events
+ * HAVE[0..NHAVE) counted, as C1 and C2: runs merge only so. */
+void merge_check_counters(const struct data_counter *have, size_t nhave, const struct data_file *df,
+			  const char *path);
+
 #endif

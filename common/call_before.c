@@ -1,5 +1,7 @@
 #include "call_before.h"
 
+#include "x86_length.h"
+
 #include <stddef.h>
 
 /* Whether the K bytes at CODE are one FF /2 instruction (a call through a
@@ -9,19 +11,7 @@ static int indirect_call_of_length(const uint8_t *code, size_t k)
 {
 	if (k < 2 || code[0] != 0xff || ((code[1] >> 3) & 7) != 2)
 		return 0;
-	unsigned mod = code[1] >> 6, rm = code[1] & 7;
-	size_t len = 2;
-	if (mod != 3 && rm == 4) {
-		if (k < 3)
-			return 0;
-		len++;	/* SIB */
-		if (mod == 0 && (code[2] & 7) == 5)
-			len += 4;	/* no base: disp32 */
-	}
-	if (mod == 0 && rm == 5)
-		len += 4;	/* RIP-relative */
-	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return len == k;
+	return 1 + x86_modrm_length(code + 1, k - 1) == k;
 }
 
 int code_ends_in_call(const uint8_t before[CALL_BEFORE_BYTES])

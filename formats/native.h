@@ -147,6 +147,9 @@ struct data_patch_object {
 	size_t nskipped;
 	struct data_patch_skip *trapped;	/* owned; patched with a trap (why: 0) */
 	size_t ntrapped;
+	/* the process images it describes, first and last: every one but in
+	 * a merge of patched runs (0 and UINT32_MAX when the file says none) */
+	uint32_t image_first, image_last;
 };
 
 /* record --patch: a patched entry's displaced instructions, moved into

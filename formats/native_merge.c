@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "contract.h"
+#include "formats/patch_coverage.h"
+#include "xalloc.h"
 
 static uint32_t get_u32(const uint8_t *p)
 {
@@ -92,6 +94,10 @@ static int copy_section(FILE *out, uint32_t type, const uint8_t *payload, uint64
 	uint8_t small[256];
 	uint8_t *copy;
 
+	/* the inputs' PATCH sections make one of the output's (data_merge());
+	 * a PAD means nothing */
+	if (type == SECTION_PATCH || type == SECTION_PAD)
+		return 0;
 	if ((type < SECTION_PROCESS || type > SECTION_PROCESS_END) && type != SECTION_CALIBRATION &&
 	    type != SECTION_THREAD_PAUSED && type != SECTION_MOVED_CODE)
 		return 1;
@@ -126,7 +132,7 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 	const struct data_session *s0 = &in[0].session;
 	double rate0 = rate(s0);
 	uint64_t elapsed_ns = 0;
-	uint32_t image_offset = 0;
+	uint32_t image_offset = 0, *offsets = NULL, *max_images = NULL;
 	int failed = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -182,15 +188,29 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 			p = payload + len;
 		}
 	}
+	/* Each input's images move up past the previous inputs'. */
+	offsets = xcalloc(n, sizeof(*offsets));
+	max_images = xcalloc(n, sizeof(*max_images));
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < in[k].nprocesses; i++)
+			if (in[k].processes[i].image > max_images[k])
+				max_images[k] = in[k].processes[i].image;
+		offsets[k] = image_offset;
+		image_offset += max_images[k] + 1;
+	}
+	/* What record --patch patched, per input: which objects call hooks
+	 * in its processes, and info's account of the patching. */
+	size_t patch_len;
+	uint8_t *patch = patch_coverage_merge(in, n, offsets, max_images, &patch_len);
+	int patch_failed = patch && data_write_section(out, SECTION_PATCH, patch, patch_len);
+	free(patch);
+	if (patch_failed)
+		goto io_error;
 	for (size_t k = 0; k < n; k++) {
 		const struct data_file *df = &in[k];
 		struct shift sh;
-		uint32_t max_image = 0;
 
-		for (size_t i = 0; i < df->nprocesses; i++)
-			if (df->processes[i].image > max_image)
-				max_image = df->processes[i].image;
-		sh.image_offset = image_offset;
+		sh.image_offset = offsets[k];
 		sh.units = (int64_t)(origin(s0) + (uint64_t)((double)elapsed_ns / rate0 + 0.5) -
 				     origin(&df->session));
 		sh.mono_ns = (int64_t)(s0->mono_start + elapsed_ns - df->session.mono_start);
@@ -202,8 +222,14 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 			const uint8_t *payload = p + SECTION_HEADER_SIZE;
 			if (len > (uint64_t)(end - payload))
 				break;	/* the parser accepted the file: cannot happen */
+			/* the events counted name every input's counters (the
+			 * caller checked they are the same): the first's, as
+			 * they are */
+			if (type == SECTION_COUNTERS && k == 0 &&
+			    data_write_section(out, SECTION_COUNTERS, payload, (size_t)len))
+				goto io_error;
 			/* one SESSION and one END frame the output, not each input's */
-			if (type != SECTION_SESSION && type != SECTION_END)
+			if (type != SECTION_SESSION && type != SECTION_END && type != SECTION_COUNTERS)
 				res->skipped_sections += (size_t)copy_section(out, type, payload, len,
 									      &sh, &failed);
 			if (failed)
@@ -211,12 +237,15 @@ int data_merge(FILE *out, const struct data_file *in, size_t n, struct data_merg
 			p = payload + len;
 		}
 		elapsed_ns += span_ns(df);
-		image_offset += max_image + 1;
 	}
 	if (data_write_end(out) || fflush(out) != 0 || ferror(out))
 		goto io_error;
+	free(offsets);
+	free(max_images);
 	return 0;
 io_error:
+	free(offsets);
+	free(max_images);
 	snprintf(err, errlen, "%s", strerror(errno));
 	return -1;
 }

@@ -18,8 +18,9 @@ struct data_merge_result {
 
 /*
  * Writes to OUT a data file holding IN[0..N) (parsed, see native.h): the
- * first input's SESSION, then every input's PROCESS, OBJECT, THREAD and
- * PROCESS_END sections.  Each input's process images are renumbered by an
+ * first input's SESSION and COUNTERS (all inputs must have counted the
+ * same events), one PATCH of every input's, then every input's PROCESS,
+ * OBJECT, THREAD and PROCESS_END sections.  Each input's process images are renumbered by an
  * offset so (pid, image) stays unique, and its clock values are moved so
  * that the runs follow one another on the first input's time line.  All
  * inputs must use the same kind of clock.  Returns 0, or -1 with ERR set

@@ -92,6 +92,14 @@ static void parse_process(struct cursor *c, struct data_file *df)
 	pr.start_outer_x256 = pr.outer_x256;
 	exe = cursor_blob(c, &len, "executable path");
 	pr.cmdline = cursor_blob(c, &pr.cmdline_len, "command line");
+	/* from 2026-11-27: the library calls' figure at start, which a
+	 * process that never reaches its CALIBRATION has no other way to keep */
+	if (cursor_left(c) >= 8) {
+		pr.library_inner_x256 = cursor_u32(c, "library call overhead");
+		pr.library_outer_x256 = cursor_u32(c, "library call overhead");
+		pr.library_start_inner_x256 = pr.library_inner_x256;
+		pr.library_start_outer_x256 = pr.library_outer_x256;
+	}
 	if (pr.clock > CONTRACT_CLOCK_MONO)
 		cursor_fail(c, "unknown clock");
 	if (c->failed)
@@ -168,7 +176,8 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 	}
 	/* later still: the library calls' hooks measured apart */
 	uint32_t lib[4] = { 0, 0, 0, 0 };
-	if (cursor_left(c) >= 48) {
+	int library_measured = cursor_left(c) >= 48;
+	if (library_measured) {
 		for (int i = 0; i < 4; i++)
 			lib[i] = cursor_u32(c, "library call overhead");
 		hs.library_calls = cursor_u64(c, "library calls");
@@ -195,8 +204,10 @@ static void parse_calibration(struct cursor *c, struct data_file *df)
 		pr->inner_x256 = inner;
 		pr->outer_x256 = outer;
 	}
-	pr->library_start_inner_x256 = pr->library_inner_x256 = lib[0];
-	pr->library_start_outer_x256 = pr->library_outer_x256 = lib[1];
+	if (library_measured) {	/* else PROCESS's, if it has them */
+		pr->library_start_inner_x256 = pr->library_inner_x256 = lib[0];
+		pr->library_start_outer_x256 = pr->library_outer_x256 = lib[1];
+	}
 	pr->library_exit_inner_x256 = lib[2];
 	pr->library_exit_outer_x256 = lib[3];
 	if (exit_pair_lower(lib[2], lib[3], lib[0], lib[1])) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "die.h"
 #include "xalloc.h"
 
 /* The fewest bytes an object and a skipped function take. */
@@ -76,9 +77,99 @@ void patch_coverage_parse(struct cursor *c, struct data_file *df)
 		df->npatch = i + 1;
 		parse_object(c, &df->patch[i]);
 	}
+	for (uint32_t i = 0; i < n; i++) {
+		df->patch[i].image_first = 0;
+		df->patch[i].image_last = UINT32_MAX;
+	}
 	/* the trapped functions: all objects' or none */
 	for (uint32_t i = 0; i < n && !c->failed && (i > 0 || cursor_left(c)); i++)
 		parse_trapped(c, &df->patch[i]);
+	/* then, in a merge's, the process images of each: all objects' or
+	 * none */
+	if (c->failed || !cursor_left(c))
+		return;
+	if (cursor_left(c) / 8 < n) {
+		cursor_fail(c, "fewer patched objects' process images than objects");
+		return;
+	}
+	for (uint32_t i = 0; i < n && !c->failed; i++) {
+		struct data_patch_object *o = &df->patch[i];
+		o->image_first = cursor_u32(c, "patched object's process images");
+		o->image_last = cursor_u32(c, "patched object's process images");
+		if (!c->failed && o->image_first > o->image_last)
+			cursor_fail(c, "a patched object's last process image before its first");
+	}
+}
+
+int patch_coverage_covers(const struct data_patch_object *o, uint32_t image)
+{
+	return image >= o->image_first && image <= o->image_last;
+}
+
+static void put_functions(struct sec_builder *b, const struct data_patch_skip *f, size_t n,
+			  int with_reason)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (with_reason)
+			sec_put_u32(b, f[k].why);
+		sec_put_u64(b, f[k].addr);
+		sec_put_blob(b, f[k].name ? f[k].name : "", f[k].name_len);
+	}
+}
+
+uint8_t *patch_coverage_merge(const struct data_file *in, size_t n, const uint32_t *image_offset,
+			      const uint32_t *image_max, size_t *len)
+{
+	size_t cap = 4, nobjects = 0;
+	int any = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		any |= in[k].patched;
+		for (size_t i = 0; i < in[k].npatch; i++) {
+			const struct data_patch_object *o = &in[k].patch[i];
+			cap += 4 + strlen(o->path) + 16 + 4 + 8;
+			for (size_t j = 0; j < o->nskipped; j++)
+				cap += 20 + o->skipped[j].name_len;
+			for (size_t j = 0; j < o->ntrapped; j++)
+				cap += 16 + o->trapped[j].name_len;
+			nobjects++;
+		}
+	}
+	*len = 0;
+	if (!any)
+		return NULL;
+	uint8_t *buf = xmalloc(cap);
+	struct sec_builder b = { buf, buf + cap, 0 };
+	sec_put_u32(&b, (uint32_t)nobjects);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < in[k].npatch; i++) {
+			const struct data_patch_object *o = &in[k].patch[i];
+			sec_put_blob(&b, o->path, strlen(o->path));
+			sec_put_u32(&b, o->found);
+			sec_put_u32(&b, o->patched);
+			sec_put_u32(&b, o->fragments);
+			sec_put_u32(&b, (uint32_t)o->nskipped);
+			put_functions(&b, o->skipped, o->nskipped, 1);
+		}
+	/* every object's trapped functions, none or not, so that the
+	 * process images after them are read as such */
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < in[k].npatch; i++) {
+			const struct data_patch_object *o = &in[k].patch[i];
+			sec_put_u32(&b, (uint32_t)o->ntrapped);
+			put_functions(&b, o->trapped, o->ntrapped, 0);
+		}
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < in[k].npatch; i++) {
+			const struct data_patch_object *o = &in[k].patch[i];
+			uint32_t last = o->image_last < image_max[k] ? o->image_last : image_max[k];
+			sec_put_u32(&b, image_offset[k] + o->image_first);
+			sec_put_u32(&b, image_offset[k] + last);
+		}
+	if (b.overflow)
+		BUG("merged patch coverage larger than computed");
+	*len = (size_t)(b.p - buf);
+	return buf;
 }
 
 void patch_coverage_release(struct data_file *df)

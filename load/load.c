@@ -13,6 +13,7 @@
 #include "stream.h"
 #include "die.h"
 #include "formats/cct_read.h"
+#include "formats/patch_coverage.h"
 #include "formats/stream_reader.h"
 #include "model/aggregate.h"
 #include "model/samples.h"
@@ -224,7 +225,8 @@ static void find_patched(struct image_symbols *is)
 		if (o->pid != is->pid || o->image != is->image)
 			continue;
 		for (size_t k = 0; k < df->npatch; k++)
-			if (df->patch[k].patched && same_file(o->path, df->patch[k].path)) {
+			if (df->patch[k].patched && patch_coverage_covers(&df->patch[k], is->image) &&
+			    same_file(o->path, df->patch[k].path)) {
 				is->patched = xrealloc(is->patched,
 						       (is->npatched + 1) * sizeof(*is->patched));
 				is->patched[is->npatched++] = xstrdup(o->path);

@@ -71,7 +71,9 @@ static size_t add_object(struct profile *p, const char *object)
 			uint32_t from = func_of(p, &by_addr, object, f);
 			uint32_t to = func_of(p, &by_addr, object, &t.funcs[callee]);
 			size_t before = p->narcs;
-			struct arc *a = &p->arcs[profile_intern_arc(p, from, to)];
+			/* interned before P->arcs is read: a new arc may move it */
+			uint32_t arc = profile_intern_arc(p, from, to);
+			struct arc *a = &p->arcs[arc];
 			/* a tail call is said only where no call instruction is */
 			if (p->narcs > before)
 				a->static_tail = calls[k].tail;

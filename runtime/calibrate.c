@@ -305,20 +305,39 @@ void calibrate_overhead(struct hook_cost_x256 *hooks, struct hook_cost_x256 *lib
 static struct sched_times sched_at_start;
 static pid_t sched_tid;
 static int sched_known;
+/* The start's figures were measured in this process, not taken from the
+ * run's first measurement (a fork's parent, hook_cost_shared.c). */
+static int measured_here;
 
-void calibrate_at_start(void)
+static void use_figures(const struct hook_cost_figures *f)
 {
-	struct hook_cost_x256 hooks, library;
-
-	calibrate_overhead(&hooks, &library);
-	runtime_config.hook_inner_x256 = hooks.inner;
-	runtime_config.hook_outer_x256 = hooks.outer;
-	runtime_config.library_inner_x256 = library.inner;
-	runtime_config.library_outer_x256 = library.outer;
+	runtime_config.hook_inner_x256 = f->hooks.inner;
+	runtime_config.hook_outer_x256 = f->hooks.outer;
+	runtime_config.library_inner_x256 = f->library.inner;
+	runtime_config.library_outer_x256 = f->library.outer;
 	runtime_config.library_extra_inner_x256 =
-		library.inner > hooks.inner ? library.inner - hooks.inner : 0;
+		f->library.inner > f->hooks.inner ? f->library.inner - f->hooks.inner : 0;
 	runtime_config.library_extra_outer_x256 =
-		library.outer > hooks.outer ? library.outer - hooks.outer : 0;
+		f->library.outer > f->hooks.outer ? f->library.outer - f->hooks.outer : 0;
+	if (runtime_config.contract.ncounters)
+		runtime_config.counter_cost = f->counter_cost;
+}
+
+void calibrate_at_start(const char *contract_text)
+{
+	struct hook_cost_figures f = { 0 };
+	/* a patched image's calls cost what its own patched entries do */
+	int shared = !runtime_config.contract.patch;
+	uint64_t key = hook_cost_shared_key(contract_text, libcall_traced());
+
+	if (!shared || hook_cost_shared_read(key, &f) != 0) {
+		calibrate_overhead(&f.hooks, &f.library);
+		f.counter_cost = runtime_config.counter_cost;
+		measured_here = 1;
+		if (shared)
+			hook_cost_shared_write(key, &f);
+	}
+	use_figures(&f);
 	/* a thread the scheduler has not yet accounted may say 0 ns */
 	sched_known = process_sched_times(&sched_at_start) == 0;
 	sched_tid = gettid();
@@ -330,7 +349,14 @@ void calibrate_after_fork(void)
 	sched_at_start = (struct sched_times){ 0, 0 };
 	sched_tid = gettid();
 	sched_known = 1;
+	measured_here = 0;
 }
+
+/* A process that took the run's figures measures again at exit only when
+ * its main thread ran this long: the batches' few milliseconds would
+ * otherwise double what each of a build's short processes costs, and
+ * its few calls are timed with the figure the run measured. */
+#define EXIT_MEASURE_MIN_RUN_NS (100 * 1000000ull)
 
 void calibrate_at_exit(void)
 {
@@ -360,8 +386,11 @@ void calibrate_at_exit(void)
 	 * the program: its call paths' times must lose the same, so it is
 	 * not measured again (the start's repeated, as a reader that does
 	 * not know the flag saying so reads them right), but the section
-	 * still carries the library calls' figures and count, and the waits */
-	if (c->count_nodes) {
+	 * still carries the library calls' figures and count, and the waits;
+	 * nor is it in a short process that took the run's figures */
+	int again = !c->count_nodes &&
+		    (measured_here || (ran.cpu_ns >= EXIT_MEASURE_MIN_RUN_NS));
+	if (!again) {
 		hooks = (struct hook_cost_x256){ runtime_config.hook_inner_x256,
 						 runtime_config.hook_outer_x256 };
 		library = (struct hook_cost_x256){ runtime_config.library_inner_x256,
@@ -369,5 +398,5 @@ void calibrate_at_exit(void)
 	} else {
 		calibrate_overhead(&hooks, &library);
 	}
-	process_write_calibration(hooks, library, !c->count_nodes, ran, &samples);
+	process_write_calibration(hooks, library, again, ran, &samples);
 }

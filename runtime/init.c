@@ -77,8 +77,7 @@ static void child_starts(int forked)
 
 	runtime_config.pid = getpid();
 	calibrate_after_fork();
-	if (process_write_start(parent, runtime_config.hook_inner_x256,
-				runtime_config.hook_outer_x256) != 0) {
+	if (process_write_start(parent) != 0) {
 		runtime_config.active = 0;
 		thread_after_fork_unrecorded(t);
 		return;
@@ -135,9 +134,8 @@ __attribute__((constructor)) static void runtime_init(void)
 	 * samples has none, and saves the calibration's milliseconds, and
 	 * one timed by samples counts the samples in the hooks instead */
 	if (calls_timed_by_clock(contract))
-		calibrate_at_start();
-	if (process_write_start(getppid(), runtime_config.hook_inner_x256,
-				runtime_config.hook_outer_x256) != 0)
+		calibrate_at_start(text);
+	if (process_write_start(getppid()) != 0)
 		return;
 	process_image_replaced(started.clock, started.mono_ns);
 	if (thread_lifecycle_install() != 0)

@@ -314,7 +314,7 @@ static int write_object(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
+int process_write_start(pid_t parent)
 {
 	static uint8_t buf[16384];
 	static char cmdline[8192];
@@ -340,10 +340,12 @@ int process_write_start(pid_t parent, uint32_t inner_x256, uint32_t outer_x256)
 	struct clock_pair now = runtime_now_pair();
 	sec_put_u64(&b, now.clock);
 	sec_put_u64(&b, now.mono_ns);
-	sec_put_u32(&b, inner_x256);
-	sec_put_u32(&b, outer_x256);
+	sec_put_u32(&b, runtime_config.hook_inner_x256);
+	sec_put_u32(&b, runtime_config.hook_outer_x256);
 	sec_put_blob(&b, exe_path, strlen(exe_path));
 	sec_put_blob(&b, cmdline, cmd_len);
+	sec_put_u32(&b, runtime_config.library_inner_x256);
+	sec_put_u32(&b, runtime_config.library_outer_x256);
 	sec_end(&b, sec);
 	if (flush_section(&b, buf) != 0)
 		return -1;

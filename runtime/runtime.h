@@ -538,8 +538,11 @@ HIDDEN extern int callscope_xsave_ok;
 HIDDEN int callscope_call_keeping_vectors(int (*fn)(void *), void *arg);
 
 /* process.c: process and object sections */
-HIDDEN int process_write_start(pid_t parent, uint32_t overhead_inner_x256,
-			       uint32_t overhead_outer_x256);
+/* Describes this process image, child of PARENT, with the hooks' costs
+ * the start measured (runtime_config): the compiler hooks' and the
+ * library calls', so a process that never reaches its exit (killed, or
+ * replaced by exec) keeps both figures. */
+HIDDEN int process_write_start(pid_t parent);
 HIDDEN void process_write_end(uint32_t reason);
 /* Appends the whole section of N bytes at P to the process file, in one
  * write(); 0, or -1 when it could not. */
@@ -661,9 +664,12 @@ HIDDEN void (*patch_calibration_target(void))(void);
 
 /* calibrate.c */
 HIDDEN void calibrate_overhead(struct hook_cost_x256 *hooks, struct hook_cost_x256 *library);
-/* Measures the hooks' cost at start-up into runtime_config, and notes the
- * calling (main) thread's CPU and waiting times so far. */
-HIDDEN void calibrate_at_start(void);
+/* Puts the hooks' cost at start-up into runtime_config, and notes the
+ * calling (main) thread's CPU and waiting times so far: the figures the
+ * run's first measurement left (hook_cost_shared.c), else measured here
+ * and left for the run's later images.  CONTRACT_TEXT: the launcher's
+ * contract as the environment gave it. */
+HIDDEN void calibrate_at_start(const char *contract_text);
 /* In a forked child, whose thread's CPU and waiting times start at 0. */
 HIDDEN void calibrate_after_fork(void);
 /* Measures the hooks' cost again as the process exits and records it
@@ -671,6 +677,20 @@ HIDDEN void calibrate_after_fork(void);
  * with the library calls' figures and count and the main thread's CPU
  * and waiting times since start; the sampler is held off meanwhile. */
 HIDDEN void calibrate_at_exit(void);
+
+/* hook_cost_shared.c: the hooks' cost measured once a run, for the
+ * images exec starts later.  A figure is used only where KEY
+ * (hook_cost_shared_key()) is the one it was measured with. */
+struct hook_cost_figures {
+	struct hook_cost_x256 hooks, library;
+	uint32_t counter_cost;
+	uint32_t reserved;
+};
+HIDDEN uint64_t hook_cost_shared_key(const char *contract_text, int library_traced);
+/* 0 and *OUT filled when the run's figures are there for KEY, else -1. */
+HIDDEN int hook_cost_shared_read(uint64_t key, struct hook_cost_figures *out);
+/* Leaves FIGURES for KEY, unless an earlier measurement's are there. */
+HIDDEN void hook_cost_shared_write(uint64_t key, const struct hook_cost_figures *figures);
 
 /* own_thread.c: starts FN(ARG) on a detached thread of the runtime's own,
  * every signal blocked; 0, or -1 when no thread could be made. */

@@ -19,4 +19,4 @@ make -s O=$O SAN=$SAN WERROR=1 unit fuzz-smoke
 CALLSCOPE_BUILD=$O prove -j2 \
 	tests/t/0002-*.t tests/t/0019-*.t tests/t/0020-*.t tests/t/0040-*.t tests/t/0041-*.t tests/t/0103-*.t \
 	tests/t/0205-*.t tests/t/0206-*.t tests/t/0207-*.t tests/t/0208-*.t \
-	tests/t/0062-*.t tests/t/0063-*.t tests/t/0074-*.t tests/t/0401-*.t tests/t/0501-*.t tests/t/0629-*.t tests/t/080[0-4]-*.t
+	tests/t/0062-*.t tests/t/0063-*.t tests/t/0074-*.t tests/t/0401-*.t tests/t/0501-*.t tests/t/0629-*.t tests/t/0682-*.t tests/t/080[0-4]-*.t

@@ -22,8 +22,13 @@ void code_file_close(struct code_file *cf);
  */
 uint8_t *code_file_read(struct code_file *cf, uint64_t addr, uint64_t size);
 
-/* The same for one function of PATH: opens, reads and closes. */
-uint8_t *code_read(const char *path, uint64_t addr, uint64_t size);
+/* The same for one function of PATH (opens, reads and closes), where the
+ * code may end first: at least MIN bytes and at most MAX, as many as the
+ * section holding ADDR has from there (a function may end the section,
+ * its object's .text).  The number read goes to *GOT; NULL when not even
+ * MIN are there. */
+uint8_t *code_read(const char *path, uint64_t addr, uint64_t min, uint64_t max,
+			uint64_t *got);
 
 /* A direct call: its target, and its return address (the address after
  * the call instruction, which is what a -pg call site records).  A tail

@@ -468,6 +468,7 @@ static void resolve_symbol(struct symtab *st, struct cache_entry *e)
 			out->name = name;
 			out->start = link - off;
 			out->size = sym.st_size;
+			out->ifunc = GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
 			return;
 		}
 		/* No symbol covers it (a stripped object, a static function):

@@ -30,6 +30,8 @@ struct symbol_info {
 	const char *file;	/* source file of ADDR, or NULL; borrowed likewise */
 	int line;		/* its line, or 0 */
 	int in_object;		/* 1 if ADDR lies in a known object at all */
+	int ifunc;		/* the symbol is an IFUNC (glibc's strlen): its code is
+				 * the resolver, not what a call by that name runs */
 };
 
 /*

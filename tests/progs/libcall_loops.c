@@ -3,10 +3,13 @@
  * lib_loop through the PLT into libcall_loops_lib.c (library calls),
  * own_loop as a function of its own (compiler hooks), then tiny_work
  * once in the library.  Known counts: tiny_step and own_step N each,
- * lib_loop, own_loop and tiny_work 1.
+ * lib_loop, own_loop and tiny_work 1.  "libcall_loops N kill" then ends
+ * by SIGKILL, as a process stopped from outside would.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int tiny_step(int x);
 int tiny_work(int n);
@@ -39,5 +42,9 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? atoi(argv[1]) : 1000;
 
 	printf("%d %d %d\n", lib_loop(n), own_loop(n), tiny_work(1000));
+	if (argc > 2 && strcmp(argv[2], "kill") == 0) {
+		fflush(stdout);
+		raise(SIGKILL);
+	}
 	return 0;
 }

@@ -3,7 +3,8 @@
 # of FILE's SESSION section (or of the first section of TYPE; OFFSET within
 # its payload, docs/FORMAT.md) and writes the END section's sums again, so
 # the forged file passes the checksum and only the forged values are
-# wrong.  VALUE may be +N or -N: added to what is there.
+# wrong.  VALUE may be +N or -N: added to what is there.  OFFSET may be
+# end-N: N bytes before the section's end, for the fields after a blob.
 use strict;
 use warnings;
 
@@ -16,17 +17,18 @@ my $d = <$fh>;
 close($fh);
 
 my $p = unpack('V', substr($d, 12, 4));
-my ($session, $end);
+my ($session, $session_len, $end);
 while ($p + 16 <= length($d)) {
 	my ($type, $flags, $len) = unpack('V V Q<', substr($d, $p, 16));
-	$session = $p + 16 if $type == $want && !defined $session;
+	($session, $session_len) = ($p + 16, $len) if $type == $want && !defined $session;
 	$end = $p if $type == 7;
 	$p += 16 + $len;
 }
 die "$path: no section of type $want\n" unless defined $session;
 die "$path: no END section\n" unless defined $end;
 for my $arg (@ARGV) {
-	my ($off, $value) = $arg =~ /^(\d+)=([-+]?\d+)$/ or die "bad field '$arg'\n";
+	my ($off, $value) = $arg =~ /^((?:end-)?\d+)=([-+]?\d+)$/ or die "bad field '$arg'\n";
+	$off = $session_len - $1 if $off =~ /^end-(\d+)$/;
 	my $old = unpack('Q<', substr($d, $session + $off, 8));
 	my $new = $value =~ /^[-+]/ ? $old + $value : $value;
 	substr($d, $session + $off, 8) = pack('Q<', $new);

@@ -13,12 +13,27 @@
 #include <string.h>
 
 #include "formats/native.h"
+#include "formats/patch_coverage.h"
 #include "patch/plan.h"
 #include "patch/skip.h"
 
 /* The bytes after the objects: the first one's trapped "tiny" (4 + 8 + 4
  * + 4) and the second's count of none (4). */
 #define TRAILER 24
+
+/* PAYLOAD as a whole PATCH section; malloc'd. */
+static uint8_t *as_section(const uint8_t *payload, size_t len, size_t *size)
+{
+	uint8_t *sec = malloc(SECTION_HEADER_SIZE + len);
+	struct sec_builder b = { sec, sec + SECTION_HEADER_SIZE, 0 };
+
+	sec_put_u32(&b, SECTION_PATCH);
+	sec_put_u32(&b, 0);
+	sec_put_u64(&b, len);
+	memcpy(sec + SECTION_HEADER_SIZE, payload, len);
+	*size = SECTION_HEADER_SIZE + len;
+	return sec;
+}
 
 /* The section (header and payload) of a plan with two objects; the first
  * has a trap site. */
@@ -43,15 +58,9 @@ static uint8_t *coverage_section(size_t *size)
 	cov->patched = 2;
 	size_t len;
 	uint8_t *payload = patch_coverage_section(&plan, &len);
-	uint8_t *sec = malloc(SECTION_HEADER_SIZE + len);
-	struct sec_builder b = { sec, sec + SECTION_HEADER_SIZE, 0 };
-	sec_put_u32(&b, SECTION_PATCH);
-	sec_put_u32(&b, 0);
-	sec_put_u64(&b, len);
-	memcpy(sec + SECTION_HEADER_SIZE, payload, len);
+	uint8_t *sec = as_section(payload, len, size);
 	free(payload);
 	patch_plan_release(&plan);
-	*size = SECTION_HEADER_SIZE + len;
 	return sec;
 }
 
@@ -177,6 +186,63 @@ static void test_damage_refused(void **state)
 	free(sec);
 }
 
+/* A merge's section keeps every input's objects, each scoped to its
+ * input's renumbered process images, and merges again as it should; a
+ * last image before the first is damage. */
+static void test_merged(void **state)
+{
+	struct data_file in[2], once, twice;
+	size_t size, len;
+	uint8_t *sec = coverage_section(&size);
+
+	(void)state;
+	assert_int_equal(parse(sec, size, &in[0]), 0);
+	assert_int_equal(in[0].patch[0].image_first, 0);
+	assert_int_equal(in[0].patch[0].image_last, UINT32_MAX);
+	assert_true(patch_coverage_covers(&in[0].patch[1], 7));
+	memset(&in[1], 0, sizeof(in[1]));	/* a run without --patch */
+	uint32_t offsets[2] = { 0, 3 }, max[2] = { 2, 0 };
+	uint8_t *payload = patch_coverage_merge(in, 2, offsets, max, &len);
+	assert_non_null(payload);
+	uint8_t *merged = as_section(payload, len, &size);
+	free(payload);
+	assert_int_equal(parse(merged, size, &once), 0);
+	assert_int_equal(once.npatch, 2);
+	assert_string_equal(once.patch[1].path, "/lib/libz.so.1");
+	assert_int_equal(once.patch[0].ntrapped, 1);
+	assert_memory_equal(once.patch[0].trapped[0].name, "tiny", 4);
+	assert_int_equal(once.patch[0].nskipped, 2);
+	assert_true(patch_coverage_covers(&once.patch[0], 2));
+	assert_false(patch_coverage_covers(&once.patch[1], 3));
+
+	/* the merged file merged again, second, beside the first input */
+	struct data_file again[2] = { in[0], once };
+	uint32_t offsets2[2] = { 0, 10 }, max2[2] = { 0, 3 };
+	payload = patch_coverage_merge(again, 2, offsets2, max2, &len);
+	free(merged);
+	merged = as_section(payload, len, &size);
+	free(payload);
+	assert_int_equal(parse(merged, size, &twice), 0);
+	assert_int_equal(twice.npatch, 4);
+	assert_int_equal(twice.patch[0].image_first, 0);
+	assert_int_equal(twice.patch[0].image_last, 0);
+	assert_int_equal(twice.patch[3].image_first, 10);
+	assert_int_equal(twice.patch[3].image_last, 12);
+	data_file_release(&twice);
+
+	/* the last object's last image before its first */
+	uint32_t bad = 9;
+	memcpy(merged + size - 4, &bad, 4);
+	assert_int_equal(parse(merged, size, &twice), -1);
+	data_file_release(&twice);
+	/* a run merged with none patched writes no section */
+	assert_null(patch_coverage_merge(&in[1], 1, offsets, max, &len));
+	data_file_release(&once);
+	data_file_release(&in[0]);
+	free(merged);
+	free(sec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_damage_refused),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_without_trailer),
+		cmocka_unit_test(test_merged),
 	};
 	return cmocka_run_group_tests_name("patch_coverage", tests, NULL, NULL);
 }
