@@ -447,7 +447,12 @@ static void propagate_time(struct gprof_sym *parent)
 	}
 }
 
-/* Stable merge sort: glibc's qsort is one for these arrays, and ties keep order. */
+/*
+ * Stable merge sort: glibc's qsort is one for these arrays, and ties keep
+ * order.  Like glibc's, it asks cmp(left, right) and takes the left one
+ * unless that is above 0: gprof's cmp_total answers -1 both ways for two
+ * cycles of equal time, so asking the other way round would swap them.
+ */
 static void stable_sort(struct gprof_sym **a, size_t n,
 			int (*cmp)(const struct gprof_sym *, const struct gprof_sym *))
 {
@@ -460,7 +465,7 @@ static void stable_sort(struct gprof_sym **a, size_t n,
 			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				tmp[k++] = cmp(a[j], a[i]) < 0 ? a[j++] : a[i++];
+				tmp[k++] = cmp(a[i], a[j]) <= 0 ? a[i++] : a[j++];
 			while (i < mid)
 				tmp[k++] = a[i++];
 			while (j < hi)

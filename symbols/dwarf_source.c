@@ -28,9 +28,31 @@ static int cu_of(Dwarf *dbg, uint64_t addr, Dwarf_Die *cu)
 	return 0;
 }
 
+/*
+ * FILE as BFD names it: a relative name (a unit compiled as ../src/f.c
+ * in a build directory, an include directory given relative) is taken
+ * from the unit's compilation directory, where gdb and addr2line find
+ * it too.  Returns FILE itself, or *JOINED (malloc'd; the previous one
+ * freed), so that a caller copies the name before the next call.
+ */
+static const char *bfd_file_name(Dwarf_Die *cu, const char *file, char **joined)
+{
+	Dwarf_Attribute attr;
+
+	if (file[0] == '/')
+		return file;
+	const char *dir = dwarf_formstring(dwarf_attr_integrate(cu, DW_AT_comp_dir, &attr));
+	if (!dir || !*dir)
+		return file;
+	free(*joined);
+	*joined = xasprintf("%s/%s", dir, file);
+	return *joined;
+}
+
 int dwarf_source_at(void *dwarf, uint64_t addr, const char **file, int *line,
 		    const char **func)
 {
+	static char *joined;	/* the last relative name joined, see above */
 	Dwarf *dbg = dwarf;
 	Dwarf_Die cu;
 
@@ -63,7 +85,7 @@ int dwarf_source_at(void *dwarf, uint64_t addr, const char **file, int *line,
 		}
 		free(scopes);
 	}
-	*file = src;
+	*file = bfd_file_name(&cu, src, &joined);
 	*line = lineno;
 	return 1;
 }
@@ -122,6 +144,7 @@ void dwarf_source_changes(void *dwarf, uint64_t lo, uint64_t hi,
 		 * middle of a row changes the answer there: rows are split
 		 * where a function or inlined call begins or ends */
 		struct bounds b = { 0 };
+		char *joined = NULL;
 		scope_bounds(&cu, &b);
 		/* none in the skeleton unit of split DWARF (-gsplit-dwarf),
 		 * and qsort's array must not be NULL even then */
@@ -147,6 +170,7 @@ void dwarf_source_changes(void *dwarf, uint64_t lo, uint64_t hi,
 			const char *file = dwarf_linesrc(l, NULL, NULL);
 			if (!file)
 				continue;
+			file = bfd_file_name(&cu, file, &joined);
 			each(ctx, addr, file, lineno);
 			/* rows of one sequence ascend; a new sequence may not */
 			while (bi > 0 && b.a[bi - 1] > addr)
@@ -158,6 +182,7 @@ void dwarf_source_changes(void *dwarf, uint64_t lo, uint64_t hi,
 					each(ctx, b.a[k], file, lineno);
 		}
 		free(b.a);
+		free(joined);
 		off = next;
 	}
 }

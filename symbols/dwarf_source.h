@@ -13,7 +13,9 @@
  * file:line of ADDR in DWARF (a libdw Dwarf, e.g. symtab_entries.dwarf);
  * with FUNC, also the innermost function there by the name of its
  * abstract origin, or NULL.  Returns 1, or 0 with *FILE NULL and *LINE 0
- * when DWARF says nothing of ADDR.  Strings are borrowed from DWARF.
+ * when DWARF says nothing of ADDR.  A relative file name is joined to
+ * its unit's compilation directory, as BFD joins it.  Strings are
+ * borrowed: *FUNC from DWARF, *FILE until the next call.
  */
 int dwarf_source_at(void *dwarf, uint64_t addr, const char **file, int *line,
 		    const char **func);
@@ -23,7 +25,8 @@ int dwarf_source_at(void *dwarf, uint64_t addr, const char **file, int *line,
  * dwarf_source_at() may change: the start of each row of the line tables
  * (of several rows at one address, the last: the others cover no byte),
  * and within a row, each start and end of a function or inlined call,
- * with the row's FILE and LINE.  In line-table order, unit by unit.
+ * with the row's FILE and LINE (named as above, valid during the call).
+ * In line-table order, unit by unit.
  */
 void dwarf_source_changes(void *dwarf, uint64_t lo, uint64_t hi,
 			  void (*each)(void *ctx, uint64_t addr, const char *file, int line),

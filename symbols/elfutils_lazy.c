@@ -81,6 +81,7 @@ LAZY_FUNCTION(libdw, bool, dwfl_frame_pc, (Dwfl_Frame *state, Dwarf_Addr *pc, bo
 LAZY_FUNCTION(libdw, int, dwfl_getthread_frames,
 	      (Dwfl *dwfl, pid_t tid, int (*callback)(Dwfl_Frame *thread, void *arg), void *arg),
 	      (dwfl, tid, callback, arg))
+LAZY_FUNCTION(libdw, const char *, dwfl_line_comp_dir, (Dwfl_Line *line), (line))
 LAZY_FUNCTION(libdw, const char *, dwfl_lineinfo,
 	      (Dwfl_Line *line, Dwarf_Addr *addr, int *linep, int *colp, Dwarf_Word *mtime,
 	       Dwarf_Word *length),

@@ -506,6 +506,12 @@ static void resolve_line(struct symtab *st, struct cache_entry *e)
 	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (!file)
 		return;
+	/* a source compiled as ../src/f.c in a build directory is found
+	 * from that directory, as gdb, addr2line and perf find it, not from
+	 * wherever the report runs */
+	const char *dir = file[0] == '/' ? NULL : dwfl_line_comp_dir(line);
+	if (dir && *dir)
+		file = keep_name(st, xasprintf("%s/%s", dir, file));
 	e->info.file = file;
 	e->info.line = lineno;
 }

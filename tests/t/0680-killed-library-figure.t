@@ -22,9 +22,6 @@ jq '.processes[0]' all.json > info.json
 is "$(jq '.exited_normally' info.json)" false "the process was killed, not ended by exit"
 is "$(jq '.library_hook_ns_subtracted >= .hook_ns_subtracted' info.json)" true \
 	"its library calls' figure is known, no less than the compiler hooks' ($(jq '.library_hook_ns_subtracted' info.json) ns)"
-"$CS" report -i run.data > report.txt
-grep -q 'per call (.* per library call)' report.txt
-ok $? "the report's header says both figures"
 
 # the PROCESS fields forged: zero, then twice the compiler hooks' figure
 pair=$(jq --argjson u "$(jq '.ns_per_clock_unit' all.json)" \
@@ -37,6 +34,11 @@ perl "$ROOT/tests/t/session_forge.pl" --section=2 zero.data end-8=0
 perl "$ROOT/tests/t/session_forge.pl" --section=2 twice.data end-8=$pair
 "$CS" report -i zero.data --json > zero.json
 "$CS" report -i twice.data --json > twice.json
+# (the run's own figure can come out level with the compiler hooks' on a
+# busy machine, and a report then gives one figure)
+"$CS" report -i twice.data > twice.txt
+grep -q 'per call (.* per library call)' twice.txt
+ok $? "the report's header says both figures"
 is "$(jq 'has("overhead_ns_per_library_call")' zero.json)" false \
 	"without the fields, library calls lose the compiler hooks' figure"
 hook=$(jq '.hook_ns_subtracted' info.json)
