@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "patch.h"
+#include "x86_length.h"
 
 #include <errno.h>
 #include <link.h>
@@ -59,8 +60,8 @@ static size_t nop_length(const uint8_t *c, size_t left)
 	uint8_t modrm = c[i + 2], mod = modrm >> 6, rm = modrm & 7;
 	if (mod == 3 || ((modrm >> 3) & 7) || (mod == 0 && rm == 5))
 		return 0;
-	size_t n = i + 3 + (rm == 4) + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
-	return n <= left ? n : 0;
+	size_t operand = x86_modrm_length(c + i + 2, left - i - 2);
+	return operand ? i + 2 + operand : 0;
 }
 
 /* Where the rendezvous's `ret` is, if the bytes from it to the next
