@@ -46,6 +46,7 @@ TOOL_LIBS := -liberty
 RUNTIME_SRC := \
 	common/call_before.c \
 	common/contract.c \
+	common/plt_stub.c \
 	common/x86_length.c \
 	runtime/aggregate.c \
 	runtime/api.c \
@@ -104,7 +105,7 @@ RUNTIME_ASM := runtime/arch/x86_64/hooks.S runtime/arch/x86_64/calibration_targe
 # .c file in these directories belongs to the tools: adding a source file
 # needs no edit here.
 TOOL_DIRS := lib formats symbols patch model load report gprof optimize cli
-TOOL_SRC := common/call_before.c common/contract.c common/x86_length.c \
+TOOL_SRC := common/call_before.c common/contract.c common/plt_stub.c common/x86_length.c \
 	$(filter-out cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(TOOL_DIRS)))))
 
 RUNTIME_OBJ := $(patsubst %.c,$(O)/rt/%.o,$(RUNTIME_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RUNTIME_ASM))

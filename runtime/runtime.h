@@ -491,10 +491,12 @@ static inline int returns_redirected(void)
  * is [STACK_LO, STACK_HI) (0, 0: not known); IN_RUNTIME: the thread was
  * inside the runtime (a hook, a patched entry's jump or trampoline),
  * whose cost it then measures; UNHOOKED: where the function holding PC
- * begins when PC lies in an object without hooks (libc's realloc), else 0. */
+ * begins when PC lies in an object without hooks (libc's realloc, or the
+ * stub of its PLT that holds PC), else 0; LANDED: the PLT stub of code
+ * with hooks that PC lies on when a call has just reached it, else 0. */
 HIDDEN void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp,
 				 uintptr_t stack_lo, uintptr_t stack_hi, int in_runtime,
-				 uintptr_t unhooked, uint64_t weight);
+				 uintptr_t unhooked, uintptr_t landed, uint64_t weight);
 
 /* cpu_wait.c: the waits for a CPU left out of the thread's clock.
  * cpu_wait_start() is the process's, at start-up; cpu_wait_open() is the thread's own (slow path); cpu_wait_take() the

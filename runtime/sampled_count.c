@@ -336,7 +336,8 @@ static uintptr_t before_hook(uintptr_t pc)
 }
 
 void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, uintptr_t stack_lo,
-			  uintptr_t stack_hi, int in_runtime, uintptr_t unhooked, uint64_t weight)
+			  uintptr_t stack_hi, int in_runtime, uintptr_t unhooked, uintptr_t landed,
+			  uint64_t weight)
 {
 	sampled_check_capture(t);
 	if (!t->capturing)
@@ -357,6 +358,16 @@ void sampled_count_sample(struct thread_state *t, uintptr_t pc, uintptr_t sp, ui
 		 * very function, entered as a library call */
 		if (!d || t->stack[d - 1].addr != unhooked)
 			node = count_child(t, node, unhooked);
+	} else if (landed) {
+		/* a call that has just reached a PLT stub, on its way to a
+		 * library call's hooks: its return address lies at SP, so a
+		 * frame open there returned (the last call from the same
+		 * place, whose slot holds the same address again, would
+		 * otherwise take the sample).  The stub is its own function,
+		 * as perf names it, under the caller. */
+		while (d && t->stack[d - 1].ret && t->stack[d - 1].sp <= sp)
+			d--;
+		node = count_child(t, d ? t->stack[d - 1].node : 0, landed);
 	} else if (runtime_config.contract.hooks & (CONTRACT_HOOKS_MCOUNT | CONTRACT_HOOKS_FENTRY)) {
 		/* a function caught before its hook: the hook will count its
 		 * call on this node */

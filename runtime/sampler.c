@@ -53,6 +53,7 @@
 #include "eh_frame.h"
 #include "frame_pointers.h"
 #include "libcall/libcall.h"
+#include "plt_stub.h"
 #include "sampler.h"
 #include "sampling.h"
 #include "stream.h"
@@ -256,13 +257,31 @@ static int in_known(uintptr_t addr)
 	return 0;
 }
 
+/*
+ * The stub holding PC when START, where PC's call frame information
+ * begins, is a lazy .plt's PLT0: the linker describes the whole section
+ * as one function, but perf names each stub ("memcmp@plt"), and so do the
+ * reports, by the stub's start.  Else START.
+ */
+static uintptr_t plt_entry_or_start(uintptr_t start, uintptr_t pc)
+{
+	const uint8_t *p = (const uint8_t *)start;
+
+	if (pc - start < PLT_ENTRY_SIZE || p[0] != PLT0_PUSH_0 || p[1] != PLT0_PUSH_1 ||
+	    plt_stub_jump(p + 6, 11) != 0)
+		return start;
+	return start + ((pc - start) & ~(uintptr_t)(PLT_ENTRY_SIZE - 1));
+}
+
 /* Where the function holding PC begins when PC lies in code without
  * hooks that was loaded at start-up, else 0. */
 static uintptr_t unhooked_function_at(uintptr_t pc)
 {
 	for (size_t i = 0; i < sampler.nunhooked; i++)
-		if (pc >= sampler.unhooked[i].lo && pc < sampler.unhooked[i].hi)
-			return eh_function_start(&sampler.unhooked[i].functions, pc);
+		if (pc >= sampler.unhooked[i].lo && pc < sampler.unhooked[i].hi) {
+			uintptr_t start = eh_function_start(&sampler.unhooked[i].functions, pc);
+			return start ? plt_entry_or_start(start, pc) : 0;
+		}
 	return 0;
 }
 
@@ -300,6 +319,32 @@ static uintptr_t real_return(const struct thread_state *t, uintptr_t slot, uintp
 static int on_stack(const struct sampler_thread *s, uintptr_t addr, uintptr_t size)
 {
 	return addr >= s->stack_lo && addr <= s->stack_hi && s->stack_hi - addr >= size;
+}
+
+/*
+ * The PLT stub at PC when a call has just reached it, else 0: PC on the
+ * stub's jump through its GOT slot (or on the endbr64 before it), and the
+ * word at SP the return address of a `call rel32` to the stub.  The
+ * bytes before PC are read only within its 16-byte entry.
+ */
+static uintptr_t plt_call_landing(const struct sampler_thread *s, uintptr_t pc, uintptr_t sp)
+{
+	const size_t endbr64 = 4;
+	uintptr_t stub = pc;
+	int32_t rel;
+
+	if (plt_stub_jump((const uint8_t *)pc, 11) < 0)
+		return 0;
+	if ((pc & (PLT_ENTRY_SIZE - 1)) == endbr64 &&
+	    plt_stub_jump((const uint8_t *)pc - endbr64, 11) == (int)endbr64)
+		stub = pc - endbr64;
+	if (!on_stack(s, sp, sizeof(uintptr_t)))
+		return 0;
+	uintptr_t ret = *(const uintptr_t *)sp;
+	if (!in_text(ret, 5) || *(const uint8_t *)(ret - 5) != 0xe8)
+		return 0;
+	__builtin_memcpy(&rel, (const void *)(ret - 4), sizeof(rel));
+	return ret + (uintptr_t)(intptr_t)rel == stub ? stub : 0;
 }
 
 /* Where a frame-pointer walk ended. */
@@ -749,9 +794,11 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 			t->hdr->flags |= (by_timer ? THREAD_SAMPLES_TICK : THREAD_SAMPLES_EVENT) |
 					 (by_timer || sampler.with_kernel ? THREAD_SAMPLES_SYSTEM
 									  : THREAD_SAMPLES_USER_ONLY);
-		sampled_count_sample(t, pc, (uintptr_t)uc->uc_mcontext.gregs[REG_RSP], s->stack_lo,
-				     s->stack_hi, in_runtime,
-				     in_runtime ? 0 : unhooked_function_at(pc), weight + s->missed);
+		uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+		uintptr_t unhooked = in_runtime ? 0 : unhooked_function_at(pc);
+		uintptr_t landed = in_runtime || unhooked ? 0 : plt_call_landing(s, pc, sp);
+		sampled_count_sample(t, pc, sp, s->stack_lo, s->stack_hi, in_runtime, unhooked, landed,
+				     weight + s->missed);
 		s->missed = 0;
 		goto out;
 	}

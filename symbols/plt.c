@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "partition.h"
+#include "plt_stub.h"
 #include "symbols/elf_symbols.h"
 #include "u64map.h"
 #include "xalloc.h"
@@ -29,7 +30,7 @@ static const struct plt_layout {
 };
 
 /* PLT0's first instruction, pushq GOT+8(%rip): how .plt is recognised. */
-static const uint8_t push_rip[] = { 0xff, 0x35 };
+static const uint8_t push_rip[] = { PLT0_PUSH_0, PLT0_PUSH_1 };
 
 /* An IFUNC's resolver: the relocation's addend, named by the symbol there
  * (as perf names such stubs; objdump says "*ABS*+0x9f550@plt"). */
@@ -175,19 +176,13 @@ static const char *slot_name(const struct slot_names *s, uint64_t slot)
 
 int plt_stub_slot(const uint8_t *entry, size_t size, uint64_t addr, uint64_t *slot)
 {
-	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	size_t at = 0;
+	int at = plt_stub_jump(entry, size);
 	int32_t disp;
 
-	if (size >= sizeof(endbr64) && !memcmp(entry, endbr64, sizeof(endbr64)))
-		at = sizeof(endbr64);
-	/* bnd: the prefix of -z bndplt's stubs and of GNU ld's IBT ones */
-	if (at < size && entry[at] == 0xf2)
-		at++;
-	if (size - at < 6 || entry[at] != 0xff || entry[at + 1] != 0x25)
+	if (at < 0)
 		return -1;
 	memcpy(&disp, entry + at + 2, sizeof(disp));
-	*slot = addr + at + 6 + (uint64_t)(int64_t)disp;
+	*slot = addr + (uint64_t)at + 6 + (uint64_t)(int64_t)disp;
 	return 0;
 }
 
