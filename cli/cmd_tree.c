@@ -103,6 +103,11 @@ static void tree_note(void *ctx, const struct replay_note *n)
 		profile_thread_overwritten(s->pb, n->value);
 }
 
+static void tree_library_cost(void *ctx, uint64_t library_q, uint64_t library_calls)
+{
+	profile_thread_library_cost(((struct tree_state *)ctx)->pb, library_q, library_calls);
+}
+
 static void tree_end(void *ctx, uint64_t t)
 {
 	struct tree_state *s = ctx;
@@ -162,8 +167,10 @@ static int tree_of_recording(const char *input, const struct load_filter *filter
 		.note = tree_note,
 		.counters = tree_counters,
 		.sample = tree_sample,
+		.library_cost = tree_library_cost,
 	};
 	struct load_stats more;
+	load_process_figures(&df, filter, s->p);
 	load_replay(&df, filter, s->p, &v, stats);
 	memset(&more, 0, sizeof(more));
 	load_aggregates(&df, filter, s->p, tree_aggregate, s, &more);

@@ -231,6 +231,11 @@ static void v_aggregate(void *ctx, const struct thread_info *info,
 		cct_add_aggregate(thread_tree(s, info->pid, info->tid), at);
 }
 
+static void v_library_cost(void *ctx, uint64_t library_q, uint64_t library_calls)
+{
+	profile_thread_library_cost(((struct both *)ctx)->pb, library_q, library_calls);
+}
+
 static void v_end(void *ctx, uint64_t t)
 {
 	struct both *s = ctx;
@@ -362,8 +367,10 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 			  0, 0, { 0 }, (want_tree & EXPORT_THREAD_TREES) == EXPORT_THREAD_TREES, NULL,
 			  0, 0, NULL, NULL,
 			  want_tree & EXPORT_SAMPLE_TREE ? cct_new(FUNC_NONE) : NULL };
-	const struct replay_visitor v = { &s, v_begin, v_enter, v_open, v_exit, v_end, v_note,
-					  v_counters, v_sample, 0 };
+	const struct replay_visitor v = { .ctx = &s, .thread_begin = v_begin, .enter = v_enter,
+					  .open_frame = v_open, .exit = v_exit, .thread_end = v_end,
+					  .note = v_note, .counters = v_counters, .sample = v_sample,
+					  .library_cost = v_library_cost };
 	const struct data_process *main_pr = export_main_process(df);
 
 	memset(out, 0, sizeof(*out));
@@ -389,6 +396,7 @@ void export_data_load(const struct data_file *df, const struct load_filter *f, i
 				chrome_process_name(s.cw, pr->pid, base_name(pr->exe));
 		}
 	}
+	load_process_figures(df, f, s.p);
 	load_replay(df, f, s.p, &v, &out->stats);
 	struct load_stats more;
 	memset(&more, 0, sizeof(more));

@@ -906,12 +906,11 @@ static void replay_thread(const struct data_file *df, const struct data_thread *
 	if (tr.excluding)
 		tr.shift += end_ns - tr.exclude_start;
 	/* the library calls' extra cost is subtracted too (library_exit()) */
-	if (tr.build) {
-		struct thread_builder *b = build_builder(tr.build);
-		b->p->overhead_q += tr.library_q;
-		b->p->library_calls += tr.library_calls;
-		b->p->library_overhead_q += tr.library_q + tr.library_calls * b->cost.call_q;
-	}
+	if (tr.build)
+		profile_thread_library_cost(build_builder(tr.build), tr.library_q,
+					    tr.library_calls);
+	else if (v->library_cost)
+		v->library_cost(v->ctx, tr.library_q, tr.library_calls);
 	free(tr.open);
 	free(tr.by_id);
 	free(tr.kinds);
@@ -1319,6 +1318,44 @@ static void build_end(void *ctx, uint64_t t)
 	s->b = NULL;
 }
 
+void load_process_figures(const struct data_file *df, const struct load_filter *f,
+			  struct profile *p)
+{
+	int first = 1;
+
+	for (size_t i = 0; i < df->nprocesses; i++) {
+		/* the processes whose threads the profile holds, and only
+		 * those: a forked child's report --thread is not its parent's */
+		if (!process_selected(df, &df->processes[i], f))
+			continue;
+		const struct data_hook_samples *hs = &df->processes[i].hook_samples;
+		p->samples_in_hooks += hs->inner + hs->outer + hs->unsure + hs->library_inner +
+				       hs->library_outer + hs->library_unsure;
+		/* the process's running and waiting are its main thread's:
+		 * not another thread's, when one is asked for */
+		if (f->tid < 0 || f->tid == df->processes[i].pid) {
+			p->run_cpu_ns += df->processes[i].run_cpu_ns;
+			p->run_wait_ns += df->processes[i].run_wait_ns;
+			p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
+			if (!df->processes[i].waits_left_out)
+				p->run_wait_unseen_ns += df->processes[i].run_wait_ns;
+		}
+		/* where the figure came from: the first process's says it for
+		 * the profile, unless another one's was measured in place (the
+		 * figures themselves are means over all calls:
+		 * profile_overhead_summed()) */
+		struct hook_cost_choice cost;
+		hook_cost_of_process(df, &df->processes[i], &cost);
+		if (first || (cost.in_place && !p->overhead_in_place)) {
+			first = 0;
+			p->overhead_in_place = cost.in_place;
+			p->overhead_samples = cost.samples;
+			p->overhead_rel_error = cost.rel_error;
+			p->overhead_calibrated_ns = cost.calibrated_ns;
+		}
+	}
+}
+
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats)
 {
@@ -1339,38 +1376,7 @@ void load_profile_into(struct profile *p, const struct data_file *df,
 	state.p->ncounters = df->ncounters;
 	for (size_t i = 0; i < df->ncounters; i++)
 		state.p->counter_names[i] = xstrdup(df->counters[i].name);
-	int first = 1;
-	for (size_t i = 0; i < df->nprocesses; i++) {
-		/* the processes whose threads the profile holds, and only
-		 * those: a forked child's report --thread is not its parent's */
-		if (!process_selected(df, &df->processes[i], f))
-			continue;
-		const struct data_hook_samples *hs = &df->processes[i].hook_samples;
-		state.p->samples_in_hooks += hs->inner + hs->outer + hs->unsure + hs->library_inner +
-					     hs->library_outer + hs->library_unsure;
-		/* the process's running and waiting are its main thread's:
-		 * not another thread's, when one is asked for */
-		if (f->tid < 0 || f->tid == df->processes[i].pid) {
-			state.p->run_cpu_ns += df->processes[i].run_cpu_ns;
-			state.p->run_wait_ns += df->processes[i].run_wait_ns;
-			state.p->run_wait_left_out_ns += df->processes[i].run_wait_left_out_ns;
-			if (!df->processes[i].waits_left_out)
-				state.p->run_wait_unseen_ns += df->processes[i].run_wait_ns;
-		}
-		/* where the figure came from: the first process's says it for
-		 * the profile, unless another one's was measured in place (the
-		 * figures themselves are means over all calls:
-		 * profile_overhead_summed()) */
-		struct hook_cost_choice cost;
-		hook_cost_of_process(df, &df->processes[i], &cost);
-		if (first || (cost.in_place && !state.p->overhead_in_place)) {
-			first = 0;
-			state.p->overhead_in_place = cost.in_place;
-			state.p->overhead_samples = cost.samples;
-			state.p->overhead_rel_error = cost.rel_error;
-			state.p->overhead_calibrated_ns = cost.calibrated_ns;
-		}
-	}
+	load_process_figures(df, f, state.p);
 	load_replay(df, f, state.p, &v, stats);
 	struct load_stats more;
 	memset(&more, 0, sizeof(more));

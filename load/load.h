@@ -116,6 +116,10 @@ struct replay_visitor {
 	 * --outside-freq) reach nothing else. */
 	void (*unhooked)(void *ctx, const char *object, enum unhooked_kind kind,
 			 uint64_t weight);
+	/* optional, just before thread_end: what the thread's library calls
+	 * cost more than compiler hooks' calls (ns << 8), taken off their
+	 * times already, for profile_thread_library_cost() */
+	void (*library_cost)(void *ctx, uint64_t library_q, uint64_t library_calls);
 };
 
 /*
@@ -178,6 +182,14 @@ int load_symtab_add(struct symtab *st, const struct data_object *o, uint64_t bia
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats);
 /* The same into P, new and empty but for its observers (model/profile.h). */
+/*
+ * Into P, what the selected processes record beside their events, which a
+ * replay does not carry: the samples in the hooks, the run's CPU time and
+ * waits, where the hooks' cost figure came from.  Every profile built
+ * from a replay takes them once, for its header's lines.
+ */
+void load_process_figures(const struct data_file *df, const struct load_filter *f,
+			  struct profile *p);
 void load_profile_into(struct profile *p, const struct data_file *df,
 		       const struct load_filter *f, struct load_stats *stats);
 

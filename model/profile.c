@@ -268,6 +268,14 @@ void profile_thread_end(struct thread_builder *b, uint64_t end_ns)
 	free(b);
 }
 
+void profile_thread_library_cost(struct thread_builder *b, uint64_t library_q,
+				 uint64_t library_calls)
+{
+	b->p->overhead_q += library_q;
+	b->p->library_calls += library_calls;
+	b->p->library_overhead_q += library_q + library_calls * b->cost.call_q;
+}
+
 void profile_overhead_summed(struct profile *p)
 {
 	p->overhead_ns = (p->overhead_q + 128) / 256;

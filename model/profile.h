@@ -313,6 +313,11 @@ void profile_counters(struct thread_builder *b, const uint64_t values[CONTRACT_C
 void profile_thread_overwritten(struct thread_builder *b, uint64_t n);
 /* Current nesting depth of the replay. */
 size_t profile_depth(const struct thread_builder *b);
+/* The thread's LIBRARY_CALLS library calls cost LIBRARY_Q (ns << 8) more
+ * than compiler hooks' calls, which the replay took off their times: the
+ * overhead figures count it.  Before profile_thread_end(). */
+void profile_thread_library_cost(struct thread_builder *b, uint64_t library_q,
+				 uint64_t library_calls);
 void profile_thread_end(struct thread_builder *b, uint64_t end_ns);
 
 /*
