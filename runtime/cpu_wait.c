@@ -8,11 +8,16 @@
  * thread opens a software perf event that only reports its context
  * switches (PERF_RECORD_SWITCH, no hardware counter needed).  A switch
  * out that the kernel marks as a preemption and the switch back in bound
- * a wait; the hooks look at the ring's head (one load) and, when records
- * arrived, add the waits to the thread's pauses, which every later clock
- * reading leaves out, as it leaves out the runtime's own pauses.  A thread
- * that blocks (I/O, a lock, sleep) is switched out without that mark: its
- * calls keep that time, as a wall clock profile should.
+ * a wait; the hooks look at the ring's head (one load) after their clock
+ * reading and, when records arrived, add the waits to the thread's
+ * pauses, which every later clock reading leaves out, as it leaves out
+ * the runtime's own pauses, and read the clock again.  Looking first, a
+ * hook preempted between its look and its reading kept that wait in its
+ * call's time, as a tenth of the preemptions did of a program whose time
+ * is mostly the hooks' (Lua's interpreter built with -pg, beside a busy
+ * process on its CPU).  A thread that blocks (I/O, a lock, sleep) is
+ * switched out without that mark: its calls keep that time, as a wall
+ * clock profile should.
  *
  * Where the kernel refuses the event (a container's seccomp filter, a
  * strict perf_event_paranoid) the thread's times include the waits, as
@@ -210,6 +215,7 @@ void cpu_wait_open(struct thread_state *t)
 	thread_waits_none(t);
 	t->wait_out = 0;
 	t->waited_ns = 0;
+	t->pause_ended = 0;
 	if (t->tid == (uint32_t)aside.tid &&
 	    __atomic_exchange_n(&aside.state, ASIDE_DECIDED, __ATOMIC_ACQ_REL) == ASIDE_OPENING) {
 		/* the ring is read from its first record, which may be older
@@ -289,13 +295,19 @@ void cpu_wait_take(struct thread_state *t)
 	const uint8_t *ring = (const uint8_t *)pc + page_bytes();
 	uint64_t ring_len = (uint64_t)t->wait_pages * page_bytes();
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = t->wait_tail, waited = 0;
+	uint64_t tail = t->wait_tail, waited = 0, in_pause = 0;
 	struct clock_rate rate = clock_rate_now();
-	/* A wait before the thread's last clock reading is in the stamps
-	 * already (it fell between a hook's look at the ring and its clock
-	 * read): taking it off now would run the clock backwards, and the
-	 * next stretch of the program's time would be lost instead. */
+	/* A wait before the thread's last clock reading is in it already:
+	 * the runtime's own pause, that ended there, left it out (a hook
+	 * looks at the ring after its reading, thread_clock()), or it came
+	 * before the ring was the thread's.  Taking it off now would run the
+	 * clock backwards, and the next stretch of the program's time would
+	 * be lost instead; the part inside the pause is counted once, as
+	 * left out. */
 	uint64_t seen = clock_to_mono(rate, t->clock_last);
+	uint64_t pause_from = t->pause_ended == t->clock_last && t->pause_ended
+				      ? clock_to_mono(rate, t->pause_began)
+				      : seen;
 
 	while (head - tail >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;
@@ -310,6 +322,9 @@ void cpu_wait_take(struct thread_state *t)
 			else if (t->wait_out) {
 				uint64_t from = t->wait_out > seen ? t->wait_out : seen;
 				waited += when > from ? when - from : 0;
+				uint64_t paused = t->wait_out > pause_from ? t->wait_out : pause_from;
+				uint64_t resumed = when < seen ? when : seen;
+				in_pause += resumed > paused ? resumed - paused : 0;
 				t->wait_out = 0;
 			}
 		} else if (h.type == PERF_RECORD_LOST) {
@@ -321,9 +336,9 @@ void cpu_wait_take(struct thread_state *t)
 	/* the records are read: the kernel may write over them */
 	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
 	t->wait_tail = head;
+	t->waited_ns += waited + in_pause;
 	if (!waited)
 		return;
-	t->waited_ns += waited;
 	thread_pause_add(t, ns_to_clock(rate, waited));
 	if (t->nodes)
 		t->nodes[0].paused = t->paused;

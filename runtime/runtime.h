@@ -206,7 +206,9 @@ struct thread_state {
 	 * thread's buffer opens: waits are not left out), how far it is read,
 	 * the kernel's time of a preemption not yet followed by the switch
 	 * back in (0: none), the event clock's reading (before pauses) at
-	 * the last hook, and the waits left out so far */
+	 * the last hook, and the waits left out so far, with the pauses'
+	 * (pause_began to pause_ended, the last pause's, which the last
+	 * reading is when clock_last equals pause_ended) */
 	struct perf_event_mmap_page *wait_page;
 	uint32_t wait_pages;	/* of records, after that page */
 	const volatile uint64_t *wait_head;
@@ -214,6 +216,7 @@ struct thread_state {
 	uint64_t wait_out;
 	uint64_t clock_last;
 	uint64_t waited_ns;
+	uint64_t pause_began, pause_ended;
 
 	siginfo_t held_signal[SIGNALS_HELD_MAX];
 
@@ -903,6 +906,8 @@ static inline void thread_pause_since(struct thread_state *t, uint64_t began)
 
 	thread_pause_add(t, now - began);
 	t->clock_last = now;
+	t->pause_began = began;
+	t->pause_ended = now;
 }
 
 /* Whether waits for a CPU ended since the thread last took them. */
@@ -924,21 +929,29 @@ static inline int thread_waits_pending_open(const struct thread_state *t)
 	return *t->wait_head != t->wait_tail;
 }
 
-/* The thread's event clock for a hook, from NOW, a reading taken once no
- * waits were pending. */
+/* The thread's event clock for a hook, from NOW, a reading after which
+ * no waits were pending (thread_clock() says why after). */
 static inline uint64_t thread_clock_at(struct thread_state *t, uint64_t now)
 {
 	t->clock_last = now;
 	return now - t->paused;
 }
 
-/* The thread's event clock for a hook, which first takes the waits for a
- * CPU that ended since the last look (one load when there are none). */
+/* The thread's event clock for a hook, less the waits for a CPU that
+ * ended since the last look (one load when there are none).  The look
+ * comes after the reading: a thread preempted between a look and its
+ * reading would have the wait in the reading, and so in the call's time,
+ * for good (cpu_wait_take() cannot take a wait off a reading already
+ * made); a wait after the reading is in the next one, and taken then. */
 static inline uint64_t thread_clock(struct thread_state *t)
 {
-	if (UNLIKELY(thread_waits_pending(t)))
+	uint64_t now = runtime_now();
+
+	while (UNLIKELY(thread_waits_pending(t))) {
 		cpu_wait_take(t);
-	return thread_clock_at(t, runtime_now());
+		now = runtime_now();
+	}
+	return thread_clock_at(t, now);
 }
 
 #endif

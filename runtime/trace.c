@@ -738,13 +738,26 @@ uintptr_t (*callscope_hook_return_fast_path)(uintptr_t slot);
  * Whether a hook of T may take a fast path below (in a process whose
  * settings allow it: trace_fast_paths_choose()): the
  * thread records (events or counts, without counters), with capture on
- * and up to date and no waits for a CPU to take up.
+ * and up to date.  Waits for a CPU to take up send it to the full path
+ * too, but only a look after the clock reading tells (clock_fast()).
  */
 static inline int hooks_fast(const struct thread_state *t)
 {
 	return t->status == THREAD_RECORDING && t->capturing && !t->ncounters &&
-	       !thread_waits_pending_open(t) &&
 	       t->epoch == __atomic_load_n(&capture_state.epoch, __ATOMIC_RELAXED);
+}
+
+/* A fast path's clock reading, the thread's event clock, into NOW; 0,
+ * having changed nothing, when waits for a CPU had ended by then, which
+ * the full path takes off first (thread_clock() says why after). */
+static inline __attribute__((always_inline)) int clock_fast(struct thread_state *t, uint64_t *now)
+{
+	uint64_t raw = clock_tsc();
+
+	if (UNLIKELY(thread_waits_pending_open(t)))
+		return 0;
+	*now = thread_clock_at(t, raw);
+	return 1;
 }
 
 /* Opens the frame of ADDR whose return address REAL lies at RET_SLOT,
@@ -819,9 +832,9 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 			goto full;
 		uint32_t node = count_cached_child(count_cache_slot(t, t->cur_node, addr),
 						   t->cur_node, addr);
-		if (UNLIKELY(!node || node == AGGREGATE_TRUNCATED_NODE))
+		uint64_t now;
+		if (UNLIKELY(!node || node == AGGREGATE_TRUNCATED_NODE || !clock_fast(t, &now)))
 			goto full;
-		uint64_t now = thread_clock_at(t, clock_tsc());
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		struct shadow_frame *f = push_redirected(t, addr, ret_slot, real);
 		aggregate_count_open(t, f, node, stats ? t->nodes[node].func_record : 0);
@@ -832,9 +845,9 @@ static inline __attribute__((always_inline)) uintptr_t enter_fast(struct thread_
 		if (UNLIKELY(!has_room(t)))
 			goto full;
 		s = &t->slots[func_home(t, addr)];
-		if (UNLIKELY(s->gen != t->gen || s->addr != addr))
+		uint64_t now;
+		if (UNLIKELY(s->gen != t->gen || s->addr != addr || !clock_fast(t, &now)))
 			goto full;
-		uint64_t now = thread_clock_at(t, clock_tsc());
 		hook_clock_read(t, GUARD_ENTRY_CLOCKED);
 		push_redirected(t, addr, ret_slot, real);
 		put_entry(t, s->entry, take_delta(t, now));
@@ -874,9 +887,11 @@ static inline __attribute__((always_inline)) uintptr_t leave_fast_close(struct t
 									 uint32_t depth,
 									 enum fast_kind kind, int tail)
 {
+	uint64_t now;
 	if (UNLIKELY(tail) && (depth < 2 || f[-1].sp != slot || !f[-1].ret))
 		return guard_restore_returning(t, 0, 0);
-	uint64_t now = thread_clock_at(t, clock_tsc());
+	if (UNLIKELY(!clock_fast(t, &now)))
+		return guard_restore_returning(t, 0, 0);
 	hook_clock_read(t, GUARD_EXIT_CLOCKED);
 	if (UNLIKELY(tail)) {
 		/* the callee first, as close_tail_callees() does */
