@@ -2,12 +2,16 @@
  * A program for a debugger to stop in, built without hooks: it writes its
  * pid to the file named by its argument, waits (20 s at most) for the
  * debugger to set `attached`, then calls outer -> middle -> leaf ->
- * stop_here three times.
+ * stop_here three times, `call_round` naming the time (1 to 3).
  */
 #include <stdio.h>
 #include <unistd.h>
 
 volatile int attached;
+/* which of the three calls of outer() runs: a debugger's breakpoint
+ * reported twice for one entry (a signal came while it stepped over it)
+ * names the same round twice */
+volatile int call_round;
 
 __attribute__((noinline)) void stop_here(int i)
 {
@@ -45,8 +49,10 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 20000 && !attached; i++)
 			usleep(1000);
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
+		call_round = i + 1;
 		s += outer(i);
+	}
 	printf("%d\n", s);
 	return 0;
 }

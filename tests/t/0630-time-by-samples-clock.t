@@ -15,17 +15,33 @@
 needs_shims "$USER_ONLY_PERF"
 plan 19
 build_prog user_and_system uas -O2 -pg
+# in_kernel's inclusive time over both halves', in the run of $1.json
+kernel_share() {
+	jq '[.functions[] | select(.name == "in_kernel" or .name == "in_user")] |
+		(map(select(.name == "in_kernel") | .total_ns) | add) * 100 /
+		(map(.total_ns) | add) | floor' $1.json
+}
+record_run() {
+	LD_PRELOAD=$preload limited "$CS" record --mode=count --time-by=samples \
+		--sample-source=$sampler -o $1.data -- ./uas 300 > /dev/null 2>&1
+	"$CS" report -i $1.data --json > $1.json
+}
 for source in perf timer user; do
 	preload= sampler=$source
 	[ $source = user ] && preload=$USER_ONLY_PERF sampler=perf
-	LD_PRELOAD=$preload limited "$CS" record --mode=count --time-by=samples \
-		--sample-source=$sampler -o $source.data -- ./uas 300 > /dev/null 2>&1
-	"$CS" report -i $source.data --json > $source.json
+	record_run $source
 	measured=$(jq -r .sample_cpu_time $source.json)
-	# in_kernel's inclusive time over both halves'
-	kernel=$(jq '[.functions[] | select(.name == "in_kernel" or .name == "in_user")] |
-		(map(select(.name == "in_kernel") | .total_ns) | add) * 100 /
-		(map(.total_ns) | add) | floor' $source.json)
+	kernel=$(kernel_share $source)
+	# one run in many on a loaded machine gave in_kernel 21 % (the timer's
+	# samples are at the scheduler tick): up to two runs more, which a
+	# count that left out the kernel's time would miss as well
+	tries=1
+	while [ $measured = user+system ] && [ $kernel -lt 30 -o $kernel -gt 70 ] && [ $tries -lt 3 ]; do
+		echo "# $source: in_kernel took $kernel %; again"
+		record_run $source
+		kernel=$(kernel_share $source)
+		tries=$((tries + 1))
+	done
 	case $measured in
 	user)
 		header="user CPU time"

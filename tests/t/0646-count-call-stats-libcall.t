@@ -59,11 +59,17 @@ is "$("$CS" info -i c.data --json | jq '.call_stats')" true "the recording kept 
 # library figure the statistics lost.  Had the extra been measured at
 # 0 ns in all five runs, the two would agree either way.
 cc -O2 -pg -o worker_only "$PROGS/libcall_worker_only.c" -L. -ltiny -Wl,-rpath,'$ORIGIN' -lpthread || exit 1
-apart=""
+# A run whose statistics came out 0 ns is not compared: the figures taken
+# off exceeded the call's measured time (a loaded machine measured them
+# high), the statistics stop at 0 and the path's parts at 0 each.
+apart="" compared=0
 for i in 1 2 3 4 5; do
 	limited "$CS" record --mode=count --call-stats -o w.data -- ./worker_only > /dev/null 2>&1
 	"$CS" report -i w.data --json > r.json
+	[ "$(one_call lib_loop | jq '.[1] > 0')" = true ] || continue
+	compared=$((compared + 1))
 	[ "$(agrees lib_loop)" = true ] || apart="$apart $(one_call lib_loop)"
 done
-is "$apart" "" "library calls of a thread still running at exit: the statistics and the path agree"
+[ $compared -gt 0 ] || apart="none of 5 runs compared"
+is "$apart" "" "library calls of a thread still running at exit: the statistics and the path agree ($compared runs of 5 compared)"
 done_testing
