@@ -33,6 +33,10 @@ ok $? "--sample beside a trace: no sample under the runtime's exit work"
 unseen=$(per_run '[.unhooked.objects[] | select(.object | test("/libc[.]so")) | .unseen] | add // 0' \
 	--outside-freq=4999)
 echo "# samples in libc without hooks, outside any traced call, in each run:$unseen"
-[ "$(echo $unseen | tr -d ' 0')" = "" ]
+# One sample in the four runs may be there: the program's own way out in
+# libc after main returns (__libc_start_call_main, __run_exit_handlers,
+# _dl_fini's mutex) is such time, as perf would sample it, about one run
+# in 75 at this rate.  The runtime's exit work took one in most runs.
+[ "$(echo $unseen | awk '{ for (i = 1; i <= NF; i++) s += $i; print s + 0 }')" -le 1 ]
 ok $? "--outside-freq: the runtime's exit work is not time in code without hooks"
 done_testing
