@@ -110,7 +110,14 @@ static int better(const char *a, const char *b, const struct alias_imports *im)
 		return ia;
 	if (ua != ub)
 		return ua < ub;
-	return strlen(a) < strlen(b);
+	size_t la = strlen(a), lb = strlen(b);
+	if (la != lb)
+		return la < lb;
+	/* the same for every address, whatever order the symbol table
+	 * lists them in: a C++ class's destructor whose complete and base
+	 * variants share their code is "[complete]" (D1 before D2), as is
+	 * every other class's, not one or the other */
+	return strcmp(a, b) < 0;
 }
 
 const char *alias_preferred(struct alias_index **index, Dwfl_Module *mod, GElf_Addr addr,

@@ -4,8 +4,8 @@
  * answers with any of them.  A reader wants the one the program called:
  * the name the program's objects import, when one of them does (fgetc,
  * fopen64, not getc, fopen), else the public name, which has fewer leading
- * underscores and is shorter; without the version some symbol tables add
- * (pthread_join@@GLIBC_2.34).
+ * underscores and is shorter, else the first in byte order; without the
+ * version some symbol tables add (pthread_join@@GLIBC_2.34).
  */
 #ifndef CALLSCOPE_SYMBOLS_ALIAS_H
 #define CALLSCOPE_SYMBOLS_ALIAS_H
