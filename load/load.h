@@ -182,6 +182,8 @@ int load_symtab_add(struct symtab *st, const struct data_object *o, uint64_t bia
 struct profile *load_profile(const struct data_file *df, const struct load_filter *f,
 			     struct load_stats *stats);
 /* The same into P, new and empty but for its observers (model/profile.h). */
+void load_profile_into(struct profile *p, const struct data_file *df,
+		       const struct load_filter *f, struct load_stats *stats);
 /*
  * Into P, what the selected processes record beside their events, which a
  * replay does not carry: the samples in the hooks, the run's CPU time and
@@ -190,8 +192,6 @@ struct profile *load_profile(const struct data_file *df, const struct load_filte
  */
 void load_process_figures(const struct data_file *df, const struct load_filter *f,
 			  struct profile *p);
-void load_profile_into(struct profile *p, const struct data_file *df,
-		       const struct load_filter *f, struct load_stats *stats);
 
 /* load_path.c: whether PATH is a CodeScape .prf file (by its ID string). */
 int load_path_is_prf(const char *path);
